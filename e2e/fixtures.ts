@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test as base } from '@playwright/test'
+import { AppPage } from './pages/app.page'
+
+export interface Server {
+  /** `http://127.0.0.1:<port>/?token=…`, exactly as printed. */
+  url: string
+  origin: string
+  port: number
+  token: string
+  home: string
+  stop(): Promise<void>
+}
+
+/** Runs `loomverse serve --port 0` with its own temporary LOOMVERSE_HOME, as a user would. */
+export async function startServer(): Promise<Server> {
+  const home = mkdtempSync(join(tmpdir(), 'loomverse-e2e-'))
+  const env = { ...process.env }
+  delete env.LOOMVERSE_TOKEN // every server gets its own random token
+  const child = spawn(process.execPath, ['bin/loomverse.js', 'serve', '--port', '0', '--home', home], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = ''
+    let err = ''
+    const timer = setTimeout(() => reject(new Error(`serve printed no URL in 15 s\n${out}\n${err}`)), 15_000)
+    child.stderr!.on('data', (c: Buffer) => (err += c.toString()))
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString()
+      const match = /Loomverse is running at (http:\/\/\S+)/.exec(out)
+      if (match) {
+        clearTimeout(timer)
+        resolve(match[1]!)
+      }
+    })
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}\n${out}\n${err}`)))
+  })
+  const parsed = new URL(url)
+  return {
+    url,
+    origin: parsed.origin,
+    port: Number(parsed.port),
+    token: parsed.searchParams.get('token')!,
+    home,
+    stop: () => stopChild(child).then(() => rmSync(home, { recursive: true, force: true })),
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+  })
+}
+
+export const test = base.extend<{ server: Server; app: AppPage }>({
+  // eslint-disable-next-line no-empty-pattern
+  server: async ({}, use) => {
+    const server = await startServer()
+    await use(server)
+    await server.stop()
+  },
+  app: async ({ page, server }, use) => {
+    await use(new AppPage(page, server.url))
+  },
+})
+
+export { expect } from '@playwright/test'

@@ -1,0 +1,16 @@
+import { expect, test } from './fixtures'
+
+test.use({ locale: 'ja-JP' })
+
+test('a Japanese browser gets the Japanese UI on first launch, with CJK text rendered', async ({ app, page }) => {
+  await app.open()
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ja')
+  await expect(app.sidebar.getByRole('heading', { name: '建物' })).toBeVisible()
+  await expect(app.connection).toHaveText('接続済み')
+  await expect(app.version).toContainText('ブラウザ')
+  // Without CJK fonts the glyphs render as boxes; a rendered heading has real width.
+  const width = await app.sidebar
+    .getByRole('heading', { name: '建物' })
+    .evaluate((el) => el.getBoundingClientRect().width)
+  expect(width).toBeGreaterThan(10)
+})

@@ -1,0 +1,91 @@
+// Lint enforces the layers of DESIGN.md: shared imports nothing platform-specific,
+// the renderer reaches the main process only through the bridge, preload is electron +
+// shared, and main never imports the renderer. A violating import fails `npm run lint`.
+import { builtinModules } from 'node:module'
+import js from '@eslint/js'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+const nodeBuiltins = ['node:*', ...builtinModules, ...builtinModules.map((m) => `${m}/*`)]
+const nativeOrServer = ['electron', 'better-sqlite3', 'sqlite-vec', 'ws']
+
+const layer = (message, group) => ({ group, message })
+
+export const layerRules = {
+  shared: [
+    layer('shared/ runs in every process: no Node built-ins, Electron, native modules or React.', [
+      ...nodeBuiltins,
+      ...nativeOrServer,
+      'react',
+      'react-dom',
+      'react/*',
+    ]),
+    layer('shared/ imports only shared/.', ['**/main/**', '**/renderer/**', '**/preload/**', '@/*']),
+  ],
+  renderer: [
+    layer('The renderer reaches the main process only through the bridge (renderer/src/bridge).', [
+      ...nodeBuiltins,
+      ...nativeOrServer,
+      '**/main/**',
+      '**/preload/**',
+    ]),
+  ],
+  preload: [
+    layer('preload/ may import only electron and shared/.', [
+      '*',
+      '!electron',
+      '!@shared',
+      '!@shared/**',
+      '**/main/**',
+      '**/renderer/**',
+    ]),
+  ],
+  main: [
+    layer('main/ never imports the renderer or preload.', ['**/renderer/**', '**/preload/**', 'react', 'react-dom']),
+  ],
+}
+
+const restrict = (key) => ({ 'no-restricted-imports': ['error', { patterns: layerRules[key] }] })
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    languageOptions: { globals: {} },
+    rules: {
+      ...restrict('shared'),
+      // shared/ has no DOM and no Node: these names must not appear there.
+      'no-restricted-globals': [
+        'error',
+        'window',
+        'document',
+        'navigator',
+        'process',
+        'Buffer',
+        'require',
+        'localStorage',
+      ],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...restrict('renderer'), ...reactHooks.configs.recommended.rules },
+  },
+  { files: ['preload/**/*.ts'], rules: restrict('preload') },
+  { files: ['main/**/*.ts'], languageOptions: { globals: globals.node }, rules: restrict('main') },
+  {
+    files: ['**/*.{js,mjs}', 'e2e/**/*.ts', 'bench/**/*.ts', 'scripts/**/*'],
+    languageOptions: { globals: globals.node },
+  },
+)

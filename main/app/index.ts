@@ -1,0 +1,62 @@
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { BrowserWindow, app, ipcMain } from 'electron'
+import { startCore, type Core } from '../core'
+import { resolveHome } from '../home'
+import { attachIpc, forwardEvents, trustOrigins } from './ipcAdapter'
+import { hardenApp } from './security'
+
+// The Electron shell: one window over the same core `loomverse serve` uses. Kept thin;
+// everything testable lives in the core and the IPC adapter.
+
+const devServerUrl = process.env.ELECTRON_RENDERER_URL
+const rendererIndex = join(import.meta.dirname, '../renderer/index.html')
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit()
+} else {
+  let core: Core | null = null
+  let window: BrowserWindow | null = null
+
+  app.on('second-instance', () => {
+    if (window?.isMinimized()) window.restore()
+    window?.focus()
+  })
+
+  app
+    .whenReady()
+    .then(() => {
+      hardenApp()
+      core = startCore({ home: resolveHome(undefined), mode: 'electron' })
+      const origins = devServerUrl ? [new URL(devServerUrl).origin + '/'] : [pathToFileURL(rendererIndex).href]
+      attachIpc(ipcMain, core.router, trustOrigins(origins))
+
+      window = new BrowserWindow({
+        width: 1280,
+        height: 820,
+        minWidth: 720,
+        minHeight: 480,
+        title: 'Loomverse',
+        show: false,
+        webPreferences: {
+          preload: join(import.meta.dirname, '../preload/index.cjs'),
+          contextIsolation: true,
+          sandbox: true,
+          nodeIntegration: false,
+          webSecurity: true,
+          spellcheck: false,
+        },
+      })
+      forwardEvents(core.bus, window.webContents)
+      window.once('ready-to-show', () => window?.show())
+      if (devServerUrl) void window.loadURL(devServerUrl)
+      else void window.loadFile(rendererIndex)
+    })
+    .catch((e: unknown) => {
+      console.error('Loomverse failed to start:', e)
+      app.exit(1)
+    })
+
+  app.on('window-all-closed', () => app.quit())
+  app.on('will-quit', () => core?.dispose())
+}

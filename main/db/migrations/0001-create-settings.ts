@@ -1,0 +1,12 @@
+import type { Database } from 'better-sqlite3'
+
+/** App-wide preferences as JSON values by key. Secrets never live here (see DESIGN: Secrets). */
+export function migrate(db: Database): void {
+  db.exec(`
+    CREATE TABLE settings (
+      key        TEXT PRIMARY KEY,
+      value_json TEXT NOT NULL CHECK (json_valid(value_json)),
+      updated_at INTEGER NOT NULL
+    ) STRICT;
+  `)
+}

@@ -1,0 +1,5 @@
+import type { Migration } from '../migrate'
+import { migrate as createSettings } from './0001-create-settings'
+
+/** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
+export const appMigrations: readonly Migration[] = [{ version: 1, name: 'create-settings', up: createSettings }]

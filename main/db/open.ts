@@ -1,0 +1,56 @@
+import Database from 'better-sqlite3'
+import * as sqliteVec from 'sqlite-vec'
+import { migrate, type Migration, type MigrationReport } from './migrate'
+
+export type Db = Database.Database
+
+export interface OpenOptions {
+  migrations: readonly Migration[]
+  /** Shown in errors, e.g. "loomverse.db". */
+  label: string
+  readonly?: boolean
+}
+
+export interface Opened {
+  db: Db
+  migration: MigrationReport
+}
+
+/**
+ * Opens a SQLite file the way every Loomverse database is opened: sqlite-vec loaded,
+ * the PRAGMAs of seed 002, a busy timeout so the job worker and the main thread can share
+ * a WAL file, then migrations. `:memory:` works for tests.
+ */
+export function openDatabase(file: string, options: OpenOptions): Opened {
+  const db = new Database(file, { readonly: options.readonly ?? false, nativeBinding: nativeBinding() })
+  try {
+    db.loadExtension(vecExtensionPath())
+    db.pragma('journal_mode = WAL')
+    db.pragma('synchronous = NORMAL')
+    db.pragma('temp_store = MEMORY')
+    db.pragma('foreign_keys = ON')
+    db.pragma('busy_timeout = 5000')
+    const migration = migrate(db, options.migrations, options.label)
+    return { db, migration }
+  } catch (e) {
+    db.close()
+    throw e
+  }
+}
+
+/**
+ * In a packaged app, sqlite-vec's library sits in `app.asar.unpacked` (electron-builder
+ * unpacks it; a shared library cannot be loaded from inside an archive).
+ */
+export function vecExtensionPath(): string {
+  return sqliteVec.getLoadablePath().replace(/app\.asar([\\/])/, 'app.asar.unpacked$1')
+}
+
+/**
+ * `npm start` runs Electron against a copy of better-sqlite3 built for Electron's ABI and
+ * names it here, so node_modules stays built for Node and `npm test` never needs a rebuild.
+ * Packaged apps use the module electron-builder rebuilt, so the variable is unset there.
+ */
+function nativeBinding(): string | undefined {
+  return process.env.LOOMVERSE_SQLITE_BINDING || undefined
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it, vi } from 'vitest'
+import { AppError } from '@shared/errors'
+import type { AppInfo } from '@shared/contract'
+import { createRouter, type Handlers } from './router'
+
+const info: AppInfo = {
+  name: 'loomverse',
+  version: '0.0.0',
+  mode: 'browser',
+  versions: { node: '20', electron: null, sqlite: '3', sqlite_vec: 'v0' },
+  platform: 'linux',
+  home: '/h',
+  db: { path: '/h/loomverse.db', schema_version: 1 },
+}
+
+function handlers(overrides: Partial<Handlers> = {}): Handlers {
+  return {
+    app_info: () => info,
+    get_settings: () => ({ language: 'auto', theme: 'system' }),
+    update_settings: (patch) => ({ language: 'auto', theme: 'system', ...patch }),
+    ...overrides,
+  }
+}
+
+const ctx = { transport: 'internal' } as const
+
+describe('router', () => {
+  it('answers a valid call with the handler value', async () => {
+    const router = createRouter(handlers(), { checkOutput: true })
+    expect(await router.call('update_settings', { theme: 'dark' }, ctx)).toEqual({
+      ok: true,
+      value: { language: 'auto', theme: 'dark' },
+    })
+  })
+
+  it('refuses invalid input with bad_input naming the zod path, without running the handler', async () => {
+    const update = vi.fn()
+    const router = createRouter(handlers({ update_settings: update }))
+    const result = await router.call('update_settings', { theme: 'purple' }, ctx)
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.error.code).toBe('bad_input')
+    expect(result.error.message).toMatch(/^update_settings: theme: /)
+    expect(update).not.toHaveBeenCalled()
+  })
+
+  it('refuses keys the contract does not know', async () => {
+    const router = createRouter(handlers())
+    const result = await router.call('update_settings', { colour: 'red' }, ctx)
+    expect(result).toMatchObject({ ok: false, error: { code: 'bad_input' } })
+    expect(!result.ok && result.error.message).toContain('colour')
+  })
+
+  it('answers unknown_method for a name outside the contract, including prototype names', async () => {
+    const router = createRouter(handlers())
+    for (const name of ['drop_everything', 'toString', '__proto__', 'constructor']) {
+      expect(await router.call(name, {}, ctx)).toEqual({
+        ok: false,
+        error: { code: 'unknown_method', message: `unknown method "${name}"` },
+      })
+    }
+  })
+
+  it('turns a thrown AppError into its code, and anything else into internal, never a throw', async () => {
+    const onError = vi.fn()
+    const router = createRouter(
+      handlers({
+        get_settings: () => {
+          throw new AppError('not_found', 'no such thing')
+        },
+        app_info: async () => {
+          throw new TypeError('boom')
+        },
+      }),
+      { onError },
+    )
+    expect(await router.call('get_settings', {}, ctx)).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'no such thing' },
+    })
+    expect(await router.call('app_info', {}, ctx)).toEqual({ ok: false, error: { code: 'internal', message: 'boom' } })
+    expect(onError).toHaveBeenCalledTimes(1) // expected failures (not_found) are not logged as crashes
+  })
+
+  it('catches a handler that returns the wrong shape when output checking is on', async () => {
+    const router = createRouter(handlers({ get_settings: () => ({ language: 'fr' }) as never }), { checkOutput: true })
+    const result = await router.call('get_settings', {}, ctx)
+    expect(result).toMatchObject({ ok: false, error: { code: 'internal' } })
+    expect(!result.ok && result.error.message).toMatch(/get_settings returned a bad shape/)
+  })
+
+  it('treats a missing input as an empty object', async () => {
+    const router = createRouter(handlers())
+    expect(await router.call('app_info', undefined, ctx)).toEqual({ ok: true, value: info })
+  })
+})

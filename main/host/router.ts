@@ -1,0 +1,67 @@
+import type { z } from 'zod'
+import { contract, isMethod, type Method, type Out, type Parsed } from '@shared/contract'
+import { toErrorValue, type Result } from '@shared/errors'
+
+/** Who is calling; handlers may use it for logging or per-window behaviour. */
+export interface CallContext {
+  transport: 'ipc' | 'ws' | 'internal'
+}
+
+export type Handler<M extends Method> = (input: Parsed<M>, ctx: CallContext) => Out<M> | Promise<Out<M>>
+
+/** One handler for every method of the contract: a missing one is a type error. */
+export type Handlers = { [M in Method]: Handler<M> }
+
+export interface Router {
+  /** Never throws: every outcome, including a crashing handler, is a `Result` value. */
+  call(method: string, input: unknown, ctx: CallContext): Promise<Result<unknown>>
+}
+
+export interface RouterOptions {
+  /**
+   * Validate what handlers return against the contract too. On in development and tests,
+   * where a wrong shape is a bug to catch early; off in production, where it costs time
+   * on every call and the types already hold.
+   */
+  checkOutput?: boolean
+  onError?: (method: string, error: unknown) => void
+}
+
+export function createRouter(handlers: Handlers, options: RouterOptions = {}): Router {
+  return {
+    async call(method, raw, ctx) {
+      if (!isMethod(method)) {
+        return { ok: false, error: { code: 'unknown_method', message: `unknown method "${method}"` } }
+      }
+      const spec = contract[method]
+      const parsed = spec.input.safeParse(raw ?? {})
+      if (!parsed.success) {
+        return { ok: false, error: { code: 'bad_input', message: describeIssues(method, parsed.error) } }
+      }
+      try {
+        const handler = handlers[method] as Handler<Method>
+        const value: unknown = await handler(parsed.data as Parsed<Method>, ctx)
+        if (options.checkOutput) {
+          const checked = spec.output.safeParse(value)
+          if (!checked.success) {
+            throw new Error(`${method} returned a bad shape: ${describeIssues(method, checked.error)}`)
+          }
+        }
+        return { ok: true, value }
+      } catch (e) {
+        const error = toErrorValue(e)
+        if (error.code === 'internal') options.onError?.(method, e)
+        return { ok: false, error }
+      }
+    },
+  }
+}
+
+/** "update_settings: theme: Invalid option…; language: …" — the zod path first, so a user sees what was wrong. */
+function describeIssues(method: string, error: z.ZodError): string {
+  const parts = error.issues.map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.map(String).join('.') : '(input)'
+    return `${path}: ${issue.message}`
+  })
+  return `${method}: ${parts.join('; ')}`
+}

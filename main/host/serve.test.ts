@@ -1,0 +1,168 @@
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type WebSocket from 'ws'
+import { useTempHome } from '../testing/tempHome'
+import { ask, collectEvents, httpGet, openWs } from '../testing/wsProbe'
+import { serve, type Serving } from './serve'
+
+const home = useTempHome()
+let serving: Serving | null = null
+const sockets: WebSocket[] = []
+
+afterEach(async () => {
+  for (const ws of sockets.splice(0)) ws.close()
+  await serving?.stop()
+  serving = null
+})
+
+async function start(token?: string) {
+  const dir = home()
+  const web = join(dir, 'web')
+  mkdirSync(join(web, 'assets'), { recursive: true })
+  writeFileSync(join(web, 'index.html'), '<!doctype html><title>Loomverse</title>')
+  writeFileSync(join(web, 'assets', 'app.js'), 'console.log(1)')
+  writeFileSync(join(dir, 'secret.txt'), 'outside the web root')
+  serving = await serve({ home: join(dir, 'data'), port: 0, token, staticDir: web })
+  return serving
+}
+
+async function connected(s: Serving, headers: Record<string, string> = {}): Promise<WebSocket> {
+  const ws = await openWs(`ws://127.0.0.1:${s.host.port}/ws?token=${s.token}`, headers)
+  if ('refused' in ws) throw new Error(`refused with ${ws.refused}`)
+  sockets.push(ws)
+  return ws
+}
+
+describe('loopback host: HTTP', () => {
+  it('serves the renderer with the token and a strict CSP, and sets a per-port cookie for its assets', async () => {
+    const s = await start()
+    const page = await httpGet(s.host.port, `/?token=${s.token}`)
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('<title>Loomverse</title>')
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'")
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'")
+    const cookie = String(page.headers['set-cookie'])
+    expect(cookie).toMatch(new RegExp(`^loomverse_token_${s.host.port}=${s.token}; Path=/; HttpOnly; SameSite=Strict`))
+    const asset = await httpGet(s.host.port, '/assets/app.js', { cookie: cookie.split(';')[0]! })
+    expect(asset.status).toBe(200)
+    expect(asset.headers['content-type']).toMatch(/javascript/)
+  })
+
+  it('accepts the token as a Bearer header', async () => {
+    const s = await start()
+    expect((await httpGet(s.host.port, '/', { authorization: `Bearer ${s.token}` })).status).toBe(200)
+  })
+
+  it('answers 401 with no token or a wrong one, and never serves the page', async () => {
+    const s = await start()
+    for (const answer of [await httpGet(s.host.port, '/'), await httpGet(s.host.port, '/?token=wrong')]) {
+      expect(answer.status).toBe(401)
+      expect(answer.body).not.toContain('Loomverse</title>')
+    }
+    const otherPortCookie = await httpGet(s.host.port, '/', { cookie: `loomverse_token_1=${s.token}` })
+    expect(otherPortCookie.status).toBe(401)
+  })
+
+  it('answers 403 to a foreign Host (DNS rebinding) or Origin even with the right token', async () => {
+    const s = await start()
+    expect((await httpGet(s.host.port, `/?token=${s.token}`, { host: `evil.example:${s.host.port}` })).status).toBe(403)
+    expect((await httpGet(s.host.port, `/?token=${s.token}`, { origin: 'http://evil.example' })).status).toBe(403)
+    expect((await httpGet(s.host.port, `/?token=${s.token}`, { host: `localhost:${s.host.port}` })).status).toBe(200)
+  })
+
+  it('does not serve files outside the renderer folder', async () => {
+    const s = await start()
+    for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/%00']) {
+      const answer = await httpGet(s.host.port, `${path}?token=${s.token}`)
+      expect(answer.status).toBe(404)
+      expect(answer.body).not.toContain('outside the web root')
+    }
+  })
+
+  it('records url, port and pid in host.json readable by the owner only, and removes it on stop', async () => {
+    const s = await start('a-pinned-token-of-enough-length')
+    const file = s.core.paths.hostFile
+    const record = JSON.parse(readFileSync(file, 'utf8'))
+    expect(record).toMatchObject({ port: s.host.port, pid: process.pid, token: 'a-pinned-token-of-enough-length' })
+    expect(record.url).toBe(`http://127.0.0.1:${s.host.port}/?token=a-pinned-token-of-enough-length`)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    await s.stop()
+    serving = null
+    expect(() => statSync(file)).toThrow()
+  })
+})
+
+describe('loopback host: WebSocket', () => {
+  it('round-trips app_info in the VizPrompt message shape', async () => {
+    const s = await start()
+    const ws = await connected(s)
+    const reply = await ask(ws, { id: 1, action: 'app_info', data: {} })
+    expect(reply).toMatchObject({
+      id: 1,
+      status: 'success',
+      data: { name: 'loomverse', mode: 'browser', db: { schema_version: 1 } },
+    })
+  })
+
+  it('refuses the upgrade before any handler runs: 401 for a bad token, 403 for a foreign Origin or Host', async () => {
+    const s = await start()
+    const base = `ws://127.0.0.1:${s.host.port}/ws`
+    expect(await openWs(`${base}?token=nope`)).toEqual({ refused: 401 })
+    expect(await openWs(base)).toEqual({ refused: 401 })
+    expect(await openWs(`${base}?token=${s.token}`, { origin: 'https://evil.example' })).toEqual({ refused: 403 })
+    expect(await openWs(`${base}?token=${s.token}`, { host: 'attacker.test' })).toEqual({ refused: 403 })
+    expect(await openWs(`ws://127.0.0.1:${s.host.port}/other?token=${s.token}`)).toEqual({ refused: 403 })
+  })
+
+  it('accepts our own origin, as the page it serves would send', async () => {
+    const s = await start()
+    await connected(s, { origin: `http://127.0.0.1:${s.host.port}` })
+  })
+
+  it('answers bad_input, unknown_method and bad_request as error values and keeps the link open', async () => {
+    const s = await start()
+    const ws = await connected(s)
+    const bad = await ask(ws, { id: 'a', action: 'update_settings', data: { theme: 42 } })
+    expect(bad).toMatchObject({ id: 'a', status: 'error', data: null, error: { code: 'bad_input' } })
+    expect((bad.error as { message: string }).message).toContain('theme')
+    expect(await ask(ws, { id: 'b', action: 'format_disk' })).toMatchObject({
+      status: 'error',
+      error: { code: 'unknown_method' },
+    })
+    expect(await ask(ws, '{not json')).toMatchObject({ id: null, status: 'error', error: { code: 'bad_request' } })
+    expect(await ask(ws, { id: 'c', data: {} })).toMatchObject({
+      id: 'c',
+      status: 'error',
+      error: { code: 'bad_request' },
+    })
+    expect(await ask(ws, { id: 'd', action: 'get_settings' })).toMatchObject({ id: 'd', status: 'success' })
+  })
+
+  it('delivers events only to clients that subscribed, until they unsubscribe', async () => {
+    const s = await start()
+    const listener = await connected(s)
+    const bystander = await connected(s)
+    const heard = collectEvents(listener)
+    const overheard = collectEvents(bystander)
+    expect(await ask(listener, { id: 1, action: 'subscribe', data: { events: ['settings_updated'] } })).toMatchObject({
+      status: 'success',
+      data: { events: ['settings_updated'] },
+    })
+    await ask(bystander, { id: 1, action: 'update_settings', data: { theme: 'dark' } })
+    await ask(listener, { id: 2, action: 'unsubscribe', data: { events: ['settings_updated'] } })
+    await ask(bystander, { id: 2, action: 'update_settings', data: { theme: 'light' } })
+    await ask(listener, { id: 3, action: 'get_settings' }) // a round trip: any stray event would have arrived by now
+    expect(heard).toEqual([{ event: 'settings_updated', data: { language: 'auto', theme: 'dark' } }])
+    expect(overheard).toEqual([])
+  })
+
+  it('refuses to subscribe to an event that does not exist', async () => {
+    const s = await start()
+    const ws = await connected(s)
+    expect(await ask(ws, { id: 1, action: 'subscribe', data: { events: ['everything'] } })).toMatchObject({
+      status: 'error',
+      error: { code: 'bad_input', message: 'subscribe: unknown event everything' },
+    })
+  })
+})

@@ -1,0 +1,59 @@
+import { startCore, type Core } from '../core'
+import { newToken } from './auth'
+import { removeHostFile, writeHostFile } from './hostFile'
+import { startHost, type Host } from './wsHost'
+
+export interface ServeOptions {
+  home: string
+  port: number
+  token?: string
+  staticDir: string | null
+  log?: (message: string) => void
+}
+
+export interface Serving {
+  core: Core
+  host: Host
+  token: string
+  stop(): Promise<void>
+}
+
+/** `loomverse serve`: the core behind the loopback host, announced in host.json. */
+export async function serve(options: ServeOptions): Promise<Serving> {
+  const core = startCore({ home: options.home, mode: 'browser', log: options.log })
+  const token = options.token || newToken()
+  let host: Host
+  try {
+    host = await startHost({
+      router: core.router,
+      bus: core.bus,
+      token,
+      port: options.port,
+      staticDir: options.staticDir,
+      log: options.log,
+    })
+  } catch (e) {
+    core.dispose()
+    throw e
+  }
+  writeHostFile(core.paths.hostFile, {
+    url: host.url,
+    port: host.port,
+    pid: process.pid,
+    token,
+    started_at: new Date().toISOString(),
+  })
+  let stopped = false
+  return {
+    core,
+    host,
+    token,
+    async stop() {
+      if (stopped) return
+      stopped = true
+      await host.close()
+      removeHostFile(core.paths.hostFile, process.pid)
+      core.dispose()
+    },
+  }
+}

@@ -1,0 +1,212 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer, type WebSocket } from 'ws'
+import { isEventName, type EventName } from '@shared/contract'
+import { SubscribeData, WireRequest, type WireEvent, type WireResponse } from '@shared/wire'
+import { TOKEN_COOKIE, checkRequest, presentedToken, type Refusal } from './auth'
+import type { EventBus } from './events'
+import type { Router } from './router'
+import { resolveStatic, sendFile } from './staticFiles'
+
+export interface HostOptions {
+  router: Router
+  bus: EventBus
+  token: string
+  /** 0 picks a free port. */
+  port: number
+  /** The built renderer; null serves the API only. */
+  staticDir: string | null
+  log?: (message: string) => void
+}
+
+export interface Host {
+  port: number
+  url: string
+  close(): Promise<void>
+}
+
+/** Large enough for images dropped into a chat, small enough that one message cannot exhaust memory. */
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+const HEARTBEAT_MS = 30_000
+
+/**
+ * The loopback host behind browser mode, e2e tests and scripts: the renderer over HTTP and
+ * the router over `ws://127.0.0.1:<port>/ws`. Every request passes `checkRequest` first.
+ */
+export async function startHost(options: HostOptions): Promise<Host> {
+  const { router, bus, token } = options
+  const log = options.log ?? (() => {})
+  let port = options.port
+  const cookieName = () => `${TOKEN_COOKIE}_${port}` // cookies ignore ports; two hosts must not share one
+
+  const server = createServer((req, res) => {
+    const refusal = checkRequest(withCookie(req, cookieName()), port, token)
+    if (refusal) return refuseHttp(res, refusal)
+    serveHttp(req, res)
+  })
+
+  function serveHttp(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD' }).end()
+      return
+    }
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const file = options.staticDir ? resolveStatic(options.staticDir, url.pathname) : null
+    if (!file) {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n')
+      return
+    }
+    const headers: Record<string, string> = {
+      'Content-Security-Policy': contentSecurityPolicy(port),
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'X-Frame-Options': 'DENY',
+    }
+    if (url.searchParams.has('token')) {
+      // Later requests for scripts and styles carry no query string; the cookie stands in.
+      headers['Set-Cookie'] = `${cookieName()}=${presentedToken(req)}; Path=/; HttpOnly; SameSite=Strict`
+    }
+    sendFile(res, file, headers)
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
+  const alive = new WeakSet<WebSocket>()
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
+    const refusal: Refusal | null =
+      path === '/ws'
+        ? checkRequest(withCookie(req, cookieName()), port, token)
+        : { status: 403, reason: 'not a WebSocket endpoint' }
+    if (refusal) {
+      log(`[host] refused WebSocket: ${refusal.reason}`)
+      socket.end(
+        `HTTP/1.1 ${refusal.status} ${statusText(refusal.status)}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+      )
+      return
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
+  })
+
+  wss.on('connection', (ws: WebSocket) => {
+    const subscriptions = new Set<EventName>()
+    alive.add(ws)
+    ws.on('pong', () => alive.add(ws))
+    const stopListening = bus.listen((event, data) => {
+      if (subscriptions.has(event) && ws.readyState === ws.OPEN)
+        ws.send(JSON.stringify({ event, data } satisfies WireEvent))
+    })
+    ws.on('close', stopListening)
+    ws.on('message', (raw, isBinary) => {
+      void handleMessage(isBinary ? null : raw.toString(), subscriptions).then((reply) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply))
+      })
+    })
+  })
+
+  async function handleMessage(text: string | null, subscriptions: Set<EventName>): Promise<WireResponse> {
+    let json: unknown
+    try {
+      json = text === null ? undefined : JSON.parse(text)
+    } catch {
+      return fail(null, 'bad_request', 'message is not valid JSON')
+    }
+    const request = WireRequest.safeParse(json)
+    if (!request.success) return fail(idOf(json), 'bad_request', 'expected {id, action, data}')
+    const { id, action, data } = request.data
+
+    if (action === 'subscribe' || action === 'unsubscribe') {
+      const parsed = SubscribeData.safeParse(data)
+      if (!parsed.success) return fail(id, 'bad_input', `${action}: data must be {events: [names]}`)
+      const unknown = parsed.data.events.filter((e) => !isEventName(e))
+      if (unknown.length > 0) return fail(id, 'bad_input', `${action}: unknown event ${unknown.join(', ')}`)
+      for (const e of parsed.data.events as EventName[]) {
+        if (action === 'subscribe') subscriptions.add(e)
+        else subscriptions.delete(e)
+      }
+      return { id, status: 'success', data: { events: [...subscriptions] } }
+    }
+
+    const result = await router.call(action, data, { transport: 'ws' })
+    return result.ok
+      ? { id, status: 'success', data: result.value }
+      : { id, status: 'error', data: null, error: result.error }
+  }
+
+  const heartbeat = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (!alive.has(ws)) {
+        ws.terminate()
+        continue
+      }
+      alive.delete(ws)
+      ws.ping()
+    }
+  }, HEARTBEAT_MS)
+  heartbeat.unref()
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, '127.0.0.1', () => resolve())
+  })
+  port = (server.address() as AddressInfo).port
+
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    async close() {
+      clearInterval(heartbeat)
+      for (const ws of wss.clients) ws.close(1001, 'host shutting down')
+      wss.close()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+/** Presents the per-port cookie under the generic name `checkRequest` reads. */
+function withCookie(req: IncomingMessage, cookieName: string): IncomingMessage {
+  const cookie = req.headers.cookie
+  if (!cookie) return req
+  const ours = cookie
+    .split(';')
+    .map((p) => p.trim())
+    .find((p) => p.startsWith(`${cookieName}=`))
+  const rewritten = ours ? `${TOKEN_COOKIE}=${ours.slice(cookieName.length + 1)}` : ''
+  return Object.assign(Object.create(req) as IncomingMessage, { headers: { ...req.headers, cookie: rewritten } })
+}
+
+export function contentSecurityPolicy(port: number): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'none'",
+  ].join('; ')
+}
+
+function refuseHttp(res: ServerResponse, refusal: Refusal): void {
+  res.writeHead(refusal.status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${refusal.reason}\n`)
+}
+
+function statusText(status: number): string {
+  return status === 401 ? 'Unauthorized' : 'Forbidden'
+}
+
+function fail(id: string | number | null, code: 'bad_request' | 'bad_input', message: string): WireResponse {
+  return { id, status: 'error', data: null, error: { code, message } }
+}
+
+function idOf(json: unknown): string | number | null {
+  if (json && typeof json === 'object' && 'id' in json) {
+    const id = (json as { id: unknown }).id
+    if (typeof id === 'string' || typeof id === 'number') return id
+  }
+  return null
+}

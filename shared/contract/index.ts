@@ -1,0 +1,54 @@
+import type { z } from 'zod'
+import type { Result } from '../errors'
+import { appEvents, appMethods } from './app'
+import { settingsEvents, settingsMethods } from './settings'
+
+export * from './app'
+export * from './settings'
+export type { MethodSpec, MethodSpecs, EventSpecs } from './spec'
+
+/**
+ * Every method the main process answers, by snake_case name, with zod schemas for its
+ * input and output. The router validates against this; both transports and the
+ * renderer's client are typed from it. Add a domain by spreading its methods here.
+ */
+export const contract = {
+  ...appMethods,
+  ...settingsMethods,
+} as const
+
+/** Every event the main process pushes, with the schema of its data. */
+export const events = {
+  ...appEvents,
+  ...settingsEvents,
+} as const
+
+export type Contract = typeof contract
+export type Method = keyof Contract
+/** What a caller may send (defaults not yet applied). */
+export type In<M extends Method> = z.input<Contract[M]['input']>
+/** What a handler receives after validation. */
+export type Parsed<M extends Method> = z.output<Contract[M]['input']>
+export type Out<M extends Method> = z.output<Contract[M]['output']>
+
+export type Events = typeof events
+export type EventName = keyof Events
+export type EventData<E extends EventName> = z.output<Events[E]>
+
+export function isMethod(name: string): name is Method {
+  return Object.hasOwn(contract, name)
+}
+
+export function isEventName(name: string): name is EventName {
+  return Object.hasOwn(events, name)
+}
+
+/**
+ * The renderer's view of the main process. Electron's preload and the WebSocket client
+ * both implement it, so components never know which transport they run on.
+ */
+export interface Bridge {
+  invoke<M extends Method>(method: M, input: In<M>): Promise<Result<Out<M>>>
+  /** Returns a function that removes the listener. */
+  on<E extends EventName>(event: E, listener: (data: EventData<E>) => void): () => void
+}

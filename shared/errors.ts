@@ -1,0 +1,41 @@
+/**
+ * Errors cross every process boundary as values, never as thrown exceptions:
+ * `{ ok: false, error: { code, message } }`. Services throw `AppError`; the router
+ * turns it into a value so the code survives IPC and WebSocket alike.
+ */
+export const errorCodes = [
+  'bad_input',
+  'bad_request',
+  'unknown_method',
+  'not_found',
+  'conflict',
+  'forbidden',
+  'db_too_new',
+  'unavailable',
+  'internal',
+] as const
+
+export type ErrorCode = (typeof errorCodes)[number]
+
+export interface ErrorValue {
+  code: ErrorCode
+  message: string
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorValue }
+
+export class AppError extends Error {
+  readonly code: ErrorCode
+
+  constructor(code: ErrorCode, message: string) {
+    super(message)
+    this.name = 'AppError'
+    this.code = code
+  }
+}
+
+export function toErrorValue(e: unknown): ErrorValue {
+  if (e instanceof AppError) return { code: e.code, message: e.message }
+  const message = e instanceof Error ? e.message : String(e)
+  return { code: 'internal', message }
+}
