@@ -1,6 +1,21 @@
 import { resolve } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
+import type { Plugin } from 'vite'
+
+/**
+ * The dev server (npm run dev) injects an inline React Refresh preamble and talks to its own
+ * HMR socket; the page's strict CSP would block both. Relax it for `serve` only: built pages
+ * keep the strict policy.
+ */
+const devCsp: Plugin = {
+  name: 'loomverse-dev-csp',
+  apply: 'serve',
+  transformIndexHtml: (html) =>
+    html
+      .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+      .replace("connect-src 'self'", "connect-src 'self' ws://localhost:* ws://127.0.0.1:*"),
+}
 
 const alias = { '@shared': resolve(import.meta.dirname, 'shared') }
 
@@ -32,7 +47,7 @@ export default defineConfig({
   renderer: {
     root: 'renderer',
     resolve: { alias },
-    plugins: [react()],
+    plugins: [react(), devCsp],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       rollupOptions: { input: resolve(import.meta.dirname, 'renderer/index.html') },

@@ -12,15 +12,24 @@ export interface Server {
   port: number
   token: string
   home: string
-  stop(): Promise<void>
+  /** Stops the process; the data folder is removed unless `keepHome` (to start again on it). */
+  stop(options?: { keepHome?: boolean }): Promise<void>
 }
 
-/** Runs `loomverse serve --port 0` with its own temporary LOOMVERSE_HOME, as a user would. */
-export async function startServer(): Promise<Server> {
-  const home = mkdtempSync(join(tmpdir(), 'loomverse-e2e-'))
+export interface ServerOptions {
+  home?: string
+  port?: number
+  token?: string
+}
+
+/** Runs `loomverse serve` (a free port, a new token, its own temporary LOOMVERSE_HOME by default), as a user would. */
+export async function startServer(options: ServerOptions = {}): Promise<Server> {
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'loomverse-e2e-'))
   const env = { ...process.env }
-  delete env.LOOMVERSE_TOKEN // every server gets its own random token
-  const child = spawn(process.execPath, ['bin/loomverse.js', 'serve', '--port', '0', '--home', home], {
+  delete env.LOOMVERSE_TOKEN // every server gets its own random token unless the test pins one
+  const args = ['bin/loomverse.js', 'serve', '--port', String(options.port ?? 0), '--home', home]
+  if (options.token) args.push('--token', options.token)
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env,
   })
@@ -46,7 +55,10 @@ export async function startServer(): Promise<Server> {
     port: Number(parsed.port),
     token: parsed.searchParams.get('token')!,
     home,
-    stop: () => stopChild(child).then(() => rmSync(home, { recursive: true, force: true })),
+    stop: async ({ keepHome = false } = {}) => {
+      await stopChild(child)
+      if (!keepHome) rmSync(home, { recursive: true, force: true })
+    },
   }
 }
 

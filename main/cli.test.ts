@@ -1,3 +1,5 @@
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { version } from '../package.json'
 import { runCli, type CliIo } from './cli'
@@ -58,6 +60,20 @@ describe('loomverse CLI', () => {
     })
     expect(await runCli(['serve', '--home', dir, '--port', '0', '--token', 'pinned-token-0123456789'], r.cli)).toBe(0)
     expect(r.err).toEqual([])
+  })
+
+  it('refuses to serve a data folder written by a newer Loomverse, exiting 1 with the reason', async () => {
+    const dir = home()
+    const first = io(async () => {})
+    expect(await runCli(['serve', '--home', dir], first.cli)).toBe(0)
+    const db = new Database(join(dir, 'loomverse.db'))
+    db.pragma('user_version = 42')
+    db.close()
+    const second = io(async () => {
+      throw new Error('must not start serving')
+    })
+    expect(await runCli(['serve', '--home', dir], second.cli)).toBe(1)
+    expect(second.err.join('\n')).toMatch(/loomverse\.db has schema version 42, but this Loomverse knows only up to 1/)
   })
 
   it('reads the token from LOOMVERSE_TOKEN and the home from LOOMVERSE_HOME', async () => {

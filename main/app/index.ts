@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { BrowserWindow, app, ipcMain } from 'electron'
+import { BrowserWindow, app, dialog, ipcMain } from 'electron'
 import { startCore, type Core } from '../core'
 import { resolveHome } from '../home'
 import { attachIpc, forwardEvents, trustOrigins } from './ipcAdapter'

@@ -11,9 +11,11 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const panel = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
+    panel.current?.querySelector('select')?.focus() // once, on open: keyboard users land inside
+  }, [])
+  useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
     window.addEventListener('keydown', onKey)
-    panel.current?.querySelector('select')?.focus()
     return () => window.removeEventListener('keydown', onKey)
   }, [onClose])
 
