@@ -53,7 +53,9 @@ if (!app.requestSingleInstanceLock()) {
       else void window.loadFile(rendererIndex)
     })
     .catch((e: unknown) => {
+      // Most likely the data folder: a database from a newer Loomverse, or no permission.
       console.error('Loomverse failed to start:', e)
+      dialog.showErrorBox('Loomverse could not start', e instanceof Error ? e.message : String(e))
       app.exit(1)
     })
 
