@@ -73,7 +73,7 @@ describe('loomverse CLI', () => {
       throw new Error('must not start serving')
     })
     expect(await runCli(['serve', '--home', dir], second.cli)).toBe(1)
-    expect(second.err.join('\n')).toMatch(/loomverse\.db has schema version 42, but this Loomverse knows only up to 1/)
+    expect(second.err.join('\n')).toMatch(/loomverse\.db has schema version 42, but this Loomverse knows only up to 2/)
   })
 
   it('reads the token from LOOMVERSE_TOKEN and the home from LOOMVERSE_HOME', async () => {

@@ -1,6 +1,8 @@
 import type { AppInfo } from '@shared/contract'
 import { appMigrations } from './db/migrations'
 import { openDatabase, type Db } from './db/open'
+import { GraphService } from './graph/graphService'
+import { graphHandlers } from './graph/graphHandlers'
 import { EventBus } from './host/events'
 import { createRouter, type Handlers, type Router } from './host/router'
 import { ensureHome, type HomePaths } from './home'
@@ -23,6 +25,7 @@ export interface Core {
   paths: HomePaths
   db: Db
   bus: EventBus
+  graph: GraphService
   router: Router
   dispose(): void
 }
@@ -32,11 +35,13 @@ export function startCore(options: CoreOptions): Core {
   const { db } = openDatabase(paths.db, { migrations: appMigrations, label: 'loomverse.db' })
   const bus = new EventBus()
   const settings = new SettingsService(db, bus)
+  const graph = new GraphService(db, bus)
 
   const handlers: Handlers = {
     app_info: () => appInfo({ db, dbPath: paths.db, home: paths.home, mode: options.mode }),
     get_settings: () => settings.get(),
     update_settings: (patch) => settings.update(patch),
+    ...graphHandlers(graph, settings),
   }
   const log = options.log ?? ((m: string) => console.error(m))
   const router = createRouter(handlers, {
@@ -49,6 +54,7 @@ export function startCore(options: CoreOptions): Core {
     paths,
     db,
     bus,
+    graph,
     router,
     dispose() {
       db.close()

@@ -10,6 +10,7 @@ export const errorCodes = [
   'not_found',
   'conflict',
   'forbidden',
+  'cycle',
   'db_too_new',
   'unavailable',
   'internal',

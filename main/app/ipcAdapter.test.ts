@@ -77,9 +77,9 @@ describe('Electron IPC adapter', () => {
       },
     }
     forwardEvents(bus, contents as never)
-    bus.emit('settings_updated', { language: 'ja', theme: 'dark' })
+    bus.emit('settings_updated', { language: 'ja', theme: 'dark', context_budget: 8000 })
     onDestroyed()
-    bus.emit('settings_updated', { language: 'en', theme: 'dark' })
-    expect(sent).toEqual([[IPC_EVENT, 'settings_updated', { language: 'ja', theme: 'dark' }]])
+    bus.emit('settings_updated', { language: 'en', theme: 'dark', context_budget: 8000 })
+    expect(sent).toEqual([[IPC_EVENT, 'settings_updated', { language: 'ja', theme: 'dark', context_budget: 8000 }]])
   })
 })

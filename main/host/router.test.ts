@@ -13,13 +13,17 @@ const info: AppInfo = {
   db: { path: '/h/loomverse.db', schema_version: 1 },
 }
 
+const defaults = { language: 'auto', theme: 'system', context_budget: 8000 } as const
+
+/** Only the methods these tests call; the router looks handlers up by name. */
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
-  return {
+  const some: Partial<Handlers> = {
     app_info: () => info,
-    get_settings: () => ({ language: 'auto', theme: 'system' }),
-    update_settings: (patch) => ({ language: 'auto', theme: 'system', ...patch }),
+    get_settings: () => defaults,
+    update_settings: (patch) => ({ ...defaults, ...patch }),
     ...overrides,
   }
+  return some as Handlers
 }
 
 const ctx = { transport: 'internal' } as const
@@ -29,7 +33,7 @@ describe('router', () => {
     const router = createRouter(handlers(), { checkOutput: true })
     expect(await router.call('update_settings', { theme: 'dark' }, ctx)).toEqual({
       ok: true,
-      value: { language: 'auto', theme: 'dark' },
+      value: { language: 'auto', theme: 'dark', context_budget: 8000 },
     })
   })
 

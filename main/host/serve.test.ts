@@ -101,7 +101,7 @@ describe('loopback host: WebSocket', () => {
     expect(reply).toMatchObject({
       id: 1,
       status: 'success',
-      data: { name: 'loomverse', mode: 'browser', db: { schema_version: 1 } },
+      data: { name: 'loomverse', mode: 'browser', db: { schema_version: 2 } },
     })
   })
 
@@ -153,7 +153,7 @@ describe('loopback host: WebSocket', () => {
     await ask(listener, { id: 2, action: 'unsubscribe', data: { events: ['settings_updated'] } })
     await ask(bystander, { id: 2, action: 'update_settings', data: { theme: 'light' } })
     await ask(listener, { id: 3, action: 'get_settings' }) // a round trip: any stray event would have arrived by now
-    expect(heard).toEqual([{ event: 'settings_updated', data: { language: 'auto', theme: 'dark' } }])
+    expect(heard).toEqual([{ event: 'settings_updated', data: { language: 'auto', theme: 'dark', context_budget: 8000 } }])
     expect(overheard).toEqual([])
   })
 

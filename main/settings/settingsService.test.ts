@@ -15,10 +15,10 @@ function setup() {
 describe('settings', () => {
   it('starts from defaults, stores changes and tells every listener', () => {
     const { service, heard } = setup()
-    expect(service.get()).toEqual({ language: 'auto', theme: 'system' })
-    expect(service.update({ theme: 'dark' })).toEqual({ language: 'auto', theme: 'dark' })
-    expect(service.update({ language: 'ja' })).toEqual({ language: 'ja', theme: 'dark' })
-    expect(heard.at(-1)).toEqual(['settings_updated', { language: 'ja', theme: 'dark' }])
+    expect(service.get()).toEqual({ language: 'auto', theme: 'system', context_budget: 8000 })
+    expect(service.update({ theme: 'dark' })).toEqual({ language: 'auto', theme: 'dark', context_budget: 8000 })
+    expect(service.update({ language: 'ja' })).toEqual({ language: 'ja', theme: 'dark', context_budget: 8000 })
+    expect(heard.at(-1)).toEqual(['settings_updated', { language: 'ja', theme: 'dark', context_budget: 8000 }])
   })
 
   it('falls back to the default for a stored value this version does not accept', () => {

@@ -2,7 +2,7 @@ import { Settings, type SettingsPatch } from '@shared/contract'
 import type { Db } from '../db/open'
 import type { EventBus } from '../host/events'
 
-const defaults: Settings = { language: 'auto', theme: 'system' }
+const defaults: Settings = { language: 'auto', theme: 'system', context_budget: 8000 }
 
 /** App preferences in `loomverse.db`'s settings table, one row per key. */
 export class SettingsService {

@@ -1,9 +1,11 @@
 import type { z } from 'zod'
 import type { Result } from '../errors'
 import { appEvents, appMethods } from './app'
+import { graphEvents, graphMethods } from './graph'
 import { settingsEvents, settingsMethods } from './settings'
 
 export * from './app'
+export * from './graph'
 export * from './settings'
 export type { MethodSpec, MethodSpecs, EventSpecs } from './spec'
 
@@ -14,12 +16,14 @@ export type { MethodSpec, MethodSpecs, EventSpecs } from './spec'
  */
 export const contract = {
   ...appMethods,
+  ...graphMethods,
   ...settingsMethods,
 } as const
 
 /** Every event the main process pushes, with the schema of its data. */
 export const events = {
   ...appEvents,
+  ...graphEvents,
   ...settingsEvents,
 } as const
 

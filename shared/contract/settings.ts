@@ -8,6 +8,8 @@ export const Settings = z.object({
   /** `auto` follows the OS or browser locale: Japanese when it is ja, English otherwise. */
   language: Language,
   theme: Theme,
+  /** Tokens a conversation's context may use when its flow sets no budget of its own. */
+  context_budget: z.number().int().min(256).max(2_000_000),
 })
 export type Settings = z.infer<typeof Settings>
 

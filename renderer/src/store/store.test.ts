@@ -6,7 +6,7 @@ import { createAppStore } from './index'
 
 /** An in-memory client: answers get/update_settings and lets the test push events and link changes. */
 function fakeClient() {
-  let settings = { language: 'auto' as const, theme: 'system' as const } as EventData<'settings_updated'>
+  let settings: EventData<'settings_updated'> = { language: 'auto', theme: 'system', context_budget: 8000 }
   const listeners = new Map<string, Set<(d: unknown) => void>>()
   const stateListeners = new Set<(s: ConnectionState) => void>()
   let calls = 0
@@ -51,8 +51,8 @@ describe('app store', () => {
   it('takes settings pushed by another window', async () => {
     const fake = fakeClient()
     const store = createAppStore(fake.client)
-    fake.push('settings_updated', { language: 'ja', theme: 'dark' })
-    expect(store.getState().settings).toEqual({ language: 'ja', theme: 'dark' })
+    fake.push('settings_updated', { language: 'ja', theme: 'dark', context_budget: 8000 })
+    expect(store.getState().settings).toEqual({ language: 'ja', theme: 'dark', context_budget: 8000 })
   })
 
   it('keeps a failed save visible until the next success', async () => {

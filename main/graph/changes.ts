@@ -1,0 +1,102 @@
+import type { Connection, Position } from '@shared/contract'
+import type { GraphStore, NodeSnapshot } from './graphStore'
+import type { Change } from './undo'
+
+/**
+ * Records the primitive changes of one graph edit as it makes them, each with its inverse,
+ * so the whole edit can be undone and redone. Every mutation of a flow's shape goes through here.
+ */
+export class ChangeRecorder {
+  readonly changes: Change[] = []
+  /** Nodes whose content or presence changed, for the events sent afterwards. */
+  readonly touched = new Set<string>()
+
+  constructor(
+    private readonly store: GraphStore,
+    readonly flowId: string,
+  ) {}
+
+  private run(change: Change, touches: string[] = []): void {
+    change.apply()
+    this.changes.push(change)
+    for (const id of touches) this.touched.add(id)
+  }
+
+  addNode(node: { id: string; timestamp: string; prompt: string; response: string; model: string }, tags: string[], position: Position | null): void {
+    const { store, flowId } = this
+    let index: number | undefined
+    this.run(
+      {
+        apply: () => {
+          if (!store.hasNode(node.id)) {
+            store.insertNode(node)
+            store.setTags(node.id, tags)
+          }
+          index = store.addMember(flowId, node.id, position, index)
+        },
+        revert: () => removeFromFlow(store, flowId, node.id),
+      },
+      [node.id],
+    )
+  }
+
+  /** Takes a node out of this flow (and deletes it if no other flow holds it), with its edges. */
+  removeNode(nodeId: string): void {
+    const { store, flowId } = this
+    const snapshot: NodeSnapshot = store.snapshot(nodeId)
+    const edges: Connection[] = store.connections(flowId).filter((c) => c.from === nodeId || c.to === nodeId)
+    this.run(
+      {
+        apply: () => {
+          for (const e of edges) store.removeEdge(flowId, e.from, e.to)
+          removeFromFlow(store, flowId, nodeId)
+        },
+        revert: () => {
+          store.restore(snapshot, flowId)
+          for (const e of edges) store.addEdge(flowId, e.from, e.to)
+        },
+      },
+      [nodeId],
+    )
+  }
+
+  addEdge(from: string, to: string): void {
+    const { store, flowId } = this
+    if (store.hasEdge(flowId, from, to)) return
+    this.run({ apply: () => store.addEdge(flowId, from, to), revert: () => store.removeEdge(flowId, from, to) })
+  }
+
+  removeEdge(from: string, to: string): void {
+    const { store, flowId } = this
+    if (!store.hasEdge(flowId, from, to)) return
+    this.run({ apply: () => store.removeEdge(flowId, from, to), revert: () => store.addEdge(flowId, from, to) })
+  }
+
+  setText(nodeId: string, before: { prompt: string; response: string }, after: { prompt?: string; response?: string }): void {
+    const { store } = this
+    this.run({ apply: () => store.updateNodeText(nodeId, after), revert: () => store.updateNodeText(nodeId, before) }, [nodeId])
+  }
+
+  setTags(nodeId: string, before: string[], after: string[]): void {
+    const { store } = this
+    this.run({ apply: () => store.setTags(nodeId, after), revert: () => store.setTags(nodeId, before) }, [nodeId])
+  }
+
+  setPosition(nodeId: string, after: Position | null): void {
+    const { store, flowId } = this
+    const before = store.position(flowId, nodeId)
+    this.run({ apply: () => store.setPosition(flowId, nodeId, after), revert: () => store.setPosition(flowId, nodeId, before) })
+  }
+
+  setPinned(nodeId: string, pinned: boolean): void {
+    const { store, flowId } = this
+    const before = store.isPinned(flowId, nodeId)
+    if (before === pinned) return
+    this.run({ apply: () => store.setPinned(flowId, nodeId, pinned), revert: () => store.setPinned(flowId, nodeId, before) })
+  }
+}
+
+function removeFromFlow(store: GraphStore, flowId: string, nodeId: string): void {
+  store.removeMember(flowId, nodeId)
+  if (store.flowsOf(nodeId).length === 0) store.deleteNode(nodeId)
+}

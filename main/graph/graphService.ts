@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto'
+import type { Flow, FlowGraph, FlowSummary, Node, Parsed } from '@shared/contract'
+import { AppError } from '@shared/errors'
+import type { Db } from '../db/open'
+import type { EventBus } from '../host/events'
+import { ChangeRecorder } from './changes'
+import { adjacency, reachable, wouldCycle } from './dag'
+import { GraphStore } from './graphStore'
+import { isoNow } from './time'
+import { UndoHistory } from './undo'
+
+/**
+ * The conversation graph: flows, nodes and the DAG rules between them. Usable on its own
+ * (scripts, tests, the CLI) — it needs only a database and an event bus.
+ * Every edit to a flow's shape is recorded so it can be undone.
+ */
+export class GraphService {
+  readonly store: GraphStore
+  private readonly history = new UndoHistory()
+
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+  ) {
+    this.store = new GraphStore(db)
+  }
+
+  // ---- flows
+
+  createFlow(input: Parsed<'create_flow'>): Flow {
+    const id = randomUUID()
+    this.store.insertFlow({ id, name: input.name, description: input.description ?? '', persona_id: input.persona_id ?? null, now: isoNow() })
+    const flow = this.getFlow(id)
+    this.bus.emit('flow_updated', { flow })
+    return flow
+  }
+
+  listFlows(): FlowSummary[] {
+    return this.store.listFlows()
+  }
+
+  getFlow(id: string): Flow {
+    const flow = this.store.flow(id)
+    if (!flow) throw new AppError('not_found', `flow ${id} not found`)
+    return flow
+  }
+
+  loadFlow(id: string): FlowGraph {
+    const flow = this.getFlow(id)
+    return { flow, nodes: this.store.flowNodes(id) }
+  }
+
+  updateFlow(input: Parsed<'update_flow'>): Flow {
+    this.getFlow(input.id)
+    const { id, ...fields } = input
+    this.store.updateFlow(id, fields, isoNow())
+    return this.emitFlow(id)
+  }
+
+  deleteFlow(id: string): { id: string; deleted_node_ids: string[] } {
+    const flow = this.getFlow(id)
+    const deleted = this.db.transaction(() => {
+      this.store.deleteFlow(id)
+      const orphans = flow.nodes.map((m) => m.id).filter((nodeId) => this.store.flowsOf(nodeId).length === 0)
+      for (const nodeId of orphans) this.store.deleteNode(nodeId)
+      return orphans
+    })()
+    this.history.forget(id)
+    this.bus.emit('flow_deleted', { id })
+    return { id, deleted_node_ids: deleted }
+  }
+
+  // ---- nodes
+
+  getNode(id: string): Node {
+    const node = this.store.node(id)
+    if (!node) throw new AppError('not_found', `node ${id} not found`)
+    return node
+  }
+
+  createNode(input: Parsed<'create_node'>): Node {
+    this.getFlow(input.flow_id)
+    const parents = [...new Set(input.parent_ids ?? [])]
+    for (const p of parents) this.requireMember(input.flow_id, p, 'parent')
+    const id = randomUUID()
+    this.edit(input.flow_id, 'add node', (rec) => {
+      rec.addNode(
+        { id, timestamp: isoNow(), prompt: input.prompt, response: input.response ?? '', model: input.model ?? '' },
+        dedupe(input.tags ?? []),
+        input.position ?? null,
+      )
+      for (const p of parents) rec.addEdge(p, id)
+    }, { created: id })
+    return this.getNode(id)
+  }
+
+  /** A sibling of `node_id` in its flow: same parents, its own prompt (retry or edit). */
+  createBranch(input: Parsed<'create_branch'>): Node {
+    const original = this.getNode(input.node_id)
+    const flowId = input.flow_id ?? this.onlyFlowOf(input.node_id)
+    this.requireMember(flowId, original.id, 'node')
+    const parents = this.store.connections(flowId).filter((c) => c.to === original.id).map((c) => c.from)
+    return this.createNode({ flow_id: flowId, prompt: input.prompt, response: input.response, parent_ids: parents })
+  }
+
+  updateNode(input: Parsed<'update_node'>): Node {
+    const before = this.getNode(input.id)
+    const flowId = input.flow_id ?? this.onlyFlowOf(input.id)
+    if (input.flow_id) this.requireMember(flowId, input.id, 'node')
+    const textChanged =
+      (input.prompt !== undefined && input.prompt !== before.prompt) || (input.response !== undefined && input.response !== before.response)
+    this.edit(flowId, 'edit node', (rec) => {
+      if (textChanged) rec.setText(input.id, before, { prompt: input.prompt, response: input.response })
+      if (input.tags) rec.setTags(input.id, before.metadata.tags, dedupe(input.tags))
+      if (input.position) rec.setPosition(input.id, input.position)
+    })
+    if (textChanged) this.markStaleFrom(input.id)
+    return this.getNode(input.id)
+  }
+
+  /** Removes a node from a flow; children are reattached to its parents or deleted with it. */
+  deleteNode(input: Parsed<'delete_node'>): { deleted_node_ids: string[] } {
+    this.requireMember(input.flow_id, input.id, 'node')
+    const connections = this.store.connections(input.flow_id)
+    const { parents, children } = adjacency(connections)
+    const mode = input.mode ?? 'reattach'
+    const doomed = mode === 'subtree' ? [input.id, ...reachable(children, input.id)] : [input.id]
+    this.edit(input.flow_id, mode === 'subtree' ? 'delete branch' : 'delete node', (rec) => {
+      if (mode === 'reattach') {
+        for (const child of children.get(input.id) ?? []) {
+          for (const parent of parents.get(input.id) ?? []) rec.addEdge(parent, child)
+        }
+      }
+      for (const id of doomed) rec.removeNode(id)
+    })
+    return { deleted_node_ids: doomed }
+  }
+
+  // ---- edges
+
+  connect(input: Parsed<'connect_nodes'>): Flow {
+    this.checkEdge(input.flow_id, input.source_id, input.target_id, this.store.connections(input.flow_id))
+    return this.edit(input.flow_id, 'connect', (rec) => rec.addEdge(input.source_id, input.target_id))
+  }
+
+  disconnect(input: Parsed<'disconnect_nodes'>): Flow {
+    if (!this.store.hasEdge(input.flow_id, input.source_id, input.target_id)) {
+      throw new AppError('not_found', `no connection ${input.source_id} → ${input.target_id} in flow ${input.flow_id}`)
+    }
+    return this.edit(input.flow_id, 'disconnect', (rec) => rec.removeEdge(input.source_id, input.target_id))
+  }
+
+  reconnect(input: Parsed<'reconnect_nodes'>): Flow {
+    const { flow_id: flowId } = input
+    if (!this.store.hasEdge(flowId, input.source_id, input.target_id)) {
+      throw new AppError('not_found', `no connection ${input.source_id} → ${input.target_id} in flow ${flowId}`)
+    }
+    const others = this.store.connections(flowId).filter((c) => !(c.from === input.source_id && c.to === input.target_id))
+    this.checkEdge(flowId, input.new_source_id, input.new_target_id, others)
+    return this.edit(flowId, 're-parent', (rec) => {
+      rec.removeEdge(input.source_id, input.target_id)
+      rec.addEdge(input.new_source_id, input.new_target_id)
+    })
+  }
+
+  setPinned(input: Parsed<'set_pinned'>): Flow {
+    this.requireMember(input.flow_id, input.node_id, 'node')
+    return this.edit(input.flow_id, input.pinned ? 'pin' : 'unpin', (rec) => rec.setPinned(input.node_id, input.pinned))
+  }
+
+  setPositions(input: Parsed<'set_positions'>): Flow {
+    for (const p of input.positions) this.requireMember(input.flow_id, p.id, 'node')
+    return this.edit(input.flow_id, input.positions.every((p) => p.position === null) ? 'tidy layout' : 'move', (rec) => {
+      for (const p of input.positions) rec.setPosition(p.id, p.position)
+    })
+  }
+
+  // ---- undo
+
+  undo(flowId: string) {
+    this.getFlow(flowId)
+    const edit = this.history.popUndo(flowId)
+    if (edit) this.replay(flowId, edit.touched, () => [...edit.changes].reverse().forEach((c) => c.revert()))
+    return this.history.state(flowId)
+  }
+
+  redo(flowId: string) {
+    this.getFlow(flowId)
+    const edit = this.history.popRedo(flowId)
+    if (edit) this.replay(flowId, edit.touched, () => edit.changes.forEach((c) => c.apply()))
+    return this.history.state(flowId)
+  }
+
+  undoState(flowId: string) {
+    this.getFlow(flowId)
+    return this.history.state(flowId)
+  }
+
+  // ---- internals
+
+  /** Runs one edit in a transaction, records it for undo, then tells every window. */
+  private edit(flowId: string, label: string, body: (rec: ChangeRecorder) => void, options: { created?: string } = {}): Flow {
+    const rec = new ChangeRecorder(this.store, flowId)
+    this.db.transaction(() => {
+      body(rec)
+      this.store.touchFlow(flowId, isoNow())
+    })()
+    this.history.record(flowId, { label, changes: rec.changes, touched: [...rec.touched] })
+    for (const id of rec.touched) {
+      const node = this.store.node(id)
+      if (!node) continue
+      if (id === options.created) this.bus.emit('node_created', { flow_id: flowId, node })
+      else this.bus.emit('node_updated', { node })
+    }
+    return this.emitFlow(flowId)
+  }
+
+  private replay(flowId: string, touched: string[], body: () => void): void {
+    const before = new Set(touched.filter((id) => this.store.isMember(flowId, id)))
+    this.db.transaction(() => {
+      body()
+      this.store.touchFlow(flowId, isoNow())
+    })()
+    // Nodes that came back, or whose text went back, must reach the canvas with their content.
+    for (const id of touched) {
+      const node = this.store.isMember(flowId, id) ? this.store.node(id) : null
+      if (!node) continue
+      if (before.has(id)) this.bus.emit('node_updated', { node })
+      else this.bus.emit('node_created', { flow_id: flowId, node })
+    }
+    this.emitFlow(flowId)
+  }
+
+  private emitFlow(flowId: string): Flow {
+    const flow = this.getFlow(flowId)
+    this.bus.emit('flow_updated', { flow })
+    return flow
+  }
+
+  private checkEdge(flowId: string, from: string, to: string, connections: Flow['connections']): void {
+    this.requireMember(flowId, from, 'source')
+    this.requireMember(flowId, to, 'target')
+    if (from === to) throw new AppError('cycle', 'a node cannot be connected to itself')
+    if (wouldCycle(connections, from, to)) {
+      throw new AppError('cycle', `connecting ${from} → ${to} would create a cycle: ${to} already leads to ${from}`)
+    }
+  }
+
+  private requireMember(flowId: string, nodeId: string, role: string): void {
+    if (!this.store.isMember(flowId, nodeId)) throw new AppError('not_found', `${role} node ${nodeId} is not in flow ${flowId}`)
+  }
+
+  private onlyFlowOf(nodeId: string): string {
+    const flows = this.store.flowsOf(nodeId)
+    if (flows.length === 0) throw new AppError('not_found', `node ${nodeId} not found`)
+    if (flows.length > 1) throw new AppError('bad_input', `node ${nodeId} is in ${flows.length} flows: give flow_id`)
+    return flows[0]!
+  }
+
+  /** The node's summary is stale, and so are those of every node whose context included it. */
+  private markStaleFrom(nodeId: string): void {
+    const stale = new Set([nodeId])
+    for (const flowId of this.store.flowsOf(nodeId)) {
+      for (const id of reachable(adjacency(this.store.connections(flowId)).children, nodeId)) stale.add(id)
+    }
+    this.db.transaction(() => this.store.markStale([...stale]))()
+  }
+}
+
+function dedupe(tags: readonly string[]): string[] {
+  return [...new Set(tags.map((t) => t.trim()).filter(Boolean))]
+}

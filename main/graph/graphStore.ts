@@ -1,0 +1,276 @@
+import type { Connection, Flow, FlowMember, FlowSummary, Node } from '@shared/contract'
+import type { Db } from '../db/open'
+
+// Row access for the graph tables. No rules here: GraphService decides what is allowed.
+
+interface NodeRow {
+  id: string
+  timestamp: string
+  prompt: string
+  response: string
+  status: Node['status']
+  model: string
+  stats_json: string
+  summary_text: string
+  summary_updated: number
+  summary_last_built: string | null
+}
+
+interface FlowRow {
+  id: string
+  name: string
+  description: string
+  persona_id: string | null
+  system_prompt: string
+  token_budget: number | null
+  created: string
+  updated: string
+  next_index: number
+}
+
+/** Everything needed to put a node back exactly as it was (undo of a delete). */
+export interface NodeSnapshot {
+  row: NodeRow
+  tags: string[]
+  memberships: Array<{ flow_id: string; idx: number; x: number | null; y: number | null; pinned: number }>
+}
+
+export class GraphStore {
+  constructor(readonly db: Db) {}
+
+  // ---- flows
+
+  insertFlow(flow: { id: string; name: string; description: string; persona_id: string | null; now: string }): void {
+    this.db
+      .prepare('INSERT INTO flows (id, name, description, persona_id, created, updated) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(flow.id, flow.name, flow.description, flow.persona_id, flow.now, flow.now)
+  }
+
+  flowRow(id: string): FlowRow | undefined {
+    return this.db.prepare('SELECT * FROM flows WHERE id = ?').get(id) as FlowRow | undefined
+  }
+
+  listFlows(): FlowSummary[] {
+    return this.db
+      .prepare(
+        `SELECT f.id, f.name, f.description, f.created, f.updated, f.persona_id,
+                (SELECT count(*) FROM flow_nodes m WHERE m.flow_id = f.id) AS node_count
+         FROM flows f ORDER BY f.updated DESC, f.name`,
+      )
+      .all() as FlowSummary[]
+  }
+
+  updateFlow(id: string, fields: Partial<Pick<FlowRow, 'name' | 'description' | 'system_prompt' | 'token_budget'>>, now: string): void {
+    const sets = Object.keys(fields).map((k) => `${k} = @${k}`)
+    // Column names come from the typed keys above, never from input strings.
+    this.db.prepare(`UPDATE flows SET ${[...sets, 'updated = @now'].join(', ')} WHERE id = @id`).run({ ...fields, id, now })
+  }
+
+  touchFlow(id: string, now: string): void {
+    this.db.prepare('UPDATE flows SET updated = ? WHERE id = ?').run(now, id)
+  }
+
+  deleteFlow(id: string): void {
+    this.db.prepare('DELETE FROM flows WHERE id = ?').run(id)
+  }
+
+  flow(id: string): Flow | null {
+    const row = this.flowRow(id)
+    if (!row) return null
+    return {
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      created: row.created,
+      updated: row.updated,
+      persona_id: row.persona_id,
+      system_prompt: row.system_prompt,
+      token_budget: row.token_budget,
+      nodes: this.members(id),
+      connections: this.connections(id),
+    }
+  }
+
+  members(flowId: string): FlowMember[] {
+    const rows = this.db.prepare('SELECT node_id, idx, x, y, pinned FROM flow_nodes WHERE flow_id = ? ORDER BY idx').all(flowId) as Array<{
+      node_id: string
+      idx: number
+      x: number | null
+      y: number | null
+      pinned: number
+    }>
+    return rows.map((r) => ({
+      index: r.idx,
+      id: r.node_id,
+      position: r.x === null || r.y === null ? null : { x: r.x, y: r.y },
+      pinned: r.pinned === 1,
+    }))
+  }
+
+  connections(flowId: string): Connection[] {
+    return this.db
+      .prepare('SELECT source_id AS "from", target_id AS "to" FROM connections WHERE flow_id = ? ORDER BY rowid')
+      .all(flowId) as Connection[]
+  }
+
+  // ---- nodes
+
+  hasNode(id: string): boolean {
+    return this.db.prepare('SELECT 1 FROM nodes WHERE id = ?').get(id) !== undefined
+  }
+
+  insertNode(node: { id: string; timestamp: string; prompt: string; response: string; model: string; status?: Node['status'] }): void {
+    this.db
+      .prepare('INSERT INTO nodes (id, timestamp, prompt, response, model, status) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(node.id, node.timestamp, node.prompt, node.response, node.model, node.status ?? 'complete')
+  }
+
+  node(id: string): Node | null {
+    const row = this.db.prepare('SELECT * FROM nodes WHERE id = ?').get(id) as NodeRow | undefined
+    return row ? toNode(row, this.tags(id)) : null
+  }
+
+  /** Every node of a flow with its tags, in index order: three queries whatever the size. */
+  flowNodes(flowId: string): Node[] {
+    const rows = this.db
+      .prepare('SELECT n.* FROM nodes n JOIN flow_nodes m ON m.node_id = n.id WHERE m.flow_id = ? ORDER BY m.idx')
+      .all(flowId) as NodeRow[]
+    const tags = new Map<string, string[]>()
+    const tagRows = this.db
+      .prepare('SELECT t.node_id, t.tag FROM node_tags t JOIN flow_nodes m ON m.node_id = t.node_id WHERE m.flow_id = ? ORDER BY t.node_id, t.position')
+      .all(flowId) as Array<{ node_id: string; tag: string }>
+    for (const t of tagRows) {
+      const list = tags.get(t.node_id)
+      if (list) list.push(t.tag)
+      else tags.set(t.node_id, [t.tag])
+    }
+    return rows.map((r) => toNode(r, tags.get(r.id) ?? []))
+  }
+
+  tags(nodeId: string): string[] {
+    return (this.db.prepare('SELECT tag FROM node_tags WHERE node_id = ? ORDER BY position').all(nodeId) as Array<{ tag: string }>).map((r) => r.tag)
+  }
+
+  setTags(nodeId: string, tags: readonly string[]): void {
+    this.db.prepare('DELETE FROM node_tags WHERE node_id = ?').run(nodeId)
+    const insert = this.db.prepare('INSERT OR IGNORE INTO node_tags (node_id, tag, position) VALUES (?, ?, ?)')
+    tags.forEach((tag, i) => insert.run(nodeId, tag, i))
+  }
+
+  updateNodeText(id: string, fields: { prompt?: string; response?: string }): void {
+    if (fields.prompt !== undefined) this.db.prepare('UPDATE nodes SET prompt = ? WHERE id = ?').run(fields.prompt, id)
+    if (fields.response !== undefined) this.db.prepare('UPDATE nodes SET response = ? WHERE id = ?').run(fields.response, id)
+  }
+
+  markStale(ids: readonly string[]): void {
+    const mark = this.db.prepare('UPDATE nodes SET summary_updated = 1 WHERE id = ?')
+    for (const id of ids) mark.run(id)
+  }
+
+  flowsOf(nodeId: string): string[] {
+    return (this.db.prepare('SELECT flow_id FROM flow_nodes WHERE node_id = ? ORDER BY flow_id').all(nodeId) as Array<{ flow_id: string }>).map(
+      (r) => r.flow_id,
+    )
+  }
+
+  // ---- membership and edges
+
+  addMember(flowId: string, nodeId: string, position: { x: number; y: number } | null, idx?: number): number {
+    const index = idx ?? (this.db.prepare('SELECT next_index FROM flows WHERE id = ?').get(flowId) as { next_index: number }).next_index
+    this.db
+      .prepare('INSERT INTO flow_nodes (flow_id, node_id, idx, x, y) VALUES (?, ?, ?, ?, ?)')
+      .run(flowId, nodeId, index, position?.x ?? null, position?.y ?? null)
+    this.db.prepare('UPDATE flows SET next_index = max(next_index, ?) WHERE id = ?').run(index + 1, flowId)
+    return index
+  }
+
+  isMember(flowId: string, nodeId: string): boolean {
+    return this.db.prepare('SELECT 1 FROM flow_nodes WHERE flow_id = ? AND node_id = ?').get(flowId, nodeId) !== undefined
+  }
+
+  position(flowId: string, nodeId: string): { x: number; y: number } | null {
+    const row = this.db.prepare('SELECT x, y FROM flow_nodes WHERE flow_id = ? AND node_id = ?').get(flowId, nodeId) as
+      | { x: number | null; y: number | null }
+      | undefined
+    return row && row.x !== null && row.y !== null ? { x: row.x, y: row.y } : null
+  }
+
+  /** null clears the position: the canvas lays the node out automatically again. */
+  setPosition(flowId: string, nodeId: string, position: { x: number; y: number } | null): void {
+    this.db
+      .prepare('UPDATE flow_nodes SET x = ?, y = ? WHERE flow_id = ? AND node_id = ?')
+      .run(position?.x ?? null, position?.y ?? null, flowId, nodeId)
+  }
+
+  isPinned(flowId: string, nodeId: string): boolean {
+    return this.db.prepare('SELECT 1 FROM flow_nodes WHERE flow_id = ? AND node_id = ? AND pinned = 1').get(flowId, nodeId) !== undefined
+  }
+
+  setPinned(flowId: string, nodeId: string, pinned: boolean): void {
+    this.db.prepare('UPDATE flow_nodes SET pinned = ? WHERE flow_id = ? AND node_id = ?').run(pinned ? 1 : 0, flowId, nodeId)
+  }
+
+  removeMember(flowId: string, nodeId: string): void {
+    this.db.prepare('DELETE FROM flow_nodes WHERE flow_id = ? AND node_id = ?').run(flowId, nodeId)
+  }
+
+  hasEdge(flowId: string, from: string, to: string): boolean {
+    return this.db.prepare('SELECT 1 FROM connections WHERE flow_id = ? AND source_id = ? AND target_id = ?').get(flowId, from, to) !== undefined
+  }
+
+  addEdge(flowId: string, from: string, to: string): void {
+    this.db.prepare('INSERT OR IGNORE INTO connections (flow_id, source_id, target_id) VALUES (?, ?, ?)').run(flowId, from, to)
+  }
+
+  removeEdge(flowId: string, from: string, to: string): void {
+    this.db.prepare('DELETE FROM connections WHERE flow_id = ? AND source_id = ? AND target_id = ?').run(flowId, from, to)
+  }
+
+  deleteNode(id: string): void {
+    this.db.prepare('DELETE FROM nodes WHERE id = ?').run(id)
+  }
+
+  // ---- snapshots for undo
+
+  snapshot(nodeId: string): NodeSnapshot {
+    const row = this.db.prepare('SELECT * FROM nodes WHERE id = ?').get(nodeId) as NodeRow
+    const memberships = this.db.prepare('SELECT flow_id, idx, x, y, pinned FROM flow_nodes WHERE node_id = ?').all(nodeId) as NodeSnapshot['memberships']
+    return { row, tags: this.tags(nodeId), memberships }
+  }
+
+  /** Puts a node back: its row if it was deleted, and its membership in `flowId` with the same index. */
+  restore(snapshot: NodeSnapshot, flowId: string): void {
+    if (!this.hasNode(snapshot.row.id)) {
+      const r = snapshot.row
+      this.db
+        .prepare(
+          `INSERT INTO nodes (id, timestamp, prompt, response, status, model, stats_json, summary_text, summary_updated, summary_last_built)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(r.id, r.timestamp, r.prompt, r.response, r.status, r.model, r.stats_json, r.summary_text, r.summary_updated, r.summary_last_built)
+      this.setTags(r.id, snapshot.tags)
+    }
+    const m = snapshot.memberships.find((x) => x.flow_id === flowId)
+    if (m && !this.isMember(flowId, snapshot.row.id)) {
+      this.db
+        .prepare('INSERT INTO flow_nodes (flow_id, node_id, idx, x, y, pinned) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(flowId, snapshot.row.id, m.idx, m.x, m.y, m.pinned)
+    }
+  }
+}
+
+function toNode(row: NodeRow, tags: string[]): Node {
+  return {
+    id: row.id,
+    timestamp: row.timestamp,
+    prompt: row.prompt,
+    response: row.response,
+    status: row.status,
+    metadata: {
+      model: row.model,
+      stats: JSON.parse(row.stats_json) as Node['metadata']['stats'],
+      summary: { text: row.summary_text, updated: row.summary_updated === 1, last_built: row.summary_last_built },
+      tags,
+    },
+  }
+}

@@ -1,0 +1,231 @@
+import { z } from 'zod'
+import type { EventSpecs, MethodSpecs } from './spec'
+
+// The conversation graph (VizPrompt seed §4–5): flows of prompt/response nodes joined by
+// directed connections. Branches and merges are allowed; cycles are not.
+
+const Id = z.string().uuid()
+const Text = z.string().max(2_000_000)
+const Tag = z.string().trim().min(1).max(64)
+
+export const RoleStats = z.object({
+  /** Tokens. */
+  count: z.number().int().nonnegative(),
+  /** Seconds. */
+  duration: z.number().nonnegative(),
+  /** Tokens per second. */
+  rate: z.number().nonnegative(),
+})
+
+export const NodeStatus = z.enum(['complete', 'streaming', 'incomplete', 'error'])
+
+export const Node = z.object({
+  id: Id,
+  /** ISO 8601 with offset, as the seed writes it. */
+  timestamp: z.string(),
+  prompt: z.string(),
+  response: z.string(),
+  status: NodeStatus,
+  metadata: z.object({
+    model: z.string(),
+    stats: z.object({ user: RoleStats.optional(), assistant: RoleStats.optional() }),
+    summary: z.object({
+      text: z.string(),
+      /** True while the summary is stale: the node (or something it depends on) changed since it was built. */
+      updated: z.boolean(),
+      last_built: z.string().nullable(),
+    }),
+    tags: z.array(z.string()),
+  }),
+})
+export type Node = z.infer<typeof Node>
+
+export const Position = z.object({ x: z.number().finite(), y: z.number().finite() })
+export type Position = z.infer<typeof Position>
+
+export const FlowMember = z.object({
+  /** Stable per flow: 1, 2, 3… in order of arrival, never reused. */
+  index: z.number().int().positive(),
+  id: Id,
+  /** Null until the user drags it: the canvas lays it out automatically. */
+  position: Position.nullable(),
+  /** Pinned as a reference: its summary and tags go into every context of the flow. */
+  pinned: z.boolean(),
+})
+export type FlowMember = z.infer<typeof FlowMember>
+
+export const Connection = z.object({ from: Id, to: Id })
+export type Connection = z.infer<typeof Connection>
+
+export const FlowSummary = z.object({
+  id: Id,
+  name: z.string(),
+  description: z.string(),
+  created: z.string(),
+  updated: z.string(),
+  persona_id: z.string().nullable(),
+  node_count: z.number().int().nonnegative(),
+})
+export type FlowSummary = z.infer<typeof FlowSummary>
+
+export const Flow = FlowSummary.omit({ node_count: true }).extend({
+  system_prompt: z.string(),
+  /** Tokens the context may use; null follows the app default. */
+  token_budget: z.number().int().positive().nullable(),
+  nodes: z.array(FlowMember),
+  connections: z.array(Connection),
+})
+export type Flow = z.infer<typeof Flow>
+
+/** Everything the canvas needs in one answer. */
+export const FlowGraph = z.object({ flow: Flow, nodes: z.array(Node) })
+export type FlowGraph = z.infer<typeof FlowGraph>
+
+const FlowName = z.string().trim().min(1).max(200)
+
+export const SearchHit = Node.extend({
+  flow_ids: z.array(Id),
+  /** Prompt/response/summary excerpts with matches wrapped in ⟦ ⟧ for the UI to highlight. */
+  excerpt: z.string(),
+})
+export type SearchHit = z.infer<typeof SearchHit>
+
+export const ContextPart = z.object({
+  kind: z.enum(['system', 'instructions', 'ancestor_summary', 'parent', 'reference', 'details_note', 'prompt']),
+  node_id: Id.nullable(),
+  text: z.string(),
+  tokens: z.number().int().nonnegative(),
+})
+export type ContextPart = z.infer<typeof ContextPart>
+
+export const ContextPreview = z.object({
+  parts: z.array(ContextPart),
+  total_tokens: z.number().int().nonnegative(),
+  budget: z.number().int().positive(),
+  /** Ancestors left out because the budget ran out, oldest first. */
+  dropped_node_ids: z.array(Id),
+  /** The messages as a chat model receives them. */
+  messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })),
+})
+export type ContextPreview = z.infer<typeof ContextPreview>
+
+export const UndoState = z.object({ can_undo: z.boolean(), can_redo: z.boolean(), undo_label: z.string().nullable(), redo_label: z.string().nullable() })
+
+export const graphMethods = {
+  create_flow: {
+    input: z.object({ name: FlowName, description: z.string().max(10_000).optional(), persona_id: z.string().optional() }).strict(),
+    output: Flow,
+  },
+  list_flows: { input: z.object({}).strict(), output: z.array(FlowSummary) },
+  get_flow: { input: z.object({ id: Id }).strict(), output: Flow },
+  /** The flow with every node's content, for the canvas. */
+  load_flow: { input: z.object({ id: Id }).strict(), output: FlowGraph },
+  update_flow: {
+    input: z
+      .object({
+        id: Id,
+        name: FlowName.optional(),
+        description: z.string().max(10_000).optional(),
+        system_prompt: z.string().max(100_000).optional(),
+        token_budget: z.number().int().min(256).max(2_000_000).nullable().optional(),
+      })
+      .strict(),
+    output: Flow,
+  },
+  /** Deletes the flow; its nodes go too unless another flow holds them. */
+  delete_flow: { input: z.object({ id: Id }).strict(), output: z.object({ id: Id, deleted_node_ids: z.array(Id) }) },
+
+  create_node: {
+    input: z
+      .object({
+        flow_id: Id,
+        prompt: Text,
+        response: Text.optional(),
+        parent_ids: z.array(Id).max(64).optional(),
+        model: z.string().max(200).optional(),
+        tags: z.array(Tag).max(32).optional(),
+        position: Position.optional(),
+      })
+      .strict(),
+    output: Node,
+  },
+  get_node: { input: z.object({ id: Id }).strict(), output: Node },
+  update_node: {
+    input: z
+      .object({
+        id: Id,
+        prompt: Text.optional(),
+        response: Text.optional(),
+        tags: z.array(Tag).max(32).optional(),
+        /** Where it sits on the canvas of `flow_id` (needed only when the node is in several flows). */
+        position: Position.optional(),
+        flow_id: Id.optional(),
+      })
+      .strict(),
+    output: Node,
+  },
+  /**
+   * Removes a node from a flow. Children are reattached to its parents (`reattach`, the
+   * default) or deleted with it (`subtree`). Undoable.
+   */
+  delete_node: {
+    input: z.object({ id: Id, flow_id: Id, mode: z.enum(['reattach', 'subtree']).optional() }).strict(),
+    output: z.object({ deleted_node_ids: z.array(Id) }),
+  },
+  /** Adds the edge source → target. A cycle is refused with error `cycle`. */
+  connect_nodes: { input: z.object({ flow_id: Id, source_id: Id, target_id: Id }).strict(), output: Flow },
+  disconnect_nodes: { input: z.object({ flow_id: Id, source_id: Id, target_id: Id }).strict(), output: Flow },
+  /** Moves one end of an edge in one step (drag to re-parent). */
+  reconnect_nodes: {
+    input: z
+      .object({ flow_id: Id, source_id: Id, target_id: Id, new_source_id: Id, new_target_id: Id })
+      .strict(),
+    output: Flow,
+  },
+  /** A sibling of `node_id`: same parents, a new prompt. The original stays. */
+  create_branch: {
+    input: z.object({ node_id: Id, prompt: Text, flow_id: Id.optional(), response: Text.optional() }).strict(),
+    output: Node,
+  },
+  /** Moves nodes on the canvas; a null position hands the node back to automatic layout (tidy). */
+  set_positions: {
+    input: z
+      .object({ flow_id: Id, positions: z.array(z.object({ id: Id, position: Position.nullable() })).min(1).max(100_000) })
+      .strict(),
+    output: Flow,
+  },
+  set_pinned: { input: z.object({ flow_id: Id, node_id: Id, pinned: z.boolean() }).strict(), output: Flow },
+
+  search_nodes: {
+    input: z
+      .object({
+        tags: z.array(Tag).max(16).optional(),
+        keywords: z.array(z.string().trim().min(1).max(200)).max(16).optional(),
+        flow_id: Id.optional(),
+        limit: z.number().int().min(1).max(500).optional(),
+      })
+      .strict(),
+    output: z.object({ nodes: z.array(SearchHit) }),
+  },
+  list_tags: { input: z.object({ flow_id: Id.optional() }).strict(), output: z.array(z.object({ tag: z.string(), count: z.number().int() })) },
+
+  /** What the model would receive for a prompt sent as a child of `parent_ids` (none: a new root). */
+  build_context: {
+    input: z.object({ flow_id: Id, parent_ids: z.array(Id).max(64).optional(), prompt: Text }).strict(),
+    output: ContextPreview,
+  },
+
+  graph_undo: { input: z.object({ flow_id: Id }).strict(), output: UndoState },
+  graph_redo: { input: z.object({ flow_id: Id }).strict(), output: UndoState },
+  get_undo_state: { input: z.object({ flow_id: Id }).strict(), output: UndoState },
+} as const satisfies MethodSpecs
+
+export const graphEvents = {
+  node_created: z.object({ flow_id: Id, node: Node }),
+  node_updated: z.object({ node: Node }),
+  /** Reply text as it streams; `delta` is appended to the node's response. */
+  node_stream: z.object({ node_id: Id, delta: z.string() }),
+  /** The flow's shape changed: nodes added or removed, edges, pins, positions, name. */
+  flow_updated: z.object({ flow: Flow }),
+  flow_deleted: z.object({ id: Id }),
+} as const satisfies EventSpecs
