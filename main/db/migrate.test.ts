@@ -26,7 +26,11 @@ function memoryDb(migrations: readonly Migration[] = []) {
 describe('migrations', () => {
   it('creates loomverse.db from nothing with the settings table at the newest version', () => {
     const { db, migration } = memoryDb(appMigrations)
-    expect(migration).toEqual({ from: 0, to: appMigrations.length, applied: ['0001-create-settings', '0002-create-graph'] })
+    expect(migration).toEqual({
+      from: 0,
+      to: appMigrations.length,
+      applied: ['0001-create-settings', '0002-create-graph'],
+    })
     expect(schemaVersion(db)).toBe(appMigrations.length)
     db.prepare('INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)').run('theme', '"dark"', 1)
     expect(() =>

@@ -22,7 +22,11 @@ export class ChangeRecorder {
     for (const id of touches) this.touched.add(id)
   }
 
-  addNode(node: { id: string; timestamp: string; prompt: string; response: string; model: string }, tags: string[], position: Position | null): void {
+  addNode(
+    node: { id: string; timestamp: string; prompt: string; response: string; model: string },
+    tags: string[],
+    position: Position | null,
+  ): void {
     const { store, flowId } = this
     let index: number | undefined
     this.run(
@@ -72,9 +76,15 @@ export class ChangeRecorder {
     this.run({ apply: () => store.removeEdge(flowId, from, to), revert: () => store.addEdge(flowId, from, to) })
   }
 
-  setText(nodeId: string, before: { prompt: string; response: string }, after: { prompt?: string; response?: string }): void {
+  setText(
+    nodeId: string,
+    before: { prompt: string; response: string },
+    after: { prompt?: string; response?: string },
+  ): void {
     const { store } = this
-    this.run({ apply: () => store.updateNodeText(nodeId, after), revert: () => store.updateNodeText(nodeId, before) }, [nodeId])
+    this.run({ apply: () => store.updateNodeText(nodeId, after), revert: () => store.updateNodeText(nodeId, before) }, [
+      nodeId,
+    ])
   }
 
   setTags(nodeId: string, before: string[], after: string[]): void {
@@ -85,14 +95,20 @@ export class ChangeRecorder {
   setPosition(nodeId: string, after: Position | null): void {
     const { store, flowId } = this
     const before = store.position(flowId, nodeId)
-    this.run({ apply: () => store.setPosition(flowId, nodeId, after), revert: () => store.setPosition(flowId, nodeId, before) })
+    this.run({
+      apply: () => store.setPosition(flowId, nodeId, after),
+      revert: () => store.setPosition(flowId, nodeId, before),
+    })
   }
 
   setPinned(nodeId: string, pinned: boolean): void {
     const { store, flowId } = this
     const before = store.isPinned(flowId, nodeId)
     if (before === pinned) return
-    this.run({ apply: () => store.setPinned(flowId, nodeId, pinned), revert: () => store.setPinned(flowId, nodeId, before) })
+    this.run({
+      apply: () => store.setPinned(flowId, nodeId, pinned),
+      revert: () => store.setPinned(flowId, nodeId, before),
+    })
   }
 }
 

@@ -59,7 +59,10 @@ export function buildContext(input: ContextInput): ContextPreview {
     text: body,
     tokens: tokenCount(body),
   })
-  const fixed = [part('system', null, flow.system_prompt.trim() || t.system), part('instructions', null, t.instructions)]
+  const fixed = [
+    part('system', null, flow.system_prompt.trim() || t.system),
+    part('instructions', null, t.instructions),
+  ]
   const note = part('details_note', null, t.details)
   const prompt = part('prompt', null, input.prompt)
   let used = sum([...fixed, note, prompt])
@@ -69,7 +72,9 @@ export function buildContext(input: ContextInput): ContextPreview {
   const parentTokens = sum(parentParts)
   const room = Math.max(0, input.budget - used)
   const parentsIn =
-    parentTokens <= room ? parentParts : parentParts.map((p) => clipToTokens(p, Math.floor((room * p.tokens) / parentTokens), t.clipped))
+    parentTokens <= room
+      ? parentParts
+      : parentParts.map((p) => clipToTokens(p, Math.floor((room * p.tokens) / parentTokens), t.clipped))
   used += sum(parentsIn)
 
   const dropped: string[] = []
@@ -115,7 +120,9 @@ export function buildContext(input: ContextInput): ContextPreview {
 function orderByPath(flow: Flow, parents: string[], ancestors: string[], timestamp: (id: string) => string): string[] {
   const wanted = new Set(ancestors)
   const order: string[] = []
-  for (const p of parents) for (const id of activePath(flow.connections, p, timestamp)) if (wanted.has(id) && !order.includes(id)) order.push(id)
+  for (const p of parents)
+    for (const id of activePath(flow.connections, p, timestamp))
+      if (wanted.has(id) && !order.includes(id)) order.push(id)
   return order
 }
 
@@ -124,7 +131,8 @@ function pairText(n: Node): string {
 }
 
 function summaryLine(n: Node): string {
-  const summary = n.metadata.summary.text.trim() || clipChars(`${n.prompt} → ${n.response}`.replace(/\s+/g, ' '), FALLBACK_CHARS)
+  const summary =
+    n.metadata.summary.text.trim() || clipChars(`${n.prompt} → ${n.response}`.replace(/\s+/g, ' '), FALLBACK_CHARS)
   return `[${n.id}] ${summary}`
 }
 

@@ -41,14 +41,22 @@ export function reachable(next: Map<string, string[]>, start: string): Set<strin
  * itself, ordered so every node comes after its parents, ties broken by timestamp — the order
  * in which the conversation happened.
  */
-export function activePath(connections: readonly Connection[], nodeId: string, timestampOf: (id: string) => string): string[] {
+export function activePath(
+  connections: readonly Connection[],
+  nodeId: string,
+  timestampOf: (id: string) => string,
+): string[] {
   const { parents } = adjacency(connections)
   const members = reachable(parents, nodeId)
   members.add(nodeId)
   return topologicalOrder(members, connections, timestampOf)
 }
 
-export function topologicalOrder(members: Set<string>, connections: readonly Connection[], timestampOf: (id: string) => string): string[] {
+export function topologicalOrder(
+  members: Set<string>,
+  connections: readonly Connection[],
+  timestampOf: (id: string) => string,
+): string[] {
   const indegree = new Map<string, number>([...members].map((id) => [id, 0]))
   const children = new Map<string, string[]>()
   for (const { from, to } of connections) {

@@ -29,7 +29,13 @@ export class GraphService {
 
   createFlow(input: Parsed<'create_flow'>): Flow {
     const id = randomUUID()
-    this.store.insertFlow({ id, name: input.name, description: input.description ?? '', persona_id: input.persona_id ?? null, now: isoNow() })
+    this.store.insertFlow({
+      id,
+      name: input.name,
+      description: input.description ?? '',
+      persona_id: input.persona_id ?? null,
+      now: isoNow(),
+    })
     const flow = this.getFlow(id)
     this.bus.emit('flow_updated', { flow })
     return flow
@@ -83,14 +89,19 @@ export class GraphService {
     const parents = [...new Set(input.parent_ids ?? [])]
     for (const p of parents) this.requireMember(input.flow_id, p, 'parent')
     const id = randomUUID()
-    this.edit(input.flow_id, 'add node', (rec) => {
-      rec.addNode(
-        { id, timestamp: isoNow(), prompt: input.prompt, response: input.response ?? '', model: input.model ?? '' },
-        dedupe(input.tags ?? []),
-        input.position ?? null,
-      )
-      for (const p of parents) rec.addEdge(p, id)
-    }, { created: id })
+    this.edit(
+      input.flow_id,
+      'add node',
+      (rec) => {
+        rec.addNode(
+          { id, timestamp: isoNow(), prompt: input.prompt, response: input.response ?? '', model: input.model ?? '' },
+          dedupe(input.tags ?? []),
+          input.position ?? null,
+        )
+        for (const p of parents) rec.addEdge(p, id)
+      },
+      { created: id },
+    )
     return this.getNode(id)
   }
 
@@ -99,7 +110,10 @@ export class GraphService {
     const original = this.getNode(input.node_id)
     const flowId = input.flow_id ?? this.onlyFlowOf(input.node_id)
     this.requireMember(flowId, original.id, 'node')
-    const parents = this.store.connections(flowId).filter((c) => c.to === original.id).map((c) => c.from)
+    const parents = this.store
+      .connections(flowId)
+      .filter((c) => c.to === original.id)
+      .map((c) => c.from)
     return this.createNode({ flow_id: flowId, prompt: input.prompt, response: input.response, parent_ids: parents })
   }
 
@@ -108,7 +122,8 @@ export class GraphService {
     const flowId = input.flow_id ?? this.onlyFlowOf(input.id)
     if (input.flow_id) this.requireMember(flowId, input.id, 'node')
     const textChanged =
-      (input.prompt !== undefined && input.prompt !== before.prompt) || (input.response !== undefined && input.response !== before.response)
+      (input.prompt !== undefined && input.prompt !== before.prompt) ||
+      (input.response !== undefined && input.response !== before.response)
     this.edit(flowId, 'edit node', (rec) => {
       if (textChanged) rec.setText(input.id, before, { prompt: input.prompt, response: input.response })
       if (input.tags) rec.setTags(input.id, before.metadata.tags, dedupe(input.tags))
@@ -155,7 +170,9 @@ export class GraphService {
     if (!this.store.hasEdge(flowId, input.source_id, input.target_id)) {
       throw new AppError('not_found', `no connection ${input.source_id} → ${input.target_id} in flow ${flowId}`)
     }
-    const others = this.store.connections(flowId).filter((c) => !(c.from === input.source_id && c.to === input.target_id))
+    const others = this.store
+      .connections(flowId)
+      .filter((c) => !(c.from === input.source_id && c.to === input.target_id))
     this.checkEdge(flowId, input.new_source_id, input.new_target_id, others)
     return this.edit(flowId, 're-parent', (rec) => {
       rec.removeEdge(input.source_id, input.target_id)
@@ -170,9 +187,13 @@ export class GraphService {
 
   setPositions(input: Parsed<'set_positions'>): Flow {
     for (const p of input.positions) this.requireMember(input.flow_id, p.id, 'node')
-    return this.edit(input.flow_id, input.positions.every((p) => p.position === null) ? 'tidy layout' : 'move', (rec) => {
-      for (const p of input.positions) rec.setPosition(p.id, p.position)
-    })
+    return this.edit(
+      input.flow_id,
+      input.positions.every((p) => p.position === null) ? 'tidy layout' : 'move',
+      (rec) => {
+        for (const p of input.positions) rec.setPosition(p.id, p.position)
+      },
+    )
   }
 
   // ---- undo
@@ -199,7 +220,12 @@ export class GraphService {
   // ---- internals
 
   /** Runs one edit in a transaction, records it for undo, then tells every window. */
-  private edit(flowId: string, label: string, body: (rec: ChangeRecorder) => void, options: { created?: string } = {}): Flow {
+  private edit(
+    flowId: string,
+    label: string,
+    body: (rec: ChangeRecorder) => void,
+    options: { created?: string } = {},
+  ): Flow {
     const rec = new ChangeRecorder(this.store, flowId)
     this.db.transaction(() => {
       body(rec)
@@ -247,7 +273,8 @@ export class GraphService {
   }
 
   private requireMember(flowId: string, nodeId: string, role: string): void {
-    if (!this.store.isMember(flowId, nodeId)) throw new AppError('not_found', `${role} node ${nodeId} is not in flow ${flowId}`)
+    if (!this.store.isMember(flowId, nodeId))
+      throw new AppError('not_found', `${role} node ${nodeId} is not in flow ${flowId}`)
   }
 
   private onlyFlowOf(nodeId: string): string {

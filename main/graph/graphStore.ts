@@ -60,10 +60,16 @@ export class GraphStore {
       .all() as FlowSummary[]
   }
 
-  updateFlow(id: string, fields: Partial<Pick<FlowRow, 'name' | 'description' | 'system_prompt' | 'token_budget'>>, now: string): void {
+  updateFlow(
+    id: string,
+    fields: Partial<Pick<FlowRow, 'name' | 'description' | 'system_prompt' | 'token_budget'>>,
+    now: string,
+  ): void {
     const sets = Object.keys(fields).map((k) => `${k} = @${k}`)
     // Column names come from the typed keys above, never from input strings.
-    this.db.prepare(`UPDATE flows SET ${[...sets, 'updated = @now'].join(', ')} WHERE id = @id`).run({ ...fields, id, now })
+    this.db
+      .prepare(`UPDATE flows SET ${[...sets, 'updated = @now'].join(', ')} WHERE id = @id`)
+      .run({ ...fields, id, now })
   }
 
   touchFlow(id: string, now: string): void {
@@ -92,7 +98,9 @@ export class GraphStore {
   }
 
   members(flowId: string): FlowMember[] {
-    const rows = this.db.prepare('SELECT node_id, idx, x, y, pinned FROM flow_nodes WHERE flow_id = ? ORDER BY idx').all(flowId) as Array<{
+    const rows = this.db
+      .prepare('SELECT node_id, idx, x, y, pinned FROM flow_nodes WHERE flow_id = ? ORDER BY idx')
+      .all(flowId) as Array<{
       node_id: string
       idx: number
       x: number | null
@@ -119,7 +127,14 @@ export class GraphStore {
     return this.db.prepare('SELECT 1 FROM nodes WHERE id = ?').get(id) !== undefined
   }
 
-  insertNode(node: { id: string; timestamp: string; prompt: string; response: string; model: string; status?: Node['status'] }): void {
+  insertNode(node: {
+    id: string
+    timestamp: string
+    prompt: string
+    response: string
+    model: string
+    status?: Node['status']
+  }): void {
     this.db
       .prepare('INSERT INTO nodes (id, timestamp, prompt, response, model, status) VALUES (?, ?, ?, ?, ?, ?)')
       .run(node.id, node.timestamp, node.prompt, node.response, node.model, node.status ?? 'complete')
@@ -137,7 +152,9 @@ export class GraphStore {
       .all(flowId) as NodeRow[]
     const tags = new Map<string, string[]>()
     const tagRows = this.db
-      .prepare('SELECT t.node_id, t.tag FROM node_tags t JOIN flow_nodes m ON m.node_id = t.node_id WHERE m.flow_id = ? ORDER BY t.node_id, t.position')
+      .prepare(
+        'SELECT t.node_id, t.tag FROM node_tags t JOIN flow_nodes m ON m.node_id = t.node_id WHERE m.flow_id = ? ORDER BY t.node_id, t.position',
+      )
       .all(flowId) as Array<{ node_id: string; tag: string }>
     for (const t of tagRows) {
       const list = tags.get(t.node_id)
@@ -148,7 +165,11 @@ export class GraphStore {
   }
 
   tags(nodeId: string): string[] {
-    return (this.db.prepare('SELECT tag FROM node_tags WHERE node_id = ? ORDER BY position').all(nodeId) as Array<{ tag: string }>).map((r) => r.tag)
+    return (
+      this.db.prepare('SELECT tag FROM node_tags WHERE node_id = ? ORDER BY position').all(nodeId) as Array<{
+        tag: string
+      }>
+    ).map((r) => r.tag)
   }
 
   setTags(nodeId: string, tags: readonly string[]): void {
@@ -159,7 +180,8 @@ export class GraphStore {
 
   updateNodeText(id: string, fields: { prompt?: string; response?: string }): void {
     if (fields.prompt !== undefined) this.db.prepare('UPDATE nodes SET prompt = ? WHERE id = ?').run(fields.prompt, id)
-    if (fields.response !== undefined) this.db.prepare('UPDATE nodes SET response = ? WHERE id = ?').run(fields.response, id)
+    if (fields.response !== undefined)
+      this.db.prepare('UPDATE nodes SET response = ? WHERE id = ?').run(fields.response, id)
   }
 
   markStale(ids: readonly string[]): void {
@@ -168,15 +190,19 @@ export class GraphStore {
   }
 
   flowsOf(nodeId: string): string[] {
-    return (this.db.prepare('SELECT flow_id FROM flow_nodes WHERE node_id = ? ORDER BY flow_id').all(nodeId) as Array<{ flow_id: string }>).map(
-      (r) => r.flow_id,
-    )
+    return (
+      this.db.prepare('SELECT flow_id FROM flow_nodes WHERE node_id = ? ORDER BY flow_id').all(nodeId) as Array<{
+        flow_id: string
+      }>
+    ).map((r) => r.flow_id)
   }
 
   // ---- membership and edges
 
   addMember(flowId: string, nodeId: string, position: { x: number; y: number } | null, idx?: number): number {
-    const index = idx ?? (this.db.prepare('SELECT next_index FROM flows WHERE id = ?').get(flowId) as { next_index: number }).next_index
+    const index =
+      idx ??
+      (this.db.prepare('SELECT next_index FROM flows WHERE id = ?').get(flowId) as { next_index: number }).next_index
     this.db
       .prepare('INSERT INTO flow_nodes (flow_id, node_id, idx, x, y) VALUES (?, ?, ?, ?, ?)')
       .run(flowId, nodeId, index, position?.x ?? null, position?.y ?? null)
@@ -185,13 +211,14 @@ export class GraphStore {
   }
 
   isMember(flowId: string, nodeId: string): boolean {
-    return this.db.prepare('SELECT 1 FROM flow_nodes WHERE flow_id = ? AND node_id = ?').get(flowId, nodeId) !== undefined
+    return (
+      this.db.prepare('SELECT 1 FROM flow_nodes WHERE flow_id = ? AND node_id = ?').get(flowId, nodeId) !== undefined
+    )
   }
 
   position(flowId: string, nodeId: string): { x: number; y: number } | null {
     const row = this.db.prepare('SELECT x, y FROM flow_nodes WHERE flow_id = ? AND node_id = ?').get(flowId, nodeId) as
-      | { x: number | null; y: number | null }
-      | undefined
+      { x: number | null; y: number | null } | undefined
     return row && row.x !== null && row.y !== null ? { x: row.x, y: row.y } : null
   }
 
@@ -203,11 +230,17 @@ export class GraphStore {
   }
 
   isPinned(flowId: string, nodeId: string): boolean {
-    return this.db.prepare('SELECT 1 FROM flow_nodes WHERE flow_id = ? AND node_id = ? AND pinned = 1').get(flowId, nodeId) !== undefined
+    return (
+      this.db
+        .prepare('SELECT 1 FROM flow_nodes WHERE flow_id = ? AND node_id = ? AND pinned = 1')
+        .get(flowId, nodeId) !== undefined
+    )
   }
 
   setPinned(flowId: string, nodeId: string, pinned: boolean): void {
-    this.db.prepare('UPDATE flow_nodes SET pinned = ? WHERE flow_id = ? AND node_id = ?').run(pinned ? 1 : 0, flowId, nodeId)
+    this.db
+      .prepare('UPDATE flow_nodes SET pinned = ? WHERE flow_id = ? AND node_id = ?')
+      .run(pinned ? 1 : 0, flowId, nodeId)
   }
 
   removeMember(flowId: string, nodeId: string): void {
@@ -215,15 +248,23 @@ export class GraphStore {
   }
 
   hasEdge(flowId: string, from: string, to: string): boolean {
-    return this.db.prepare('SELECT 1 FROM connections WHERE flow_id = ? AND source_id = ? AND target_id = ?').get(flowId, from, to) !== undefined
+    return (
+      this.db
+        .prepare('SELECT 1 FROM connections WHERE flow_id = ? AND source_id = ? AND target_id = ?')
+        .get(flowId, from, to) !== undefined
+    )
   }
 
   addEdge(flowId: string, from: string, to: string): void {
-    this.db.prepare('INSERT OR IGNORE INTO connections (flow_id, source_id, target_id) VALUES (?, ?, ?)').run(flowId, from, to)
+    this.db
+      .prepare('INSERT OR IGNORE INTO connections (flow_id, source_id, target_id) VALUES (?, ?, ?)')
+      .run(flowId, from, to)
   }
 
   removeEdge(flowId: string, from: string, to: string): void {
-    this.db.prepare('DELETE FROM connections WHERE flow_id = ? AND source_id = ? AND target_id = ?').run(flowId, from, to)
+    this.db
+      .prepare('DELETE FROM connections WHERE flow_id = ? AND source_id = ? AND target_id = ?')
+      .run(flowId, from, to)
   }
 
   deleteNode(id: string): void {
@@ -234,7 +275,9 @@ export class GraphStore {
 
   snapshot(nodeId: string): NodeSnapshot {
     const row = this.db.prepare('SELECT * FROM nodes WHERE id = ?').get(nodeId) as NodeRow
-    const memberships = this.db.prepare('SELECT flow_id, idx, x, y, pinned FROM flow_nodes WHERE node_id = ?').all(nodeId) as NodeSnapshot['memberships']
+    const memberships = this.db
+      .prepare('SELECT flow_id, idx, x, y, pinned FROM flow_nodes WHERE node_id = ?')
+      .all(nodeId) as NodeSnapshot['memberships']
     return { row, tags: this.tags(nodeId), memberships }
   }
 
@@ -247,7 +290,18 @@ export class GraphStore {
           `INSERT INTO nodes (id, timestamp, prompt, response, status, model, stats_json, summary_text, summary_updated, summary_last_built)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(r.id, r.timestamp, r.prompt, r.response, r.status, r.model, r.stats_json, r.summary_text, r.summary_updated, r.summary_last_built)
+        .run(
+          r.id,
+          r.timestamp,
+          r.prompt,
+          r.response,
+          r.status,
+          r.model,
+          r.stats_json,
+          r.summary_text,
+          r.summary_updated,
+          r.summary_last_built,
+        )
       this.setTags(r.id, snapshot.tags)
     }
     const m = snapshot.memberships.find((x) => x.flow_id === flowId)

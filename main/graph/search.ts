@@ -12,7 +12,8 @@ const TRIGRAM = 3
 export function searchNodes(store: GraphStore, input: Parsed<'search_nodes'>): SearchHit[] {
   const tags = input.tags ?? []
   const keywords = input.keywords ?? []
-  if (tags.length === 0 && keywords.length === 0) throw new AppError('bad_input', 'search_nodes: give tags, keywords or both')
+  if (tags.length === 0 && keywords.length === 0)
+    throw new AppError('bad_input', 'search_nodes: give tags, keywords or both')
 
   const where: string[] = []
   const params: unknown[] = []
@@ -42,7 +43,11 @@ export function searchNodes(store: GraphStore, input: Parsed<'search_nodes'>): S
 
   return ids.map(({ id }) => {
     const node = store.node(id)!
-    return { ...node, flow_ids: store.flowsOf(id), excerpt: excerpt([node.prompt, node.response, node.metadata.summary.text], keywords) }
+    return {
+      ...node,
+      flow_ids: store.flowsOf(id),
+      excerpt: excerpt([node.prompt, node.response, node.metadata.summary.text], keywords),
+    }
   })
 }
 

@@ -153,7 +153,9 @@ describe('loopback host: WebSocket', () => {
     await ask(listener, { id: 2, action: 'unsubscribe', data: { events: ['settings_updated'] } })
     await ask(bystander, { id: 2, action: 'update_settings', data: { theme: 'light' } })
     await ask(listener, { id: 3, action: 'get_settings' }) // a round trip: any stray event would have arrived by now
-    expect(heard).toEqual([{ event: 'settings_updated', data: { language: 'auto', theme: 'dark', context_budget: 8000 } }])
+    expect(heard).toEqual([
+      { event: 'settings_updated', data: { language: 'auto', theme: 'dark', context_budget: 8000 } },
+    ])
     expect(overheard).toEqual([])
   })
 

@@ -109,11 +109,18 @@ export const ContextPreview = z.object({
 })
 export type ContextPreview = z.infer<typeof ContextPreview>
 
-export const UndoState = z.object({ can_undo: z.boolean(), can_redo: z.boolean(), undo_label: z.string().nullable(), redo_label: z.string().nullable() })
+export const UndoState = z.object({
+  can_undo: z.boolean(),
+  can_redo: z.boolean(),
+  undo_label: z.string().nullable(),
+  redo_label: z.string().nullable(),
+})
 
 export const graphMethods = {
   create_flow: {
-    input: z.object({ name: FlowName, description: z.string().max(10_000).optional(), persona_id: z.string().optional() }).strict(),
+    input: z
+      .object({ name: FlowName, description: z.string().max(10_000).optional(), persona_id: z.string().optional() })
+      .strict(),
     output: Flow,
   },
   list_flows: { input: z.object({}).strict(), output: z.array(FlowSummary) },
@@ -177,9 +184,7 @@ export const graphMethods = {
   disconnect_nodes: { input: z.object({ flow_id: Id, source_id: Id, target_id: Id }).strict(), output: Flow },
   /** Moves one end of an edge in one step (drag to re-parent). */
   reconnect_nodes: {
-    input: z
-      .object({ flow_id: Id, source_id: Id, target_id: Id, new_source_id: Id, new_target_id: Id })
-      .strict(),
+    input: z.object({ flow_id: Id, source_id: Id, target_id: Id, new_source_id: Id, new_target_id: Id }).strict(),
     output: Flow,
   },
   /** A sibling of `node_id`: same parents, a new prompt. The original stays. */
@@ -190,7 +195,13 @@ export const graphMethods = {
   /** Moves nodes on the canvas; a null position hands the node back to automatic layout (tidy). */
   set_positions: {
     input: z
-      .object({ flow_id: Id, positions: z.array(z.object({ id: Id, position: Position.nullable() })).min(1).max(100_000) })
+      .object({
+        flow_id: Id,
+        positions: z
+          .array(z.object({ id: Id, position: Position.nullable() }))
+          .min(1)
+          .max(100_000),
+      })
       .strict(),
     output: Flow,
   },
@@ -207,7 +218,10 @@ export const graphMethods = {
       .strict(),
     output: z.object({ nodes: z.array(SearchHit) }),
   },
-  list_tags: { input: z.object({ flow_id: Id.optional() }).strict(), output: z.array(z.object({ tag: z.string(), count: z.number().int() })) },
+  list_tags: {
+    input: z.object({ flow_id: Id.optional() }).strict(),
+    output: z.array(z.object({ tag: z.string(), count: z.number().int() })),
+  },
 
   /** What the model would receive for a prompt sent as a child of `parent_ids` (none: a new root). */
   build_context: {
