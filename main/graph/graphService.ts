@@ -114,7 +114,13 @@ export class GraphService {
       .connections(flowId)
       .filter((c) => c.to === original.id)
       .map((c) => c.from)
-    return this.createNode({ flow_id: flowId, prompt: input.prompt, response: input.response, parent_ids: parents })
+    return this.createNode({
+      flow_id: flowId,
+      prompt: input.prompt,
+      response: input.response,
+      parent_ids: parents,
+      position: input.position,
+    })
   }
 
   updateNode(input: Parsed<'update_node'>): Node {
@@ -125,11 +131,14 @@ export class GraphService {
       (input.prompt !== undefined && input.prompt !== before.prompt) ||
       (input.response !== undefined && input.response !== before.response)
     this.edit(flowId, 'edit node', (rec) => {
-      if (textChanged) rec.setText(input.id, before, { prompt: input.prompt, response: input.response })
+      if (textChanged) {
+        rec.setText(input.id, before, { prompt: input.prompt, response: input.response })
+        // Inside the edit, so the events carry the stale flags and undo/redo set them again.
+        rec.markStale(this.dependents(input.id))
+      }
       if (input.tags) rec.setTags(input.id, before.metadata.tags, dedupe(input.tags))
       if (input.position) rec.setPosition(input.id, input.position)
     })
-    if (textChanged) this.markStaleFrom(input.id)
     return this.getNode(input.id)
   }
 
@@ -284,13 +293,13 @@ export class GraphService {
     return flows[0]!
   }
 
-  /** The node's summary is stale, and so are those of every node whose context included it. */
-  private markStaleFrom(nodeId: string): void {
-    const stale = new Set([nodeId])
+  /** The node and every node whose context included it (its descendants in any flow): their summaries go stale with it. */
+  private dependents(nodeId: string): string[] {
+    const ids = new Set([nodeId])
     for (const flowId of this.store.flowsOf(nodeId)) {
-      for (const id of reachable(adjacency(this.store.connections(flowId)).children, nodeId)) stale.add(id)
+      for (const id of reachable(adjacency(this.store.connections(flowId)).children, nodeId)) ids.add(id)
     }
-    this.db.transaction(() => this.store.markStale([...stale]))()
+    return [...ids]
   }
 }
 

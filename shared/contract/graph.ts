@@ -189,7 +189,15 @@ export const graphMethods = {
   },
   /** A sibling of `node_id`: same parents, a new prompt. The original stays. */
   create_branch: {
-    input: z.object({ node_id: Id, prompt: Text, flow_id: Id.optional(), response: Text.optional() }).strict(),
+    input: z
+      .object({
+        node_id: Id,
+        prompt: Text,
+        flow_id: Id.optional(),
+        response: Text.optional(),
+        position: Position.optional(),
+      })
+      .strict(),
     output: Node,
   },
   /** Moves nodes on the canvas; a null position hands the node back to automatic layout (tidy). */

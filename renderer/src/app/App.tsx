@@ -1,23 +1,50 @@
-import { BuildingSidebar } from '../features/sidebar/BuildingSidebar'
+import { useEffect } from 'react'
+import { ContextInspector } from '../features/context/ContextInspector'
 import { GraphCanvas } from '../features/graph/GraphCanvas'
 import { Header } from '../features/header/Header'
+import { Modals } from '../features/modals/Modals'
+import { SearchPanel } from '../features/search/SearchPanel'
+import { BuildingSidebar } from '../features/sidebar/BuildingSidebar'
 import { StatusBar } from '../features/statusbar/StatusBar'
-import { useApp } from '../store'
+import { Toasts } from '../features/toasts/Toasts'
+import { useApp, useAppStore } from '../store'
 import { useLanguage } from './useLanguage'
+import { useShortcuts } from './useShortcuts'
 import { useTheme } from './useTheme'
 
-/** The app frame: header, building sidebar, graph canvas, status bar. Features fill the regions. */
+/** The app frame: header, building sidebar, graph canvas, side panel, status bar. */
 export function App() {
+  const store = useAppStore()
   const language = useApp((s) => s.settings?.language)
   const theme = useApp((s) => s.settings?.theme)
+  const panel = useApp((s) => s.panel)
   useLanguage(language)
   useTheme(theme)
+  useShortcuts()
+
+  useEffect(() => {
+    // Reopen the conversation the user had open last, else the most recent one.
+    void store
+      .getState()
+      .loadFlows()
+      .then(() => {
+        const { flows, openFlow } = store.getState()
+        const last = localStorage.getItem('loomverse.lastFlow')
+        const target = flows.find((f) => f.id === last) ?? flows[0]
+        if (target) void openFlow(target.id)
+      })
+  }, [store])
+
   return (
-    <div className="app-frame">
+    <div className={`app-frame${panel ? ' with-panel' : ''}`}>
       <Header />
       <BuildingSidebar />
       <GraphCanvas />
+      {panel === 'search' && <SearchPanel />}
+      {panel === 'context' && <ContextInspector />}
       <StatusBar />
+      <Modals />
+      <Toasts />
     </div>
   )
 }

@@ -2,10 +2,13 @@ import { createContext, useContext } from 'react'
 import { create, type StoreApi, type UseBoundStore } from 'zustand'
 import type { Client } from '../bridge'
 import { connectionSlice, type ConnectionSlice } from './connectionSlice'
+import { graphSlice, type GraphSlice } from './graphSlice'
 import { jobsSlice, type JobsSlice } from './jobsSlice'
+import { modalSlice, type ModalSlice } from './modalSlice'
 import { settingsSlice, type SettingsSlice } from './settingsSlice'
+import { toastSlice, type ToastSlice } from './toastSlice'
 
-export type App = ConnectionSlice & SettingsSlice & JobsSlice
+export type App = ConnectionSlice & SettingsSlice & JobsSlice & GraphSlice & ToastSlice & ModalSlice
 export type AppStore = UseBoundStore<StoreApi<App>>
 
 /**
@@ -17,9 +20,28 @@ export function createAppStore(client: Client): AppStore {
     ...connectionSlice(client)(...a),
     ...settingsSlice(client)(...a),
     ...jobsSlice(...a),
+    ...graphSlice(client)(...a),
+    ...toastSlice(...a),
+    ...modalSlice(...a),
   }))
   client.on('settings_updated', (settings) => store.setState({ settings, settingsError: null }))
   client.on('job_progress', (progress) => store.getState().applyJobProgress(progress))
+  client.on('node_created', ({ flow_id, node }) => store.getState().upsertNode(node, flow_id))
+  client.on('node_updated', ({ node }) => {
+    if (store.getState().nodes[node.id]) store.getState().upsertNode(node)
+  })
+  client.on('node_stream', ({ node_id, delta }) => {
+    const node = store.getState().nodes[node_id]
+    if (node) store.getState().upsertNode({ ...node, response: node.response + delta })
+  })
+  client.on('flow_updated', ({ flow }) => {
+    store.getState().applyFlow(flow)
+    void store.getState().loadFlows()
+  })
+  client.on('flow_deleted', ({ id }) => {
+    void store.getState().loadFlows()
+    if (store.getState().flowId === id) void store.getState().openFlow(null)
+  })
   client.onState((connection) => {
     store.setState({ connection })
     // The host may have restarted while we were away: refresh what it owns.
@@ -30,8 +52,12 @@ export function createAppStore(client: Client): AppStore {
 
 export const StoreContext = createContext<AppStore | null>(null)
 
-export function useApp<T>(selector: (state: App) => T): T {
+export function useAppStore(): AppStore {
   const store = useContext(StoreContext)
   if (!store) throw new Error('useApp outside <StoreContext.Provider>')
-  return store(selector)
+  return store
+}
+
+export function useApp<T>(selector: (state: App) => T): T {
+  return useAppStore()(selector)
 }

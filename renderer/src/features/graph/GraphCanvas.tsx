@@ -1,13 +1,185 @@
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  type Connection,
+  type Edge,
+  type NodeChange,
+  type XYPosition,
+} from '@xyflow/react'
+import '@xyflow/react/dist/style.css'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { Flow } from '@shared/contract'
+import { useApp } from '../../store'
+import { CanvasToolbar } from './CanvasToolbar'
+import { Composer } from './Composer'
+import { ConversationNode, type ConversationFlowNode } from './ConversationNode'
+import { NodeMenu, type NodeMenuState } from './NodeMenu'
+import { useFlowLayout } from './useFlowLayout'
+
+// Module level: a new object per render would remount every node (xyflow's warning).
+const nodeTypes = { conversation: ConversationNode }
+const noPositions: Record<string, XYPosition> = {}
 
 export function GraphCanvas() {
   const { t } = useTranslation()
+  const flow = useApp((s) => s.flow)
   return (
     <main className="graph-canvas" aria-label={t('canvas.label')}>
-      <div className="empty-state">
-        <h2>{t('canvas.emptyTitle')}</h2>
-        <p>{t('canvas.emptyBody')}</p>
-      </div>
+      {flow ? (
+        <ReactFlowProvider>
+          <Canvas flow={flow} />
+        </ReactFlowProvider>
+      ) : (
+        <EmptyCanvas />
+      )}
     </main>
+  )
+}
+
+function EmptyCanvas() {
+  const { t } = useTranslation()
+  const createFlow = useApp((s) => s.createFlow)
+  return (
+    <div className="empty-state">
+      <h2>{t('canvas.emptyTitle')}</h2>
+      <p>{t('canvas.emptyBody')}</p>
+      <button type="button" className="primary" onClick={() => void createFlow(t('graph.defaultFlowName'))}>
+        {t('graph.newFlow')}
+      </button>
+    </div>
+  )
+}
+
+function Canvas({ flow }: { flow: Flow }) {
+  useFlowLayout(flow)
+  const positions = useApp((s) => s.positions)
+  const selectedId = useApp((s) => s.selectedId)
+  const activeIds = useApp((s) => s.activeIds)
+  const focus = useApp((s) => s.focus)
+  const select = useApp((s) => s.select)
+  const connect = useApp((s) => s.connect)
+  const reconnect = useApp((s) => s.reconnect)
+  const disconnect = useApp((s) => s.disconnect)
+  const setPositions = useApp((s) => s.setPositions)
+  const { setCenter } = useReactFlow()
+  const [selectedEdge, setSelectedEdge] = useState<string | null>(null)
+  const [menu, setMenu] = useState<NodeMenuState | null>(null)
+  // What React Flow reports between store updates: sizes it measured and positions mid-drag.
+  // Drag positions hold only until the store's positions change (the move was saved, or undone).
+  const [measured, setMeasured] = useState<Record<string, { width: number; height: number }>>({})
+  const [drag, setDrag] = useState<{ base: unknown; at: Record<string, XYPosition> }>({ base: null, at: {} })
+  const dragAt = drag.base === positions ? drag.at : noPositions
+
+  const nodes = useMemo<ConversationFlowNode[]>(
+    () =>
+      flow.nodes
+        .filter((m) => positions[m.id])
+        .map((m) => ({
+          id: m.id,
+          type: 'conversation',
+          position: dragAt[m.id] ?? positions[m.id]!,
+          data: {},
+          selected: m.id === selectedId,
+          measured: measured[m.id],
+        })),
+    [flow, positions, selectedId, measured, dragAt],
+  )
+
+  useEffect(() => {
+    const p = focus && positions[focus.id]
+    if (p) void setCenter(p.x + 160, p.y + 120, { zoom: 1, duration: 250 })
+    // Only a new focus request moves the view, not every layout change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [focus?.seq, positions[focus?.id ?? ''] === undefined])
+
+  const edges = useMemo<Edge[]>(
+    () =>
+      flow.connections.map((c) => {
+        const id = `${c.from}->${c.to}`
+        const onPath = activeIds.has(c.from) && activeIds.has(c.to)
+        return {
+          id,
+          source: c.from,
+          target: c.to,
+          selected: id === selectedEdge,
+          className: onPath ? 'on-path' : undefined,
+          animated: onPath,
+        }
+      }),
+    [flow.connections, activeIds, selectedEdge],
+  )
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<ConversationFlowNode>[]) => {
+      // Selection and deletion belong to the store; only sizes and drags are kept here.
+      const sizes: Record<string, { width: number; height: number }> = {}
+      const moves: Record<string, XYPosition> = {}
+      for (const c of changes) {
+        if (c.type === 'dimensions' && c.dimensions) sizes[c.id] = c.dimensions
+        if (c.type === 'position' && c.position) moves[c.id] = c.position
+      }
+      if (Object.keys(sizes).length > 0) setMeasured((m) => ({ ...m, ...sizes }))
+      if (Object.keys(moves).length > 0) {
+        setDrag((d) => ({ base: positions, at: { ...(d.base === positions ? d.at : {}), ...moves } }))
+      }
+    },
+    [positions],
+  )
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if ((e.key === 'Delete' || e.key === 'Backspace') && selectedEdge) {
+      const [from, to] = selectedEdge.split('->') as [string, string]
+      setSelectedEdge(null)
+      void disconnect(from, to)
+    }
+  }
+
+  return (
+    <div className="canvas-wrap" onKeyDown={onKeyDown}>
+      <ReactFlow<ConversationFlowNode, Edge>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodesChange={onNodesChange}
+        onNodeClick={(_, n) => {
+          setSelectedEdge(null)
+          select(n.id)
+        }}
+        onEdgeClick={(_, e) => setSelectedEdge(e.id)}
+        onPaneClick={() => {
+          setSelectedEdge(null)
+          setMenu(null)
+        }}
+        onNodeContextMenu={(e, n) => {
+          e.preventDefault()
+          select(n.id)
+          setMenu({ nodeId: n.id, x: e.clientX, y: e.clientY })
+        }}
+        onConnect={(c: Connection) => void connect(c.source, c.target)}
+        edgesReconnectable
+        onReconnect={(old, c) =>
+          void reconnect({ source: old.source, target: old.target }, { source: c.source, target: c.target })
+        }
+        onNodeDragStop={(_, _node, moved) => void setPositions(moved.map((n) => ({ id: n.id, position: n.position })))}
+        deleteKeyCode={null}
+        onlyRenderVisibleElements
+        minZoom={0.05}
+        maxZoom={2}
+        defaultViewport={{ x: 40, y: 40, zoom: 1 }}
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background gap={24} />
+        <MiniMap pannable zoomable />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+      <CanvasToolbar />
+      {menu && <NodeMenu menu={menu} onClose={() => setMenu(null)} />}
+      <Composer />
+    </div>
   )
 }

@@ -1,27 +1,29 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useApp } from '../../store'
+import { FlowPicker } from '../graph/FlowPicker'
 import { SettingsPanel } from '../settings/SettingsPanel'
 
 export function Header() {
   const { t } = useTranslation()
   const [settingsOpen, setSettingsOpen] = useState(false)
+  const panel = useApp((s) => s.panel)
+  const togglePanel = useApp((s) => s.togglePanel)
   return (
     <header className="app-header">
       <h1 className="app-title">{t('app.name')}</h1>
-      {/* Personas and flows arrive with their issues; the pickers hold their place. */}
+      {/* Personas arrive with their issue; the picker holds its place. */}
       <label className="picker">
         <span>{t('header.persona')}</span>
         <select disabled aria-label={t('header.persona')}>
           <option>{t('header.noPersonas')}</option>
         </select>
       </label>
-      <label className="picker">
-        <span>{t('header.flow')}</span>
-        <select disabled aria-label={t('header.flow')}>
-          <option>{t('header.noFlows')}</option>
-        </select>
-      </label>
+      <FlowPicker />
       <span className="spacer" />
+      <button type="button" aria-pressed={panel === 'search'} onClick={() => togglePanel('search')}>
+        {t('search.title')}
+      </button>
       <button type="button" aria-expanded={settingsOpen} onClick={() => setSettingsOpen((o) => !o)}>
         {t('header.settings')}
       </button>

@@ -1,0 +1,44 @@
+import { useReactFlow } from '@xyflow/react'
+import { useTranslation } from 'react-i18next'
+import { command } from '../../app/commands'
+import { useApp, useAppStore } from '../../store'
+import { layoutInWorker } from './layout'
+
+export function CanvasToolbar() {
+  const { t } = useTranslation()
+  const store = useAppStore()
+  const undo = useApp((s) => s.undo)
+  const { fitView } = useReactFlow()
+
+  const tidy = async () => {
+    const flow = store.getState().flow
+    if (!flow) return
+    const laid = await layoutInWorker({ nodes: flow.nodes.map((m) => m.id), edges: flow.connections })
+    await store.getState().setPositions(Object.entries(laid).map(([id, position]) => ({ id, position })))
+    void fitView({ duration: 250 })
+  }
+
+  return (
+    <div className="canvas-toolbar" role="toolbar" aria-label={t('graph.toolbar')}>
+      <button
+        type="button"
+        disabled={!undo.can_undo}
+        title={undo.undo_label ? t('graph.undoWhat', { what: undo.undo_label }) : undefined}
+        onClick={() => command('undo').run(store.getState())}
+      >
+        {t('graph.undo')}
+      </button>
+      <button
+        type="button"
+        disabled={!undo.can_redo}
+        title={undo.redo_label ? t('graph.redoWhat', { what: undo.redo_label }) : undefined}
+        onClick={() => command('redo').run(store.getState())}
+      >
+        {t('graph.redo')}
+      </button>
+      <button type="button" onClick={() => void tidy()}>
+        {t('graph.tidy')}
+      </button>
+    </div>
+  )
+}

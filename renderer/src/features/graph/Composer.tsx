@@ -1,0 +1,61 @@
+import { useTranslation } from 'react-i18next'
+import { useApp, useAppStore } from '../../store'
+import { placeChild } from './layout'
+
+/** The prompt box under the graph. It continues from the selected node (or starts a new root). */
+export function Composer() {
+  const { t } = useTranslation()
+  const store = useAppStore()
+  const draft = useApp((s) => s.draft)
+  const setDraft = useApp((s) => s.setDraft)
+  const parentIndex = useApp((s) => (s.selectedId ? s.members[s.selectedId]?.index : undefined))
+  const panel = useApp((s) => s.panel)
+  const togglePanel = useApp((s) => s.togglePanel)
+
+  const send = async () => {
+    const { flow, positions, selectedId, send: sendPrompt } = store.getState()
+    const text = draft.trim()
+    if (!text || !flow) return
+    const position = placeChild(flow, positions, selectedId ? [selectedId] : [])
+    setDraft('')
+    const id = await sendPrompt(text, position)
+    if (id) store.getState().focusNode(id)
+    else setDraft(text) // nothing lost when the send failed
+  }
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(e) => {
+        e.preventDefault()
+        void send()
+      }}
+    >
+      <div className="composer-target">
+        {parentIndex !== undefined ? t('graph.continuesFrom', { index: parentIndex }) : t('graph.newRoot')}
+      </div>
+      <textarea
+        id="composer-input"
+        aria-label={t('graph.prompt')}
+        placeholder={t('graph.composerPlaceholder')}
+        value={draft}
+        rows={3}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault()
+            void send()
+          }
+        }}
+      />
+      <div className="composer-actions">
+        <button type="button" aria-pressed={panel === 'context'} onClick={() => togglePanel('context')}>
+          {t('graph.inspectContext')}
+        </button>
+        <button type="submit" className="primary" disabled={!draft.trim()}>
+          {t('graph.send')}
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,72 @@
+import { Handle, Position, type NodeProps, type Node as FlowNode } from '@xyflow/react'
+import { memo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import Markdown from 'react-markdown'
+import { useApp } from '../../store'
+
+export type ConversationFlowNode = FlowNode<Record<string, never>, 'conversation'>
+
+/** Long turns start collapsed so a big graph stays readable; the card expands on demand. */
+const COLLAPSE_CHARS = 600
+
+/**
+ * One prompt/response pair on the canvas. It selects only its own node, member entry and
+ * path flag from the store, so an edit elsewhere never re-renders it.
+ */
+export const ConversationNode = memo(function ConversationNode({ id, selected }: NodeProps<ConversationFlowNode>) {
+  const { t } = useTranslation()
+  const node = useApp((s) => s.nodes[id])
+  const member = useApp((s) => s.members[id])
+  const onPath = useApp((s) => s.activeIds.has(id))
+  const [expanded, setExpanded] = useState(false)
+  if (!node) return null
+
+  const long = node.prompt.length + node.response.length > COLLAPSE_CHARS
+  const stats = node.metadata.stats.assistant
+  const classes = ['conv-node', selected && 'selected', onPath && 'on-path', long && !expanded && 'collapsed']
+    .filter(Boolean)
+    .join(' ')
+  return (
+    <div className={classes} data-testid="conv-node" data-node-id={id} data-index={member?.index}>
+      <Handle type="target" position={Position.Top} />
+      <div className="conv-node-header">
+        <span className="conv-node-index">#{member?.index}</span>
+        {node.metadata.model && <span className="conv-node-model">{node.metadata.model}</span>}
+        {member?.pinned && <span className="badge badge-pin">{t('graph.pinned')}</span>}
+        {node.metadata.summary.updated && node.metadata.summary.last_built && (
+          <span className="badge badge-stale" title={t('graph.staleHint')}>
+            {t('graph.stale')}
+          </span>
+        )}
+        {node.status === 'streaming' && <span className="badge badge-live">{t('graph.streaming')}</span>}
+        {node.status === 'incomplete' && <span className="badge badge-stale">{t('graph.incomplete')}</span>}
+      </div>
+      <div className="conv-node-prompt" data-testid="node-prompt">
+        {node.prompt}
+      </div>
+      {node.response && (
+        <div className="conv-node-response markdown" data-testid="node-response">
+          <Markdown>{node.response}</Markdown>
+        </div>
+      )}
+      <div className="conv-node-footer">
+        {node.metadata.tags.map((tag) => (
+          <span key={tag} className="tag">
+            #{tag}
+          </span>
+        ))}
+        {stats && (
+          <span className="conv-node-stats">
+            {t('graph.stats', { count: stats.count, rate: stats.rate.toFixed(1) })}
+          </span>
+        )}
+        {long && (
+          <button type="button" className="link nodrag" onClick={() => setExpanded((e) => !e)}>
+            {expanded ? t('graph.collapse') : t('graph.expand')}
+          </button>
+        )}
+      </div>
+      <Handle type="source" position={Position.Bottom} />
+    </div>
+  )
+})
