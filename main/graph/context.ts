@@ -1,5 +1,6 @@
 import type { ContextPart, ContextPreview, Flow, Node } from '@shared/contract'
-import { activePath } from './dag'
+import { AppError } from '@shared/errors'
+import { activePath, topologicalOrder } from './dag'
 import { tokenCount } from './tokens'
 
 export type ContextLanguage = 'ja' | 'en'
@@ -40,17 +41,27 @@ const FALLBACK_CHARS = 240
  * summaries of older ancestors on the active path, the direct parent(s) in full, the flow's
  * pinned reference nodes (summary + tags), and the note that details can be asked for.
  * Within the token budget the prompt, system text and parents always go in (a parent too
- * long for the budget keeps its end); then pins; then ancestors, newest first.
+ * long for the budget keeps its end); then pins; then ancestors, newest first, until one
+ * does not fit.
  */
 export function buildContext(input: ContextInput): ContextPreview {
   const t = text[input.language]
   const { flow, node } = input
   const timestamp = (id: string) => node(id).timestamp
   const parents = [...new Set(input.parentIds)].sort((a, b) => timestamp(a).localeCompare(timestamp(b)))
+  // As create_node does: a node of another flow has no path here, and its text must not leak in.
+  for (const id of parents) {
+    if (!flow.nodes.some((m) => m.id === id))
+      throw new AppError('not_found', `parent node ${id} is not in flow ${flow.id}`)
+  }
   const onPath = new Set<string>()
   for (const p of parents) for (const id of activePath(flow.connections, p, timestamp)) onPath.add(id)
-  const ancestors = [...onPath].filter((id) => !parents.includes(id))
-  const ordered = orderByPath(flow, parents, ancestors, timestamp)
+  // Oldest first across every branch of a merge, in the order the conversation happened.
+  const ordered = topologicalOrder(
+    new Set([...onPath].filter((id) => !parents.includes(id))),
+    flow.connections,
+    timestamp,
+  )
   const references = flow.nodes.filter((m) => m.pinned && !onPath.has(m.id)).map((m) => m.id)
 
   const part = (kind: ContextPart['kind'], nodeId: string | null, body: string): ContextPart => ({
@@ -87,9 +98,12 @@ export function buildContext(input: ContextInput): ContextPreview {
     } else dropped.push(id)
   }
   const ancestorParts: ContextPart[] = []
+  // Newest first until one does not fit; every older one goes too, so the history has no holes.
+  let full = false
   for (const id of [...ordered].reverse()) {
     const p = part('ancestor_summary', id, summaryLine(node(id)))
-    if (used + p.tokens <= input.budget) {
+    full ||= used + p.tokens > input.budget
+    if (!full) {
       ancestorParts.unshift(p)
       used += p.tokens
     } else dropped.unshift(id)
@@ -107,32 +121,39 @@ export function buildContext(input: ContextInput): ContextPreview {
   const messages: ContextPreview['messages'] = [{ role: 'system', content: system }]
   parentsIn.forEach((p, i) => {
     const n = node(parents[i]!)
-    const clipped = p.text !== parentParts[i]!.text
-    messages.push({ role: 'user', content: clipped && !n.response ? p.text : n.prompt })
-    if (n.response) messages.push({ role: 'assistant', content: clipped ? p.text : n.response })
+    const turns = p === parentParts[i] ? n : clippedTurns(n, p.text, t.clipped)
+    if (!turns) return
+    messages.push({ role: 'user', content: turns.prompt })
+    if (turns.response) messages.push({ role: 'assistant', content: turns.response })
   })
   messages.push({ role: 'user', content: input.prompt })
 
   return { parts, total_tokens: sum(parts), budget: input.budget, dropped_node_ids: dropped, messages }
 }
 
-/** Ancestors oldest first: the active-path order of the first parent, then any others of a merge. */
-function orderByPath(flow: Flow, parents: string[], ancestors: string[], timestamp: (id: string) => string): string[] {
-  const wanted = new Set(ancestors)
-  const order: string[] = []
-  for (const p of parents)
-    for (const id of activePath(flow.connections, p, timestamp))
-      if (wanted.has(id) && !order.includes(id)) order.push(id)
-  return order
-}
+const SEPARATOR = '\n\n'
 
 function pairText(n: Node): string {
-  return n.response ? `${n.prompt}\n\n${n.response}` : n.prompt
+  return n.response ? `${n.prompt}${SEPARATOR}${n.response}` : n.prompt
+}
+
+/**
+ * A clipped parent split back into its two turns, so the messages hold only the kept end of
+ * `pairText` (the marker, then the end of the prompt if any of it is left, then the response's
+ * kept end) and stay within the budget. Null when nothing of the parent fits.
+ */
+function clippedTurns(n: Node, clipped: string, marker: string): { prompt: string; response: string } | null {
+  if (!clipped) return null
+  const kept = clipped.slice(marker.length)
+  if (!n.response) return { prompt: clipped, response: '' }
+  if (kept.length <= n.response.length) return { prompt: marker, response: kept }
+  const promptEnd = kept.slice(0, Math.max(0, kept.length - n.response.length - SEPARATOR.length))
+  return { prompt: `${marker}${promptEnd}`, response: n.response }
 }
 
 function summaryLine(n: Node): string {
-  const summary =
-    n.metadata.summary.text.trim() || clipChars(`${n.prompt} → ${n.response}`.replace(/\s+/g, ' '), FALLBACK_CHARS)
+  const pair = n.response ? `${n.prompt} → ${n.response}` : n.prompt
+  const summary = n.metadata.summary.text.trim() || clipChars(pair.replace(/\s+/g, ' '), FALLBACK_CHARS)
   return `[${n.id}] ${summary}`
 }
 

@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp, useAppStore } from '../../store'
 import { placeChild } from './layout'
@@ -11,14 +12,18 @@ export function Composer() {
   const parentIndex = useApp((s) => (s.selectedId ? s.members[s.selectedId]?.index : undefined))
   const panel = useApp((s) => s.panel)
   const togglePanel = useApp((s) => s.togglePanel)
+  // One send at a time: the next prompt must continue from the node this one creates.
+  const [sending, setSending] = useState(false)
 
   const send = async () => {
     const { flow, positions, selectedId, send: sendPrompt } = store.getState()
     const text = draft.trim()
-    if (!text || !flow) return
+    if (!text || !flow || sending) return
     const position = placeChild(flow, positions, selectedId ? [selectedId] : [])
+    setSending(true)
     setDraft('')
     const id = await sendPrompt(text, position)
+    setSending(false)
     if (id) store.getState().focusNode(id)
     else setDraft(text) // nothing lost when the send failed
   }
@@ -52,7 +57,7 @@ export function Composer() {
         <button type="button" aria-pressed={panel === 'context'} onClick={() => togglePanel('context')}>
           {t('graph.inspectContext')}
         </button>
-        <button type="submit" className="primary" disabled={!draft.trim()}>
+        <button type="submit" className="primary" disabled={!draft.trim() || sending}>
           {t('graph.send')}
         </button>
       </div>

@@ -1,0 +1,101 @@
+import { expect, test } from './fixtures'
+import { GraphPage } from './pages/graph.page'
+
+test('branch, re-parent, merge, refuse a cycle, undo and redo — all by hand on the canvas', async ({
+  app,
+  page,
+  server,
+}) => {
+  await app.open()
+  const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
+  await graph.newFlow()
+  await graph.send('今日は東京で桜を見ました')
+  await graph.send('What did you think of it?')
+  await graph.send('Tell me more about the trip')
+  await graph.fitView()
+  await expect(graph.card(3)).toBeVisible()
+  expect(await graph.edges()).toEqual(['1→2', '2→3'])
+
+  // Retry #2: a sibling with the same parent and prompt; the original stays.
+  await graph.menu(2, 'Retry (new branch)')
+  await expect(graph.card(4)).toContainText('What did you think of it?')
+  await expect(graph.card(2)).toBeVisible()
+  expect(await graph.edges()).toEqual(['1→2', '1→4', '2→3'])
+
+  // Drag the parent end of 2→3 onto #4: #3 now continues the retried branch.
+  await graph.fitView()
+  await graph.reparent(2, 3, 4)
+  await expect.poll(() => graph.edges()).toEqual(['1→2', '1→4', '4→3'])
+
+  // Drag from #2's handle to #3: a merge, #3 has two parents.
+  await graph.fitView()
+  await graph.connect(2, 3)
+  await expect.poll(() => graph.edges()).toEqual(['1→2', '1→4', '2→3', '4→3'])
+
+  // #3 → #1 would loop: refused with a clear message, nothing changes.
+  await graph.connect(3, 1)
+  await expect(page.getByRole('alert')).toContainText('loop back on itself')
+  expect(await graph.edges()).toEqual(['1→2', '1→4', '2→3', '4→3'])
+
+  // Undo the merge, then the re-parent; redo brings the re-parent back.
+  await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } })
+  await page.keyboard.press('Control+z')
+  await expect.poll(() => graph.edges()).toEqual(['1→2', '1→4', '4→3'])
+  await page.keyboard.press('Control+z')
+  await expect.poll(() => graph.edges()).toEqual(['1→2', '1→4', '2→3'])
+  await page.keyboard.press('Control+Shift+z')
+  await expect.poll(() => graph.edges()).toEqual(['1→2', '1→4', '4→3'])
+})
+
+test('search finds a Japanese keyword and jumps to its node; the inspector shows what would be sent', async ({
+  app,
+  page,
+  server,
+}) => {
+  await app.open()
+  const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
+  await graph.newFlow()
+  await graph.send('今日は東京で桜を見ました')
+  await graph.send('明日は京都へ行きます')
+  await graph.send('お土産は何がいいですか')
+
+  await page.getByRole('button', { name: 'Search' }).click()
+  for (const keyword of ['東京で桜', '桜']) {
+    await page.getByLabel('Keywords').fill(keyword)
+    await page.getByLabel('Keywords').press('Enter')
+    const result = page.locator('.search-results button')
+    await expect(result).toHaveCount(1)
+    await expect(result.locator('mark')).toHaveText(keyword)
+  }
+  await page.locator('.search-results button').click()
+  await expect(graph.card(1)).toBeVisible()
+  await expect(page.getByText('Continues from #1')).toBeVisible()
+
+  // From #3, the inspector lists #3 in full, #1 and #2 as summaries, and the prompt.
+  await graph.fitView()
+  await graph.card(3).click()
+  await page.getByRole('button', { name: 'Context' }).click()
+  await page.getByLabel('Prompt').fill('おすすめを教えて')
+  const inspector = page.getByRole('region', { name: 'Context inspector' })
+  await expect(inspector.locator('[data-kind=parent]')).toContainText('お土産は何がいいですか')
+  await expect(inspector.locator('[data-kind=ancestor_summary]')).toHaveCount(2)
+  await expect(inspector.locator('[data-kind=prompt]')).toContainText('おすすめを教えて')
+  await expect(inspector.getByTestId('context-total')).toContainText('of 8000 tokens')
+})
+
+test('deleting a node with children asks, reattaches them, and undo brings it back', async ({ app, page, server }) => {
+  await app.open()
+  const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
+  await graph.newFlow()
+  await graph.send('one')
+  await graph.send('two')
+  await graph.send('three')
+  await graph.fitView()
+  await graph.menu(2, 'Delete')
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete only this node' }).click()
+  await expect.poll(() => graph.edges()).toEqual(['1→3'])
+  await expect(graph.card(2)).toHaveCount(0)
+  await page.getByRole('button', { name: 'Undo' }).click()
+  await expect.poll(() => graph.edges()).toEqual(['1→2', '2→3'])
+  await expect(graph.card(2)).toContainText('two')
+})

@@ -1,0 +1,104 @@
+import { expect, type Locator, type Page } from '@playwright/test'
+
+interface FlowShape {
+  id: string
+  nodes: Array<{ index: number; id: string }>
+  connections: Array<{ from: string; to: string }>
+}
+
+/** The conversation graph as a user drives it: composer, node cards, edges, menus, panels. */
+export class GraphPage {
+  constructor(
+    readonly page: Page,
+    private readonly wsUrl: string,
+  ) {}
+
+  async newFlow(): Promise<void> {
+    await this.page.getByRole('button', { name: 'New conversation' }).first().click()
+    await expect(this.page.getByLabel('Prompt')).toBeVisible()
+  }
+
+  /** Types a prompt and sends it, waiting until the composer continues from the new node. */
+  async send(text: string): Promise<void> {
+    await this.page.getByLabel('Prompt').fill(text)
+    await this.page.keyboard.press('Control+Enter')
+    await expect(this.page.locator('.conv-node.selected [data-testid=node-prompt]')).toHaveText(text)
+  }
+
+  async fitView(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Fit View' }).click()
+    await this.page.waitForTimeout(350) // the view animates
+  }
+
+  card(index: number): Locator {
+    return this.page.locator(`[data-testid=conv-node][data-index="${index}"]`)
+  }
+
+  private wrapper(id: string): Locator {
+    return this.page.locator(`.react-flow__node[data-id="${id}"]`)
+  }
+
+  async idOf(index: number): Promise<string> {
+    return (await this.card(index).getAttribute('data-node-id'))!
+  }
+
+  async menu(index: number, item: string): Promise<void> {
+    await this.card(index).click({ button: 'right' })
+    await this.page.getByRole('menuitem', { name: item }).click()
+  }
+
+  /** Drags from one node's bottom handle to another's top handle: a new connection (a merge). */
+  async connect(fromIndex: number, toIndex: number): Promise<void> {
+    const from = this.wrapper(await this.idOf(fromIndex)).locator('.react-flow__handle-bottom')
+    const to = this.wrapper(await this.idOf(toIndex)).locator('.react-flow__handle-top')
+    await this.drag(from, to)
+  }
+
+  /** Drags the parent end of the edge from → to onto another node's bottom handle: `to` gets a new parent. */
+  async reparent(fromIndex: number, toIndex: number, ontoIndex: number): Promise<void> {
+    const edgeId = `${await this.idOf(fromIndex)}->${await this.idOf(toIndex)}`
+    const end = this.page.locator(`.react-flow__edge[data-id="${edgeId}"] .react-flow__edgeupdater-source`)
+    const onto = this.wrapper(await this.idOf(ontoIndex)).locator('.react-flow__handle-bottom')
+    await this.drag(end, onto)
+  }
+
+  private async drag(from: Locator, to: Locator): Promise<void> {
+    const a = (await from.boundingBox())!
+    const b = (await to.boundingBox())!
+    await this.page.mouse.move(a.x + a.width / 2, a.y + a.height / 2)
+    await this.page.mouse.down()
+    await this.page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 })
+    await this.page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 })
+    await this.page.mouse.up()
+  }
+
+  /** The open flow as the main process has it, by node index: edges as "1→2". */
+  async edges(): Promise<string[]> {
+    const flow = await this.currentFlow()
+    const index = new Map(flow.nodes.map((n) => [n.id, n.index]))
+    return flow.connections.map((c) => `${index.get(c.from)}→${index.get(c.to)}`).sort()
+  }
+
+  private async currentFlow(): Promise<FlowShape> {
+    const flows = (await this.request('list_flows', {})) as Array<{ id: string; updated: string }>
+    const newest = flows.sort((a, b) => b.updated.localeCompare(a.updated))[0]!
+    return (await this.request('get_flow', { id: newest.id })) as FlowShape
+  }
+
+  private request(action: string, data: unknown): Promise<unknown> {
+    return this.page.evaluate(
+      ([url, act, payload]) =>
+        new Promise((resolve, reject) => {
+          const ws = new WebSocket(url as string)
+          ws.onopen = () => ws.send(JSON.stringify({ id: 1, action: act, data: payload }))
+          ws.onmessage = (e) => {
+            const reply = JSON.parse(String(e.data)) as { status: string; data: unknown; error?: { message: string } }
+            ws.close()
+            if (reply.status === 'success') resolve(reply.data)
+            else reject(new Error(reply.error?.message))
+          }
+        }),
+      [this.wsUrl, action, data] as const,
+    )
+  }
+}
