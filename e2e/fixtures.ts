@@ -27,6 +27,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'loomverse-e2e-'))
   const env = { ...process.env }
   delete env.LOOMVERSE_TOKEN // every server gets its own random token unless the test pins one
+  env.LOOMVERSE_CHECK_OUTPUT = '1' // hold every answer to its contract schema while testing
   const args = ['bin/loomverse.js', 'serve', '--port', String(options.port ?? 0), '--home', home]
   if (options.token) args.push('--token', options.token)
   const child = spawn(process.execPath, args, {

@@ -1,8 +1,10 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { version } from '../package.json'
 import { runCli, type CliIo } from './cli'
+import { startCore } from './core'
 import { useTempHome } from './testing/tempHome'
 import { ask, openWs } from './testing/wsProbe'
 
@@ -28,6 +30,8 @@ describe('loomverse CLI', () => {
     const h = io()
     expect(await runCli(['--help'], h.cli)).toBe(0)
     expect(h.out.join('\n')).toMatch(/loomverse serve \[--port N\] \[--home DIR\] \[--token T\]/)
+    for (const command of ['create-node', 'search', 'export', 'import'])
+      expect(h.out.join('\n')).toContain(`loomverse ${command} `)
   })
 
   it('exits 2 with a clear message for an unknown command, flag or bad port', async () => {
@@ -84,5 +88,189 @@ describe('loomverse CLI', () => {
     })
     r.cli.env = { LOOMVERSE_TOKEN: 'env-token-0123456789abcdef', LOOMVERSE_HOME: dir }
     expect(await runCli(['serve'], r.cli)).toBe(0)
+  })
+})
+
+/** Runs one command to completion; returns its exit code and what it printed. */
+async function run(...argv: string[]) {
+  const r = io()
+  const code = await runCli(argv, r.cli)
+  return { code, out: r.out, err: r.err.join('\n') }
+}
+
+/** Text files in a scratch folder of the temp home. */
+function files(contents: Record<string, string>): Record<string, string> {
+  const dir = join(home(), 'input')
+  mkdirSync(dir, { recursive: true })
+  return Object.fromEntries(
+    Object.entries(contents).map(([name, text]) => {
+      writeFileSync(join(dir, name), text)
+      return [name, join(dir, name)]
+    }),
+  )
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/
+
+describe('loomverse graph commands', () => {
+  it('create-node makes the flow "main", then a child with --parent, and prints each id', async () => {
+    const data = join(home(), 'data')
+    const f = files({ 'q1.txt': '京都はどこ？\n', 'a1.txt': '日本です。', 'q2.txt': 'And Osaka?', 'a2.txt': 'Nearby.' })
+    const first = await run(
+      'create-node',
+      '--prompt-file',
+      f['q1.txt']!,
+      '--response-file',
+      f['a1.txt']!,
+      '--home',
+      data,
+      '--tags',
+      '旅行, 地理',
+    )
+    expect(first).toMatchObject({ code: 0, err: '' })
+    expect(first.out).toEqual([expect.stringMatching(new RegExp(`^Created node: ${UUID.source}$`))])
+    const rootId = first.out[0]!.slice('Created node: '.length)
+    const second = await run(
+      'create-node',
+      '--home',
+      data,
+      '--prompt-file',
+      f['q2.txt']!,
+      '--response-file',
+      f['a2.txt']!,
+      '--parent',
+      rootId,
+    )
+    expect(second.code).toBe(0)
+    const childId = second.out[0]!.slice('Created node: '.length)
+
+    const core = startCore({ home: data, mode: 'browser' })
+    try {
+      const [flow] = core.graph.listFlows()
+      expect(flow).toMatchObject({ name: 'main', node_count: 2 })
+      expect(core.graph.getFlow(flow!.id).connections).toEqual([{ from: rootId, to: childId }])
+      expect(core.graph.getNode(rootId)).toMatchObject({ prompt: '京都はどこ？\n', response: '日本です。' })
+      expect(core.graph.getNode(rootId).metadata.tags).toEqual(['旅行', '地理'])
+    } finally {
+      core.dispose()
+    }
+  })
+
+  it('search prints id, flow and excerpt per hit, by tags, keywords and flow', async () => {
+    const data = join(home(), 'data')
+    const f = files({
+      'q.txt': 'Tell me about the Kamo river',
+      'a.txt': 'It runs through Kyoto.',
+      'q2.txt': 'Unrelated',
+      'a2.txt': '…',
+    })
+    const made = await run(
+      'create-node',
+      '--home',
+      data,
+      '--prompt-file',
+      f['q.txt']!,
+      '--response-file',
+      f['a.txt']!,
+      '--flow',
+      'travel',
+      '--tags',
+      'kyoto',
+    )
+    const id = made.out[0]!.slice('Created node: '.length)
+    await run(
+      'create-node',
+      '--home',
+      data,
+      '--prompt-file',
+      f['q2.txt']!,
+      '--response-file',
+      f['a2.txt']!,
+      '--tags',
+      'other',
+    )
+
+    const byTag = await run('search', '--home', data, '--tags', 'kyoto')
+    expect(byTag).toMatchObject({ code: 0, out: [`${id}\ttravel\tTell me about the Kamo river`] })
+    const byKeyword = await run('search', '--home', data, '--keywords', 'Kyoto', '--flow', 'travel')
+    expect(byKeyword.out).toEqual([`${id}\ttravel\tIt runs through ⟦Kyoto⟧.`])
+    const none = await run('search', '--home', data, '--tags', 'kyoto', '--flow', 'main')
+    expect(none).toMatchObject({ code: 0, out: [], err: 'No matching nodes.' })
+    const unknown = await run('search', '--home', data, '--tags', 'kyoto', '--flow', 'nowhere')
+    expect(unknown).toMatchObject({ code: 1, err: 'loomverse search: no flow named "nowhere"' })
+  })
+
+  it('export and import move a flow between data folders, reporting what was skipped', async () => {
+    const data = join(home(), 'data')
+    const f = files({ 'q.txt': 'CDATA ]]> survives\r\n', 'a.txt': 'yes' })
+    await run('create-node', '--home', data, '--prompt-file', f['q.txt']!, '--response-file', f['a.txt']!)
+    const out = join(home(), 'export')
+    const exported = await run('export', '--home', data, '--format', 'vizprompt', '--out', out, '--flow', 'main')
+    expect(exported).toMatchObject({ code: 0, out: [`Exported 1 nodes in 1 flows to ${out}`] })
+
+    const other = join(home(), 'other')
+    const imported = await run('import', '--home', other, '--format', 'vizprompt', out)
+    expect(imported).toMatchObject({ code: 0, out: [`Imported 1 nodes and 1 flows from ${out}`] })
+    const again = await run('import', '--home', other, out)
+    expect(again.out[0]).toBe(`Imported 0 nodes and 0 flows from ${out}`)
+    expect(again.out.slice(1)).toEqual([
+      expect.stringMatching(/^Skipped flow .* \(flows\/00\/00\.yaml\): the database has it updated /),
+      expect.stringMatching(/^Skipped node .* \(nodes\/00\/00\.xml\): the database has it from /),
+    ])
+
+    const core = startCore({ home: other, mode: 'browser' })
+    try {
+      const [node] = core.graph.loadFlow(core.graph.listFlows()[0]!.id).nodes
+      expect(node?.prompt).toBe('CDATA ]]> survives\r\n')
+    } finally {
+      core.dispose()
+    }
+  })
+
+  it('import reports a damaged export with file and line and exits 1', async () => {
+    const data = join(home(), 'data')
+    const f = files({ 'q.txt': 'q', 'a.txt': 'a' })
+    await run('create-node', '--home', data, '--prompt-file', f['q.txt']!, '--response-file', f['a.txt']!)
+    const out = join(home(), 'export')
+    await run('export', '--home', data, '--out', out)
+    writeFileSync(join(out, 'nodes', '00', '00.xml'), '<?xml version="1.0"?>\n<node>\n<prompt>\n</node>\n')
+    const r = await run('import', '--home', join(home(), 'other'), out)
+    expect(r.code).toBe(1)
+    expect(r.err).toMatch(/^loomverse import: nodes\/00\/00\.xml:4: Expected closing tag 'prompt'/)
+  })
+
+  it('exits 1 naming a missing input file, and 2 for a wrong command line', async () => {
+    const data = join(home(), 'data')
+    const f = files({ 'a.txt': 'a' })
+    const missing = join(home(), 'nope.txt')
+    const r = await run('create-node', '--home', data, '--prompt-file', missing, '--response-file', f['a.txt']!)
+    expect(r).toMatchObject({
+      code: 1,
+      err: `loomverse create-node: cannot read the prompt file "${missing}": no such file`,
+    })
+    expect(await run('import', '--home', data, join(home(), 'no-such-export'))).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/no-such-export: no such folder$/),
+    })
+
+    const cases: Array<[string[], RegExp]> = [
+      [['create-node', '--response-file', f['a.txt']!], /loomverse create-node: --prompt-file F is required/],
+      [
+        ['create-node', '--prompt-file', f['a.txt']!, '--response-file', f['a.txt']!, '--parent', 'x'],
+        /parent_ids\.0: Invalid UUID/,
+      ],
+      [['search'], /loomverse search: give --tags, --keywords or both/],
+      [['search', '--tags', 'a', '--port', '80'], /loomverse search: --port does not apply to search/],
+      [['export', '--out', 'x', '--format', 'markdown'], /--format must be "vizprompt", got "markdown"/],
+      [['export'], /loomverse export: --out DIR is required/],
+      [['import'], /loomverse import: missing DIR/],
+      [['import', 'a', 'b'], /loomverse import: unexpected argument "b"/],
+      [['export', '--out'], /Option '--out <value>' argument missing/],
+    ]
+    for (const [argv, message] of cases) {
+      const bad = await run('--home', data, ...argv)
+      expect(bad.code, argv.join(' ')).toBe(2)
+      expect(bad.err).toMatch(message)
+    }
   })
 })

@@ -1,10 +1,15 @@
 import { existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import type { FlowSummary, In, Method, Out } from '@shared/contract'
+import { AppError } from '@shared/errors'
 import { version } from '../package.json'
+import { startCore, type Core } from './core'
 import { resolveHome } from './home'
 import { serve } from './host/serve'
+import { exportVizprompt, importVizprompt, type ImportSummary } from './interop/vizprompt'
 
 export interface CliIo {
   out: (line: string) => void
@@ -18,6 +23,13 @@ const help = `loomverse ${version} — a studio for long conversations with AI p
 
 Usage:
   loomverse serve [--port N] [--home DIR] [--token T]   run browser mode on 127.0.0.1
+  loomverse create-node --prompt-file F --response-file F [--flow NAME] [--parent ID]... [--tags "a,b"]
+                                                        add a prompt/response node; prints its id
+  loomverse search [--tags "a,b"] [--keywords "x,y"] [--flow NAME]
+                                                        find nodes; prints id, flow and excerpt per line
+  loomverse export --format vizprompt --out DIR [--flow NAME]
+                                                        write the graph as VizPrompt text files
+  loomverse import --format vizprompt DIR               read a VizPrompt folder into the graph
   loomverse --version
   loomverse --help
 
@@ -25,23 +37,69 @@ Options:
   --home DIR    data folder (default: $LOOMVERSE_HOME, else ~/.loomverse)
   --port N      port to listen on; 0 picks a free one (default: 0)
   --token T     access token (default: $LOOMVERSE_TOKEN, else a new random one per launch)
+  --flow NAME   a flow's name or id; create-node creates it when missing (default: main)
+  --parent ID   the new node's parent; repeat it to merge branches (default: a new root)
+  --tags, --keywords
+                comma-separated; search needs at least one of them and finds nodes with all
+  --format F    text format; only vizprompt for now (the default)
+
+The database commands work while "loomverse serve" runs on the same data folder; open
+windows see the change when they reload.
 `
+
+const options = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  home: { type: 'string' },
+  port: { type: 'string' },
+  token: { type: 'string' },
+  'prompt-file': { type: 'string' },
+  'response-file': { type: 'string' },
+  flow: { type: 'string' },
+  parent: { type: 'string', multiple: true },
+  tags: { type: 'string' },
+  keywords: { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string' },
+} as const
+
+function parse(argv: string[]) {
+  return parseArgs({ args: argv, allowPositionals: true, options })
+}
+type Values = ReturnType<typeof parse>['values']
+
+/** The command line was wrong: exit code 2. Anything else that goes wrong is 1. */
+class UsageError extends Error {}
+
+interface Command {
+  /** What it accepts besides --home and --help. */
+  options: ReadonlyArray<keyof typeof options>
+  /** Its positional arguments, by name, all required. */
+  positionals: readonly string[]
+  run(values: Values, positionals: string[], io: CliIo): Promise<number>
+}
+
+const commands: Record<string, Command> = {
+  serve: { options: ['port', 'token'], positionals: [], run: serveCommand },
+  'create-node': {
+    options: ['prompt-file', 'response-file', 'flow', 'parent', 'tags'],
+    positionals: [],
+    run: createNodeCommand,
+  },
+  search: { options: ['tags', 'keywords', 'flow'], positionals: [], run: searchCommand },
+  export: { options: ['format', 'out', 'flow'], positionals: [], run: exportCommand },
+  import: { options: ['format'], positionals: ['DIR'], run: importCommand },
+}
+
+const DEFAULT_FLOW = 'main'
+/** Import results can list every node; past this many the rest are counted, not listed. */
+const SKIPPED_SHOWN = 20
 
 /** Runs one command and returns the process exit code. 2 means the command line was wrong. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let parsed
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-        home: { type: 'string' },
-        port: { type: 'string' },
-        token: { type: 'string' },
-      },
-    })
+    parsed = parse(argv)
   } catch (e) {
     io.err(`loomverse: ${(e as Error).message}\nRun "loomverse --help" for usage.`)
     return 2
@@ -51,38 +109,43 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.out(version)
     return 0
   }
-  const [command, ...rest] = positionals
-  if (values.help || command === undefined || command === 'help') {
+  const [name, ...rest] = positionals
+  if (values.help || name === undefined || name === 'help') {
     io.out(help)
     return 0
   }
-  if (rest.length > 0) {
-    io.err(`loomverse ${command}: unexpected argument "${rest[0]}"`)
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined
+  if (!command) {
+    io.err(`loomverse: unknown command "${name}". Run "loomverse --help" for usage.`)
     return 2
   }
-  if (command !== 'serve') {
-    io.err(`loomverse: unknown command "${command}". Run "loomverse --help" for usage.`)
-    return 2
-  }
-
-  const port = parsePort(values.port ?? '0')
-  if (port === null) {
-    io.err(`loomverse serve: --port must be an integer from 0 to 65535, got "${values.port}"`)
-    return 2
-  }
-  const token = values.token ?? (io.env.LOOMVERSE_TOKEN || undefined)
-  if (token !== undefined && token.length < 16) {
-    io.err('loomverse serve: --token must be at least 16 characters')
-    return 2
-  }
-  const home = resolveHome(values.home, io.env)
-  let serving
   try {
-    serving = await serve({ home, port, token, staticDir: rendererDir(), log: io.err })
+    checkUsage(name, command, values, rest)
+    return await command.run(values, rest, io)
   } catch (e) {
-    io.err(`loomverse serve: ${(e as Error).message}`)
-    return 1
+    io.err(`loomverse ${name}: ${(e as Error).message}`)
+    return e instanceof UsageError ? 2 : 1
   }
+}
+
+function checkUsage(name: string, command: Command, values: Values, rest: string[]): void {
+  const expected = command.positionals
+  if (rest.length > expected.length) throw new UsageError(`unexpected argument "${rest[expected.length]}"`)
+  if (rest.length < expected.length) throw new UsageError(`missing ${expected[rest.length]}`)
+  const allowed = new Set<string>(['home', 'help', 'version', ...command.options])
+  const stray = Object.keys(values).find((k) => !allowed.has(k))
+  if (stray) throw new UsageError(`--${stray} does not apply to ${name}`)
+}
+
+// ---- serve
+
+async function serveCommand(values: Values, _: string[], io: CliIo): Promise<number> {
+  const port = parsePort(values.port ?? '0')
+  if (port === null) throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}"`)
+  const token = values.token ?? (io.env.LOOMVERSE_TOKEN || undefined)
+  if (token !== undefined && token.length < 16) throw new UsageError('--token must be at least 16 characters')
+  const home = resolveHome(values.home, io.env)
+  const serving = await serve({ home, port, token, staticDir: rendererDir(), log: io.err })
   io.out(`Loomverse is running at ${serving.host.url}`)
   io.out(`Data: ${home}  (press Ctrl+C to stop)`)
   await io.untilStopped()
@@ -100,6 +163,146 @@ function parsePort(text: string): number | null {
 function rendererDir(): string | null {
   const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'renderer')
   return existsSync(dir) ? dir : null
+}
+
+// ---- graph commands: they open the database directly (SQLite WAL lets a running serve share it)
+
+async function createNodeCommand(values: Values, _: string[], io: CliIo): Promise<number> {
+  const prompt = await readInputFile(required(values['prompt-file'], '--prompt-file F'), 'prompt')
+  const response = await readInputFile(required(values['response-file'], '--response-file F'), 'response')
+  const flowName = values.flow ?? DEFAULT_FLOW
+  return withCore(values, io, async (core) => {
+    const flow = findFlow(core, flowName) ?? (await call(core, 'create_flow', { name: flowName }))
+    const node = await call(core, 'create_node', {
+      flow_id: flow.id,
+      prompt,
+      response,
+      parent_ids: values.parent ?? [],
+      tags: list(values.tags),
+    })
+    io.out(`Created node: ${node.id}`)
+    return 0
+  })
+}
+
+async function searchCommand(values: Values, _: string[], io: CliIo): Promise<number> {
+  const tags = list(values.tags)
+  const keywords = list(values.keywords)
+  if (tags.length === 0 && keywords.length === 0) throw new UsageError('give --tags, --keywords or both')
+  return withCore(values, io, async (core) => {
+    const flowId = values.flow === undefined ? undefined : requireFlow(core, values.flow).id
+    const { nodes } = await call(core, 'search_nodes', {
+      ...(tags.length > 0 && { tags }),
+      ...(keywords.length > 0 && { keywords }),
+      flow_id: flowId,
+    })
+    const names = new Map(core.graph.listFlows().map((f) => [f.id, f.name]))
+    for (const hit of nodes) {
+      const flows = hit.flow_ids.map((id) => names.get(id) ?? id).join(',')
+      io.out([hit.id, flows, hit.excerpt.replace(/\s+/g, ' ').trim()].join('\t'))
+    }
+    if (nodes.length === 0) io.err('No matching nodes.')
+    return 0
+  })
+}
+
+async function exportCommand(values: Values, _: string[], io: CliIo): Promise<number> {
+  checkFormat(values.format)
+  const outDir = resolve(required(values.out, '--out DIR'))
+  return withCore(values, io, async (core) => {
+    const flowIds = values.flow === undefined ? undefined : [requireFlow(core, values.flow).id]
+    const result = await exportVizprompt(core, { outDir, flowIds })
+    io.out(`Exported ${result.nodes} nodes in ${result.flows} flows to ${result.outDir}`)
+    return 0
+  })
+}
+
+async function importCommand(values: Values, positionals: string[], io: CliIo): Promise<number> {
+  checkFormat(values.format)
+  const dir = resolve(positionals[0]!)
+  return withCore(values, io, async (core) => {
+    printImport(await importVizprompt(core, dir), dir, io)
+    return 0
+  })
+}
+
+function printImport(summary: ImportSummary, dir: string, io: CliIo): void {
+  io.out(`Imported ${summary.nodes} nodes and ${summary.flows} flows from ${dir}`)
+  for (const c of summary.collisions) {
+    const others = c.candidates.map((p) => `nodes/${p}`).join(', ')
+    io.out(`Collision ${c.id}: used nodes/${c.chosen}; other versions, best first: ${others}`)
+  }
+  for (const s of summary.skipped.slice(0, SKIPPED_SHOWN)) io.out(`Skipped ${s.kind} ${s.id} (${s.file}): ${s.reason}`)
+  if (summary.skipped.length > SKIPPED_SHOWN) io.out(`… and ${summary.skipped.length - SKIPPED_SHOWN} more skipped`)
+  if (summary.removed.length > 0) {
+    io.out(`Removed ${summary.removed.length} nodes that no flow holds any more: ${summary.removed.join(', ')}`)
+  }
+}
+
+async function withCore(values: Values, io: CliIo, run: (core: Core) => Promise<number>): Promise<number> {
+  const core = startCore({ home: resolveHome(values.home, io.env), mode: 'browser', log: io.err })
+  try {
+    return await run(core)
+  } finally {
+    core.dispose()
+  }
+}
+
+/** Through the router, so the command line gets the same checks as every window. */
+async function call<M extends Method>(core: Core, method: M, input: In<M>): Promise<Out<M>> {
+  const result = await core.router.call(method, input, { transport: 'internal' })
+  if (result.ok) return result.value as Out<M>
+  const { code, message } = result.error
+  throw code === 'bad_input' ? new UsageError(message) : new AppError(code, message)
+}
+
+/** A flow by id, else by name; null when there is none, an error when the name is ambiguous. */
+function findFlow(core: Core, ref: string): FlowSummary | null {
+  const flows = core.graph.listFlows()
+  const byId = flows.find((f) => f.id === ref)
+  if (byId) return byId
+  const named = flows.filter((f) => f.name === ref)
+  if (named.length > 1) {
+    throw new AppError(
+      'conflict',
+      `${named.length} flows are named "${ref}"; give one's id: ${named.map((f) => f.id).join(', ')}`,
+    )
+  }
+  return named[0] ?? null
+}
+
+function requireFlow(core: Core, ref: string): FlowSummary {
+  const flow = findFlow(core, ref)
+  if (!flow) throw new AppError('not_found', `no flow named "${ref}"`)
+  return flow
+}
+
+async function readInputFile(path: string, what: string): Promise<string> {
+  try {
+    return (await readFile(resolve(path), 'utf8')).replace(/^\uFEFF/, '')
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message
+    throw new AppError('not_found', `cannot read the ${what} file "${path}": ${reason}`)
+  }
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value === '') throw new UsageError(`${flag} is required`)
+  return value
+}
+
+function checkFormat(format: string | undefined): void {
+  if (format !== undefined && format !== 'vizprompt') {
+    throw new UsageError(`--format must be "vizprompt", got "${format}"`)
+  }
+}
+
+/** "a, b,,c" → ["a", "b", "c"] */
+function list(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
 }
 
 /** The process entry used by bin/loomverse.js. */

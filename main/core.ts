@@ -45,7 +45,7 @@ export function startCore(options: CoreOptions): Core {
   }
   const log = options.log ?? ((m: string) => console.error(m))
   const router = createRouter(handlers, {
-    checkOutput: options.checkOutput ?? process.env.NODE_ENV !== 'production',
+    checkOutput: options.checkOutput ?? (process.env.NODE_ENV === 'test' || process.env.LOOMVERSE_CHECK_OUTPUT === '1'),
     onError: (method, e) =>
       log(`[router] ${method} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
   })

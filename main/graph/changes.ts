@@ -87,7 +87,20 @@ export class ChangeRecorder {
     ])
   }
 
+  /**
+   * Marks summaries stale. Undo and redo mark them again rather than putting the old flag
+   * back: a summary may have been rebuilt for the newer text in between, and one built for
+   * text the node no longer has must not go into a context as if it were fresh.
+   */
+  markStale(nodeIds: string[]): void {
+    const { store } = this
+    const mark = () => store.markStale(nodeIds)
+    this.run({ apply: mark, revert: mark }, nodeIds)
+  }
+
   setTags(nodeId: string, before: string[], after: string[]): void {
+    // Unchanged values record nothing, so saving an untouched editor leaves no empty undo step.
+    if (before.join('\n') === after.join('\n')) return
     const { store } = this
     this.run({ apply: () => store.setTags(nodeId, after), revert: () => store.setTags(nodeId, before) }, [nodeId])
   }
@@ -95,6 +108,7 @@ export class ChangeRecorder {
   setPosition(nodeId: string, after: Position | null): void {
     const { store, flowId } = this
     const before = store.position(flowId, nodeId)
+    if (before?.x === after?.x && before?.y === after?.y) return
     this.run({
       apply: () => store.setPosition(flowId, nodeId, after),
       revert: () => store.setPosition(flowId, nodeId, before),

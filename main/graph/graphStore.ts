@@ -115,9 +115,18 @@ export class GraphStore {
     }))
   }
 
+  /**
+   * Ordered by the nodes' stable indexes, not by insertion: undo re-inserts the edges it
+   * puts back, and the flow must then read exactly as it did before.
+   */
   connections(flowId: string): Connection[] {
     return this.db
-      .prepare('SELECT source_id AS "from", target_id AS "to" FROM connections WHERE flow_id = ? ORDER BY rowid')
+      .prepare(
+        `SELECT c.source_id AS "from", c.target_id AS "to" FROM connections c
+         JOIN flow_nodes s ON s.flow_id = c.flow_id AND s.node_id = c.source_id
+         JOIN flow_nodes t ON t.flow_id = c.flow_id AND t.node_id = c.target_id
+         WHERE c.flow_id = ? ORDER BY s.idx, t.idx`,
+      )
       .all(flowId) as Connection[]
   }
 

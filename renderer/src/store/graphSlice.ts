@@ -23,6 +23,9 @@ export interface GraphSlice {
   activeIds: ReadonlySet<string>
   /** The open flow's members by node id (index, position, pin). Unchanged members keep their identity. */
   members: Record<string, FlowMember>
+  /** Cards the user expanded to show their whole text (the others have a fixed size). */
+  expandedIds: ReadonlySet<string>
+  toggleExpanded(id: string): void
   /** Node ids that have at least one child in the open flow. */
   parentIds: ReadonlySet<string>
   undo: UndoState
@@ -94,6 +97,14 @@ export const graphSlice =
       positions: {},
       focus: null,
       invoke: call,
+      expandedIds: new Set(),
+
+      toggleExpanded(id) {
+        const next = new Set(get().expandedIds)
+        if (next.has(id)) next.delete(id)
+        else next.add(id)
+        set({ expandedIds: next })
+      },
 
       setLayoutPositions(positions) {
         set({ positions })

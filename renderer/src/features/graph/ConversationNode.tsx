@@ -1,13 +1,13 @@
 import { Handle, Position, type NodeProps, type Node as FlowNode } from '@xyflow/react'
-import { memo, useState } from 'react'
+import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import Markdown from 'react-markdown'
 import { useApp } from '../../store'
 
 export type ConversationFlowNode = FlowNode<Record<string, never>, 'conversation'>
 
-/** Long turns start collapsed so a big graph stays readable; the card expands on demand. */
-const COLLAPSE_CHARS = 600
+/** Cards have a fixed size; past this much text they offer to expand. */
+const COLLAPSE_CHARS = 160
 
 /**
  * One prompt/response pair on the canvas. It selects only its own node, member entry and
@@ -18,7 +18,8 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
   const node = useApp((s) => s.nodes[id])
   const member = useApp((s) => s.members[id])
   const onPath = useApp((s) => s.activeIds.has(id))
-  const [expanded, setExpanded] = useState(false)
+  const expanded = useApp((s) => s.expandedIds.has(id))
+  const toggleExpanded = useApp((s) => s.toggleExpanded)
   if (!node) return null
 
   const long = node.prompt.length + node.response.length > COLLAPSE_CHARS
@@ -61,7 +62,7 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
           </span>
         )}
         {long && (
-          <button type="button" className="link nodrag" onClick={() => setExpanded((e) => !e)}>
+          <button type="button" className="link nodrag" onClick={() => toggleExpanded(id)}>
             {expanded ? t('graph.collapse') : t('graph.expand')}
           </button>
         )}

@@ -9,6 +9,7 @@ import {
   type Edge,
   type NodeChange,
   type XYPosition,
+  Position,
 } from '@xyflow/react'
 import '@xyflow/react/dist/style.css'
 import { useCallback, useEffect, useMemo, useState } from 'react'
@@ -19,11 +20,29 @@ import { CanvasToolbar } from './CanvasToolbar'
 import { Composer } from './Composer'
 import { ConversationNode, type ConversationFlowNode } from './ConversationNode'
 import { NodeMenu, type NodeMenuState } from './NodeMenu'
+import { NODE_HEIGHT, NODE_WIDTH } from './layout'
 import { useFlowLayout } from './useFlowLayout'
 
 // Module level: a new object per render would remount every node (xyflow's warning).
 const nodeTypes = { conversation: ConversationNode }
 const noPositions: Record<string, XYPosition> = {}
+const fixedSize = {
+  width: NODE_WIDTH,
+  height: NODE_HEIGHT,
+  handles: [
+    { type: 'target' as const, position: Position.Top, x: NODE_WIDTH / 2 - 4, y: -4, width: 8, height: 8 },
+    {
+      type: 'source' as const,
+      position: Position.Bottom,
+      x: NODE_WIDTH / 2 - 4,
+      y: NODE_HEIGHT - 4,
+      width: 8,
+      height: 8,
+    },
+  ],
+}
+/** The minimap draws every node on every pan; past this size it costs more frame time than it helps. */
+const MINIMAP_MAX_NODES = 1500
 
 export function GraphCanvas() {
   const { t } = useTranslation()
@@ -60,13 +79,14 @@ function Canvas({ flow }: { flow: Flow }) {
   const positions = useApp((s) => s.positions)
   const selectedId = useApp((s) => s.selectedId)
   const activeIds = useApp((s) => s.activeIds)
+  const expandedIds = useApp((s) => s.expandedIds)
   const focus = useApp((s) => s.focus)
   const select = useApp((s) => s.select)
   const connect = useApp((s) => s.connect)
   const reconnect = useApp((s) => s.reconnect)
   const disconnect = useApp((s) => s.disconnect)
   const setPositions = useApp((s) => s.setPositions)
-  const { setCenter } = useReactFlow()
+  const { setCenter, getViewport } = useReactFlow()
   const [selectedEdge, setSelectedEdge] = useState<string | null>(null)
   const [menu, setMenu] = useState<NodeMenuState | null>(null)
   // What React Flow reports between store updates: sizes it measured and positions mid-drag.
@@ -86,13 +106,21 @@ function Canvas({ flow }: { flow: Flow }) {
           data: {},
           selected: m.id === selectedId,
           measured: measured[m.id],
+          // A collapsed card has a fixed size and known handles, so React Flow need not mount
+          // it to measure it: only cards in view are ever rendered, even on first load.
+          ...(expandedIds.has(m.id) ? {} : fixedSize),
         })),
-    [flow, positions, selectedId, measured, dragAt],
+    [flow, positions, selectedId, measured, dragAt, expandedIds],
   )
 
   useEffect(() => {
     const p = focus && positions[focus.id]
-    if (p) void setCenter(p.x + 160, p.y + 120, { zoom: 1, duration: 250 })
+    if (!p) return
+    // Animate short hops only: a long animated flight mounts every card it passes over.
+    const { x, y, zoom } = getViewport()
+    const here = { x: (-x + 400) / zoom, y: (-y + 300) / zoom }
+    const far = Math.hypot(p.x - here.x, p.y - here.y) > 2500
+    void setCenter(p.x + 160, p.y + 120, { zoom: 1, duration: far ? 0 : 250 })
     // Only a new focus request moves the view, not every layout change.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focus?.seq, positions[focus?.id ?? ''] === undefined])
@@ -174,7 +202,7 @@ function Canvas({ flow }: { flow: Flow }) {
         proOptions={{ hideAttribution: true }}
       >
         <Background gap={24} />
-        <MiniMap pannable zoomable />
+        {nodes.length <= MINIMAP_MAX_NODES && <MiniMap pannable zoomable />}
         <Controls showInteractive={false} />
       </ReactFlow>
       <CanvasToolbar />

@@ -17,14 +17,15 @@ export type LayoutResult = Record<string, Position>
  * and must not freeze the canvas meanwhile.
  */
 export function layoutInWorker(request: LayoutRequest): Promise<LayoutResult> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const worker = new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' })
     worker.onmessage = (e: MessageEvent<LayoutResult>) => {
       resolve(e.data)
       worker.terminate()
     }
-    worker.onerror = (e) => {
-      reject(new Error(e.message))
+    worker.onerror = () => {
+      // Never leave nodes unplaced: lay out on this thread instead (the layered layout is fast).
+      resolve(layeredLayout(request))
       worker.terminate()
     }
     worker.postMessage(request)
@@ -51,3 +52,45 @@ export function placeChild(flow: Flow, positions: Record<string, Position>, pare
 }
 
 export const layoutSpacing = { GAP_X, GAP_Y }
+
+/**
+ * A plain layered layout: each node one row below its deepest parent, as far left as its
+ * parents allow. Linear time and no recursion, so it copes with flows dagre cannot (dagre's
+ * recursion overflows a worker's stack past a couple of thousand nodes).
+ */
+export function layeredLayout({ nodes, edges }: LayoutRequest): LayoutResult {
+  const parents = new Map<string, string[]>()
+  const children = new Map<string, string[]>()
+  const indegree = new Map<string, number>(nodes.map((id) => [id, 0]))
+  for (const { from, to } of edges) {
+    if (!indegree.has(from) || !indegree.has(to)) continue
+    parents.set(to, [...(parents.get(to) ?? []), from])
+    children.set(from, [...(children.get(from) ?? []), to])
+    indegree.set(to, indegree.get(to)! + 1)
+  }
+  const queue = nodes.filter((id) => indegree.get(id) === 0)
+  const rank = new Map<string, number>()
+  const slot = new Map<string, number>()
+  const nextFree = new Map<number, number>()
+  for (let head = 0; head < queue.length; head++) {
+    const id = queue[head]!
+    const ps = parents.get(id) ?? []
+    const r = ps.length === 0 ? 0 : Math.max(...ps.map((p) => rank.get(p)!)) + 1
+    const wanted = ps.length === 0 ? 0 : Math.min(...ps.map((p) => slot.get(p)!))
+    const s = Math.max(wanted, nextFree.get(r) ?? 0)
+    rank.set(id, r)
+    slot.set(id, s)
+    nextFree.set(r, s + 1)
+    for (const c of children.get(id) ?? []) {
+      const left = indegree.get(c)! - 1
+      indegree.set(c, left)
+      if (left === 0) queue.push(c)
+    }
+  }
+  const result: LayoutResult = {}
+  for (const id of nodes) {
+    // A node left unplaced would sit on a cycle, which the graph refuses; park it out of the way.
+    result[id] = { x: (slot.get(id) ?? -1) * (NODE_WIDTH + GAP_X), y: (rank.get(id) ?? 0) * (NODE_HEIGHT + GAP_Y) }
+  }
+  return result
+}

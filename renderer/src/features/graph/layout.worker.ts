@@ -1,18 +1,29 @@
 import dagre from '@dagrejs/dagre'
-import { NODE_HEIGHT, NODE_WIDTH, layoutSpacing, type LayoutRequest, type LayoutResult } from './layout'
+import { NODE_HEIGHT, NODE_WIDTH, layeredLayout, layoutSpacing, type LayoutRequest, type LayoutResult } from './layout'
+
+/** dagre draws the nicer picture but is slow and recursive: beyond this, the layered layout. */
+const DAGRE_MAX_NODES = 1000
 
 self.onmessage = (e: MessageEvent<LayoutRequest>) => {
-  const g = new dagre.graphlib.Graph()
-  g.setGraph({ rankdir: 'TB', nodesep: layoutSpacing.GAP_X, ranksep: layoutSpacing.GAP_Y })
-  g.setDefaultEdgeLabel(() => ({}))
-  for (const id of e.data.nodes) g.setNode(id, { width: NODE_WIDTH, height: NODE_HEIGHT })
-  for (const { from, to } of e.data.edges) g.setEdge(from, to)
-  dagre.layout(g)
-  const result: LayoutResult = {}
-  for (const id of e.data.nodes) {
-    const n = g.node(id)
-    // dagre gives centres; React Flow positions are top-left corners.
-    result[id] = { x: n.x - NODE_WIDTH / 2, y: n.y - NODE_HEIGHT / 2 }
+  postMessage(e.data.nodes.length <= DAGRE_MAX_NODES ? dagreOrLayered(e.data) : layeredLayout(e.data))
+}
+
+function dagreOrLayered(request: LayoutRequest): LayoutResult {
+  try {
+    const g = new dagre.graphlib.Graph()
+    g.setGraph({ rankdir: 'TB', nodesep: layoutSpacing.GAP_X, ranksep: layoutSpacing.GAP_Y })
+    g.setDefaultEdgeLabel(() => ({}))
+    for (const id of request.nodes) g.setNode(id, { width: NODE_WIDTH, height: NODE_HEIGHT })
+    for (const { from, to } of request.edges) g.setEdge(from, to)
+    dagre.layout(g)
+    const result: LayoutResult = {}
+    for (const id of request.nodes) {
+      const n = g.node(id)
+      // dagre gives centres; React Flow positions are top-left corners.
+      result[id] = { x: n.x - NODE_WIDTH / 2, y: n.y - NODE_HEIGHT / 2 }
+    }
+    return result
+  } catch {
+    return layeredLayout(request) // e.g. a stack overflow on a very deep chain
   }
-  postMessage(result)
 }

@@ -1,0 +1,148 @@
+// bench/graph: how the canvas copes with a 10k-node flow, and how fast the text format is.
+// Prints one JSON line per figure. Needs a build (`npm run build`) and Debian's Chromium.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Page } from '@playwright/test'
+import { startCore } from '../../main/core'
+import { serve } from '../../main/host/serve'
+import { exportVizprompt, importVizprompt } from '../../main/interop/vizprompt'
+import { generateFlow } from '../graphFixture'
+
+const NODES = Number(process.env.BENCH_NODES ?? 10_000)
+const executablePath = process.env.LOOMVERSE_CHROMIUM ?? '/usr/bin/chromium'
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const at = (p: number) => +sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(2)
+  return { median_ms: at(0.5), p95_ms: at(0.95), frames: samples.length }
+}
+
+// Page scripts are strings: tsx would otherwise wrap named functions in a helper the page lacks.
+
+/** Switches the flow picker to a flow and resolves with the ms until its node cards are painted. */
+const OPEN_FLOW = `async ([id, nodeId]) => {
+  const select = document.querySelector('.flow-picker select')
+  const t0 = performance.now()
+  // React tracks the value it set: go through the native setter so the change is seen.
+  Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(select, id)
+  select.dispatchEvent(new Event('change', { bubbles: true }))
+  const frame = () => new Promise((r) => requestAnimationFrame(r))
+  for (;;) {
+    await frame()
+    // The flow opens centred on its newest node: done when that card is on screen.
+    const card = document.querySelector('.conv-node[data-node-id="' + nodeId + '"]')
+    if (card && card.offsetHeight > 0) break
+    if (performance.now() - t0 > 60000) throw new Error('flow did not render in 60 s')
+  }
+  await frame()
+  return performance.now() - t0
+}`
+
+const START_FRAMES = `() => {
+  window.__frames = []
+  window.__stop = false
+  let last = performance.now()
+  const tick = (now) => {
+    window.__frames.push(now - last)
+    last = now
+    if (!window.__stop) requestAnimationFrame(tick)
+  }
+  requestAnimationFrame(tick)
+}`
+
+const STOP_FRAMES = `() => { window.__stop = true; return window.__frames.slice(1) }`
+
+function run<T>(page: Page, script: string, arg?: unknown): Promise<T> {
+  return page.evaluate(([body, a]) => (0, eval)(body as string)(a), [script, arg] as const) as Promise<T>
+}
+
+async function timeOpen(page: Page, flow: { id: string; nodeIds: string[] }): Promise<number> {
+  return run<number>(page, OPEN_FLOW, [flow.id, flow.nodeIds.at(-1)])
+}
+
+/** Drags the canvas around and records the time between animation frames meanwhile. */
+async function panFrames(page: Page): Promise<number[]> {
+  const pane = (await page.locator('.react-flow__pane').boundingBox())!
+  await run(page, START_FRAMES)
+  const cx = pane.x + pane.width / 2
+  const cy = pane.y + pane.height / 2
+  for (let round = 0; round < 4; round++) {
+    await page.mouse.move(cx, cy)
+    await page.mouse.down()
+    for (let i = 1; i <= 30; i++) await page.mouse.move(cx + (round % 2 ? -1 : 1) * i * 8, cy - i * 12)
+    await page.mouse.up()
+  }
+  return run<number[]>(page, STOP_FRAMES)
+}
+
+const home = mkdtempSync(join(tmpdir(), 'loomverse-bench-graph-'))
+const serving = await serve({ home, port: 0, staticDir: join(import.meta.dirname, '../../out/renderer') })
+const browser = await chromium.launch({
+  executablePath,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+})
+try {
+  const graph = serving.core.graph
+  const t0 = performance.now()
+  const big = generateFlow(graph, NODES, { name: 'bench 10k', positioned: true })
+  const unplaced = generateFlow(graph, NODES, { name: 'bench 10k unplaced', positioned: false })
+  const smallFlow = graph.createFlow({ name: 'small' })
+  const small = { id: smallFlow.id, nodeIds: [graph.createNode({ flow_id: smallFlow.id, prompt: 'hello' }).id] }
+  const seedMs = performance.now() - t0
+
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+  if (process.env.BENCH_DEBUG) page.on('console', (m) => console.error('page:', m.text()))
+  await page.goto(serving.host.url)
+  await page.locator('.conv-node').first().waitFor()
+
+  const loadMs = await timeOpen(page, big)
+  console.log(
+    JSON.stringify({
+      bench: 'graph.load_flow',
+      nodes: NODES,
+      ms: +loadMs.toFixed(1),
+      target_ms: 1000,
+      seed_ms: Math.round(seedMs),
+    }),
+  )
+
+  const frames = await panFrames(page)
+  console.log(JSON.stringify({ bench: 'graph.pan_frame_time', nodes: NODES, ...stats(frames), target_p95_ms: 20 }))
+
+  await timeOpen(page, small)
+  const unplacedMs = await timeOpen(page, unplaced)
+  console.log(
+    JSON.stringify({
+      bench: 'graph.load_flow_without_positions',
+      nodes: NODES,
+      ms: +unplacedMs.toFixed(1),
+      note: 'automatic layout in a worker',
+    }),
+  )
+
+  // The VizPrompt text format: export the 10k flow, import it into an empty data folder.
+  const out = join(home, 'export')
+  const e0 = performance.now()
+  await exportVizprompt({ graph }, { outDir: out, flowIds: [big.id] })
+  const exportMs = performance.now() - e0
+  const fresh = startCore({ home: join(home, 'fresh'), mode: 'browser' })
+  const i0 = performance.now()
+  const imported = await importVizprompt({ graph: fresh.graph }, out)
+  const importMs = performance.now() - i0
+  fresh.dispose()
+  console.log(
+    JSON.stringify({
+      bench: 'graph.vizprompt_export_import',
+      nodes: imported.nodes,
+      export_ms: Math.round(exportMs),
+      import_ms: Math.round(importMs),
+      total_ms: Math.round(exportMs + importMs),
+      target_total_ms: 2000,
+    }),
+  )
+} finally {
+  await browser.close()
+  await serving.stop()
+  rmSync(home, { recursive: true, force: true })
+}

@@ -1,0 +1,235 @@
+import { describe, expect, it } from 'vitest'
+import { graphEvents } from '@shared/contract'
+import { edges, errorCode, useGraph, type GraphFixture } from './graphFixture'
+
+const setup = useGraph()
+
+function stale(g: GraphFixture, ids: string[]): boolean[] {
+  return ids.map((id) => g.graph.getNode(id).metadata.summary.updated)
+}
+
+describe('creating nodes and branches', () => {
+  it('creates a node under its parents, with its prompt, response, model and tags', () => {
+    const g = setup()
+    const f = g.flow()
+    const root = g.add(f, 'root')
+    const node = g.graph.createNode({
+      flow_id: f,
+      prompt: 'Where is Kyoto?',
+      response: 'In Japan.',
+      parent_ids: [root],
+      model: 'gpt-test',
+      tags: ['travel'],
+    })
+    expect(node).toMatchObject({ prompt: 'Where is Kyoto?', response: 'In Japan.', status: 'complete' })
+    expect(node.metadata).toMatchObject({ model: 'gpt-test', tags: ['travel'] })
+    expect(g.graph.getFlow(f).connections).toEqual([{ from: root, to: node.id }])
+  })
+
+  it('refuses a parent from another flow with not_found and creates nothing', () => {
+    const g = setup()
+    const f = g.flow()
+    const stranger = g.add(g.flow('other'), 'stranger')
+    expect(errorCode(() => g.graph.createNode({ flow_id: f, prompt: 'p', parent_ids: [stranger] }))).toBe('not_found')
+    expect(g.graph.getFlow(f).nodes).toEqual([])
+  })
+
+  it('creates a branch as a sibling with the same parents, leaving the original untouched', () => {
+    const g = setup()
+    const f = g.flow()
+    const [root, original] = g.chain(f, 'root', 'original') as [string, string]
+    const child = g.add(f, 'child', [original])
+    const before = g.graph.getNode(original)
+
+    const branch = g.graph.createBranch({ node_id: original, prompt: 'retry' })
+    expect(branch.prompt).toBe('retry')
+    expect(edges(g.graph, f, { root, original, child, branch: branch.id })).toEqual([
+      'original>child',
+      'root>branch',
+      'root>original',
+    ])
+    expect(g.graph.getNode(original)).toEqual(before)
+  })
+
+  it('gives a branch of a merge node both of its parents', () => {
+    const g = setup()
+    const f = g.flow()
+    const a = g.add(f, 'a')
+    const b = g.add(f, 'b')
+    const merge = g.add(f, 'merge', [a, b])
+    const branch = g.graph.createBranch({ node_id: merge, prompt: 'merge again' })
+    expect(edges(g.graph, f, { a, b, merge, branch: branch.id })).toEqual([
+      'a>branch',
+      'a>merge',
+      'b>branch',
+      'b>merge',
+    ])
+  })
+
+  it('numbers nodes 1, 2, 3… per flow and never reuses the index of a deleted node', () => {
+    const g = setup()
+    const f = g.flow()
+    const other = g.flow('other')
+    const [, , third] = g.chain(f, 'one', 'two', 'three')
+    g.add(other, 'elsewhere')
+    g.graph.deleteNode({ flow_id: f, id: third! })
+    g.add(f, 'four')
+    expect(g.graph.getFlow(f).nodes.map((m) => m.index)).toEqual([1, 2, 4])
+    expect(g.graph.getFlow(other).nodes.map((m) => m.index)).toEqual([1])
+  })
+})
+
+describe('editing nodes', () => {
+  it('marks the summary of an edited node and of all its descendants stale, and no other', () => {
+    const g = setup()
+    const f = g.flow()
+    const [root, edited, child, grandchild] = g.chain(f, 'root', 'edited', 'child', 'grandchild') as string[]
+    const sibling = g.add(f, 'sibling', [root!])
+    const merged = g.add(f, 'merged', [sibling, child!])
+    const unrelated = g.add(f, 'unrelated')
+    g.summarise()
+
+    g.graph.updateNode({ id: edited!, response: 'a better answer' })
+    expect(stale(g, [edited!, child!, grandchild!, merged])).toEqual([true, true, true, true])
+    expect(stale(g, [root!, sibling, unrelated])).toEqual([false, false, false])
+  })
+
+  it('tells the canvas which summaries went stale, with the node as it now is', () => {
+    const g = setup()
+    const f = g.flow()
+    const [edited, child] = g.chain(f, 'edited', 'child') as [string, string]
+    g.summarise()
+    g.events.length = 0
+
+    g.graph.updateNode({ id: edited, prompt: 'new question' })
+    const updated = g.events
+      .filter((e) => e.event === 'node_updated')
+      .map((e) => graphEvents.node_updated.parse(e.data))
+    const edit = updated.find((u) => u.node.id === edited)
+    expect(edit?.node).toMatchObject({ prompt: 'new question', metadata: { summary: { updated: true } } })
+    expect(updated.find((u) => u.node.id === child)?.node.metadata.summary.updated).toBe(true)
+  })
+
+  it('leaves summaries fresh when only tags change or the text is the same', () => {
+    const g = setup()
+    const f = g.flow()
+    const [a, b] = g.chain(f, 'a', 'b') as [string, string]
+    g.summarise()
+    g.graph.updateNode({ id: a, tags: ['x'] })
+    g.graph.updateNode({ id: a, prompt: 'a' })
+    expect(stale(g, [a, b])).toEqual([false, false])
+  })
+
+  it('keeps each tag once, in the order first given', () => {
+    const g = setup()
+    const f = g.flow()
+    const id = g.add(f, 'p', [], { tags: ['cat', 'dog', 'cat'] })
+    expect(g.graph.getNode(id).metadata.tags).toEqual(['cat', 'dog'])
+    g.graph.updateNode({ id, tags: ['fish', ' fish ', 'cat', 'fish'] })
+    expect(g.graph.getNode(id).metadata.tags).toEqual(['fish', 'cat'])
+  })
+
+  it('needs flow_id to edit a node that two flows share', () => {
+    const g = setup()
+    const f = g.flow()
+    const other = g.flow('other')
+    const shared = g.add(f, 'shared')
+    g.share(shared, other)
+    expect(errorCode(() => g.graph.updateNode({ id: shared, prompt: 'edited' }))).toBe('bad_input')
+    expect(g.graph.updateNode({ id: shared, flow_id: other, prompt: 'edited' }).prompt).toBe('edited')
+  })
+})
+
+describe('deleting nodes', () => {
+  it('reattaches the children of a deleted node to its parents by default', () => {
+    const g = setup()
+    const f = g.flow()
+    const a = g.add(f, 'a')
+    const b = g.add(f, 'b')
+    const gone = g.add(f, 'gone', [a, b])
+    const c = g.add(f, 'c', [gone])
+    const d = g.add(f, 'd', [gone])
+
+    expect(g.graph.deleteNode({ flow_id: f, id: gone })).toEqual({ deleted_node_ids: [gone] })
+    expect(edges(g.graph, f, { a, b, c, d })).toEqual(['a>c', 'a>d', 'b>c', 'b>d'])
+    expect(errorCode(() => g.graph.getNode(gone))).toBe('not_found')
+  })
+
+  it('deletes a node with everything below it in subtree mode', () => {
+    const g = setup()
+    const f = g.flow()
+    const [root, top, child, grandchild] = g.chain(f, 'root', 'top', 'child', 'grandchild') as string[]
+    const side = g.add(f, 'side', [top!])
+    const keep = g.add(f, 'keep', [root!])
+
+    const { deleted_node_ids } = g.graph.deleteNode({ flow_id: f, id: top!, mode: 'subtree' })
+    expect([...deleted_node_ids].sort()).toEqual([top!, child!, grandchild!, side].sort())
+    expect(g.graph.getFlow(f).nodes.map((m) => m.id)).toEqual([root, keep])
+    expect(edges(g.graph, f, { root: root!, keep })).toEqual(['root>keep'])
+    for (const id of deleted_node_ids) expect(errorCode(() => g.graph.getNode(id))).toBe('not_found')
+  })
+
+  it('keeps a node that another flow holds when it is deleted from one', () => {
+    const g = setup()
+    const f = g.flow()
+    const other = g.flow('other')
+    const shared = g.add(f, 'shared')
+    g.share(shared, other)
+
+    g.graph.deleteNode({ flow_id: f, id: shared })
+    expect(g.graph.getFlow(f).nodes).toEqual([])
+    expect(g.graph.getNode(shared).prompt).toBe('shared')
+    expect(g.graph.loadFlow(other).nodes.map((n) => n.id)).toEqual([shared])
+  })
+
+  it('deletes a flow with the nodes only it held', () => {
+    const g = setup()
+    const f = g.flow()
+    const other = g.flow('other')
+    const [mine, shared] = g.chain(f, 'mine', 'shared') as [string, string]
+    g.share(shared, other)
+
+    expect(g.graph.deleteFlow(f)).toEqual({ id: f, deleted_node_ids: [mine] })
+    expect(errorCode(() => g.graph.getFlow(f))).toBe('not_found')
+    expect(g.graph.getNode(shared).prompt).toBe('shared')
+    expect(g.graph.listFlows().map((s) => s.id)).toEqual([other])
+  })
+})
+
+describe('events', () => {
+  it('announces a new node, then the flow that now holds it', () => {
+    const g = setup()
+    const f = g.flow()
+    g.events.length = 0
+    const id = g.add(f, 'hello')
+    expect(g.events.map((e) => e.event)).toEqual(['node_created', 'flow_updated'])
+    const created = graphEvents.node_created.parse(g.events[0]!.data)
+    expect(created).toMatchObject({ flow_id: f, node: { id, prompt: 'hello' } })
+    const { flow } = graphEvents.flow_updated.parse(g.events[1]!.data)
+    expect(flow.nodes.map((m) => m.id)).toEqual([id])
+  })
+
+  it('announces an edited node and an edge change', () => {
+    const g = setup()
+    const f = g.flow()
+    const a = g.add(f, 'a')
+    const b = g.add(f, 'b')
+    g.events.length = 0
+    g.graph.updateNode({ id: a, tags: ['t'] })
+    expect(g.events.map((e) => e.event)).toEqual(['node_updated', 'flow_updated'])
+    expect(graphEvents.node_updated.parse(g.events[0]!.data).node.metadata.tags).toEqual(['t'])
+
+    g.events.length = 0
+    g.graph.connect({ flow_id: f, source_id: a, target_id: b })
+    expect(g.events.map((e) => e.event)).toEqual(['flow_updated'])
+    expect(graphEvents.flow_updated.parse(g.events[0]!.data).flow.connections).toEqual([{ from: a, to: b }])
+  })
+
+  it('announces a deleted flow', () => {
+    const g = setup()
+    const f = g.flow()
+    g.events.length = 0
+    g.graph.deleteFlow(f)
+    expect(g.events).toEqual([{ event: 'flow_deleted', data: { id: f } }])
+  })
+})

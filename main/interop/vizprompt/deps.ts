@@ -1,0 +1,9 @@
+import type { GraphService } from '../../graph/graphService'
+import type { EventBus } from '../../host/events'
+
+/** What import and export need from a running core; `startCore`'s Core fits as it is. */
+export interface VizpromptDeps {
+  graph: GraphService
+  /** When given, an import tells open windows about the flows and nodes it wrote. */
+  bus?: EventBus
+}

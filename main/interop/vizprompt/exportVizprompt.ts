@@ -1,0 +1,81 @@
+import type { Flow, Node } from '@shared/contract'
+import { AppError } from '@shared/errors'
+import type { GraphService } from '../../graph/graphService'
+import type { VizpromptDeps } from './deps'
+import { flowYaml } from './flowYaml'
+import {
+  CONFIG_FILE,
+  FLOWS_DIR,
+  FLOW_MAP_FILE,
+  INDEX_FILE,
+  NODES_DIR,
+  NODE_MAP_FILE,
+  TAGS_FILE,
+  inExport,
+  slot,
+} from './layout'
+import { configYaml, exportedUpdated, flowMapTsv, indexYaml, nodeMapTsv, tagsYaml } from './metadataFiles'
+import { nodeXml } from './nodeXml'
+import { publishExport, type ExportFile } from './publishDir'
+import { byCodeUnits } from './order'
+import { compareTimestamps } from './timestamps'
+
+export interface ExportOptions {
+  outDir: string
+  /** The flows to export (with every node they hold); all flows when left out. */
+  flowIds?: readonly string[]
+}
+
+export interface ExportResult {
+  outDir: string
+  flows: number
+  nodes: number
+}
+
+/** The graph as a VizPrompt folder (seed §3–5), replacing a previous export in `outDir`. */
+export async function exportVizprompt(deps: VizpromptDeps, options: ExportOptions): Promise<ExportResult> {
+  const { flows, nodes } = snapshot(deps.graph, options.flowIds)
+  await publishExport(options.outDir, renderExport(flows, nodes))
+  return { outDir: options.outDir, flows: flows.length, nodes: nodes.length }
+}
+
+export interface GraphSnapshot {
+  /** Oldest first, so a new flow is added at the end and older files keep their names. */
+  flows: Flow[]
+  /** Every node of those flows once, oldest first for the same reason. */
+  nodes: Node[]
+}
+
+/** One consistent read of the flows and their nodes, even while another process writes. */
+export function snapshot(graph: GraphService, flowIds?: readonly string[]): GraphSnapshot {
+  return graph.store.db.transaction(() => {
+    const ids = flowIds ? [...new Set(flowIds)] : graph.listFlows().map((f) => f.id)
+    const loaded = ids.map((id) => {
+      if (!graph.store.flowRow(id)) throw new AppError('not_found', `flow ${id} not found`)
+      return graph.loadFlow(id)
+    })
+    const nodes = new Map(loaded.flatMap((l) => l.nodes).map((n) => [n.id, n]))
+    return {
+      flows: loaded
+        .map((l) => l.flow)
+        .sort((a, b) => compareTimestamps(a.created, b.created) || byCodeUnits(a.id, b.id)),
+      nodes: [...nodes.values()].sort((a, b) => compareTimestamps(a.timestamp, b.timestamp) || byCodeUnits(a.id, b.id)),
+    }
+  })()
+}
+
+/** Every file of the export, by path. Pure: the same snapshot always gives the same bytes. */
+export function renderExport(flows: readonly Flow[], nodes: readonly Node[]): ExportFile[] {
+  const nodeSlots = nodes.map((node, n) => ({ node, slot: slot(n, 'xml') }))
+  const flowSlots = flows.map((flow, n) => ({ flow, slot: slot(n, 'yaml') }))
+  const updated = exportedUpdated(nodes, flows)
+  return [
+    ...nodeSlots.map(({ node, slot: s }) => ({ path: inExport(NODES_DIR, s.relpath), content: nodeXml(node) })),
+    ...flowSlots.map(({ flow, slot: s }) => ({ path: inExport(FLOWS_DIR, s.relpath), content: flowYaml(flow) })),
+    { path: NODE_MAP_FILE, content: nodeMapTsv(nodeSlots) },
+    { path: FLOW_MAP_FILE, content: flowMapTsv(flowSlots) },
+    { path: TAGS_FILE, content: tagsYaml(nodes, updated) },
+    { path: INDEX_FILE, content: indexYaml(nodes, updated) },
+    { path: CONFIG_FILE, content: configYaml(nodes, flows) },
+  ]
+}

@@ -1,0 +1,148 @@
+import { z } from 'zod'
+import type { Connection, Flow, FlowMember } from '@shared/contract'
+import { adjacency, reachable, topologicalOrder } from '../../graph/dag'
+import { isIsoTimestamp } from './timestamps'
+import { VizpromptError } from './vizpromptError'
+import { parseYaml, toYaml, type YamlFile, type YamlPath } from './yamlFile'
+
+// One flow as one YAML file (seed §5.2). Connections name nodes by their index in the flow,
+// as the seed does. Loomverse's own flow settings and canvas layout ride along as optional
+// keys that a seed reader ignores: persona_id, system_prompt, token_budget, and x, y,
+// pinned on a node entry.
+
+const Timestamp = z.string().refine(isIsoTimestamp, 'must be an ISO 8601 time with an offset')
+const Index = z.number().int().positive()
+
+const FlowFile = z.object({
+  id: z.string().uuid(),
+  name: z.string().min(1).max(200),
+  created: Timestamp,
+  updated: Timestamp,
+  description: z.string().nullish(),
+  persona_id: z.string().nullish(),
+  system_prompt: z.string().nullish(),
+  token_budget: z.number().int().positive().nullish(),
+  nodes: z
+    .array(
+      z.object({
+        index: Index,
+        id: z.string().uuid(),
+        x: z.number().finite().optional(),
+        y: z.number().finite().optional(),
+        pinned: z.boolean().optional(),
+      }),
+    )
+    .nullish(),
+  connections: z.array(z.object({ from: Index, to: Index })).nullish(),
+})
+type FlowFile = z.infer<typeof FlowFile>
+
+export function flowYaml(flow: Flow): string {
+  const indexOf = new Map(flow.nodes.map((m) => [m.id, m.index]))
+  const connections = flow.connections
+    .map((c) => ({ from: indexOf.get(c.from)!, to: indexOf.get(c.to)! }))
+    .sort((a, b) => a.from - b.from || a.to - b.to)
+  return toYaml({
+    id: flow.id,
+    name: flow.name,
+    created: flow.created,
+    updated: flow.updated,
+    description: flow.description,
+    // Defaults are left out so a seed-shaped file stays seed-shaped.
+    ...(flow.persona_id !== null && { persona_id: flow.persona_id }),
+    ...(flow.system_prompt !== '' && { system_prompt: flow.system_prompt }),
+    ...(flow.token_budget !== null && { token_budget: flow.token_budget }),
+    nodes: [...flow.nodes].sort((a, b) => a.index - b.index).map(memberEntry),
+    connections,
+  })
+}
+
+function memberEntry(m: FlowMember) {
+  return {
+    index: m.index,
+    id: m.id,
+    ...(m.position && { x: m.position.x, y: m.position.y }),
+    ...(m.pinned && { pinned: true }),
+  }
+}
+
+/**
+ * Parses and checks one flow file: indexes and ids unique, every node among `nodeIds` (the
+ * node files of the export), connections between its own nodes, no cycle.
+ */
+export function parseFlowYaml(text: string, file: string, nodeIds: ReadonlySet<string>): Flow {
+  const yaml = parseYaml(text, file)
+  const parsed = FlowFile.safeParse(yaml.value)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol')
+    throw new VizpromptError(file, yaml.lineOf(path), `${path.join('.') || '(file)'}: ${issue.message}`)
+  }
+  const f = parsed.data
+  const nodes = members(f, nodeIds, yaml, file)
+  return {
+    id: f.id,
+    name: f.name,
+    description: f.description ?? '',
+    created: f.created,
+    updated: f.updated,
+    persona_id: f.persona_id ?? null,
+    system_prompt: f.system_prompt ?? '',
+    token_budget: f.token_budget ?? null,
+    nodes,
+    connections: connections(f, nodes, yaml, file),
+  }
+}
+
+function members(f: FlowFile, nodeIds: ReadonlySet<string>, yaml: YamlFile, file: string): FlowMember[] {
+  const fail = (path: YamlPath, reason: string): never => {
+    throw new VizpromptError(file, yaml.lineOf(path), reason)
+  }
+  const seenIndex = new Set<number>()
+  const seenId = new Set<string>()
+  const out = (f.nodes ?? []).map((n, i) => {
+    if (seenIndex.has(n.index)) fail(['nodes', i, 'index'], `node index ${n.index} is used twice`)
+    if (seenId.has(n.id)) fail(['nodes', i, 'id'], `node ${n.id} is listed twice`)
+    if (!nodeIds.has(n.id)) fail(['nodes', i, 'id'], `node ${n.id} (index ${n.index}) has no file in nodes/`)
+    seenIndex.add(n.index)
+    seenId.add(n.id)
+    const position = n.x !== undefined && n.y !== undefined ? { x: n.x, y: n.y } : null
+    return { index: n.index, id: n.id, position, pinned: n.pinned ?? false }
+  })
+  return out.sort((a, b) => a.index - b.index)
+}
+
+function connections(f: FlowFile, nodes: FlowMember[], yaml: YamlFile, file: string): Connection[] {
+  const idOf = new Map(nodes.map((m) => [m.index, m.id]))
+  const out = new Map<string, Connection>()
+  ;(f.connections ?? []).forEach((c, i) => {
+    for (const end of ['from', 'to'] as const) {
+      if (!idOf.has(c[end])) {
+        throw new VizpromptError(
+          file,
+          yaml.lineOf(['connections', i, end]),
+          `connection ${end} ${c[end]}: no node has index ${c[end]}`,
+        )
+      }
+    }
+    if (c.from === c.to)
+      throw new VizpromptError(file, yaml.lineOf(['connections', i]), `node ${c.from} is connected to itself`)
+    out.set(`${c.from}>${c.to}`, { from: idOf.get(c.from)!, to: idOf.get(c.to)! })
+  })
+  const edges = [...out.values()]
+  const cycle = cycleMembers(nodes, edges)
+  if (cycle.length > 0) {
+    const shown = cycle.slice(0, 10).join(', ') + (cycle.length > 10 ? ', …' : '')
+    throw new VizpromptError(file, yaml.lineOf(['connections']), `the connections form a cycle through nodes ${shown}`)
+  }
+  return edges
+}
+
+/** Indexes of the nodes that lie on a cycle, in index order; empty for a DAG. */
+function cycleMembers(nodes: FlowMember[], edges: Connection[]): number[] {
+  const ordered = topologicalOrder(new Set(nodes.map((m) => m.id)), edges, () => '')
+  if (ordered.length === nodes.length) return []
+  const placed = new Set(ordered)
+  const { children } = adjacency(edges)
+  return nodes.filter((m) => !placed.has(m.id) && reachable(children, m.id).has(m.id)).map((m) => m.index)
+}

@@ -1,0 +1,168 @@
+import type { Dirent } from 'node:fs'
+import { readFile, readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Flow, Node } from '@shared/contract'
+import { AppError } from '@shared/errors'
+import { parseFlowYaml } from './flowYaml'
+import {
+  CONFIG_FILE,
+  FLOWS_DIR,
+  FLOW_MAP_FILE,
+  INDEX_FILE,
+  NODES_DIR,
+  NODE_MAP_FILE,
+  TAGS_FILE,
+  inExport,
+  isSafeRelpath,
+} from './layout'
+import { FLOW_MAP_HEADER, NODE_MAP_HEADER } from './metadataFiles'
+import { parseNodeXml } from './nodeXml'
+import { byCodeUnits } from './order'
+import { mapLimit } from './concurrency'
+import { parseTsv } from './tsv'
+import { VizpromptError } from './vizpromptError'
+import { parseYaml } from './yamlFile'
+
+// Reads a whole export into memory and checks it, touching no database: an import either
+// has everything it needs, valid, or stops here with the file and line of the first problem.
+
+export interface NodeFile {
+  /** Relative to nodes/, as node_map.tsv writes it. */
+  relpath: string
+  node: Node
+}
+
+export interface FlowFile {
+  /** Relative to the export folder. */
+  file: string
+  flow: Flow
+}
+
+export interface ExportContents {
+  /** In directory order (sorted relpaths); one id may appear in several files. */
+  nodes: NodeFile[]
+  flows: FlowFile[]
+}
+
+/** The major version of the format this code reads and writes (config.yaml `version`). */
+const FORMAT_MAJOR = '1'
+
+export async function readExport(dir: string): Promise<ExportContents> {
+  const info = await stat(dir).catch(() => null)
+  if (!info?.isDirectory()) throw new AppError('not_found', `${dir}: no such folder`)
+  await checkConfig(dir)
+  const nodes = await readNodes(dir)
+  const flows = await readFlows(dir, new Set(nodes.map((n) => n.node.id)))
+  // Derived files are rebuilt on export, but a broken one still means a damaged export.
+  for (const file of [TAGS_FILE, INDEX_FILE]) {
+    const text = await readText(dir, file, { optional: true })
+    if (text !== null) parseYaml(text, file)
+  }
+  return { nodes, flows }
+}
+
+async function checkConfig(dir: string): Promise<void> {
+  const config = parseYaml((await readText(dir, CONFIG_FILE))!, CONFIG_FILE)
+  const version = String((config.value as { version?: unknown } | null)?.version ?? '')
+  if (version.split('.')[0] !== FORMAT_MAJOR) {
+    throw new VizpromptError(
+      CONFIG_FILE,
+      config.lineOf(['version']),
+      `format version "${version}" is not one this Loomverse reads (${FORMAT_MAJOR}.x)`,
+    )
+  }
+}
+
+async function readNodes(dir: string): Promise<NodeFile[]> {
+  const relpaths = await listFiles(dir, {
+    folder: NODES_DIR,
+    map: NODE_MAP_FILE,
+    header: NODE_MAP_HEADER,
+    extension: 'xml',
+    relpathOf: (c) => c[0]!,
+  })
+  const texts = await readAll(dir, NODES_DIR, relpaths)
+  return relpaths.map((relpath, i) => ({ relpath, node: parseNodeXml(texts[i]!, inExport(NODES_DIR, relpath)) }))
+}
+
+async function readFlows(dir: string, nodeIds: ReadonlySet<string>): Promise<FlowFile[]> {
+  const relpaths = await listFiles(dir, {
+    folder: FLOWS_DIR,
+    map: FLOW_MAP_FILE,
+    header: FLOW_MAP_HEADER,
+    extension: 'yaml',
+    relpathOf: (c) => `${c[1]}/${c[2]}`,
+  })
+  const byId = new Map<string, string>()
+  const texts = await readAll(dir, FLOWS_DIR, relpaths)
+  const out: FlowFile[] = []
+  for (const [i, relpath] of relpaths.entries()) {
+    const file = inExport(FLOWS_DIR, relpath)
+    const flow = parseFlowYaml(texts[i]!, file, nodeIds)
+    const other = byId.get(flow.id)
+    if (other) throw new VizpromptError(file, null, `flow ${flow.id} is also defined by ${other}`)
+    byId.set(flow.id, file)
+    out.push({ file, flow })
+  }
+  return out
+}
+
+interface Listing {
+  folder: string
+  map: string
+  header: readonly string[]
+  extension: 'xml' | 'yaml'
+  relpathOf: (cells: string[]) => string
+}
+
+/**
+ * The files of a folder in directory order: everything its map names (each must exist)
+ * plus any file found beside them — a node copied by hand is exactly the case the seed's
+ * UUID collision rules are for.
+ */
+async function listFiles(dir: string, spec: Listing): Promise<string[]> {
+  const rows = parseTsv((await readText(dir, spec.map))!, spec.header, spec.map)
+  const found = new Set(await scan(join(dir, spec.folder), spec.extension))
+  for (const row of rows) {
+    const relpath = spec.relpathOf(row.cells)
+    if (!isSafeRelpath(relpath, spec.extension)) {
+      throw new VizpromptError(spec.map, row.line, `"${relpath}" is not a folder/file.${spec.extension} path`)
+    }
+    if (!found.has(relpath)) {
+      throw new VizpromptError(spec.map, row.line, `${inExport(spec.folder, relpath)} is listed but missing`)
+    }
+  }
+  return [...found].sort(byCodeUnits)
+}
+
+/** `folder/file.ext` for every regular file one level down; symbolic links are not followed. */
+async function scan(root: string, extension: string): Promise<string[]> {
+  const folders = await entries(root)
+  const out: string[] = []
+  for (const folder of folders.filter((e) => e.isDirectory())) {
+    for (const file of await entries(join(root, folder.name))) {
+      if (file.isFile() && file.name.endsWith(`.${extension}`)) out.push(`${folder.name}/${file.name}`)
+    }
+  }
+  return out
+}
+
+async function entries(dir: string): Promise<Dirent[]> {
+  return readdir(dir, { withFileTypes: true }).catch(() => [])
+}
+
+/** The files' texts, read in parallel; parsed in order afterwards so the first bad file is always the one reported. */
+async function readAll(dir: string, folder: string, relpaths: readonly string[]): Promise<string[]> {
+  return mapLimit(relpaths, async (relpath) => (await readText(dir, inExport(folder, relpath)))!)
+}
+
+/** A file of the export as text (without a byte-order mark); null if optional and absent. */
+async function readText(dir: string, file: string, options: { optional?: boolean } = {}): Promise<string | null> {
+  try {
+    return (await readFile(join(dir, file), 'utf8')).replace(/^\uFEFF/, '')
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+    if (options.optional) return null
+    throw new VizpromptError(file, null, 'is missing; is this a VizPrompt export folder?')
+  }
+}

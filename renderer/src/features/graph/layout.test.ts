@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import type { Flow } from '@shared/contract'
+import { NODE_HEIGHT, NODE_WIDTH, layeredLayout, placeChild } from './layout'
+
+describe('layered layout', () => {
+  it('puts each node below its deepest parent and keeps the main line straight', () => {
+    const laid = layeredLayout({
+      nodes: ['a', 'b', 'c', 'd'],
+      edges: [
+        { from: 'a', to: 'b' },
+        { from: 'a', to: 'c' },
+        { from: 'b', to: 'd' },
+        { from: 'c', to: 'd' },
+      ],
+    })
+    expect(laid.a!.y).toBe(0)
+    expect(laid.b!.x).toBe(laid.a!.x)
+    expect(laid.c!.y).toBe(laid.b!.y)
+    expect(laid.c!.x).toBeGreaterThanOrEqual(laid.b!.x + NODE_WIDTH) // siblings never overlap
+    expect(laid.d!.y).toBeGreaterThan(laid.c!.y) // a merge sits below both parents
+  })
+
+  it('lays out a 50,000-node chain without recursion', () => {
+    const nodes = Array.from({ length: 50_000 }, (_, i) => `n${i}`)
+    const edges = nodes.slice(1).map((to, i) => ({ from: nodes[i]!, to }))
+    const laid = layeredLayout({ nodes, edges })
+    expect(laid['n49999']!.y).toBeGreaterThan(laid['n0']!.y + 49_998 * NODE_HEIGHT)
+  })
+})
+
+describe('placing a new child', () => {
+  const flow = (connections: Array<[string, string]>) =>
+    ({ connections: connections.map(([from, to]) => ({ from, to })) }) as Flow
+
+  it('goes below its parent, right of siblings already there', () => {
+    const positions = { p: { x: 0, y: 0 }, s: { x: 0, y: NODE_HEIGHT + 70 } }
+    const at = placeChild(flow([['p', 's']]), positions, ['p'])
+    expect(at.y).toBe(positions.s.y)
+    expect(at.x).toBeGreaterThanOrEqual(NODE_WIDTH)
+  })
+
+  it('starts a new root to the right of everything', () => {
+    const at = placeChild(flow([]), { a: { x: 500, y: 0 } }, [])
+    expect(at).toEqual({ x: 500 + NODE_WIDTH + 80, y: 0 })
+  })
+})
