@@ -29,6 +29,8 @@ export default defineConfig({
         input: {
           index: resolve(import.meta.dirname, 'main/app/index.ts'),
           cli: resolve(import.meta.dirname, 'main/cli.ts'),
+          // The job worker thread's own entry: worker_threads loads it by path.
+          jobWorker: resolve(import.meta.dirname, 'main/jobs/jobWorker.ts'),
         },
       },
     },

@@ -36,7 +36,7 @@ async function routerOnly(home: string) {
     samples.push(performance.now() - t)
     if (!r.ok) throw new Error(r.error.message)
   }
-  core.dispose()
+  await core.dispose()
   return summary('router.update_settings', samples)
 }
 

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test as base } from '@playwright/test'
+import { startFakeLlm, type FakeLlm } from '../main/testing/fakeLlm'
 import { AppPage } from './pages/app.page'
 
 export interface Server {
@@ -20,12 +21,14 @@ export interface ServerOptions {
   home?: string
   port?: number
   token?: string
+  /** Extra environment, e.g. the fake LLM server's address. */
+  env?: NodeJS.ProcessEnv
 }
 
 /** Runs `loomverse serve` (a free port, a new token, its own temporary LOOMVERSE_HOME by default), as a user would. */
 export async function startServer(options: ServerOptions = {}): Promise<Server> {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'loomverse-e2e-'))
-  const env = { ...process.env }
+  const env = { ...process.env, ...options.env }
   delete env.LOOMVERSE_TOKEN // every server gets its own random token unless the test pins one
   env.LOOMVERSE_CHECK_OUTPUT = '1' // hold every answer to its contract schema while testing
   const args = ['bin/loomverse.js', 'serve', '--port', String(options.port ?? 0), '--home', home]
@@ -71,10 +74,20 @@ function stopChild(child: ChildProcess): Promise<void> {
   })
 }
 
-export const test = base.extend<{ server: Server; app: AppPage }>({
+/** Points the app's OpenAI-compatible provider at a fake LLM server (real HTTP, scripted replies). */
+export function llmEnv(llm: FakeLlm): NodeJS.ProcessEnv {
+  return { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: 'sk-test', LOOMVERSE_DEFAULT_MODEL: 'openai:gpt-4o-mini' }
+}
+
+export const test = base.extend<{ llm: FakeLlm; server: Server; app: AppPage }>({
   // eslint-disable-next-line no-empty-pattern
-  server: async ({}, use) => {
-    const server = await startServer()
+  llm: async ({}, use) => {
+    const llm = await startFakeLlm()
+    await use(llm)
+    await llm.close()
+  },
+  server: async ({ llm }, use) => {
+    const server = await startServer({ env: llmEnv(llm) })
     await use(server)
     await server.stop()
   },

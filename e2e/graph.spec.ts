@@ -34,7 +34,7 @@ test('branch, re-parent, merge, refuse a cycle, undo and redo — all by hand on
 
   // #3 → #1 would loop: refused with a clear message, nothing changes.
   await graph.connect(3, 1)
-  await expect(page.getByRole('alert')).toContainText('loop back on itself')
+  await expect(page.locator('.toast-error')).toContainText('loop back on itself')
   expect(await graph.edges()).toEqual(['1→2', '1→4', '2→3', '4→3'])
 
   // Undo the merge, then the re-parent; redo brings the re-parent back.
@@ -98,4 +98,54 @@ test('deleting a node with children asks, reattaches them, and undo brings it ba
   await page.getByRole('button', { name: 'Undo' }).click()
   await expect.poll(() => graph.edges()).toEqual(['1→2', '2→3'])
   await expect(graph.card(2)).toContainText('two')
+})
+
+test('Build summaries tags every node in the background and the cards update live', async ({
+  app,
+  page,
+  server,
+  llm,
+}) => {
+  await app.open()
+  const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
+  await graph.newFlow()
+  await graph.send('京都のおすすめは？')
+  await graph.send('紅葉の時期は？')
+  await expect(graph.card(2).getByTestId('node-response')).toContainText('echo')
+  llm.script({ provider: 'openai', reply: 'Summary: Travel questions about Kyoto.\nTags: kyoto, travel, autumn' })
+
+  await page.getByRole('button', { name: 'Build summaries' }).click()
+  await expect(page.locator('.toast')).toContainText('Summarising 2 nodes')
+  await graph.fitView()
+  for (const index of [1, 2]) await expect(graph.card(index)).toContainText('#kyoto', { timeout: 15_000 })
+  await expect(page.getByTestId('jobs')).toContainText('No background jobs')
+
+  await page.getByRole('button', { name: 'Build summaries' }).click()
+  await expect(page.locator('.toast').last()).toContainText('Every summary is up to date')
+})
+
+test('a conversation’s own system prompt and budget shape its context; what was sent stays inspectable', async ({
+  app,
+  page,
+  server,
+}) => {
+  await app.open()
+  const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
+  await graph.newFlow()
+  await page.getByRole('button', { name: 'Edit' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Conversation settings' })
+  await dialog.getByLabel('System prompt').fill('You are a Kyoto tour guide.')
+  await dialog.getByLabel('Context budget (tokens)').fill('12')
+  await expect(dialog.getByRole('alert')).toContainText('256')
+  await dialog.getByLabel('Context budget (tokens)').fill('3000')
+  await dialog.getByRole('button', { name: 'Save' }).click()
+  await expect(dialog).toHaveCount(0)
+
+  await graph.send('おすすめは？')
+  await page.getByRole('button', { name: 'Context' }).click()
+  const inspector = page.getByRole('region', { name: 'Context inspector' })
+  await expect(inspector.getByTestId('context-total')).toContainText('of 3000 tokens')
+  await expect(inspector.locator('[data-kind=system]')).toContainText('You are a Kyoto tour guide.')
+  await inspector.getByRole('tab', { name: 'Sent with #1' }).click()
+  await expect(inspector.locator('[data-kind=prompt]')).toContainText('おすすめは？')
 })

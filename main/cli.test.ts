@@ -4,6 +4,7 @@ import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { version } from '../package.json'
 import { runCli, type CliIo } from './cli'
+import { appMigrations } from './db/migrations'
 import { startCore } from './core'
 import { useTempHome } from './testing/tempHome'
 import { ask, openWs } from './testing/wsProbe'
@@ -77,7 +78,9 @@ describe('loomverse CLI', () => {
       throw new Error('must not start serving')
     })
     expect(await runCli(['serve', '--home', dir], second.cli)).toBe(1)
-    expect(second.err.join('\n')).toMatch(/loomverse\.db has schema version 42, but this Loomverse knows only up to 2/)
+    expect(second.err.join('\n')).toMatch(
+      new RegExp(`loomverse\\.db has schema version 42, but this Loomverse knows only up to ${appMigrations.length}`),
+    )
   })
 
   it('reads the token from LOOMVERSE_TOKEN and the home from LOOMVERSE_HOME', async () => {
@@ -152,7 +155,7 @@ describe('loomverse graph commands', () => {
       expect(core.graph.getNode(rootId)).toMatchObject({ prompt: '京都はどこ？\n', response: '日本です。' })
       expect(core.graph.getNode(rootId).metadata.tags).toEqual(['旅行', '地理'])
     } finally {
-      core.dispose()
+      await core.dispose()
     }
   })
 
@@ -223,7 +226,7 @@ describe('loomverse graph commands', () => {
       const [node] = core.graph.loadFlow(core.graph.listFlows()[0]!.id).nodes
       expect(node?.prompt).toBe('CDATA ]]> survives\r\n')
     } finally {
-      core.dispose()
+      await core.dispose()
     }
   })
 

@@ -9,6 +9,7 @@ import { version } from '../package.json'
 import { startCore, type Core } from './core'
 import { resolveHome } from './home'
 import { serve } from './host/serve'
+import type { WorkerEntry } from './jobs/jobService'
 import { exportVizprompt, importVizprompt, type ImportSummary } from './interop/vizprompt'
 
 export interface CliIo {
@@ -17,6 +18,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv
   /** Resolves when the user asks the process to stop (Ctrl+C, SIGTERM). */
   untilStopped: () => Promise<void>
+  /** The job worker to run; by default the built one beside this file. Tests pass the source. */
+  jobWorker?: WorkerEntry | null
 }
 
 const help = `loomverse ${version} — a studio for long conversations with AI personas
@@ -30,6 +33,8 @@ Usage:
   loomverse export --format vizprompt --out DIR [--flow NAME]
                                                         write the graph as VizPrompt text files
   loomverse import --format vizprompt DIR               read a VizPrompt folder into the graph
+  loomverse build [--flow NAME]                         summarise and tag every node edited since its
+                                                        last summary, with the lightweight model
   loomverse --version
   loomverse --help
 
@@ -89,6 +94,7 @@ const commands: Record<string, Command> = {
   search: { options: ['tags', 'keywords', 'flow'], positionals: [], run: searchCommand },
   export: { options: ['format', 'out', 'flow'], positionals: [], run: exportCommand },
   import: { options: ['format'], positionals: ['DIR'], run: importCommand },
+  build: { options: ['flow'], positionals: [], run: buildCommand },
 }
 
 const DEFAULT_FLOW = 'main'
@@ -145,7 +151,7 @@ async function serveCommand(values: Values, _: string[], io: CliIo): Promise<num
   const token = values.token ?? (io.env.LOOMVERSE_TOKEN || undefined)
   if (token !== undefined && token.length < 16) throw new UsageError('--token must be at least 16 characters')
   const home = resolveHome(values.home, io.env)
-  const serving = await serve({ home, port, token, staticDir: rendererDir(), log: io.err })
+  const serving = await serve({ home, port, token, staticDir: rendererDir(), jobWorker: workerFor(io), log: io.err })
   io.out(`Loomverse is running at ${serving.host.url}`)
   io.out(`Data: ${home}  (press Ctrl+C to stop)`)
   await io.untilStopped()
@@ -157,6 +163,13 @@ function parsePort(text: string): number | null {
   if (!/^\d+$/.test(text)) return null
   const n = Number(text)
   return n <= 65535 ? n : null
+}
+
+/** The built job worker beside this file; without it (running from source) jobs wait in the queue. */
+function workerFor(io: CliIo): WorkerEntry | null {
+  if (io.jobWorker !== undefined) return io.jobWorker
+  const file = join(dirname(fileURLToPath(import.meta.url)), 'jobWorker.js')
+  return existsSync(file) ? { path: file } : null
 }
 
 /** The built renderer next to this file in `out/`; absent when running from source without a build. */
@@ -226,6 +239,39 @@ async function importCommand(values: Values, positionals: string[], io: CliIo): 
   })
 }
 
+/** Queues summaries for stale nodes and waits for the worker to finish them, showing progress. */
+async function buildCommand(values: Values, _: string[], io: CliIo): Promise<number> {
+  const worker = workerFor(io)
+  if (!worker) throw new Error('the job worker is not built: run "npm run build" first')
+  const core = startCore({ home: resolveHome(values.home, io.env), mode: 'browser', log: io.err, jobWorker: worker })
+  try {
+    const flowId = values.flow === undefined ? undefined : requireFlow(core, values.flow).id
+    let last = ''
+    let failed = 0
+    core.bus.listen((event, data) => {
+      if (event !== 'job_progress') return
+      const p = data as { label: string; done: number; total: number; state: string; error?: string }
+      const line = `${p.label}: ${p.done}/${p.total}${p.error ? ` (${p.error})` : ''}`
+      if (line !== last) io.err((last = line))
+      if (p.state === 'failed') failed = p.total - p.done
+    })
+    const { queued } = await call(core, 'build_summaries', { flow_id: flowId })
+    if (queued === 0) {
+      io.out('Every summary is up to date.')
+      return 0
+    }
+    await core.jobs.whenIdle()
+    io.out(
+      failed > 0
+        ? `Summarised ${queued - failed} of ${queued} nodes; ${failed} failed.`
+        : `Summarised ${queued} nodes.`,
+    )
+    return failed > 0 ? 1 : 0
+  } finally {
+    await core.dispose()
+  }
+}
+
 function printImport(summary: ImportSummary, dir: string, io: CliIo): void {
   io.out(`Imported ${summary.nodes} nodes and ${summary.flows} flows from ${dir}`)
   for (const c of summary.collisions) {
@@ -244,7 +290,7 @@ async function withCore(values: Values, io: CliIo, run: (core: Core) => Promise<
   try {
     return await run(core)
   } finally {
-    core.dispose()
+    await core.dispose()
   }
 }
 

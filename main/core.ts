@@ -3,7 +3,13 @@ import { appMigrations } from './db/migrations'
 import { openDatabase, type Db } from './db/open'
 import { GraphService } from './graph/graphService'
 import { graphHandlers } from './graph/graphHandlers'
+import { ChatService, type ChatOptions } from './chat/chatService'
 import { EventBus } from './host/events'
+import { listAllModels } from './llm/listAllModels'
+import { LlmRegistry, providersFromEnv } from './llm/providers'
+import { PersonaService } from './persona/personaService'
+import { createWorld } from './world/world'
+import { JobService, type WorkerEntry } from './jobs/jobService'
 import { createRouter, type Handlers, type Router } from './host/router'
 import { ensureHome, type HomePaths } from './home'
 import { SettingsService } from './settings/settingsService'
@@ -11,6 +17,12 @@ import { appInfo } from './system/appInfoService'
 
 export interface CoreOptions {
   home: string
+  /** Where LLM keys, base URLs and default models come from (browser mode); process.env by default. */
+  env?: NodeJS.ProcessEnv
+  /** Chat streaming knobs; tests shorten the retry waits. */
+  chat?: Omit<ChatOptions, 'env'>
+  /** The job worker's script; null runs no worker (jobs stay queued, e.g. for one-shot CLI commands). */
+  jobWorker?: WorkerEntry | null
   mode: AppInfo['mode']
   checkOutput?: boolean
   log?: (message: string) => void
@@ -26,8 +38,10 @@ export interface Core {
   db: Db
   bus: EventBus
   graph: GraphService
+  jobs: JobService
   router: Router
-  dispose(): void
+  /** Stops the job worker, then closes the database. */
+  dispose(): Promise<void>
 }
 
 export function startCore(options: CoreOptions): Core {
@@ -36,14 +50,63 @@ export function startCore(options: CoreOptions): Core {
   const bus = new EventBus()
   const settings = new SettingsService(db, bus)
   const graph = new GraphService(db, bus)
+  const log = options.log ?? ((m: string) => console.error(m))
+  const jobs = new JobService({
+    db,
+    dbPath: paths.db,
+    bus,
+    // The worker reads provider settings from its environment: give it the same one.
+    worker: options.jobWorker
+      ? { ...options.jobWorker, env: { ...(options.jobWorker.env ?? process.env), ...options.env } }
+      : null,
+    log,
+    // A job changed rows through its own connection: tell open windows what is new.
+    onNodesChanged: (ids) => {
+      for (const id of ids) {
+        const node = graph.store.node(id)
+        if (node) bus.emit('node_updated', { node })
+      }
+    },
+  })
+  jobs.start()
+  const llm = new LlmRegistry(providersFromEnv(options.env ?? process.env))
+  const personas = new PersonaService(db, bus)
+  const chat = new ChatService(graph, settings, llm, bus, {
+    ...options.chat,
+    env: options.env ?? process.env,
+    personas,
+  })
+  const world = createWorld({
+    db,
+    bus,
+    paths,
+    jobs,
+    llm,
+    settings,
+    graph,
+    personas,
+    chat,
+    env: options.env ?? process.env,
+  })
 
   const handlers: Handlers = {
     app_info: () => appInfo({ db, dbPath: paths.db, home: paths.home, mode: options.mode }),
     get_settings: () => settings.get(),
     update_settings: (patch) => settings.update(patch),
-    ...graphHandlers(graph, settings),
+    ...graphHandlers(graph, settings, jobs, personas),
+    chat_send: (i) => chat.send(i),
+    chat_stop: (i) => chat.stop(i.node_id),
+    chat_retry: (i) => chat.retry(i),
+    chat_continue: (i) => chat.continue(i),
+    get_sent_context: (i) => graph.store.sentContext(graph.getNode(i.node_id).id),
+    create_persona: (i) => personas.create(i),
+    list_personas: () => personas.list(),
+    get_persona: (i) => personas.get(i.id),
+    update_persona: (i) => personas.update(i),
+    delete_persona: (i) => personas.delete(i.id),
+    list_models: () => listAllModels(llm),
+    ...world.handlers,
   }
-  const log = options.log ?? ((m: string) => console.error(m))
   const router = createRouter(handlers, {
     checkOutput: options.checkOutput ?? (process.env.NODE_ENV === 'test' || process.env.LOOMVERSE_CHECK_OUTPUT === '1'),
     onError: (method, e) =>
@@ -55,8 +118,12 @@ export function startCore(options: CoreOptions): Core {
     db,
     bus,
     graph,
+    jobs,
     router,
-    dispose() {
+    async dispose() {
+      await world.dispose()
+      await chat.stopAll()
+      await jobs.stop()
       db.close()
     },
   }

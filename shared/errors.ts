@@ -13,6 +13,14 @@ export const errorCodes = [
   'cycle',
   'db_too_new',
   'unavailable',
+  'llm_auth',
+  'llm_not_found',
+  'llm_rate_limited',
+  'llm_unavailable',
+  'llm_bad_request',
+  'llm_timeout',
+  'llm_aborted',
+  'llm_not_configured',
   'internal',
 ] as const
 

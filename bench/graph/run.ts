@@ -130,7 +130,7 @@ try {
   const i0 = performance.now()
   const imported = await importVizprompt({ graph: fresh.graph }, out)
   const importMs = performance.now() - i0
-  fresh.dispose()
+  await fresh.dispose()
   console.log(
     JSON.stringify({
       bench: 'graph.vizprompt_export_import',

@@ -27,7 +27,11 @@ if (!app.requestSingleInstanceLock()) {
     .whenReady()
     .then(() => {
       hardenApp()
-      core = startCore({ home: resolveHome(undefined), mode: 'electron' })
+      core = startCore({
+        home: resolveHome(undefined),
+        mode: 'electron',
+        jobWorker: { path: join(import.meta.dirname, 'jobWorker.js') },
+      })
       const origins = devServerUrl ? [new URL(devServerUrl).origin + '/'] : [pathToFileURL(rendererIndex).href]
       attachIpc(ipcMain, core.router, trustOrigins(origins))
 
@@ -60,5 +64,12 @@ if (!app.requestSingleInstanceLock()) {
     })
 
   app.on('window-all-closed', () => app.quit())
-  app.on('will-quit', () => core?.dispose())
+  app.on('will-quit', (event) => {
+    if (!core) return
+    // Let the job worker finish its current write and the database close cleanly first.
+    event.preventDefault()
+    const closing = core
+    core = null
+    void closing.dispose().finally(() => app.quit())
+  })
 }

@@ -29,7 +29,7 @@ describe('migrations', () => {
     expect(migration).toEqual({
       from: 0,
       to: appMigrations.length,
-      applied: ['0001-create-settings', '0002-create-graph'],
+      applied: appMigrations.map((m) => `${String(m.version).padStart(4, '0')}-${m.name}`),
     })
     expect(schemaVersion(db)).toBe(appMigrations.length)
     db.prepare('INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)').run('theme', '"dark"', 1)

@@ -228,7 +228,7 @@ describe('build_context through the router', () => {
       expect(en.budget).toBe(1000)
       expect(en.messages[0]!.content).toMatch(/^You are a helpful assistant\./)
     } finally {
-      core.dispose()
+      await core.dispose()
     }
   })
 })

@@ -1,40 +1,30 @@
+import { randomUUID } from 'node:crypto'
+import type { graphMethods } from '@shared/contract'
 import type { Handlers } from '../host/router'
+import type { JobService } from '../jobs/jobService'
+import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
-import { buildContext, type ContextLanguage } from './context'
+import { flowContext, uiLanguage } from './flowContext'
 import type { GraphService } from './graphService'
 import { listTags, searchNodes } from './search'
 
-type GraphMethod =
-  | 'create_flow'
-  | 'list_flows'
-  | 'get_flow'
-  | 'load_flow'
-  | 'update_flow'
-  | 'delete_flow'
-  | 'create_node'
-  | 'get_node'
-  | 'update_node'
-  | 'delete_node'
-  | 'create_branch'
-  | 'connect_nodes'
-  | 'disconnect_nodes'
-  | 'reconnect_nodes'
-  | 'set_positions'
-  | 'set_pinned'
-  | 'search_nodes'
-  | 'list_tags'
-  | 'build_context'
-  | 'graph_undo'
-  | 'graph_redo'
-  | 'get_undo_state'
+type GraphMethod = keyof typeof graphMethods
 
-export function graphHandlers(graph: GraphService, settings: SettingsService): Pick<Handlers, GraphMethod> {
+export function graphHandlers(
+  graph: GraphService,
+  settings: SettingsService,
+  jobs: JobService,
+  personas: PersonaService,
+): Pick<Handlers, GraphMethod> {
   return {
     create_flow: (i) => graph.createFlow(i),
     list_flows: () => graph.listFlows(),
     get_flow: (i) => graph.getFlow(i.id),
     load_flow: (i) => graph.loadFlow(i.id),
-    update_flow: (i) => graph.updateFlow(i),
+    update_flow: (i) => {
+      if (i.persona_id) personas.get(i.persona_id) // refuses an unknown persona before anything changes
+      return graph.updateFlow(i)
+    },
     delete_flow: (i) => graph.deleteFlow(i.id),
     create_node: (i) => graph.createNode(i),
     get_node: (i) => graph.getNode(i.id),
@@ -48,26 +38,29 @@ export function graphHandlers(graph: GraphService, settings: SettingsService): P
     set_pinned: (i) => graph.setPinned(i),
     search_nodes: (i) => ({ nodes: searchNodes(graph.store, i) }),
     list_tags: (i) => listTags(graph.store, i.flow_id),
-    build_context: (i) => {
-      const flow = graph.getFlow(i.flow_id)
-      const prefs = settings.get()
-      return buildContext({
-        flow,
-        node: (id) => graph.getNode(id),
+    build_context: (i) =>
+      flowContext(graph, settings, {
+        flowId: i.flow_id,
         parentIds: i.parent_ids ?? [],
         prompt: i.prompt,
-        budget: flow.token_budget ?? prefs.context_budget,
-        language: contextLanguage(prefs.language),
-      })
+        persona: personas.find(graph.getFlow(i.flow_id).persona_id),
+      }),
+    build_summaries: (i) => {
+      if (i.flow_id) graph.getFlow(i.flow_id)
+      const language = uiLanguage(settings.get().language)
+      const batch = `summaries-${randomUUID()}`
+      const label = language === 'ja' ? '要約とタグ' : 'Summaries and tags'
+      const queued = jobs.enqueueBatch(
+        batch,
+        label,
+        graph.store
+          .staleNodeIds(i.flow_id)
+          .map((id) => ({ kind: 'graph.summarize', payload: { node_id: id, language }, dedupeKey: `summarize:${id}` })),
+      )
+      return { batch, queued }
     },
     graph_undo: (i) => graph.undo(i.flow_id),
     graph_redo: (i) => graph.redo(i.flow_id),
     get_undo_state: (i) => graph.undoState(i.flow_id),
   }
-}
-
-/** The model is addressed in the UI's language; `auto` follows the machine's locale. */
-function contextLanguage(setting: 'auto' | 'ja' | 'en'): ContextLanguage {
-  if (setting !== 'auto') return setting
-  return Intl.DateTimeFormat().resolvedOptions().locale.toLowerCase().startsWith('ja') ? 'ja' : 'en'
 }

@@ -1,4 +1,4 @@
-import type { Connection, Flow, FlowMember, FlowSummary, Node } from '@shared/contract'
+import type { Connection, ContextPreview, Flow, FlowMember, FlowSummary, Node } from '@shared/contract'
 import type { Db } from '../db/open'
 
 // Row access for the graph tables. No rules here: GraphService decides what is allowed.
@@ -14,6 +14,7 @@ interface NodeRow {
   summary_text: string
   summary_updated: number
   summary_last_built: string | null
+  error: string | null
 }
 
 interface FlowRow {
@@ -193,6 +194,55 @@ export class GraphStore {
       this.db.prepare('UPDATE nodes SET response = ? WHERE id = ?').run(fields.response, id)
   }
 
+  /** Nodes whose summary needs building: stale, with something to summarise, not mid-reply. */
+  staleNodeIds(flowId?: string): string[] {
+    const sql = flowId
+      ? `SELECT n.id FROM nodes n JOIN flow_nodes m ON m.node_id = n.id AND m.flow_id = ?
+         WHERE n.summary_updated = 1 AND n.status <> 'streaming' ORDER BY m.idx`
+      : "SELECT id FROM nodes WHERE summary_updated = 1 AND status <> 'streaming' ORDER BY timestamp"
+    return (this.db.prepare(sql).all(...(flowId ? [flowId] : [])) as Array<{ id: string }>).map((r) => r.id)
+  }
+
+  /** Sets where a reply stands; `response` is the whole text so far, not a delta. */
+  setReply(
+    id: string,
+    reply: {
+      response?: string
+      status: Node['status']
+      error?: string | null
+      model?: string
+      stats?: Node['metadata']['stats']
+    },
+  ): void {
+    this.db
+      .prepare(
+        `UPDATE nodes SET status = @status, response = coalesce(@response, response), error = @error,
+                model = coalesce(@model, model), stats_json = coalesce(@stats, stats_json) WHERE id = @id`,
+      )
+      .run({
+        id,
+        status: reply.status,
+        response: reply.response ?? null,
+        error: reply.error ?? null,
+        model: reply.model ?? null,
+        stats: reply.stats ? JSON.stringify(reply.stats) : null,
+      })
+  }
+
+  saveSentContext(nodeId: string, context: ContextPreview, sentAt: string): void {
+    this.db
+      .prepare(
+        'INSERT INTO node_contexts (node_id, context_json, sent_at) VALUES (?, ?, ?) ON CONFLICT(node_id) DO UPDATE SET context_json = excluded.context_json, sent_at = excluded.sent_at',
+      )
+      .run(nodeId, JSON.stringify(context), sentAt)
+  }
+
+  sentContext(nodeId: string): { context: ContextPreview; sent_at: string } | null {
+    const row = this.db.prepare('SELECT context_json, sent_at FROM node_contexts WHERE node_id = ?').get(nodeId) as
+      { context_json: string; sent_at: string } | undefined
+    return row ? { context: JSON.parse(row.context_json) as ContextPreview, sent_at: row.sent_at } : null
+  }
+
   markStale(ids: readonly string[]): void {
     const mark = this.db.prepare('UPDATE nodes SET summary_updated = 1 WHERE id = ?')
     for (const id of ids) mark.run(id)
@@ -296,8 +346,8 @@ export class GraphStore {
       const r = snapshot.row
       this.db
         .prepare(
-          `INSERT INTO nodes (id, timestamp, prompt, response, status, model, stats_json, summary_text, summary_updated, summary_last_built)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO nodes (id, timestamp, prompt, response, status, model, stats_json, summary_text, summary_updated, summary_last_built, error)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           r.id,
@@ -310,6 +360,7 @@ export class GraphStore {
           r.summary_text,
           r.summary_updated,
           r.summary_last_built,
+          r.error,
         )
       this.setTags(r.id, snapshot.tags)
     }
@@ -329,6 +380,7 @@ function toNode(row: NodeRow, tags: string[]): Node {
     prompt: row.prompt,
     response: row.response,
     status: row.status,
+    error: row.error ?? null,
     metadata: {
       model: row.model,
       stats: JSON.parse(row.stats_json) as Node['metadata']['stats'],

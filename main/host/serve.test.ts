@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
+import { appMigrations } from '../db/migrations'
 import { useTempHome } from '../testing/tempHome'
 import { ask, collectEvents, httpGet, openWs } from '../testing/wsProbe'
 import { serve, type Serving } from './serve'
@@ -101,7 +102,7 @@ describe('loopback host: WebSocket', () => {
     expect(reply).toMatchObject({
       id: 1,
       status: 'success',
-      data: { name: 'loomverse', mode: 'browser', db: { schema_version: 2 } },
+      data: { name: 'loomverse', mode: 'browser', db: { schema_version: appMigrations.length } },
     })
   })
 

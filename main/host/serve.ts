@@ -1,4 +1,5 @@
 import { startCore, type Core } from '../core'
+import type { WorkerEntry } from '../jobs/jobService'
 import { newToken } from './auth'
 import { removeHostFile, writeHostFile } from './hostFile'
 import { startHost, type Host } from './wsHost'
@@ -8,6 +9,7 @@ export interface ServeOptions {
   port: number
   token?: string
   staticDir: string | null
+  jobWorker?: WorkerEntry | null
   log?: (message: string) => void
 }
 
@@ -20,7 +22,7 @@ export interface Serving {
 
 /** `loomverse serve`: the core behind the loopback host, announced in host.json. */
 export async function serve(options: ServeOptions): Promise<Serving> {
-  const core = startCore({ home: options.home, mode: 'browser', log: options.log })
+  const core = startCore({ home: options.home, mode: 'browser', log: options.log, jobWorker: options.jobWorker })
   const token = options.token || newToken()
   let host: Host
   try {
@@ -33,7 +35,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       log: options.log,
     })
   } catch (e) {
-    core.dispose()
+    await core.dispose()
     throw e
   }
   writeHostFile(core.paths.hostFile, {
@@ -53,7 +55,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       stopped = true
       await host.close()
       removeHostFile(core.paths.hostFile, process.pid)
-      core.dispose()
+      await core.dispose()
     },
   }
 }

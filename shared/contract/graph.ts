@@ -26,6 +26,8 @@ export const Node = z.object({
   prompt: z.string(),
   response: z.string(),
   status: NodeStatus,
+  /** Why the reply failed or stopped early, in words for the user; null when it completed. */
+  error: z.string().nullable(),
   metadata: z.object({
     model: z.string(),
     stats: z.object({ user: RoleStats.optional(), assistant: RoleStats.optional() }),
@@ -135,6 +137,8 @@ export const graphMethods = {
         description: z.string().max(10_000).optional(),
         system_prompt: z.string().max(100_000).optional(),
         token_budget: z.number().int().min(256).max(2_000_000).nullable().optional(),
+        /** The persona who speaks in this conversation; null unbinds it. */
+        persona_id: z.string().nullable().optional(),
       })
       .strict(),
     output: Flow,
@@ -235,6 +239,15 @@ export const graphMethods = {
   build_context: {
     input: z.object({ flow_id: Id, parent_ids: z.array(Id).max(64).optional(), prompt: Text }).strict(),
     output: ContextPreview,
+  },
+
+  /**
+   * Queues summary + tags for every node whose summary is stale (seed §7.2), with the
+   * lightweight model, as background jobs. Progress arrives as `job_progress` events.
+   */
+  build_summaries: {
+    input: z.object({ flow_id: Id.optional() }).strict(),
+    output: z.object({ batch: z.string(), queued: z.number().int().nonnegative() }),
   },
 
   graph_undo: { input: z.object({ flow_id: Id }).strict(), output: UndoState },

@@ -1,12 +1,18 @@
 import type { z } from 'zod'
 import type { Result } from '../errors'
 import { appEvents, appMethods } from './app'
+import { chatEvents, chatMethods } from './chat'
 import { graphEvents, graphMethods } from './graph'
+import { llmMethods, personaEvents, personaMethods } from './persona'
 import { settingsEvents, settingsMethods } from './settings'
+import { worldEvents, worldMethods } from './world'
 
 export * from './app'
+export * from './chat'
 export * from './graph'
+export * from './persona'
 export * from './settings'
+export * from './world'
 export type { MethodSpec, MethodSpecs, EventSpecs } from './spec'
 
 /**
@@ -17,6 +23,10 @@ export type { MethodSpec, MethodSpecs, EventSpecs } from './spec'
 export const contract = {
   ...appMethods,
   ...graphMethods,
+  ...chatMethods,
+  ...personaMethods,
+  ...llmMethods,
+  ...worldMethods,
   ...settingsMethods,
 } as const
 
@@ -24,6 +34,9 @@ export const contract = {
 export const events = {
   ...appEvents,
   ...graphEvents,
+  ...chatEvents,
+  ...personaEvents,
+  ...worldEvents,
   ...settingsEvents,
 } as const
 

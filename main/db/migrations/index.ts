@@ -1,9 +1,22 @@
 import type { Migration } from '../migrate'
 import { migrate as createSettings } from './0001-create-settings'
 import { migrate as createGraph } from './0002-create-graph'
+import { migrate as createJobs } from './0003-create-jobs'
+import { migrate as addNodeError } from './0004-add-node-error'
+import { migrate as createNodeContexts } from './0005-create-node-contexts'
+import { migrate as createAi } from './0006-create-ai'
+import { migrate as addAiVisionModels } from './0007-add-ai-vision-models'
+import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
 export const appMigrations: readonly Migration[] = [
   { version: 1, name: 'create-settings', up: createSettings },
   { version: 2, name: 'create-graph', up: createGraph },
+  { version: 3, name: 'create-jobs', up: createJobs },
+  { version: 4, name: 'add-node-error', up: addNodeError },
+  { version: 5, name: 'create-node-contexts', up: createNodeContexts },
+  { version: 6, name: 'create-ai', up: createAi },
+  { version: 7, name: 'add-ai-vision-models', up: addAiVisionModels },
+  // The world's steps (buildings, items) are numbered from 8 on in their own list.
+  ...worldSteps,
 ]

@@ -1,45 +1,75 @@
+import type { Statement } from 'better-sqlite3'
 import type { Flow, Node } from '@shared/contract'
-import type { GraphStore } from '../../graph/graphStore'
+import type { Db } from '../../db/open'
 
 // The rows an import writes. GraphStore's inserts start a node or flow fresh (times from the
 // clock, no stats or summary); an import must put back exactly what the files hold.
+//
+// An import touches every row of a big flow, so each statement is prepared once per import
+// and run for every row: preparing is the expensive part of a small statement.
 
-/** A node as its file has it: a new row, or every column of the existing one replaced. */
-export function writeNode(store: GraphStore, node: Node): void {
-  const { model, stats, summary, tags } = node.metadata
-  store.db
-    .prepare(
-      `INSERT INTO nodes (id, timestamp, prompt, response, status, model, stats_json, summary_text, summary_updated, summary_last_built)
-       VALUES (@id, @timestamp, @prompt, @response, @status, @model, @stats_json, @summary_text, @summary_updated, @summary_last_built)
+export class ImportRows {
+  private readonly statements = new Map<string, Statement>()
+
+  constructor(private readonly db: Db) {}
+
+  private statement(sql: string): Statement {
+    let prepared = this.statements.get(sql)
+    if (!prepared) {
+      prepared = this.db.prepare(sql)
+      this.statements.set(sql, prepared)
+    }
+    return prepared
+  }
+
+  /** The stored node's timestamp, or undefined when there is no such node. */
+  nodeTimestamp(id: string): string | undefined {
+    const row = this.statement('SELECT timestamp FROM nodes WHERE id = ?').get(id) as { timestamp: string } | undefined
+    return row?.timestamp
+  }
+
+  /** The stored flow's `updated`, or undefined when there is no such flow. */
+  flowUpdated(id: string): string | undefined {
+    const row = this.statement('SELECT updated FROM flows WHERE id = ?').get(id) as { updated: string } | undefined
+    return row?.updated
+  }
+
+  /** A node as its file has it: a new row, or every column of the existing one replaced. */
+  writeNode(node: Node): void {
+    const { model, stats, summary, tags } = node.metadata
+    this.statement(
+      `INSERT INTO nodes (id, timestamp, prompt, response, status, error, model, stats_json, summary_text, summary_updated, summary_last_built)
+       VALUES (@id, @timestamp, @prompt, @response, @status, @error, @model, @stats_json, @summary_text, @summary_updated, @summary_last_built)
        ON CONFLICT (id) DO UPDATE SET
          timestamp = excluded.timestamp, prompt = excluded.prompt, response = excluded.response,
-         status = excluded.status, model = excluded.model, stats_json = excluded.stats_json,
+         status = excluded.status, error = excluded.error, model = excluded.model, stats_json = excluded.stats_json,
          summary_text = excluded.summary_text, summary_updated = excluded.summary_updated,
          summary_last_built = excluded.summary_last_built`,
-    )
-    .run({
+    ).run({
       id: node.id,
       timestamp: node.timestamp,
       prompt: node.prompt,
       response: node.response,
       status: node.status,
+      error: node.error,
       model,
       stats_json: JSON.stringify(stats),
       summary_text: summary.text,
       summary_updated: summary.updated ? 1 : 0,
       summary_last_built: summary.last_built,
     })
-  store.setTags(node.id, tags)
-}
+    // As GraphStore.setTags: a tag given twice is kept once, at its first position.
+    this.statement('DELETE FROM node_tags WHERE node_id = ?').run(node.id)
+    const insertTag = this.statement('INSERT OR IGNORE INTO node_tags (node_id, tag, position) VALUES (?, ?, ?)')
+    tags.forEach((tag, i) => insertTag.run(node.id, tag, i))
+  }
 
-/** A new flow as its file has it, keeping its id, times, indexes, positions and pins. Its nodes must exist. */
-export function insertFlow(store: GraphStore, flow: Flow): void {
-  store.db
-    .prepare(
+  /** A new flow as its file has it, keeping its id, times, indexes, positions and pins. Its nodes must exist. */
+  insertFlow(flow: Flow): void {
+    this.statement(
       `INSERT INTO flows (id, name, description, persona_id, system_prompt, token_budget, created, updated)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
+    ).run(
       flow.id,
       flow.name,
       flow.description,
@@ -49,22 +79,36 @@ export function insertFlow(store: GraphStore, flow: Flow): void {
       flow.created,
       flow.updated,
     )
-  for (const m of flow.nodes) {
-    store.addMember(flow.id, m.id, m.position, m.index)
-    if (m.pinned) store.setPinned(flow.id, m.id, true)
+    const member = this.statement(
+      'INSERT INTO flow_nodes (flow_id, node_id, idx, x, y, pinned) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    let last = 0
+    for (const m of flow.nodes) {
+      member.run(flow.id, m.id, m.index, m.position?.x ?? null, m.position?.y ?? null, m.pinned ? 1 : 0)
+      last = Math.max(last, m.index)
+    }
+    // A node added later gets the next index after every one the flow has had.
+    this.statement('UPDATE flows SET next_index = max(next_index, ?) WHERE id = ?').run(last + 1, flow.id)
+    const edge = this.statement('INSERT OR IGNORE INTO connections (flow_id, source_id, target_id) VALUES (?, ?, ?)')
+    for (const c of flow.connections) edge.run(flow.id, c.from, c.to)
   }
-  for (const c of flow.connections) store.addEdge(flow.id, c.from, c.to)
-}
 
-/**
- * Puts the file's version of a flow in place of the database's. Nodes the old version held
- * that are now in no flow at all are deleted, as deleting a flow does; their ids are returned.
- */
-export function replaceFlow(store: GraphStore, flow: Flow): string[] {
-  const before = store.members(flow.id).map((m) => m.id)
-  store.deleteFlow(flow.id)
-  insertFlow(store, flow)
-  const orphans = before.filter((id) => store.flowsOf(id).length === 0)
-  for (const id of orphans) store.deleteNode(id)
-  return orphans
+  /**
+   * Puts the file's version of a flow in place of the database's. Nodes the old version held
+   * that are now in no flow at all are deleted, as deleting a flow does; their ids are returned.
+   */
+  replaceFlow(flow: Flow): string[] {
+    const before = (
+      this.statement('SELECT node_id FROM flow_nodes WHERE flow_id = ? ORDER BY idx').all(flow.id) as Array<{
+        node_id: string
+      }>
+    ).map((r) => r.node_id)
+    this.statement('DELETE FROM flows WHERE id = ?').run(flow.id)
+    this.insertFlow(flow)
+    const inAFlow = this.statement('SELECT 1 FROM flow_nodes WHERE node_id = ? LIMIT 1')
+    const orphans = before.filter((id) => inAFlow.get(id) === undefined)
+    const deleteNode = this.statement('DELETE FROM nodes WHERE id = ?')
+    for (const id of orphans) deleteNode.run(id)
+    return orphans
+  }
 }

@@ -1,7 +1,7 @@
-import type { GraphStore } from '../../graph/graphStore'
+import type { Node } from '@shared/contract'
 import { resolveCollisions, type Collision } from './collisions'
 import type { VizpromptDeps } from './deps'
-import { insertFlow, replaceFlow, writeNode } from './importRows'
+import { ImportRows } from './importRows'
 import { NODES_DIR, inExport } from './layout'
 import { readExport, type FlowFile, type NodeFile } from './readExport'
 import { compareTimestamps } from './timestamps'
@@ -28,7 +28,8 @@ export interface ImportSummary {
 interface Applied {
   flows: string[]
   inserted: string[]
-  updated: string[]
+  /** The nodes that replaced stored ones, as written. */
+  updated: Node[]
   removed: string[]
   skipped: SkippedItem[]
 }
@@ -42,9 +43,9 @@ interface Applied {
 export async function importVizprompt(deps: VizpromptDeps, dir: string): Promise<ImportSummary> {
   const contents = await readExport(dir)
   const { chosen, collisions } = resolveCollisions(contents.nodes)
-  const store = deps.graph.store
+  const db = deps.graph.store.db
   // IMMEDIATE: what is compared against is what gets overwritten, even with another writer on the file.
-  const applied = store.db.transaction(() => apply(store, chosen, contents.flows)).immediate()
+  const applied = db.transaction(() => apply(new ImportRows(db), chosen, contents.flows)).immediate()
   announce(deps, applied)
   return {
     flows: applied.flows.length,
@@ -55,44 +56,53 @@ export async function importVizprompt(deps: VizpromptDeps, dir: string): Promise
   }
 }
 
-function apply(store: GraphStore, nodes: readonly NodeFile[], flows: readonly FlowFile[]): Applied {
+function apply(rows: ImportRows, nodes: readonly NodeFile[], flows: readonly FlowFile[]): Applied {
   const skipped: SkippedItem[] = []
   const newerFlows = flows.filter(({ flow, file }) => {
-    const current = store.flowRow(flow.id)
-    if (!current || compareTimestamps(flow.updated, current.updated) > 0) return true
-    skipped.push({ kind: 'flow', id: flow.id, file, reason: `the database has it updated ${current.updated}` })
+    const current = rows.flowUpdated(flow.id)
+    if (current === undefined || compareTimestamps(flow.updated, current) > 0) return true
+    skipped.push({ kind: 'flow', id: flow.id, file, reason: `the database has it updated ${current}` })
     return false
   })
   // A node in no flow that is written would be invisible: only nodes of written flows are new.
   const wanted = new Set(newerFlows.flatMap(({ flow }) => flow.nodes.map((m) => m.id)))
   const inserted: string[] = []
-  const updated: string[] = []
+  const updated: Node[] = []
   for (const { node, relpath } of nodes) {
-    const file = inExport(NODES_DIR, relpath)
-    const current = store.node(node.id)
-    if (current && compareTimestamps(node.timestamp, current.timestamp) <= 0) {
-      skipped.push({ kind: 'node', id: node.id, file, reason: `the database has it from ${current.timestamp}` })
-    } else if (!current && !wanted.has(node.id)) {
+    const current = rows.nodeTimestamp(node.id)
+    if (current !== undefined && compareTimestamps(node.timestamp, current) <= 0) {
+      const file = inExport(NODES_DIR, relpath)
+      skipped.push({ kind: 'node', id: node.id, file, reason: `the database has it from ${current}` })
+    } else if (current === undefined && !wanted.has(node.id)) {
+      const file = inExport(NODES_DIR, relpath)
       skipped.push({ kind: 'node', id: node.id, file, reason: 'no imported flow holds it' })
     } else {
-      writeNode(store, node)
-      ;(current ? updated : inserted).push(node.id)
+      rows.writeNode(node)
+      if (current === undefined) inserted.push(node.id)
+      else updated.push(node)
     }
   }
   const removed: string[] = []
   for (const { flow } of newerFlows) {
-    if (store.flowRow(flow.id)) removed.push(...replaceFlow(store, flow))
-    else insertFlow(store, flow)
+    if (rows.flowUpdated(flow.id) !== undefined) removed.push(...rows.replaceFlow(flow))
+    else rows.insertFlow(flow)
   }
   return { flows: newerFlows.map(({ flow }) => flow.id), inserted, updated, removed, skipped }
 }
 
-/** Tells open windows, after the commit, what changed under them. */
+/**
+ * Tells open windows, after the commit, what changed under them: each stored node that was
+ * replaced, and each flow written (which brings its new nodes along). The nodes are sent as
+ * written rather than read back: the rows hold exactly that, tags given twice kept once.
+ */
 function announce({ graph, bus }: VizpromptDeps, applied: Applied): void {
   if (!bus) return
-  for (const id of applied.updated) {
-    const node = graph.store.node(id)
-    if (node) bus.emit('node_updated', { node })
+  const removed = new Set(applied.removed)
+  for (const node of applied.updated) {
+    // Replaced, then dropped with the old version of its flow.
+    if (removed.has(node.id)) continue
+    const tags = [...new Set(node.metadata.tags)]
+    bus.emit('node_updated', { node: { ...node, metadata: { ...node.metadata, tags } } })
   }
   for (const id of applied.flows) bus.emit('flow_updated', { flow: graph.getFlow(id) })
 }

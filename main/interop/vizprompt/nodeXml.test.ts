@@ -11,6 +11,7 @@ function node(fields: Partial<Node> = {}, metadata: Partial<Node['metadata']> = 
     prompt: 'p',
     response: 'r',
     status: 'complete',
+    error: null,
     ...fields,
     metadata: {
       model: 'gemini-2.0-flash-001',

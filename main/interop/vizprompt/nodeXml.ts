@@ -3,6 +3,7 @@ import { Node } from '@shared/contract'
 import { isIsoTimestamp } from './timestamps'
 import { VizpromptError, lineAtOffset } from './vizpromptError'
 import { cdata, decodeEntities, escapeAttribute, escapeText, markupOnly, unframe } from './xmlText'
+import { readXmlSubset, type Item } from './xmlSubset'
 
 // One node as one XML file, in the shape of seed §4.1. Connections are not here: flows own them.
 
@@ -15,6 +16,8 @@ export function nodeXml(node: Node): string {
     `<node${attributes({ id: node.id, timestamp: node.timestamp, status: exportedStatus(node.status) })}>`,
     `<prompt>${cdata(node.prompt)}</prompt>`,
     `<response>${cdata(node.response)}</response>`,
+    // Not in the seed: why a reply failed or stopped early. Left out when there is nothing to say.
+    ...(node.error === null ? [] : [`<error>${escapeText(node.error)}</error>`]),
     '<metadata>',
     `<model>${escapeText(model)}</model>`,
     ...ROLES.flatMap((role) => {
@@ -47,8 +50,6 @@ function attributes(values: Record<string, string | number | boolean | null>): s
 
 // ---- reading
 
-type Item = Record<string, unknown>
-
 // preserveOrder keeps CDATA sections and the text between them in order, which `cdata` relies on.
 const parser = new XMLParser({
   preserveOrder: true,
@@ -64,22 +65,41 @@ const parser = new XMLParser({
   ignorePiTags: true,
 })
 
+/** What the general parser makes of a file, or its first well-formedness error; for tests of xmlSubset.ts. */
+export function readXmlFully(xml: string): Item[] | string {
+  const valid = XMLValidator.validate(xml)
+  return valid === true ? (parser.parse(xml) as Item[]) : valid.err.msg
+}
+
 /** Parses and validates one node file; `file` names it in errors. */
 export function parseNodeXml(xml: string, file: string): Node {
   return new NodeFileReader(xml, file).read()
 }
 
 class NodeFileReader {
-  private readonly markup: string
+  private blanked: string | undefined
 
   constructor(
     private readonly xml: string,
     private readonly file: string,
-  ) {
-    this.markup = markupOnly(xml)
+  ) {}
+
+  /** The file with CDATA and comments blanked out (markupOnly), for finding elements in errors. */
+  private get markup(): string {
+    return (this.blanked ??= markupOnly(this.xml))
   }
 
   read(): Node {
+    // A file as Loomverse writes it is read without the general parser. Any problem at all
+    // is left to the full path below, so errors read the same whichever way a file came.
+    const items = readXmlSubset(this.xml)
+    if (items) {
+      try {
+        return this.fromItems(items)
+      } catch {
+        // Reported by the full path.
+      }
+    }
     // Refused outright, before any parser sees it: entity definitions are how XML bombs and
     // file inclusion work. Conversation text in CDATA may mention them freely.
     const dtd = this.markup.search(/<!DOCTYPE|<!ENTITY/i)
@@ -92,7 +112,11 @@ class NodeFileReader {
     }
     const valid = XMLValidator.validate(this.xml)
     if (valid !== true) throw new VizpromptError(this.file, valid.err.line, valid.err.msg)
-    const roots = elements(parser.parse(this.xml) as Item[])
+    return this.fromItems(parser.parse(this.xml) as Item[])
+  }
+
+  private fromItems(items: Item[]): Node {
+    const roots = elements(items)
     const root = roots[0]
     if (roots.length !== 1 || !root || nameOf(root) !== 'node') this.fail('node', 'the root element must be <node>')
     return this.check(this.toNode(root))
@@ -107,6 +131,7 @@ class NodeFileReader {
     const model = this.optional(metadata, 'model')
     const tags = this.optional(metadata, 'tags')
     const response = this.optional(children, 'response')
+    const error = this.optional(children, 'error')
     return {
       id: attrs.id,
       timestamp: attrs.timestamp,
@@ -114,6 +139,7 @@ class NodeFileReader {
       status: attrs.status === 'streaming' ? 'incomplete' : (attrs.status ?? 'complete'),
       prompt: unframe(this.text(this.required(children, 'prompt'))),
       response: response ? unframe(this.text(response)) : '',
+      error: error ? this.text(error) : null,
       metadata: {
         model: model ? this.text(model) : '',
         stats: this.stats(metadata),
@@ -208,7 +234,7 @@ class NodeFileReader {
 
 /** The element a contract path points into, for the line number of an error. */
 function elementOf(path: string[]): string {
-  const names = ['prompt', 'response', 'model', 'stats', 'summary', 'tags']
+  const names = ['prompt', 'response', 'error', 'model', 'stats', 'summary', 'tags']
   return [...path].reverse().find((p) => names.includes(p)) ?? 'node'
 }
 

@@ -1,5 +1,6 @@
-import type { Dirent } from 'node:fs'
+import { readFileSync, type Dirent } from 'node:fs'
 import { readFile, readdir, stat } from 'node:fs/promises'
+import { setImmediate as yieldToEvents } from 'node:timers/promises'
 import { join } from 'node:path'
 import type { Flow, Node } from '@shared/contract'
 import { AppError } from '@shared/errors'
@@ -18,7 +19,6 @@ import {
 import { FLOW_MAP_HEADER, NODE_MAP_HEADER } from './metadataFiles'
 import { parseNodeXml } from './nodeXml'
 import { byCodeUnits } from './order'
-import { mapLimit } from './concurrency'
 import { parseTsv } from './tsv'
 import { VizpromptError } from './vizpromptError'
 import { parseYaml } from './yamlFile'
@@ -151,18 +151,46 @@ async function entries(dir: string): Promise<Dirent[]> {
   return readdir(dir, { withFileTypes: true }).catch(() => [])
 }
 
-/** The files' texts, read in parallel; parsed in order afterwards so the first bad file is always the one reported. */
+/** Files read between two turns of the event loop. */
+const FILES_PER_TURN = 256
+
+/**
+ * The files' texts, in order. Small files are read synchronously, a folder's worth at a
+ * time: a promise per file costs more than the read itself, and the turns between batches
+ * keep the process answering.
+ */
 async function readAll(dir: string, folder: string, relpaths: readonly string[]): Promise<string[]> {
-  return mapLimit(relpaths, async (relpath) => (await readText(dir, inExport(folder, relpath)))!)
+  const texts: string[] = []
+  for (const relpath of relpaths) {
+    if (texts.length > 0 && texts.length % FILES_PER_TURN === 0) await yieldToEvents()
+    texts.push(readTextSync(dir, inExport(folder, relpath)))
+  }
+  return texts
 }
 
 /** A file of the export as text (without a byte-order mark); null if optional and absent. */
 async function readText(dir: string, file: string, options: { optional?: boolean } = {}): Promise<string | null> {
   try {
-    return (await readFile(join(dir, file), 'utf8')).replace(/^\uFEFF/, '')
+    return withoutBom(await readFile(join(dir, file), 'utf8'))
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
-    if (options.optional) return null
-    throw new VizpromptError(file, null, 'is missing; is this a VizPrompt export folder?')
+    return missing(e, file, options)
   }
+}
+
+function readTextSync(dir: string, file: string): string {
+  try {
+    return withoutBom(readFileSync(join(dir, file), 'utf8'))
+  } catch (e) {
+    return missing(e, file, {})!
+  }
+}
+
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+}
+
+function missing(e: unknown, file: string, options: { optional?: boolean }): null {
+  if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+  if (options.optional) return null
+  throw new VizpromptError(file, null, 'is missing; is this a VizPrompt export folder?')
 }

@@ -1,5 +1,7 @@
-import { LineCounter, isNode, parseDocument, stringify, visit } from 'yaml'
+import { LineCounter, isNode, isScalar, parseDocument, stringify, visit, type Alias, type Document } from 'yaml'
 import { VizpromptError } from './vizpromptError'
+import { readYamlSubset } from './yamlSubset'
+import { writeYamlSubset } from './yamlWriter'
 
 // YAML in and out. Reading keeps the document so a problem found later (a wrong type, an
 // unknown node index) can still be reported with the line it is on.
@@ -15,18 +17,36 @@ export interface YamlFile {
 /**
  * Aliases are refused outright: a few nested ones expand into gigabytes ("billion laughs"),
  * and nothing Loomverse writes uses them.
+ *
+ * What Loomverse writes itself is read by the strict subset reader (yamlSubset.ts), which
+ * gives the same value as the full parser in a fraction of the time; the full parser runs
+ * for anything else, and — only when a line is asked for — to find a position.
  */
 export function parseYaml(text: string, file: string): YamlFile {
+  const subset = readYamlSubset(text)
+  if (!subset) return parseFully(text, file)
+  let full: YamlFile | undefined
+  return {
+    value: subset.value,
+    lineOf: (path) => (full ??= parseFully(text, file)).lineOf(path),
+  }
+}
+
+function parseFully(text: string, file: string): YamlFile {
   const lineCounter = new LineCounter()
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true })
+  // Duplicate keys are found below: yaml's own check compares every key with every other,
+  // which takes seconds on a 10,000-entry mapping.
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: false })
+  const { duplicate, alias } = scan(doc)
   const error = doc.errors[0]
+  if (duplicate !== null && (!error || duplicate < error.pos[0])) {
+    throw new VizpromptError(file, lineCounter.linePos(duplicate).line, 'Map keys must be unique')
+  }
   if (error) throw new VizpromptError(file, error.linePos?.[0].line ?? null, firstLine(error.message))
-  visit(doc, {
-    Alias(_, alias) {
-      const line = alias.range ? lineCounter.linePos(alias.range[0]).line : null
-      throw new VizpromptError(file, line, `YAML aliases (*${alias.source}) are not allowed`)
-    },
-  })
+  if (alias) {
+    const line = alias.range ? lineCounter.linePos(alias.range[0]).line : null
+    throw new VizpromptError(file, line, `YAML aliases (*${alias.source}) are not allowed`)
+  }
   return {
     value: doc.toJS({ maxAliasCount: 0 }),
     lineOf(path) {
@@ -39,12 +59,41 @@ export function parseYaml(text: string, file: string): YamlFile {
   }
 }
 
+/**
+ * The offset of the first key that repeats an earlier one of its mapping (yaml's rule with
+ * `uniqueKeys: true`: scalar keys with the same value), and the first alias.
+ */
+function scan(doc: Document): { duplicate: number | null; alias: Alias | null } {
+  let duplicate: number | null = null
+  let alias: Alias | null = null
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<unknown>()
+      for (const { key } of map.items) {
+        if (!isScalar(key) || Number.isNaN(key.value)) continue
+        if (seen.has(key.value)) {
+          const at = key.range?.[0]
+          if (at !== undefined && (duplicate === null || at < duplicate)) duplicate = at
+        }
+        seen.add(key.value)
+      }
+    },
+    Alias(_, node) {
+      alias ??= node
+    },
+  })
+  return { duplicate, alias }
+}
+
 /** yaml puts the position in the message too; the error already carries the line. */
 function firstLine(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '')
 }
 
-/** Block style, no line folding: long prompts stay on one line and diffs stay small. */
+/**
+ * Block style, no line folding: long prompts stay on one line and diffs stay small. Plain
+ * data is written by yamlWriter.ts, byte for byte as yaml would write it, only faster.
+ */
 export function toYaml(value: unknown): string {
-  return stringify(value, { lineWidth: 0 })
+  return writeYamlSubset(value) ?? stringify(value, { lineWidth: 0 })
 }

@@ -5,10 +5,11 @@ import { connectionSlice, type ConnectionSlice } from './connectionSlice'
 import { graphSlice, type GraphSlice } from './graphSlice'
 import { jobsSlice, type JobsSlice } from './jobsSlice'
 import { modalSlice, type ModalSlice } from './modalSlice'
+import { personaSlice, type PersonaSlice } from './personaSlice'
 import { settingsSlice, type SettingsSlice } from './settingsSlice'
 import { toastSlice, type ToastSlice } from './toastSlice'
 
-export type App = ConnectionSlice & SettingsSlice & JobsSlice & GraphSlice & ToastSlice & ModalSlice
+export type App = ConnectionSlice & SettingsSlice & JobsSlice & GraphSlice & ToastSlice & ModalSlice & PersonaSlice
 export type AppStore = UseBoundStore<StoreApi<App>>
 
 /**
@@ -23,6 +24,7 @@ export function createAppStore(client: Client): AppStore {
     ...graphSlice(client)(...a),
     ...toastSlice(...a),
     ...modalSlice(...a),
+    ...personaSlice(client)(...a),
   }))
   client.on('settings_updated', (settings) => store.setState({ settings, settingsError: null }))
   client.on('job_progress', (progress) => store.getState().applyJobProgress(progress))
@@ -30,10 +32,11 @@ export function createAppStore(client: Client): AppStore {
   client.on('node_updated', ({ node }) => {
     if (store.getState().nodes[node.id]) store.getState().upsertNode(node)
   })
-  client.on('node_stream', ({ node_id, delta }) => {
-    const node = store.getState().nodes[node_id]
-    if (node) store.getState().upsertNode({ ...node, response: node.response + delta })
-  })
+  client.on('node_stream', ({ node_id, delta }) => store.getState().appendStream(node_id, delta))
+  client.on('personas_changed', ({ personas }) => store.setState({ personas }))
+  client.on('chat_status', ({ node_id, state, message }) =>
+    store.getState().setReplyStatus(node_id, { state, message }),
+  )
   client.on('flow_updated', ({ flow }) => {
     store.getState().applyFlow(flow)
     void store.getState().loadFlows()
@@ -45,7 +48,9 @@ export function createAppStore(client: Client): AppStore {
   client.onState((connection) => {
     store.setState({ connection })
     // The host may have restarted while we were away: refresh what it owns.
-    if (connection === 'connected') void Promise.all([store.getState().loadInfo(), store.getState().loadSettings()])
+    if (connection === 'connected') {
+      void Promise.all([store.getState().loadInfo(), store.getState().loadSettings(), store.getState().loadPersonas()])
+    }
   })
   return store
 }

@@ -5,8 +5,9 @@ import type { App } from './index'
 export type Modal =
   | { name: 'edit_prompt'; nodeId: string }
   | { name: 'delete_node'; nodeId: string }
-  | { name: 'rename_flow'; flowId: string }
+  | { name: 'flow_settings'; flowId: string }
   | { name: 'delete_flow'; flowId: string }
+  | { name: 'personas' }
 
 export type Panel = 'search' | 'context'
 

@@ -1,18 +1,25 @@
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { ContextPreview } from '@shared/contract'
 import { useApp } from '../../store'
 
 const DEBOUNCE_MS = 300
 
-/** Shows exactly what would be sent for the composer's text: each part and its tokens. */
+/**
+ * What the model sees, part by part with tokens: for the composer's next message, or
+ * exactly what was sent with the selected node's reply.
+ */
 export function ContextInspector() {
   const { t } = useTranslation()
   const draft = useApp((s) => s.draft)
   const selectedId = useApp((s) => s.selectedId)
+  const selectedIndex = useApp((s) => (s.selectedId ? s.members[s.selectedId]?.index : undefined))
   const flow = useApp((s) => s.flow)
   const preview = useApp((s) => s.previewContext)
-  const context = useApp((s) => s.context)
-  const indexOf = useApp((s) => s.members)
+  const next = useApp((s) => s.context)
+  const invoke = useApp((s) => s.invoke)
+  const [mode, setMode] = useState<'next' | 'sent'>('next')
+  const [sent, setSent] = useState<{ id: string; context: ContextPreview; sent_at: string } | null>(null)
 
   useEffect(() => {
     if (!flow) return
@@ -20,32 +27,68 @@ export function ContextInspector() {
     return () => clearTimeout(timer)
   }, [draft, selectedId, flow, preview])
 
+  useEffect(() => {
+    if (!selectedId) return
+    let current = true
+    void invoke('get_sent_context', { node_id: selectedId }).then((found) => {
+      if (current) setSent(found ? { id: selectedId, ...found } : null)
+    })
+    return () => {
+      current = false
+    }
+  }, [selectedId, invoke])
+
   if (!flow) return <section className="side-panel">{t('context.noFlow')}</section>
+  const sentHere = sent && sent.id === selectedId ? sent : null
+  const shown = mode === 'sent' && sentHere ? sentHere.context : next
   return (
     <section className="side-panel context-inspector" aria-label={t('context.title')}>
       <h2>{t('context.title')}</h2>
-      {context && (
-        <>
-          <p className="context-total" data-testid="context-total">
-            {t('context.total', { tokens: context.total_tokens, budget: context.budget })}
-          </p>
-          {context.dropped_node_ids.length > 0 && (
-            <p className="hint">{t('context.dropped', { count: context.dropped_node_ids.length })}</p>
-          )}
-          <ol className="context-parts">
-            {context.parts.map((part, i) => (
-              <li key={i} className={`context-part part-${part.kind}`} data-kind={part.kind}>
-                <div className="context-part-head">
-                  <span>{t(`context.kind.${part.kind}`)}</span>
-                  {part.node_id && <span>#{indexOf[part.node_id]?.index}</span>}
-                  <span className="tokens">{t('context.tokens', { count: part.tokens })}</span>
-                </div>
-                <pre>{part.text}</pre>
-              </li>
-            ))}
-          </ol>
-        </>
+      <div className="segmented" role="tablist">
+        <button type="button" role="tab" aria-selected={mode === 'next'} onClick={() => setMode('next')}>
+          {t('context.next')}
+        </button>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={mode === 'sent'}
+          disabled={!sentHere}
+          onClick={() => setMode('sent')}
+        >
+          {selectedIndex !== undefined ? t('context.sentWith', { index: selectedIndex }) : t('context.sent')}
+        </button>
+      </div>
+      {mode === 'sent' && sentHere && (
+        <p className="hint">{t('context.sentAt', { at: new Date(sentHere.sent_at).toLocaleString() })}</p>
       )}
+      {shown && <ContextParts context={shown} />}
     </section>
+  )
+}
+
+function ContextParts({ context }: { context: ContextPreview }) {
+  const { t } = useTranslation()
+  const members = useApp((s) => s.members)
+  return (
+    <>
+      <p className="context-total" data-testid="context-total">
+        {t('context.total', { tokens: context.total_tokens, budget: context.budget })}
+      </p>
+      {context.dropped_node_ids.length > 0 && (
+        <p className="hint">{t('context.dropped', { count: context.dropped_node_ids.length })}</p>
+      )}
+      <ol className="context-parts">
+        {context.parts.map((part, i) => (
+          <li key={i} className={`context-part part-${part.kind}`} data-kind={part.kind}>
+            <div className="context-part-head">
+              <span>{t(`context.kind.${part.kind}`)}</span>
+              {part.node_id && <span>#{members[part.node_id]?.index}</span>}
+              <span className="tokens">{t('context.tokens', { count: part.tokens })}</span>
+            </div>
+            <pre>{part.text}</pre>
+          </li>
+        ))}
+      </ol>
+    </>
   )
 }

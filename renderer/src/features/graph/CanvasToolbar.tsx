@@ -18,6 +18,14 @@ export function CanvasToolbar() {
     void fitView({ duration: 250 })
   }
 
+  const build = async () => {
+    const { flowId, invoke, toast } = store.getState()
+    if (!flowId) return
+    const result = await invoke('build_summaries', { flow_id: flowId })
+    if (result)
+      toast('info', result.queued > 0 ? t('graph.buildQueued', { count: result.queued }) : t('graph.buildNothing'))
+  }
+
   return (
     <div className="canvas-toolbar" role="toolbar" aria-label={t('graph.toolbar')}>
       <button
@@ -38,6 +46,9 @@ export function CanvasToolbar() {
       </button>
       <button type="button" onClick={() => void tidy()}>
         {t('graph.tidy')}
+      </button>
+      <button type="button" title={t('graph.buildHint')} onClick={() => void build()}>
+        {t('graph.build')}
       </button>
     </div>
   )

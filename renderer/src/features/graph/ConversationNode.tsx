@@ -20,6 +20,9 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
   const onPath = useApp((s) => s.activeIds.has(id))
   const expanded = useApp((s) => s.expandedIds.has(id))
   const toggleExpanded = useApp((s) => s.toggleExpanded)
+  const status = useApp((s) => s.replyStatus[id])
+  const stopReply = useApp((s) => s.stopReply)
+  const continueReply = useApp((s) => s.continueReply)
   if (!node) return null
 
   const long = node.prompt.length + node.response.length > COLLAPSE_CHARS
@@ -50,7 +53,27 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
           <Markdown>{node.response}</Markdown>
         </div>
       )}
+      {node.status === 'streaming' && status?.state === 'retrying' && (
+        <p className="conv-node-note" role="status">
+          {status.message}
+        </p>
+      )}
+      {node.error && (
+        <p className="conv-node-error" role="alert" data-testid="node-error">
+          {node.error}
+        </p>
+      )}
       <div className="conv-node-footer">
+        {node.status === 'streaming' && (
+          <button type="button" className="nodrag" onClick={() => void stopReply(id)}>
+            {t('graph.stop')}
+          </button>
+        )}
+        {(node.status === 'incomplete' || node.status === 'error') && (
+          <button type="button" className="nodrag" onClick={() => void continueReply(id)}>
+            {node.response ? t('graph.continue') : t('graph.tryAgain')}
+          </button>
+        )}
         {node.metadata.tags.map((tag) => (
           <span key={tag} className="tag">
             #{tag}

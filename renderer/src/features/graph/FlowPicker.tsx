@@ -31,8 +31,8 @@ export function FlowPicker() {
       <button type="button" onClick={() => void createFlow(t('graph.defaultFlowName'))}>
         {t('graph.newFlow')}
       </button>
-      <button type="button" disabled={!flowId} onClick={() => flowId && openModal({ name: 'rename_flow', flowId })}>
-        {t('graph.rename')}
+      <button type="button" disabled={!flowId} onClick={() => flowId && openModal({ name: 'flow_settings', flowId })}>
+        {t('graph.edit')}
       </button>
       <button type="button" disabled={!flowId} onClick={() => flowId && openModal({ name: 'delete_flow', flowId })}>
         {t('graph.deleteFlowShort')}

@@ -36,11 +36,7 @@ export function NodeMenu({ menu, onClose }: { menu: NodeMenuState; onClose: () =
 
   return (
     <div className="context-menu" role="menu" style={{ left: menu.x, top: menu.y }} aria-label={t('graph.nodeMenu')}>
-      <button
-        type="button"
-        role="menuitem"
-        onClick={run(() => void s().branch(menu.nodeId, node()!.prompt, siblingPosition()))}
-      >
+      <button type="button" role="menuitem" onClick={run(() => void s().retry(menu.nodeId, siblingPosition()))}>
         {t('graph.retry')}
       </button>
       <button

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
 import { FlowPicker } from '../graph/FlowPicker'
 import { SettingsPanel } from '../settings/SettingsPanel'
+import { PersonaPicker } from './PersonaPicker'
 
 export function Header() {
   const { t } = useTranslation()
@@ -12,13 +13,7 @@ export function Header() {
   return (
     <header className="app-header">
       <h1 className="app-title">{t('app.name')}</h1>
-      {/* Personas arrive with their issue; the picker holds its place. */}
-      <label className="picker">
-        <span>{t('header.persona')}</span>
-        <select disabled aria-label={t('header.persona')}>
-          <option>{t('header.noPersonas')}</option>
-        </select>
-      </label>
+      <PersonaPicker />
       <FlowPicker />
       <span className="spacer" />
       <button type="button" aria-pressed={panel === 'search'} onClick={() => togglePanel('search')}>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { useApp, useAppStore } from '../../store'
 import type { Modal } from '../../store/modalSlice'
 import { placeChild } from '../graph/layout'
+import { PersonasDialog } from '../personas/PersonasDialog'
 import { Dialog } from './Dialog'
 
 export function Modals() {
@@ -14,10 +15,12 @@ export function Modals() {
       return <EditPrompt modal={modal} onClose={close} />
     case 'delete_node':
       return <DeleteNode modal={modal} onClose={close} />
-    case 'rename_flow':
-      return <RenameFlow modal={modal} onClose={close} />
+    case 'flow_settings':
+      return <FlowSettings modal={modal} onClose={close} />
     case 'delete_flow':
       return <DeleteFlow modal={modal} onClose={close} />
+    case 'personas':
+      return <PersonasDialog onClose={close} />
   }
 }
 
@@ -88,28 +91,74 @@ function DeleteNode({ modal, onClose }: Props<'delete_node'>) {
   )
 }
 
-function RenameFlow({ modal, onClose }: Props<'rename_flow'>) {
+/** Name, description, system prompt and token budget of a conversation. */
+function FlowSettings({ modal, onClose }: Props<'flow_settings'>) {
   const { t } = useTranslation()
-  const current = useApp((s) => s.flows.find((f) => f.id === modal.flowId)?.name ?? '')
-  const rename = useApp((s) => s.renameFlow)
-  const [name, setName] = useState(current)
-  const submit = () => {
+  const flow = useApp((s) => (s.flow?.id === modal.flowId ? s.flow : null))
+  const summary = useApp((s) => s.flows.find((f) => f.id === modal.flowId))
+  const defaultBudget = useApp((s) => s.settings?.context_budget ?? 8000)
+  const invoke = useApp((s) => s.invoke)
+  const loadFlows = useApp((s) => s.loadFlows)
+  const [name, setName] = useState(summary?.name ?? '')
+  const [description, setDescription] = useState(summary?.description ?? '')
+  const [systemPrompt, setSystemPrompt] = useState(flow?.system_prompt ?? '')
+  const [budget, setBudget] = useState(flow?.token_budget ? String(flow.token_budget) : '')
+  const budgetValue = budget.trim() === '' ? null : Number(budget)
+  const budgetOk =
+    budgetValue === null || (Number.isInteger(budgetValue) && budgetValue >= 256 && budgetValue <= 2_000_000)
+  const submit = async () => {
+    const saved = await invoke('update_flow', {
+      id: modal.flowId,
+      name: name.trim(),
+      description,
+      ...(flow ? { system_prompt: systemPrompt, token_budget: budgetValue } : {}),
+    })
+    if (!saved) return // the toast says why; the dialog stays open with what was typed
     onClose()
-    void rename(modal.flowId, name.trim())
+    void loadFlows()
   }
   return (
-    <Dialog title={t('graph.renameFlow')} onClose={onClose}>
-      <input
-        aria-label={t('graph.flowName')}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        onKeyDown={(e) => e.key === 'Enter' && name.trim() && submit()}
-      />
+    <Dialog title={t('graph.flowSettings')} onClose={onClose}>
+      <label className="field">
+        {t('graph.flowName')}
+        <input value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label className="field">
+        {t('graph.flowDescription')}
+        <input value={description} onChange={(e) => setDescription(e.target.value)} />
+      </label>
+      {flow && (
+        <>
+          <label className="field">
+            {t('graph.systemPrompt')}
+            <textarea
+              rows={4}
+              value={systemPrompt}
+              placeholder={t('graph.systemPromptPlaceholder')}
+              onChange={(e) => setSystemPrompt(e.target.value)}
+            />
+          </label>
+          <label className="field">
+            {t('graph.tokenBudget')}
+            <input
+              inputMode="numeric"
+              value={budget}
+              placeholder={t('graph.tokenBudgetDefault', { tokens: defaultBudget })}
+              onChange={(e) => setBudget(e.target.value)}
+            />
+            {!budgetOk && (
+              <span role="alert" className="field-error">
+                {t('graph.tokenBudgetInvalid')}
+              </span>
+            )}
+          </label>
+        </>
+      )}
       <div className="dialog-actions">
         <button type="button" onClick={onClose}>
           {t('common.cancel')}
         </button>
-        <button type="button" className="primary" disabled={!name.trim()} onClick={submit}>
+        <button type="button" className="primary" disabled={!name.trim() || !budgetOk} onClick={() => void submit()}>
           {t('common.save')}
         </button>
       </div>

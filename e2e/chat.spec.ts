@@ -1,0 +1,55 @@
+import { expect, test } from './fixtures'
+import { GraphPage } from './pages/graph.page'
+
+test('a reply streams into the new node, and Stop keeps what arrived', async ({ app, page, server, llm }) => {
+  await app.open()
+  const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
+  await graph.newFlow()
+
+  const words = Array.from({ length: 12 }, (_, i) => `word${i} `)
+  llm.script({ provider: 'openai', reply: words.join(''), chunks: words, chunkDelayMs: 60, times: 1 })
+  await graph.send('Tell me a story')
+  const reply = graph.card(1).getByTestId('node-response')
+  await expect(reply).toContainText('word0')
+  await expect(reply).toContainText('word11', { timeout: 10_000 })
+  await expect(graph.card(1)).not.toContainText('replying…')
+  await expect(graph.card(1)).toContainText('gpt-4o-mini')
+
+  const slow = Array.from({ length: 60 }, (_, i) => `slow${i} `)
+  llm.script({ provider: 'openai', reply: slow.join(''), chunks: slow, chunkDelayMs: 100, times: 1 })
+  await graph.send('And another, long one')
+  await expect(graph.card(2).getByTestId('node-response')).toContainText('slow1')
+  await graph.card(2).getByRole('button', { name: 'Stop' }).click()
+  await expect(graph.card(2)).toContainText('incomplete')
+  await expect(graph.card(2).getByRole('button', { name: 'Continue' })).toBeVisible()
+  const kept = await graph.card(2).getByTestId('node-response').innerText()
+  expect(kept).toContain('slow1')
+  expect(kept).not.toContain('slow59')
+
+  // The context sent with the second prompt carried the first turn in full.
+  const second = llm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body as {
+    messages: Array<{ content: string }>
+  }
+  expect(second.messages.map((m) => m.content)).toContain('Tell me a story')
+})
+
+test('a provider that refuses the key shows why on the node', async ({ page, llm }) => {
+  const { startServer } = await import('./fixtures')
+  const server = await startServer({
+    env: {
+      OPENAI_BASE_URL: `${llm.url}/v1`,
+      OPENAI_API_KEY: 'sk-wrong',
+      LOOMVERSE_DEFAULT_MODEL: 'openai:gpt-4o-mini',
+    },
+  })
+  try {
+    await page.goto(server.url)
+    const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
+    await graph.newFlow()
+    await graph.send('hello?')
+    await expect(graph.card(1).getByTestId('node-error')).toHaveText('invalid API key for OpenAI')
+    await expect(graph.card(1).getByRole('button', { name: 'Try again' })).toBeVisible()
+  } finally {
+    await server.stop()
+  }
+})

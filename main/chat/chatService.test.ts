@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest'
+import type { Flow, Node } from '@shared/contract'
+import { useLlmCore } from '../testing/llmCore'
+
+const start = useLlmCore()
+
+async function flowWithParent(h: Awaited<ReturnType<typeof start>>) {
+  const flow = await h.call<Flow>('create_flow', { name: 'chat' })
+  const parent = await h.call<Node>('create_node', {
+    flow_id: flow.id,
+    prompt: '京都はどこ？',
+    response: '日本の関西地方です。',
+  })
+  return { flow, parent }
+}
+
+const settled = (h: Awaited<ReturnType<typeof start>>, nodeId: string) =>
+  h.next('chat_status', (s) => s.node_id === nodeId && ['done', 'failed', 'stopped'].includes(s.state))
+
+describe('chat over a real HTTP provider', () => {
+  it('creates the node at once, streams the reply in batches, then saves text, model and stats', async () => {
+    const h = await start()
+    const { flow, parent } = await flowWithParent(h)
+    const chunks = Array.from({ length: 40 }, (_, i) => `w${i} `)
+    h.fake.script({ provider: 'openai', reply: chunks.join(''), chunks })
+
+    const { node_id } = await h.call<{ node_id: string }>('chat_send', {
+      flow_id: flow.id,
+      parent_id: parent.id,
+      prompt: 'おすすめは？',
+    })
+    expect((await h.call<Node>('get_node', { id: node_id })).status).toBe('streaming')
+    expect(await settled(h, node_id)).toMatchObject({ state: 'done' })
+
+    const node = await h.call<Node>('get_node', { id: node_id })
+    expect(node).toMatchObject({
+      status: 'complete',
+      response: chunks.join(''),
+      error: null,
+      metadata: { model: 'openai:gpt-4o-mini' },
+    })
+    expect(node.metadata.stats.assistant!.count).toBeGreaterThan(0)
+    expect(node.metadata.stats.user!.count).toBeGreaterThan(0)
+    // The context inspector can show exactly what was sent with this node.
+    const sentWith = await h.call<{ context: { parts: Array<{ kind: string; text: string }> } }>('get_sent_context', {
+      node_id,
+    })
+    expect(sentWith.context.parts.find((p) => p.kind === 'parent')!.text).toContain('京都はどこ？')
+    expect(sentWith.context.parts.at(-1)).toMatchObject({ kind: 'prompt', text: 'おすすめは？' })
+    expect(await h.call('get_sent_context', { node_id: parent.id })).toBeNull()
+    const streamed = h.events.filter((e) => e.event === 'node_stream')
+    expect(streamed.map((e) => (e.data as { delta: string }).delta).join('')).toBe(chunks.join(''))
+    expect(streamed.length).toBeLessThan(chunks.length) // batched, not one event per token
+
+    // What the provider received: the context of seed §7.3 with the parent in full.
+    const sent = h.fake.requests.find((r) => r.path === '/v1/chat/completions')!.body as {
+      messages: Array<{ role: string; content: string }>
+      stream: boolean
+    }
+    expect(sent.stream).toBe(true)
+    expect(sent.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user'])
+    expect(sent.messages.slice(1).map((m) => m.content)).toEqual([
+      '京都はどこ？',
+      '日本の関西地方です。',
+      'おすすめは？',
+    ])
+  })
+
+  it('stops on request and keeps what arrived; continue finishes the same node', async () => {
+    const h = await start()
+    const { flow } = await flowWithParent(h)
+    const chunks = Array.from({ length: 30 }, (_, i) => `t${i} `)
+    h.fake.script({ provider: 'openai', reply: chunks.join(''), chunks, chunkDelayMs: 40, times: 1 })
+    const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flow.id, prompt: 'long story' })
+    await h.next('node_stream', (d) => d.node_id === node_id)
+    expect(await h.call('chat_stop', { node_id })).toEqual({ stopped: true })
+    expect(await settled(h, node_id)).toMatchObject({ state: 'stopped' })
+    const stopped = await h.call<Node>('get_node', { id: node_id })
+    expect(stopped.status).toBe('incomplete')
+    expect(stopped.response.length).toBeGreaterThan(0)
+    expect(chunks.join('').startsWith(stopped.response)).toBe(true)
+
+    h.fake.script({ provider: 'openai', reply: ' the end.' })
+    await h.call('chat_continue', { node_id })
+    await settled(h, node_id)
+    const finished = await h.call<Node>('get_node', { id: node_id })
+    expect(finished).toMatchObject({ status: 'complete', response: `${stopped.response} the end.` })
+    const continued = h.fake.requests.at(-1)!.body as { messages: Array<{ role: string; content: string }> }
+    expect(continued.messages.at(-2)).toEqual({ role: 'assistant', content: stopped.response })
+  })
+
+  it('shows a clear error on the node for a wrong API key, and keeps the prompt', async () => {
+    const h = await start({ openaiKey: 'sk-wrong' })
+    const { flow } = await flowWithParent(h)
+    const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flow.id, prompt: 'hello?' })
+    expect(await settled(h, node_id)).toMatchObject({ state: 'failed', message: 'invalid API key for OpenAI' })
+    expect(await h.call<Node>('get_node', { id: node_id })).toMatchObject({
+      status: 'error',
+      prompt: 'hello?',
+      error: 'invalid API key for OpenAI',
+    })
+    expect(JSON.stringify(h.events)).not.toContain('sk-wrong')
+  })
+
+  it('retries a rate-limited request, saying so, then streams the reply', async () => {
+    const h = await start({ chat: { retry: { attempts: 3, baseDelayMs: 20 } } })
+    const { flow } = await flowWithParent(h)
+    h.fake.script({ provider: 'openai', status: 429, times: 1 })
+    h.fake.script({ provider: 'openai', reply: 'after the wait' })
+    const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flow.id, prompt: 'busy?' })
+    expect(await h.next('chat_status', (s) => s.node_id === node_id && s.state === 'retrying')).toMatchObject({
+      message: expect.stringMatching(/rate limiting requests, retrying in \d+ s/),
+    })
+    await settled(h, node_id)
+    expect(await h.call<Node>('get_node', { id: node_id })).toMatchObject({
+      status: 'complete',
+      response: 'after the wait',
+    })
+  })
+
+  it('keeps the partial text of a stream cut mid-reply, marked incomplete with the reason', async () => {
+    const h = await start({ chat: { retry: { attempts: 1 } } })
+    const { flow } = await flowWithParent(h)
+    h.fake.script({
+      provider: 'openai',
+      reply: 'one two three four',
+      chunks: ['one ', 'two ', 'three ', 'four'],
+      disconnectAfterChunks: 2,
+    })
+    const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flow.id, prompt: 'count' })
+    expect(await settled(h, node_id)).toMatchObject({ state: 'failed' })
+    const node = await h.call<Node>('get_node', { id: node_id })
+    expect(node).toMatchObject({ status: 'incomplete', response: 'one two ' })
+    expect(node.error).toBeTruthy()
+  })
+
+  it('retry makes a sibling with the same parent and prompt, streaming its own reply', async () => {
+    const h = await start()
+    const { flow, parent } = await flowWithParent(h)
+    h.fake.script({ provider: 'openai', reply: 'first answer', times: 1 })
+    h.fake.script({ provider: 'openai', reply: 'second answer', times: 1 })
+    const first = await h.call<{ node_id: string }>('chat_send', {
+      flow_id: flow.id,
+      parent_id: parent.id,
+      prompt: 'again?',
+    })
+    await settled(h, first.node_id)
+    const second = await h.call<{ node_id: string }>('chat_retry', { node_id: first.node_id })
+    await settled(h, second.node_id)
+    const shape = await h.call<Flow>('get_flow', { id: flow.id })
+    expect(shape.connections).toEqual(
+      expect.arrayContaining([
+        { from: parent.id, to: first.node_id },
+        { from: parent.id, to: second.node_id },
+      ]),
+    )
+    expect(await h.call<Node>('get_node', { id: second.node_id })).toMatchObject({
+      prompt: 'again?',
+      response: 'second answer',
+    })
+    expect(await h.call<Node>('get_node', { id: first.node_id })).toMatchObject({ response: 'first answer' })
+  })
+
+  it('lets the model look up a node’s details with a tool call before it answers (seed §7.3)', async () => {
+    const h = await start()
+    const { flow, parent } = await flowWithParent(h)
+    h.fake.script({
+      provider: 'openai',
+      reply: { toolCalls: [{ name: 'get_node_details', arguments: { node_id: parent.id } }] },
+      times: 1,
+    })
+    h.fake.script({ provider: 'openai', reply: 'It is in Kansai.', times: 1 })
+    const { node_id } = await h.call<{ node_id: string }>('chat_send', {
+      flow_id: flow.id,
+      parent_id: parent.id,
+      prompt: 'where again?',
+    })
+    await settled(h, node_id)
+    expect(await h.call<Node>('get_node', { id: node_id })).toMatchObject({
+      status: 'complete',
+      response: 'It is in Kansai.',
+    })
+    const chats = h.fake.requests.filter((r) => r.path === '/v1/chat/completions')
+    expect((chats[0]!.body as { tools: Array<{ function: { name: string } }> }).tools[0]!.function.name).toBe(
+      'get_node_details',
+    )
+    const followUp = (chats[1]!.body as { messages: Array<{ role: string; content: string }> }).messages
+    expect(followUp.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('日本の関西地方です。') })
+  })
+})

@@ -1,0 +1,313 @@
+import type { Node, Parsed, Persona } from '@shared/contract'
+import { AppError, toErrorValue } from '@shared/errors'
+import type { GraphService } from '../graph/graphService'
+import { flowContext } from '../graph/flowContext'
+import { isoNow } from '../graph/time'
+import { tokenCount } from '../graph/tokens'
+import type { EventBus } from '../host/events'
+import { LlmError } from '../llm/llmError'
+import { resolveModel } from '../llm/models'
+import type { LlmRegistry } from '../llm/providers'
+import { chatWithRetry } from '../llm/retry'
+import type { ChatMessage, ContentPart, ToolCall, ToolSpec, Usage } from '../llm/types'
+import type { PersonaService } from '../persona/personaService'
+import type { SettingsService } from '../settings/settingsService'
+import { DeltaBatcher } from './deltaBatcher'
+import { nodeDetails, nodeDetailsTool } from './nodeDetailsTool'
+
+export interface ChatOptions {
+  env: NodeJS.ProcessEnv
+  /** Whose voice: the flow's persona gives the system text and the chat model. */
+  personas?: PersonaService
+  /** How often streamed text goes out as one `node_stream` event. */
+  batchMs?: number
+  /** How often the partial reply is written to the database, so a crash loses little. */
+  saveEveryMs?: number
+  retry?: { attempts?: number; baseDelayMs?: number }
+}
+
+interface Turn {
+  nodeId: string
+  flowId: string
+  /** A persona chosen for this message; else the flow's own. */
+  personaId?: string
+  parentIds: string[]
+  prompt: string
+  images: Array<{ mime: string; data_base64: string }>
+  /** Text already in the node when continuing an incomplete reply. */
+  continueFrom?: string
+}
+
+/** How many times the model may look up node details before it must answer. */
+const MAX_TOOL_ROUNDS = 3
+
+const CONTINUE_PROMPT = 'Continue exactly where your previous message stopped. Do not repeat anything.'
+
+/**
+ * Streaming chat on the main thread (async I/O only, never blocking it): the node exists
+ * before the first token, text streams out in batches, and whatever arrived is kept when the
+ * stream is stopped or cut.
+ */
+export class ChatService {
+  private readonly running = new Map<string, AbortController>()
+
+  constructor(
+    private readonly graph: GraphService,
+    private readonly settings: SettingsService,
+    private readonly llm: LlmRegistry,
+    private readonly bus: EventBus,
+    private readonly options: ChatOptions,
+  ) {}
+
+  send(input: Parsed<'chat_send'>): { node_id: string } {
+    const parentIds = [...new Set([...(input.parent_id ? [input.parent_id] : []), ...(input.parent_ids ?? [])])]
+    const node = this.graph.createNode({
+      flow_id: input.flow_id,
+      prompt: input.prompt,
+      parent_ids: parentIds,
+      position: input.position,
+    })
+    this.start({
+      nodeId: node.id,
+      flowId: input.flow_id,
+      personaId: input.persona_id,
+      parentIds,
+      prompt: input.prompt,
+      images: input.images ?? [],
+    })
+    return { node_id: node.id }
+  }
+
+  retry(input: Parsed<'chat_retry'>): { node_id: string } {
+    const original = this.graph.getNode(input.node_id)
+    const sibling = this.graph.createBranch({
+      node_id: original.id,
+      prompt: original.prompt,
+      flow_id: input.flow_id,
+      position: input.position,
+    })
+    const flowId = input.flow_id ?? this.graph.store.flowsOf(sibling.id)[0]!
+    const parentIds = this.parentsOf(flowId, sibling.id)
+    this.start({ nodeId: sibling.id, flowId, parentIds, prompt: original.prompt, images: [] })
+    return { node_id: sibling.id }
+  }
+
+  continue(input: Parsed<'chat_continue'>): { node_id: string } {
+    const node = this.graph.getNode(input.node_id)
+    if (this.running.has(node.id)) throw new AppError('conflict', 'this reply is still streaming')
+    if (node.status === 'complete') throw new AppError('conflict', 'this reply is already complete')
+    const flowId = input.flow_id ?? this.graph.store.flowsOf(node.id)[0]!
+    this.start({
+      nodeId: node.id,
+      flowId,
+      parentIds: this.parentsOf(flowId, node.id),
+      prompt: node.prompt,
+      images: [],
+      continueFrom: node.response,
+    })
+    return { node_id: node.id }
+  }
+
+  stop(nodeId: string): { stopped: boolean } {
+    const controller = this.running.get(nodeId)
+    controller?.abort()
+    return { stopped: controller !== undefined }
+  }
+
+  /** Stops every stream (shutting down) and waits for their partial text to be saved. */
+  async stopAll(): Promise<void> {
+    for (const c of this.running.values()) c.abort()
+    while (this.running.size > 0) await new Promise((r) => setTimeout(r, 10))
+  }
+
+  private parentsOf(flowId: string, nodeId: string): string[] {
+    return this.graph.store
+      .connections(flowId)
+      .filter((c) => c.to === nodeId)
+      .map((c) => c.from)
+  }
+
+  private start(turn: Turn): void {
+    const controller = new AbortController()
+    this.running.set(turn.nodeId, controller)
+    this.graph.store.setReply(turn.nodeId, { status: 'streaming', response: turn.continueFrom ?? '' })
+    this.emitNode(turn.nodeId)
+    this.bus.emit('chat_status', { node_id: turn.nodeId, state: 'waiting' })
+    void this.stream(turn, controller).finally(() => this.running.delete(turn.nodeId))
+  }
+
+  private async stream(turn: Turn, controller: AbortController): Promise<void> {
+    const { nodeId } = turn
+    const store = this.graph.store
+    let text = turn.continueFrom ?? ''
+    let modelRef = ''
+    let usage: Usage | null = null
+    const started = performance.now()
+    let firstAt: number | null = null
+    let savedAt = started
+    const batcher = new DeltaBatcher(this.options.batchMs ?? 50, (delta) =>
+      this.bus.emit('node_stream', { node_id: nodeId, delta }),
+    )
+    try {
+      const persona = this.options.personas?.find(turn.personaId ?? this.graph.getFlow(turn.flowId).persona_id) ?? null
+      const ref = resolveModel('chat', persona?.chat_model, this.options.env)
+      modelRef = `${ref.provider}:${ref.model}`
+      const connector = this.llm.connector(ref.provider)
+      const messages = this.messages(turn, persona)
+      const prompt = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n')
+      const retry = {
+        ...this.options.retry,
+        signal: controller.signal,
+        onRetry: (ms: number, e: LlmError) =>
+          this.bus.emit('chat_status', {
+            node_id: nodeId,
+            state: 'retrying',
+            message: `${e.message}, retrying in ${Math.ceil(ms / 1000)} s`,
+          }),
+      }
+      let tools: ToolSpec[] | undefined = [nodeDetailsTool]
+      // Rounds: the model may call get_node_details a few times before it answers.
+      for (let round = 0; round <= MAX_TOOL_ROUNDS; round++) {
+        const calls: ToolCall[] = []
+        let roundText = ''
+        try {
+          const events = chatWithRetry(
+            () =>
+              connector.chat({
+                model: ref.model,
+                messages,
+                tools,
+                temperature: persona?.temperature ?? undefined,
+                maxTokens: persona?.max_tokens ?? undefined,
+                signal: controller.signal,
+              }),
+            retry,
+          )
+          for await (const event of events) {
+            if (event.type === 'delta') {
+              if (firstAt === null) {
+                firstAt = performance.now()
+                this.bus.emit('chat_status', { node_id: nodeId, state: 'streaming' })
+              }
+              text += event.text
+              roundText += event.text
+              batcher.push(event.text)
+              if (performance.now() - savedAt > (this.options.saveEveryMs ?? 1000)) {
+                store.setReply(nodeId, { status: 'streaming', response: text })
+                savedAt = performance.now()
+              }
+            } else if (event.type === 'tool_call') calls.push(event.call)
+            else usage = addUsage(usage, event.usage)
+          }
+        } catch (e) {
+          // A server without tool support refuses the request: ask again without tools.
+          if (tools && round === 0 && e instanceof LlmError && e.failure === 'bad_request' && !roundText) {
+            tools = undefined
+            round--
+            continue
+          }
+          throw e
+        }
+        if (calls.length === 0 || round === MAX_TOOL_ROUNDS) break
+        messages.push({ role: 'assistant', content: roundText, tool_calls: calls })
+        for (const call of calls) {
+          const content =
+            call.name === nodeDetailsTool.name
+              ? nodeDetails(this.graph, turn.flowId, call.arguments)
+              : `error: unknown tool ${call.name}`
+          messages.push({ role: 'tool', tool_call_id: call.id, name: call.name, content })
+        }
+      }
+      // Some SDK streams end quietly when aborted rather than throwing.
+      if (controller.signal.aborted) throw new LlmError('aborted', 'stopped')
+      batcher.flush()
+      const stats = replyStats(
+        started,
+        firstAt,
+        performance.now(),
+        usage,
+        prompt,
+        text.slice(turn.continueFrom?.length ?? 0),
+      )
+      store.setReply(nodeId, { status: 'complete', response: text, error: null, model: modelRef, stats })
+      this.bus.emit('chat_status', { node_id: nodeId, state: 'done' })
+    } catch (e) {
+      batcher.flush()
+      const stopped = controller.signal.aborted || (e instanceof LlmError && e.failure === 'aborted')
+      const message = stopped ? null : toErrorValue(e).message
+      // Text that arrived is never thrown away: the node keeps it, marked incomplete.
+      store.setReply(nodeId, {
+        status: text ? 'incomplete' : stopped ? 'incomplete' : 'error',
+        response: text,
+        error: message,
+        model: modelRef || undefined,
+      })
+      this.bus.emit('chat_status', {
+        node_id: nodeId,
+        state: stopped ? 'stopped' : 'failed',
+        ...(message ? { message } : {}),
+      })
+    } finally {
+      this.emitNode(nodeId)
+    }
+  }
+
+  private messages(turn: Turn, persona: Persona | null): ChatMessage[] {
+    const context = flowContext(this.graph, this.settings, {
+      flowId: turn.flowId,
+      parentIds: turn.parentIds,
+      prompt: turn.prompt,
+      persona,
+    })
+    if (!turn.continueFrom) this.graph.store.saveSentContext(turn.nodeId, context, isoNow())
+    const messages: ChatMessage[] = context.messages.map((m) => ({ role: m.role, content: m.content }) as ChatMessage)
+    if (turn.images.length > 0) {
+      const last = messages.at(-1)!
+      const parts: ContentPart[] = [
+        { type: 'text', text: turn.prompt },
+        ...turn.images.map((i) => ({ type: 'image' as const, ...i })),
+      ]
+      messages[messages.length - 1] = { role: 'user', content: typeof last.content === 'string' ? parts : last.content }
+    }
+    if (turn.continueFrom)
+      messages.push({ role: 'assistant', content: turn.continueFrom }, { role: 'user', content: CONTINUE_PROMPT })
+    return messages
+  }
+
+  private emitNode(id: string): void {
+    const node: Node | null = this.graph.store.node(id)
+    if (node) this.bus.emit('node_updated', { node })
+  }
+}
+
+function addUsage(a: Usage | null, b: Usage | null): Usage | null {
+  if (!a || !b) return a ?? b
+  return {
+    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
+    completion_tokens: a.completion_tokens + b.completion_tokens,
+  }
+}
+
+/** The node's stats (seed §4.1): the prompt side timed to the first token, the reply from there to the end. */
+function replyStats(
+  started: number,
+  firstAt: number | null,
+  ended: number,
+  usage: Usage | null,
+  prompt: string,
+  reply: string,
+): Node['metadata']['stats'] {
+  const promptTokens = usage?.prompt_tokens ?? tokenCount(prompt)
+  const replyTokens = usage?.completion_tokens ?? tokenCount(reply)
+  const waited = ((firstAt ?? ended) - started) / 1000
+  const generating = (ended - (firstAt ?? ended)) / 1000
+  const round = (n: number) => Math.round(n * 100) / 100
+  return {
+    user: { count: promptTokens, duration: round(waited), rate: waited > 0 ? round(promptTokens / waited) : 0 },
+    assistant: {
+      count: replyTokens,
+      duration: round(generating),
+      rate: generating > 0 ? round(replyTokens / generating) : 0,
+    },
+  }
+}

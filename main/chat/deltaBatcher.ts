@@ -1,0 +1,27 @@
+/**
+ * Collects streamed text and hands it on at most every `intervalMs`: a fast model produces
+ * hundreds of tokens a second, and one event per token would flood every window.
+ */
+export class DeltaBatcher {
+  private pending = ''
+  private timer: ReturnType<typeof setTimeout> | null = null
+
+  constructor(
+    private readonly intervalMs: number,
+    private readonly emit: (text: string) => void,
+  ) {}
+
+  push(text: string): void {
+    this.pending += text
+    this.timer ??= setTimeout(() => this.flush(), this.intervalMs)
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    if (!this.pending) return
+    const text = this.pending
+    this.pending = ''
+    this.emit(text)
+  }
+}

@@ -1,0 +1,8 @@
+import type { Database } from 'better-sqlite3'
+import { addColumnOnce } from '../columns'
+
+/** SAIVerse's step: vision models per persona (pictures are summarised with the lightweight one). */
+export function migrate(db: Database): void {
+  addColumnOnce(db, 'ai', 'LIGHTWEIGHT_VISION_MODEL', 'TEXT')
+  addColumnOnce(db, 'ai', 'VISION_MODEL', 'TEXT')
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest'
+import type { Flow, JobProgress, Node } from '@shared/contract'
+import { useLlmCore } from '../testing/llmCore'
+import { sourceWorker } from '../testing/sourceWorker'
+import { parseSummary } from './summarizeJob'
+
+const start = useLlmCore()
+
+describe('build summaries (seed §7.2) in the job worker', () => {
+  it('summarises and tags every stale node with the lightweight model, reporting progress', async () => {
+    const h = await start({ jobWorker: sourceWorker() })
+    const flow = await h.call<Flow>('create_flow', { name: 'trip' })
+    const a = await h.call<Node>('create_node', {
+      flow_id: flow.id,
+      prompt: '京都のおすすめは？',
+      response: '清水寺と伏見稲荷です。',
+      tags: ['旅行'],
+    })
+    const b = await h.call<Node>('create_node', {
+      flow_id: flow.id,
+      prompt: '紅葉の時期は？',
+      response: '11月下旬です。',
+      parent_ids: [a.id],
+    })
+    h.fake.script({ provider: 'openai', reply: '要約: 京都の名所を尋ねた。\nタグ: 京都, 観光, 寺社' })
+
+    const finished = h.next('job_progress', (p) => p.state === 'done')
+    const { queued } = await h.call<{ queued: number }>('build_summaries', { flow_id: flow.id })
+    expect(queued).toBe(2)
+    expect((await finished) as JobProgress).toMatchObject({ done: 2, total: 2 })
+
+    for (const id of [a.id, b.id]) {
+      const node = await h.call<Node>('get_node', { id })
+      expect(node.metadata.summary).toMatchObject({ text: '京都の名所を尋ねた。', updated: false })
+      expect(node.metadata.summary.last_built).toMatch(/^\d{4}-\d\d-\d\dT/)
+      expect(node.metadata.tags).toEqual(expect.arrayContaining(['京都', '観光', '寺社']))
+    }
+    expect((await h.call<Node>('get_node', { id: a.id })).metadata.tags[0]).toBe('旅行') // the user's own tag stays
+    // The worker's changes reached open windows as node_updated events.
+    expect(h.events.filter((e) => e.event === 'node_updated').length).toBeGreaterThanOrEqual(2)
+    // The prompt of seed §7.2 went to the model, in the UI language.
+    const sent = JSON.stringify(h.fake.requests.at(-1)!.body)
+    expect(sent).toMatch(/要約とタグ付けを行う専門家|summarise and tag/)
+
+    // Nothing stale is left: a second build queues nothing.
+    expect(await h.call('build_summaries', { flow_id: flow.id })).toMatchObject({ queued: 0 })
+  })
+
+  it('dead-letters a job the provider refuses for good, and shows the failure in progress', async () => {
+    const h = await start({ jobWorker: sourceWorker(), openaiKey: 'sk-wrong' })
+    const flow = await h.call<Flow>('create_flow', { name: 'x' })
+    await h.call<Node>('create_node', { flow_id: flow.id, prompt: 'p', response: 'r' })
+    const failed = h.next('job_progress', (p) => p.state === 'failed')
+    await h.call('build_summaries', { flow_id: flow.id })
+    expect(await failed).toMatchObject({ total: 1, error: 'invalid API key for OpenAI' })
+  })
+})
+
+describe('reading the model’s summary', () => {
+  it('takes the labelled lines in Japanese or English, capping tags at seven', () => {
+    expect(parseSummary('要約：短い説明\nタグ: a、b, #c')).toEqual({ summary: '短い説明', tags: ['a', 'b', 'c'] })
+    expect(parseSummary('Summary: A short one.\nTags: [x, y, z, 1, 2, 3, 4, 5]').tags).toHaveLength(7)
+    expect(parseSummary('no labels at all')).toEqual({ summary: 'no labels at all', tags: [] })
+  })
+})

@@ -1,0 +1,101 @@
+import { z } from 'zod'
+import { PermanentJobError, type JobContext } from '../jobs/handlers'
+import { resolveModel } from '../llm/models'
+import { GraphStore } from './graphStore'
+import { isoNow } from './time'
+
+const Payload = z.object({ node_id: z.string(), language: z.enum(['ja', 'en']) })
+
+/** The seed's §7.2 prompt; the output language follows the UI's. */
+const prompts = {
+  ja: (prompt: string, response: string) => `あなたは会話ノードの要約とタグ付けを行う専門家です。
+以下のプロンプトと回答のペアを分析し、簡潔な要約とタグを生成してください。
+
+[プロンプト]
+${prompt}
+
+[回答]
+${response}
+
+以下の形式で出力してください：
+要約: [30-50単語程度の簡潔な説明]
+タグ: [3-7個の重要キーワードをカンマ区切り]`,
+  en: (prompt: string, response: string) => `You summarise and tag conversation nodes.
+Analyse the prompt and reply below and write a short summary and tags.
+
+[Prompt]
+${prompt}
+
+[Reply]
+${response}
+
+Answer in exactly this form:
+Summary: [a concise description of about 30-50 words]
+Tags: [3-7 key words, separated by commas]`,
+}
+
+const MAX_TAGS = 7
+
+/**
+ * Job `graph.summarize`: summary and tags for one node with the lightweight model. Idempotent:
+ * a node already summarised, deleted, or edited while the model was thinking is left as it is
+ * (an edit keeps it stale, so the next build picks it up).
+ */
+export async function summarizeNode(raw: unknown, ctx: JobContext): Promise<void> {
+  const payload = Payload.safeParse(raw)
+  if (!payload.success) throw new PermanentJobError(`bad graph.summarize payload: ${payload.error.message}`)
+  const { node_id: id, language } = payload.data
+  const store = new GraphStore(ctx.db)
+  const node = store.node(id)
+  if (!node || !node.metadata.summary.updated) return
+
+  const ref = resolveModel('lightweight', personaModel(ctx, id), ctx.env)
+  const connector = ctx.llm.connector(ref.provider)
+  let text = ''
+  for await (const event of connector.chat({
+    model: ref.model,
+    messages: [{ role: 'user', content: prompts[language](node.prompt, node.response) }],
+    temperature: 0.2,
+    maxTokens: 400,
+    signal: ctx.signal,
+  })) {
+    if (event.type === 'delta') text += event.text
+  }
+  const { summary, tags } = parseSummary(text)
+
+  const written = ctx.db.transaction(() => {
+    const now = store.node(id)
+    if (!now || now.prompt !== node.prompt || now.response !== node.response) return false
+    ctx.db
+      .prepare('UPDATE nodes SET summary_text = ?, summary_updated = 0, summary_last_built = ? WHERE id = ?')
+      .run(summary, isoNow(), id)
+    // The user's own tags stay; the model's are added after them.
+    store.setTags(id, [...new Set([...now.metadata.tags, ...tags])])
+    return true
+  })()
+  if (written) ctx.nodesChanged([id])
+}
+
+/** Reads "要約: … / タグ: a, b" (or Summary/Tags); a reply without labels becomes the summary as it is. */
+export function parseSummary(text: string): { summary: string; tags: string[] } {
+  const summary = /^\s*(?:要約|summary)\s*[:：]\s*(.+)$/im.exec(text)?.[1]?.trim()
+  const tagLine = /^\s*(?:タグ|tags)\s*[:：]\s*(.+)$/im.exec(text)?.[1] ?? ''
+  const tags = tagLine
+    .replace(/^\[|\]$/g, '')
+    .split(/[,、，]/)
+    .map((t) => t.trim().replace(/^#/, ''))
+    .filter((t) => t.length > 0 && t.length <= 64)
+    .slice(0, MAX_TAGS)
+  return { summary: (summary ?? text.trim()).replace(/^\[|\]$/g, '').slice(0, 2000), tags }
+}
+
+/** The LIGHTWEIGHT_MODEL of the persona whose conversation holds the node, if any. */
+function personaModel(ctx: JobContext, nodeId: string): string | null {
+  const row = ctx.db
+    .prepare(
+      `SELECT a.LIGHTWEIGHT_MODEL AS model FROM flow_nodes m JOIN flows f ON f.id = m.flow_id JOIN ai a ON a.AIID = f.persona_id
+       WHERE m.node_id = ? AND a.LIGHTWEIGHT_MODEL IS NOT NULL LIMIT 1`,
+    )
+    .get(nodeId) as { model: string } | undefined
+  return row?.model ?? null
+}

@@ -1,0 +1,203 @@
+import { describe, expect, it } from 'vitest'
+import { parseDocument } from 'yaml'
+import { toYaml } from './yamlFile'
+import { readYamlSubset } from './yamlSubset'
+
+/** What the full parser makes of a text: its value, or null when it refuses it. */
+function full(text: string): { value: unknown } | null {
+  const doc = parseDocument(text, { uniqueKeys: true })
+  return doc.errors.length > 0 ? null : { value: doc.toJS({ maxAliasCount: 0 }) }
+}
+
+/** The subset reader either passes a text on, or reads it exactly as the full parser does. */
+function agrees(text: string): boolean {
+  const subset = readYamlSubset(text)
+  if (subset === undefined) return false
+  expect(full(text), text).toEqual(subset)
+  // toEqual treats +0 and -0, and key order, leniently.
+  expect(JSON.stringify(subset.value)).toBe(JSON.stringify(full(text)!.value))
+  return true
+}
+
+/** A small deterministic generator, so a failure can be replayed. */
+function random(seed: number): () => number {
+  let s = seed
+  return () => {
+    s = (s * 1103515245 + 12345) % 2 ** 31
+    return s / 2 ** 31
+  }
+}
+
+const PIECES = [
+  'a',
+  'b',
+  'Z',
+  '0',
+  '1',
+  '9',
+  ' ',
+  '  ',
+  ':',
+  ': ',
+  '#',
+  ' #',
+  '-',
+  '- ',
+  '.',
+  ',',
+  '[',
+  ']',
+  '{',
+  '}',
+  '"',
+  "'",
+  '\\',
+  '!',
+  '&',
+  '*',
+  '|',
+  '>',
+  '%',
+  '@',
+  '`',
+  '?',
+  '~',
+  '\n',
+  '\n\n',
+  'e',
+  'E',
+  '+',
+  'x',
+  'o',
+  'null',
+  'true',
+  'False',
+  '.inf',
+  '0x1F',
+  '1e5',
+  '日本',
+  '桜',
+  '\u3000',
+  '\u00a0',
+  '😀',
+  '\t',
+  '\r',
+  '\x1b',
+  '---',
+  '...',
+]
+
+function text(next: () => number): string {
+  let s = ''
+  for (let n = Math.floor(next() * 6); n >= 0; n--) s += PIECES[Math.floor(next() * PIECES.length)]
+  return s
+}
+
+function value(next: () => number, depth: number): unknown {
+  const r = next()
+  if (depth > 2 || r < 0.45) {
+    const k = next()
+    if (k < 0.6) return text(next)
+    if (k < 0.7) return Math.round((next() - 0.5) * 1e6) / (k < 0.65 ? 1 : 1000)
+    if (k < 0.8) return next() < 0.5
+    if (k < 0.85) return null
+    return [1e21, -0, 0.000001, 1e-7, 2 ** 53, 12345678901234567890][Math.floor(next() * 6)]
+  }
+  if (r < 0.7) return Array.from({ length: Math.floor(next() * 4) }, () => value(next, depth + 1))
+  const map: Record<string, unknown> = {}
+  for (let n = Math.floor(next() * 4); n > 0; n--) map[text(next)] = value(next, depth + 1)
+  return map
+}
+
+describe('YAML subset reader', () => {
+  it('reads what Loomverse writes as the full parser does', () => {
+    const flow = {
+      id: '0b7e1c1a-4f0e-4c53-9a55-3f1f0b6c2d10',
+      name: 'bench 10k',
+      created: '2026-01-01T00:00:00.000+00:00',
+      updated: '2026-01-01T00:00:00.000000+09:00',
+      description: '',
+      system_prompt: 'You are:\n  kind\n\n',
+      token_budget: 4000,
+      nodes: [
+        { index: 1, id: '12345678-1234-4234-8234-123456789012', x: -380.5, y: 0, pinned: true },
+        { index: 2, id: '1e345678-1234-4234-8234-123456789012' },
+      ],
+      connections: [{ from: 1, to: 2 }],
+    }
+    expect(agrees(toYaml(flow))).toBe(true)
+    const index = {
+      updated: '2026-01-01T00:00:00Z',
+      nodes: { a: { timestamp: 't', keywords: 'topic1,桜', summary: 'line one\nline two' }, b: { summary: '' } },
+    }
+    expect(agrees(toYaml(index))).toBe(true)
+    expect(
+      agrees(
+        toYaml({
+          tags: new Map([
+            ['2024', ['x']],
+            ['#tag', ['y']],
+            ['a: b', []],
+          ]),
+        }),
+      ),
+    ).toBe(true)
+  })
+
+  it('agrees with the full parser on random values written by toYaml', () => {
+    const next = random(7)
+    let read = 0
+    for (let i = 0; i < 3000; i++) {
+      const v = { k: value(next, 0), [text(next)]: value(next, 0) }
+      if (agrees(toYaml(v))) read++
+    }
+    // The reader has to cover most of what is written, or it would not be worth having.
+    expect(read).toBeGreaterThan(1000)
+  })
+
+  it('never accepts a damaged text the full parser reads differently or refuses', () => {
+    const next = random(11)
+    for (let i = 0; i < 3000; i++) {
+      const lines = toYaml({ a: value(next, 0), b: [value(next, 1), { c: value(next, 1) }], d: 'x' }).split('\n')
+      const at = Math.floor(next() * lines.length)
+      const line = lines[at]!
+      const cut = Math.floor(next() * (line.length + 1))
+      const choice = next()
+      lines[at] =
+        choice < 0.4
+          ? line.slice(0, cut) + text(next) + line.slice(cut)
+          : choice < 0.7
+            ? line.slice(0, cut) + line.slice(cut + 1 + Math.floor(next() * 3))
+            : choice < 0.85
+              ? ' '.repeat(Math.floor(next() * 3)) + line
+              : line.trimStart()
+      agrees(lines.join('\n'))
+    }
+  })
+
+  it('passes on what it does not cover', () => {
+    for (const text of [
+      'a: 1\na: 2\n', // duplicate key
+      'a: &x 1\nb: *x\n', // anchors and aliases
+      '# comment\na: 1\n',
+      'a: 1 # comment\n',
+      'a: >\n  folded\n',
+      'a: [1, 2]\n',
+      'a:\n\tb: 1\n',
+      'a: 1',
+      'a: |\n  x\nb: |2\n   y\n',
+      'a: "x\\ty"\n', // \t is in both, but \x escapes are YAML-only; kept simple
+      'a: 0x10\n',
+      'a: 007\n',
+      'a:\n- 1\n',
+      'a: b: c\n',
+      '---\na: 1\n',
+    ]) {
+      const subset = readYamlSubset(text)
+      if (subset) expect(full(text), text).toEqual(subset)
+      else expect(subset).toBeUndefined()
+    }
+    expect(readYamlSubset('a: 1\na: 2\n')).toBeUndefined()
+    expect(readYamlSubset('a: &x 1\nb: *x\n')).toBeUndefined()
+  })
+})

@@ -1,0 +1,143 @@
+import { Worker } from 'node:worker_threads'
+import type { Db } from '../db/open'
+import type { EventBus } from '../host/events'
+import { JobQueue } from './jobQueue'
+import type { FromWorker, ToWorker, WorkerInit } from './protocol'
+
+export interface WorkerEntry {
+  /** The worker script: out/main/jobWorker.js when built, the .ts source under tests. */
+  path: string | URL
+  execArgv?: string[]
+  env?: NodeJS.ProcessEnv
+  /** Extra fields for the worker's workerData (a bootstrap's own settings). */
+  data?: Record<string, unknown>
+}
+
+export interface JobServiceOptions {
+  db: Db
+  dbPath: string
+  bus: EventBus
+  worker: WorkerEntry | null
+  init?: Omit<WorkerInit, 'dbPath'>
+  /** Called with ids of graph nodes a job changed. */
+  onNodesChanged?: (ids: string[]) => void
+  log?: (message: string) => void
+}
+
+/** Labels shown in the status bar for each batch, set when the batch is queued. */
+type Labels = Map<string, string>
+
+/**
+ * The main thread's side of the job system: enqueues jobs, starts and stops the worker,
+ * and turns what the worker reports into `job_progress` events for the status bar.
+ */
+export class JobService {
+  readonly queue: JobQueue
+  private worker: Worker | null = null
+  private readonly labels: Labels = new Map()
+  private stopped: Promise<void> | null = null
+  private readonly idleWaiters = new Set<() => void>()
+
+  constructor(private readonly options: JobServiceOptions) {
+    this.queue = new JobQueue(options.db, options.init?.queue)
+  }
+
+  start(): void {
+    const entry = this.options.worker
+    if (!entry || this.worker) return
+    const init: WorkerInit = { dbPath: this.options.dbPath, ...this.options.init }
+    const worker = new Worker(entry.path, {
+      workerData: { ...entry.data, ...init },
+      execArgv: entry.execArgv,
+      env: entry.env,
+    })
+    worker.on('message', (m: FromWorker) => this.receive(m))
+    worker.on('error', (e) => this.options.log?.(`[jobs] worker error: ${e.stack ?? e.message}`))
+    worker.on('exit', (code) => {
+      if (code !== 0 && !this.stopped) this.options.log?.(`[jobs] worker exited with code ${code}`)
+      this.worker = null
+    })
+    this.worker = worker
+  }
+
+  /** Queues a batch of jobs under one progress label and wakes the worker. */
+  enqueueBatch(
+    batch: string,
+    label: string,
+    jobs: Array<{ kind: string; payload: unknown; dedupeKey?: string }>,
+  ): number {
+    this.labels.set(batch, label)
+    const ids = this.options.db.transaction(() =>
+      jobs.map((j) => this.queue.enqueue(j.kind, j.payload, { batch, dedupeKey: j.dedupeKey })),
+    )()
+    this.report(batch)
+    this.send({ type: 'wake' })
+    return ids.length
+  }
+
+  /** Resolves once no job is queued or running (for the CLI's `build` and for tests). */
+  whenIdle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve()
+    return new Promise((resolve) => this.idleWaiters.add(resolve))
+  }
+
+  async stop(): Promise<void> {
+    if (!this.worker) return
+    this.stopped ??= new Promise<void>((resolve) => {
+      const w = this.worker!
+      const timer = setTimeout(() => void w.terminate(), 5000)
+      w.once('exit', () => {
+        clearTimeout(timer)
+        resolve()
+      })
+      this.send({ type: 'stop' })
+    })
+    await this.stopped
+  }
+
+  private receive(message: FromWorker): void {
+    switch (message.type) {
+      case 'job_finished':
+        if (message.outcome === 'dead')
+          this.options.log?.(`[jobs] ${message.kind} #${message.job_id} failed for good: ${message.error}`)
+        if (message.batch) this.report(message.batch, message.outcome === 'dead' ? message.error : undefined)
+        if (this.isIdle()) {
+          const waiters = [...this.idleWaiters]
+          this.idleWaiters.clear()
+          for (const w of waiters) w()
+        }
+        break
+      case 'nodes_changed':
+        this.options.onNodesChanged?.(message.node_ids)
+        break
+      case 'log':
+        this.options.log?.(`[jobs] ${message.message}`)
+        break
+      case 'started':
+      case 'stopped':
+        break
+    }
+  }
+
+  private isIdle(): boolean {
+    const row = this.options.db.prepare('SELECT count(*) AS n FROM jobs WHERE status IN (0, 1)').get() as { n: number }
+    return row.n === 0
+  }
+
+  private report(batch: string, error?: string): void {
+    const p = this.queue.batchProgress(batch)
+    const finished = p.done + p.failed === p.total
+    this.options.bus.emit('job_progress', {
+      job_id: batch,
+      label: this.labels.get(batch) ?? batch,
+      state: finished ? (p.failed > 0 ? 'failed' : 'done') : p.running > 0 || p.done > 0 ? 'running' : 'queued',
+      done: p.done,
+      total: p.total,
+      ...(error || (finished && p.failed > 0) ? { error: error ?? `${p.failed} of ${p.total} failed` } : {}),
+    })
+  }
+
+  private send(message: ToWorker): void {
+    this.worker?.postMessage(message)
+  }
+}

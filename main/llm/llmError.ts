@@ -1,0 +1,76 @@
+import { AppError, type ErrorCode } from '@shared/errors'
+import type { ProviderId } from './types'
+
+export const providerNames: Record<ProviderId, string> = {
+  openai: 'OpenAI',
+  openrouter: 'OpenRouter',
+  gemini: 'Gemini',
+  ollama: 'Ollama',
+}
+
+export type LlmFailure =
+  'auth' | 'not_found' | 'rate_limited' | 'unavailable' | 'bad_request' | 'timeout' | 'aborted' | 'not_configured'
+
+const codes: Record<LlmFailure, ErrorCode> = {
+  auth: 'llm_auth',
+  not_found: 'llm_not_found',
+  rate_limited: 'llm_rate_limited',
+  unavailable: 'llm_unavailable',
+  bad_request: 'llm_bad_request',
+  timeout: 'llm_timeout',
+  aborted: 'llm_aborted',
+  not_configured: 'llm_not_configured',
+}
+
+/**
+ * A provider failure in words a user can act on ("invalid API key for OpenAI"). Never
+ * carries the key or the raw request: provider messages are reduced to what they say.
+ */
+export class LlmError extends AppError {
+  readonly failure: LlmFailure
+  readonly retryable: boolean
+  /** How long the provider asked us to wait, when it said. */
+  readonly retryAfterMs: number | null
+
+  constructor(failure: LlmFailure, message: string, options: { retryAfterMs?: number | null } = {}) {
+    super(codes[failure], message)
+    this.name = 'LlmError'
+    this.failure = failure
+    this.retryable = failure === 'rate_limited' || failure === 'unavailable' || failure === 'timeout'
+    this.retryAfterMs = options.retryAfterMs ?? null
+  }
+}
+
+/** Maps an HTTP status from any provider to a failure and a plain message. */
+export function fromStatus(
+  provider: ProviderId,
+  status: number | undefined,
+  model: string,
+  detail?: string,
+  retryAfterMs?: number | null,
+): LlmError {
+  const who = providerNames[provider]
+  const said = detail ? `: ${redact(detail)}` : ''
+  if (status === 401 || status === 403) return new LlmError('auth', `invalid API key for ${who}`)
+  if (status === 404) return new LlmError('not_found', `model not found on ${who}: ${model}`)
+  if (status === 429) return new LlmError('rate_limited', `${who} is rate limiting requests`, { retryAfterMs })
+  if (status === 400 || status === 422) return new LlmError('bad_request', `${who} refused the request${said}`)
+  if (status !== undefined && status >= 500) return new LlmError('unavailable', `${who} had a server error (${status})`)
+  return new LlmError('unavailable', `could not reach ${who}${said}`)
+}
+
+/** Removes anything that looks like a key from a provider's message before it is shown or logged. */
+export function redact(text: string): string {
+  return text
+    .replace(/\b(sk|rk|pk|AIza)[-_A-Za-z0-9]{8,}/g, '[redacted]')
+    .replace(/(key=)[^&\s]+/gi, '$1[redacted]')
+    .slice(0, 300)
+}
+
+export function parseRetryAfter(value: string | null | undefined): number | null {
+  if (!value) return null
+  const seconds = Number(value)
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+  const at = Date.parse(value)
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now())
+}

@@ -1,0 +1,152 @@
+import OpenAI from 'openai'
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
+import { withIdleTimeout } from './idle'
+import { LlmError, fromStatus, parseRetryAfter, providerNames } from './llmError'
+import type { ChatEvent, ChatMessage, ChatRequest, Connector, EmbedRequest, ModelInfo, ProviderId } from './types'
+
+export interface OpenAiConfig {
+  provider: Extract<ProviderId, 'openai' | 'openrouter'>
+  apiKey: string
+  baseURL: string
+  /** Until the response starts. */
+  connectTimeoutMs?: number
+  /** Longest silence allowed inside a streaming reply. */
+  idleTimeoutMs?: number
+}
+
+/** OpenAI and every server that speaks its chat-completions API (OpenRouter, LM Studio, vLLM, llama.cpp…). */
+export function openaiConnector(config: OpenAiConfig): Connector {
+  const { provider } = config
+  const idleMs = config.idleTimeoutMs ?? 60_000
+  // The SDK's own retries are off: ours know not to retry once text has streamed.
+  const client = new OpenAI({
+    apiKey: config.apiKey,
+    baseURL: config.baseURL,
+    maxRetries: 0,
+    timeout: config.connectTimeoutMs ?? 30_000,
+  })
+
+  return {
+    provider,
+
+    async *chat(request: ChatRequest): AsyncGenerator<ChatEvent> {
+      let stream
+      try {
+        stream = await client.chat.completions.create(
+          {
+            model: request.model,
+            messages: request.messages.map(toOpenAi),
+            stream: true,
+            stream_options: { include_usage: true },
+            temperature: request.temperature,
+            max_tokens: request.maxTokens,
+            tools: request.tools?.map(toTool),
+            response_format: request.json ? { type: 'json_object' } : undefined,
+          },
+          { signal: request.signal },
+        )
+      } catch (e) {
+        throw mapError(provider, request.model, e, request.signal)
+      }
+      const calls = new Map<number, { id: string; name: string; arguments: string }>()
+      let finish: string | null = null
+      let usage: { prompt_tokens: number; completion_tokens: number } | null = null
+      const silence = () => new LlmError('timeout', `${providerNames[provider]} stopped sending for ${idleMs / 1000} s`)
+      try {
+        for await (const chunk of withIdleTimeout(stream, idleMs, () => (stream.controller.abort(), silence()))) {
+          if (chunk.usage)
+            usage = { prompt_tokens: chunk.usage.prompt_tokens, completion_tokens: chunk.usage.completion_tokens }
+          const choice = chunk.choices[0]
+          if (!choice) continue
+          if (choice.delta?.content) yield { type: 'delta', text: choice.delta.content }
+          for (const t of choice.delta?.tool_calls ?? []) {
+            const call = calls.get(t.index) ?? { id: '', name: '', arguments: '' }
+            if (t.id) call.id = t.id
+            if (t.function?.name) call.name += t.function.name
+            if (t.function?.arguments) call.arguments += t.function.arguments
+            calls.set(t.index, call)
+          }
+          if (choice.finish_reason) finish = choice.finish_reason
+        }
+      } catch (e) {
+        throw e instanceof LlmError ? e : mapError(provider, request.model, e, request.signal)
+      }
+      // The SDK ends an aborted stream quietly; a stop must not look like a finished reply.
+      if (request.signal?.aborted) throw new LlmError('aborted', 'stopped')
+      for (const call of calls.values()) yield { type: 'tool_call', call }
+      yield { type: 'done', usage, finish_reason: finish }
+    },
+
+    async embed(request: EmbedRequest): Promise<number[][]> {
+      try {
+        const res = await client.embeddings.create(
+          { model: request.model, input: request.input },
+          { signal: request.signal },
+        )
+        return res.data.sort((a, b) => a.index - b.index).map((d) => d.embedding)
+      } catch (e) {
+        throw mapError(provider, request.model, e, request.signal)
+      }
+    },
+
+    async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
+      try {
+        const models: ModelInfo[] = []
+        for await (const m of client.models.list({ signal })) models.push({ id: m.id, ref: `${provider}:${m.id}` })
+        return models.sort((a, b) => a.id.localeCompare(b.id))
+      } catch (e) {
+        throw mapError(provider, '', e, signal)
+      }
+    },
+  }
+}
+
+function toOpenAi(m: ChatMessage): ChatCompletionMessageParam {
+  switch (m.role) {
+    case 'system':
+      return { role: 'system', content: m.content }
+    case 'user':
+      return {
+        role: 'user',
+        content:
+          typeof m.content === 'string'
+            ? m.content
+            : m.content.map((p) =>
+                p.type === 'text'
+                  ? { type: 'text', text: p.text }
+                  : { type: 'image_url', image_url: { url: `data:${p.mime};base64,${p.data_base64}` } },
+              ),
+      }
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: m.content,
+        tool_calls: m.tool_calls?.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: { name: c.name, arguments: c.arguments },
+        })),
+      }
+    case 'tool':
+      return { role: 'tool', tool_call_id: m.tool_call_id, content: m.content }
+  }
+}
+
+function toTool(t: { name: string; description: string; parameters: Record<string, unknown> }): ChatCompletionTool {
+  return { type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }
+}
+
+function mapError(provider: ProviderId, model: string, e: unknown, signal?: AbortSignal): LlmError {
+  if (e instanceof LlmError) return e
+  if (signal?.aborted || e instanceof OpenAI.APIUserAbortError) return new LlmError('aborted', 'stopped')
+  if (e instanceof OpenAI.APIConnectionTimeoutError)
+    return new LlmError('timeout', `${providerNames[provider]} did not answer in time`)
+  if (e instanceof OpenAI.APIConnectionError)
+    return new LlmError('unavailable', `could not reach ${providerNames[provider]}`)
+  if (e instanceof OpenAI.APIError) {
+    const retryAfter = parseRetryAfter(e.headers?.get?.('retry-after'))
+    const detail = (e.error as { message?: string } | undefined)?.message
+    return fromStatus(provider, e.status, model, detail, retryAfter)
+  }
+  return new LlmError('unavailable', `${providerNames[provider]}: ${e instanceof Error ? e.message : String(e)}`)
+}

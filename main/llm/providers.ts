@@ -1,0 +1,93 @@
+import { geminiConnector } from './geminiConnector'
+import { LlmError, providerNames } from './llmError'
+import { ollamaConnector } from './ollamaConnector'
+import { openaiConnector } from './openaiConnector'
+import type { Connector, ProviderId } from './types'
+
+export interface ProviderConfig {
+  id: ProviderId
+  baseURL: string
+  /** Held in the main process only; never sent to the renderer, logs or exports. */
+  apiKey: string | null
+}
+
+const defaults: Record<ProviderId, string> = {
+  openai: 'https://api.openai.com/v1',
+  openrouter: 'https://openrouter.ai/api/v1',
+  gemini: 'https://generativelanguage.googleapis.com',
+  ollama: 'http://127.0.0.1:11434',
+}
+
+/**
+ * Providers configured by environment variables (browser and headless mode):
+ * OPENAI_API_KEY / OPENAI_BASE_URL, OPENROUTER_API_KEY, GEMINI_API_KEY, OLLAMA_HOST.
+ * An OpenAI-compatible local server needs only OPENAI_BASE_URL.
+ */
+export function providersFromEnv(env: NodeJS.ProcessEnv): Map<ProviderId, ProviderConfig> {
+  const found = new Map<ProviderId, ProviderConfig>()
+  if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) {
+    found.set('openai', {
+      id: 'openai',
+      baseURL: env.OPENAI_BASE_URL || defaults.openai,
+      apiKey: env.OPENAI_API_KEY || null,
+    })
+  }
+  if (env.OPENROUTER_API_KEY)
+    found.set('openrouter', { id: 'openrouter', baseURL: defaults.openrouter, apiKey: env.OPENROUTER_API_KEY })
+  if (env.GEMINI_API_KEY)
+    found.set('gemini', { id: 'gemini', baseURL: env.GEMINI_BASE_URL || defaults.gemini, apiKey: env.GEMINI_API_KEY })
+  found.set('ollama', {
+    id: 'ollama',
+    baseURL: env.OLLAMA_HOST ? withScheme(env.OLLAMA_HOST) : defaults.ollama,
+    apiKey: null,
+  })
+  return found
+}
+
+/** Builds connectors on demand from the configured providers. */
+export class LlmRegistry {
+  private readonly cache = new Map<ProviderId, Connector>()
+
+  constructor(private readonly providers: Map<ProviderId, ProviderConfig>) {}
+
+  connector(provider: ProviderId): Connector {
+    const cached = this.cache.get(provider)
+    if (cached) return cached
+    const config = this.providers.get(provider)
+    if (!config) {
+      throw new LlmError(
+        'not_configured',
+        `${providerNames[provider]} is not set up: add it in Settings (or set its API key in the environment)`,
+      )
+    }
+    const connector = build(config)
+    this.cache.set(provider, connector)
+    return connector
+  }
+
+  configured(): ProviderId[] {
+    return [...this.providers.keys()]
+  }
+}
+
+function build(config: ProviderConfig): Connector {
+  switch (config.id) {
+    case 'openai':
+    case 'openrouter':
+      // Local OpenAI-compatible servers accept any key; the SDK insists on one.
+      return openaiConnector({ provider: config.id, apiKey: config.apiKey ?? 'not-needed', baseURL: config.baseURL })
+    case 'gemini':
+      if (!config.apiKey)
+        throw new LlmError('not_configured', 'Gemini needs an API key: add it in Settings (or set GEMINI_API_KEY)')
+      return geminiConnector({ apiKey: config.apiKey, baseURL: config.baseURL })
+    case 'ollama':
+      return ollamaConnector({ baseURL: config.baseURL })
+  }
+}
+
+/** Whether a local Ollama answers, with its models (first-run setup offers it); null when none does. */
+export { detectOllama } from './ollamaConnector'
+
+function withScheme(host: string): string {
+  return /^https?:\/\//.test(host) ? host : `http://${host}`
+}

@@ -1,0 +1,113 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { startFakeLlm, type FakeLlm } from '../testing/fakeLlm'
+import { LlmError } from './llmError'
+import { openaiConnector } from './openaiConnector'
+import { abortableSleep, chatWithRetry, type RetryOptions } from './retry'
+import type { ChatEvent, Connector } from './types'
+
+// Driven through the real OpenAI connector against the fake server, so the errors are the
+// ones production sees; only the waiting is replaced where a test does not need real time.
+
+let fake: FakeLlm
+let openai: Connector
+beforeEach(async () => {
+  fake = await startFakeLlm()
+  openai = openaiConnector({ provider: 'openai', apiKey: 'sk-test', baseURL: `${fake.url}/v1` })
+})
+afterEach(() => fake.close())
+
+const chatRequests = () => fake.requests.filter((r) => r.path === '/v1/chat/completions').length
+
+/** Runs chatWithRetry with a sleep that only records the delays asked for. */
+async function run(options: RetryOptions = {}, signal?: AbortSignal) {
+  const delays: number[] = []
+  const events: ChatEvent[] = []
+  let error: unknown = null
+  const sleep = options.sleep ?? (async (ms: number) => void delays.push(ms))
+  try {
+    const stream = chatWithRetry(
+      () => openai.chat({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], signal }),
+      {
+        ...options,
+        sleep,
+        signal,
+      },
+    )
+    for await (const event of stream) events.push(event)
+  } catch (e) {
+    error = e
+  }
+  const text = events.flatMap((e) => (e.type === 'delta' ? [e.text] : [])).join('')
+  return { delays, events, error, text }
+}
+
+describe('chatWithRetry', () => {
+  it('retries a retryable error that comes before the first event, honouring Retry-After', async () => {
+    fake.script({ provider: 'openai', status: 429, retryAfterMs: 2000, times: 1 })
+    const retries: Array<[number, string, number]> = []
+    const { delays, text, error } = await run({ onRetry: (ms, e, attempt) => retries.push([ms, e.failure, attempt]) })
+    expect(error).toBeNull()
+    expect(text).toBe('echo: hi')
+    expect(delays).toEqual([2000])
+    expect(retries).toEqual([[2000, 'rate_limited', 1]])
+    expect(chatRequests()).toBe(2)
+  })
+
+  it('backs off exponentially when the provider names no delay, and gives up after `attempts`', async () => {
+    fake.script({ provider: 'openai', status: 503 })
+    const { delays, error } = await run({ attempts: 3, baseDelayMs: 100 })
+    expect(error).toMatchObject({ failure: 'unavailable' })
+    expect(delays).toEqual([100, 200])
+    expect(chatRequests()).toBe(3)
+  })
+
+  it('does not retry an error that retrying cannot fix', async () => {
+    fake.script({ provider: 'openai', status: 401 })
+    const { delays, error } = await run()
+    expect(error).toMatchObject({ failure: 'auth' })
+    expect(delays).toEqual([])
+    expect(chatRequests()).toBe(1)
+  })
+
+  it('never retries once a delta has been delivered', async () => {
+    fake.script({ provider: 'openai', chunks: ['one ', 'two ', 'three'], disconnectAfterChunks: 1, times: 1 })
+    const { delays, error, text } = await run()
+    expect(text).toBe('one ')
+    expect(error).toBeInstanceOf(LlmError)
+    expect((error as LlmError).retryable).toBe(true)
+    expect(delays).toEqual([])
+    expect(chatRequests()).toBe(1)
+  })
+
+  it('stops waiting and stops retrying when aborted', async () => {
+    fake.script({ provider: 'openai', status: 429, retryAfterMs: 5000 })
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 100)
+    const started = performance.now()
+    // The real, abortable sleep: the 5 s wait must end at the abort.
+    const { error } = await run({ sleep: abortableSleep }, controller.signal)
+    expect(error).toMatchObject({ failure: 'aborted' })
+    expect(performance.now() - started).toBeLessThan(2000)
+    expect(chatRequests()).toBe(1)
+  })
+
+  it('does not retry a retryable error when the caller has already aborted', async () => {
+    // A stand-in source: the abort and the retryable error must coincide exactly.
+    const controller = new AbortController()
+    let opened = 0
+    const delays: number[] = []
+    const failing = (): AsyncIterable<ChatEvent> => ({
+      [Symbol.asyncIterator]: () => ({
+        next: () => {
+          opened++
+          controller.abort()
+          return Promise.reject(new LlmError('unavailable', 'could not reach OpenAI'))
+        },
+      }),
+    })
+    const stream = chatWithRetry(failing, { signal: controller.signal, sleep: async (ms) => void delays.push(ms) })
+    await expect(stream.next()).rejects.toMatchObject({ failure: 'unavailable' })
+    expect(opened).toBe(1)
+    expect(delays).toEqual([])
+  })
+})

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto'
+import type { Parsed, Persona } from '@shared/contract'
+import { AppError } from '@shared/errors'
+import type { Db } from '../db/open'
+import { isoNow } from '../graph/time'
+import type { EventBus } from '../host/events'
+
+interface AiRow {
+  AIID: string
+  AINAME: string
+  PERSONA_TEXT: string
+  CONTRACT_TEXT: string
+  CHAT_MODEL: string | null
+  LIGHTWEIGHT_MODEL: string | null
+  VISION_MODEL: string | null
+  LIGHTWEIGHT_VISION_MODEL: string | null
+  TEMPERATURE: number | null
+  MAX_TOKENS: number | null
+  CREATED_AT: string
+  UPDATED_AT: string
+}
+
+/** Contract field → `ai` column. Only these names ever reach SQL text. */
+const columns = {
+  name: 'AINAME',
+  persona_text: 'PERSONA_TEXT',
+  contract_text: 'CONTRACT_TEXT',
+  chat_model: 'CHAT_MODEL',
+  lightweight_model: 'LIGHTWEIGHT_MODEL',
+  vision_model: 'VISION_MODEL',
+  lightweight_vision_model: 'LIGHTWEIGHT_VISION_MODEL',
+  temperature: 'TEMPERATURE',
+  max_tokens: 'MAX_TOKENS',
+} as const
+
+/** Personas (the `ai` table): create, read, update, delete, and tell every window. */
+export class PersonaService {
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+  ) {}
+
+  list(): Persona[] {
+    return (this.db.prepare('SELECT * FROM ai ORDER BY AINAME COLLATE NOCASE, CREATED_AT').all() as AiRow[]).map(
+      toPersona,
+    )
+  }
+
+  get(id: string): Persona {
+    const row = this.db.prepare('SELECT * FROM ai WHERE AIID = ?').get(id) as AiRow | undefined
+    if (!row) throw new AppError('not_found', `persona ${id} not found`)
+    return toPersona(row)
+  }
+
+  /** The persona or null, for callers where "none" is a normal answer (a flow bound to nobody). */
+  find(id: string | null | undefined): Persona | null {
+    if (!id) return null
+    const row = this.db.prepare('SELECT * FROM ai WHERE AIID = ?').get(id) as AiRow | undefined
+    return row ? toPersona(row) : null
+  }
+
+  create(input: Parsed<'create_persona'>): Persona {
+    const id = randomUUID()
+    const now = isoNow()
+    this.db
+      .prepare('INSERT INTO ai (AIID, AINAME, CREATED_AT, UPDATED_AT) VALUES (?, ?, ?, ?)')
+      .run(id, input.name, now, now)
+    this.write(id, input)
+    return this.changed(id)
+  }
+
+  update(input: Parsed<'update_persona'>): Persona {
+    this.get(input.id)
+    const { id, ...fields } = input
+    this.write(id, fields)
+    return this.changed(id)
+  }
+
+  delete(id: string): { id: string } {
+    this.get(id)
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE flows SET persona_id = NULL WHERE persona_id = ?').run(id)
+      this.db.prepare('DELETE FROM ai WHERE AIID = ?').run(id)
+    })()
+    this.bus.emit('personas_changed', { personas: this.list() })
+    return { id }
+  }
+
+  private write(id: string, fields: Partial<Record<keyof typeof columns, unknown>>): void {
+    const keys = (Object.keys(fields) as Array<keyof typeof columns>).filter(
+      (k) => k in columns && fields[k] !== undefined,
+    )
+    if (keys.length === 0) return
+    const sets = keys.map((k) => `${columns[k]} = @${k}`)
+    this.db.prepare(`UPDATE ai SET ${[...sets, 'UPDATED_AT = @now'].join(', ')} WHERE AIID = @id`).run({
+      ...Object.fromEntries(keys.map((k) => [k, fields[k]])),
+      now: isoNow(),
+      id,
+    })
+  }
+
+  private changed(id: string): Persona {
+    this.bus.emit('personas_changed', { personas: this.list() })
+    return this.get(id)
+  }
+}
+
+function toPersona(r: AiRow): Persona {
+  return {
+    id: r.AIID,
+    name: r.AINAME,
+    persona_text: r.PERSONA_TEXT,
+    contract_text: r.CONTRACT_TEXT,
+    chat_model: r.CHAT_MODEL,
+    lightweight_model: r.LIGHTWEIGHT_MODEL,
+    vision_model: r.VISION_MODEL,
+    lightweight_vision_model: r.LIGHTWEIGHT_VISION_MODEL,
+    temperature: r.TEMPERATURE,
+    max_tokens: r.MAX_TOKENS,
+    created: r.CREATED_AT,
+    updated: r.UPDATED_AT,
+  }
+}

@@ -1,0 +1,89 @@
+// The public shapes of the fake LLM server: what a test scripts, and what it can read back.
+
+export type Provider = 'openai' | 'gemini' | 'ollama'
+
+/** Which kind of call a rule answers; models lists are never scripted. */
+export type Endpoint = 'chat' | 'embed'
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 429 | 500 | 503
+
+export interface ScriptedToolCall {
+  name: string
+  /** An object, or JSON text exactly as the model would produce it. */
+  arguments?: Record<string, unknown> | string
+}
+
+export interface ScriptedReply {
+  text?: string
+  toolCalls?: ScriptedToolCall[]
+}
+
+export interface ScriptRule {
+  /** Only requests to this provider; any provider when absent. */
+  provider?: Provider
+  /** Only requests for this model (Ollama names match with or without `:latest`). Naming a model makes it known. */
+  model?: string
+  /** Default `chat`. */
+  endpoint?: Endpoint
+  reply?: string | ScriptedReply
+  /** How the reply text is split into stream deltas; their concatenation is the text. */
+  chunks?: string[]
+  /** Wait before the first byte of the response. */
+  delayMs?: number
+  /** Wait before each delta after the first. */
+  chunkDelayMs?: number
+  /** Cut the connection after this many deltas; the finishing frame never arrives. */
+  disconnectAfterChunks?: number
+  /** Answer with this error in the provider's own error shape instead of a reply. */
+  status?: ErrorStatus
+  /** For status 429: the Retry-After sent (`retry-after` in seconds and `retry-after-ms`). Default 1000. */
+  retryAfterMs?: number
+  /** How many requests this rule serves; unlimited when absent. */
+  times?: number
+}
+
+/** What `script()` hands back: how many requests the rule has served so far. */
+export interface ScriptHandle {
+  readonly served: number
+}
+
+export interface RecordedRequest {
+  /** `unknown` for paths no provider serves. */
+  provider: Provider | 'unknown'
+  method: string
+  /** Path without the query string. */
+  path: string
+  /** Query parameters; the Gemini `key` parameter is left out. */
+  query: Record<string, string>
+  /** Lower-cased request headers, without `authorization` and `x-goog-api-key`. */
+  headers: Record<string, string>
+  /** Parsed JSON body; the raw text when it is not JSON; undefined when empty. */
+  body: unknown
+  /** The model the request named (body or path), if any. */
+  model?: string
+}
+
+export interface FakeLlmOptions {
+  /** The only Bearer key the OpenAI-compatible routes accept. Default `sk-test`. */
+  openaiKey?: string
+  /** The only key the Gemini routes accept. Default `gemini-test`. */
+  geminiKey?: string
+  /** Models each provider knows (listed, and accepted without a 404). Defaults in `models.ts`. */
+  models?: Partial<Record<Provider, string[]>>
+  /** Embedding length when the request does not ask for one. Default 8. */
+  embeddingDimensions?: number
+}
+
+export interface FakeLlm {
+  /** `http://127.0.0.1:<port>`; OpenAI base URL is `${url}/v1`, Gemini and Ollama use `url` itself. */
+  readonly url: string
+  readonly port: number
+  /** Every request received, in order (cleared by `reset()`). */
+  readonly requests: RecordedRequest[]
+  /** Adds a rule after the existing ones; rules are tried in order. */
+  script(rule: ScriptRule): ScriptHandle
+  /** Forgets all rules and recorded requests. */
+  reset(): void
+  /** Ends open streams and stops listening. */
+  close(): Promise<void>
+}

@@ -1,0 +1,73 @@
+import { afterEach } from 'vitest'
+import type { EventData, EventName } from '@shared/contract'
+import { startCore, type Core, type CoreOptions } from '../core'
+import { startFakeLlm, type FakeLlm } from './fakeLlm'
+import { useTempHome } from './tempHome'
+
+export interface LlmHarness {
+  core: Core
+  fake: FakeLlm
+  /** Every event the core emitted, in order. */
+  events: Array<{ event: EventName; data: unknown }>
+  call<T = unknown>(method: string, input: unknown): Promise<T>
+  /** Resolves with the first event of this name matching `test`. */
+  next<E extends EventName>(event: E, test?: (data: EventData<E>) => boolean): Promise<EventData<E>>
+}
+
+/**
+ * A real core (temp home, real SQLite) whose OpenAI-compatible provider is a fake LLM server
+ * over real HTTP. Cleaned up after each test.
+ */
+export function useLlmCore(): (options?: Partial<CoreOptions> & { openaiKey?: string }) => Promise<LlmHarness> {
+  const home = useTempHome()
+  const open: Array<{ core: Core; fake: FakeLlm }> = []
+  afterEach(async () => {
+    for (const { core, fake } of open.splice(0)) {
+      await core.dispose()
+      await fake.close()
+    }
+  })
+  return async (options = {}) => {
+    const fake = await startFakeLlm()
+    const env = {
+      OPENAI_BASE_URL: `${fake.url}/v1`,
+      OPENAI_API_KEY: options.openaiKey ?? 'sk-test',
+      LOOMVERSE_DEFAULT_MODEL: 'openai:gpt-4o-mini',
+      LOOMVERSE_DEFAULT_LIGHTWEIGHT_MODEL: 'openai:gpt-4o-mini',
+    }
+    const core = startCore({
+      home: home(),
+      mode: 'browser',
+      log: () => {},
+      ...options,
+      env: { ...env, ...options.env },
+    })
+    open.push({ core, fake })
+    const events: LlmHarness['events'] = []
+    const waiters: Array<{ event: EventName; test: (d: unknown) => boolean; resolve: (d: unknown) => void }> = []
+    core.bus.listen((event, data) => {
+      events.push({ event, data })
+      for (const w of [...waiters]) {
+        if (w.event === event && w.test(data)) {
+          waiters.splice(waiters.indexOf(w), 1)
+          w.resolve(data)
+        }
+      }
+    })
+    return {
+      core,
+      fake,
+      events,
+      async call<T>(method: string, input: unknown): Promise<T> {
+        const r = await core.router.call(method, input, { transport: 'internal' })
+        if (!r.ok) throw new Error(`${method}: ${r.error.code}: ${r.error.message}`)
+        return r.value as T
+      },
+      next<E extends EventName>(event: E, test: (data: EventData<E>) => boolean = () => true) {
+        return new Promise<EventData<E>>((resolve) =>
+          waiters.push({ event, test: test as (d: unknown) => boolean, resolve: resolve as (d: unknown) => void }),
+        )
+      },
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import { useTranslation } from 'react-i18next'
+import { useApp } from '../../store'
+
+/** Who speaks in the open conversation; also the way into managing personas. */
+export function PersonaPicker() {
+  const { t } = useTranslation()
+  const personas = useApp((s) => s.personas)
+  const flowId = useApp((s) => s.flowId)
+  const bound = useApp((s) => s.flow?.persona_id ?? '')
+  const bind = useApp((s) => s.bindPersona)
+  const openModal = useApp((s) => s.openModal)
+  return (
+    <div className="flow-picker">
+      <label className="picker">
+        <span>{t('header.persona')}</span>
+        <select aria-label={t('header.persona')} value={bound} disabled={!flowId} onChange={(e) => void bind(e.target.value || null)}>
+          <option value="">{personas.length === 0 ? t('header.noPersonas') : t('persona.nobody')}</option>
+          {personas.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="button" onClick={() => openModal({ name: 'personas' })}>
+        {t('persona.manage')}
+      </button>
+    </div>
+  )
+}

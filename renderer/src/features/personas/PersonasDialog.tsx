@@ -1,0 +1,158 @@
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { Persona } from '@shared/contract'
+import { useApp } from '../../store'
+import { Dialog } from '../modals/Dialog'
+
+type Draft = Pick<Persona, 'name' | 'persona_text' | 'contract_text' | 'chat_model' | 'lightweight_model' | 'vision_model' | 'lightweight_vision_model'> & {
+  temperature: string
+  max_tokens: string
+}
+
+const roles = ['chat_model', 'lightweight_model', 'vision_model', 'lightweight_vision_model'] as const
+const blank: Draft = {
+  name: '',
+  persona_text: '',
+  contract_text: '',
+  chat_model: null,
+  lightweight_model: null,
+  vision_model: null,
+  lightweight_vision_model: null,
+  temperature: '',
+  max_tokens: '',
+}
+
+/** Create, edit and delete personas: who they are, what they promised, which models play each role. */
+export function PersonasDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation()
+  const personas = useApp((s) => s.personas)
+  const invoke = useApp((s) => s.invoke)
+  const [selected, setSelected] = useState<string | 'new'>(personas[0]?.id ?? 'new')
+  const [models, setModels] = useState<string[]>([])
+  const current = personas.find((p) => p.id === selected)
+
+  useEffect(() => {
+    void invoke('list_models', {}).then((r) => r && setModels(r.models.map((m) => m.ref)))
+  }, [invoke])
+
+  return (
+    <Dialog title={t('persona.title')} onClose={onClose}>
+      <div className="personas">
+        <ul className="persona-list" aria-label={t('persona.list')}>
+          {personas.map((p) => (
+            <li key={p.id}>
+              <button type="button" aria-current={p.id === selected} onClick={() => setSelected(p.id)}>
+                {p.name}
+              </button>
+            </li>
+          ))}
+          <li>
+            <button type="button" aria-current={selected === 'new'} onClick={() => setSelected('new')}>
+              + {t('persona.new')}
+            </button>
+          </li>
+        </ul>
+        <PersonaForm
+          key={selected}
+          persona={current ?? null}
+          onSaved={(id) => setSelected(id)}
+          onDeleted={() => setSelected(personas.find((p) => p.id !== selected)?.id ?? 'new')}
+        />
+      </div>
+      <datalist id="model-refs">
+        {models.map((m) => (
+          <option key={m} value={m} />
+        ))}
+      </datalist>
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose}>
+          {t('settings.close')}
+        </button>
+      </div>
+    </Dialog>
+  )
+}
+
+function PersonaForm({ persona, onSaved, onDeleted }: { persona: Persona | null; onSaved: (id: string) => void; onDeleted: () => void }) {
+  const { t } = useTranslation()
+  const invoke = useApp((s) => s.invoke)
+  const [draft, setDraft] = useState<Draft>(
+    persona ? { ...persona, temperature: persona.temperature?.toString() ?? '', max_tokens: persona.max_tokens?.toString() ?? '' } : blank,
+  )
+  const [confirmDelete, setConfirmDelete] = useState(false)
+  const field = (key: keyof Draft) => ({
+    value: draft[key] ?? '',
+    onChange: (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value })),
+  })
+  const save = async () => {
+    const fields = {
+      name: draft.name.trim(),
+      persona_text: draft.persona_text,
+      contract_text: draft.contract_text,
+      ...Object.fromEntries(roles.map((r) => [r, draft[r]?.trim() || null])),
+      temperature: draft.temperature.trim() === '' ? null : Number(draft.temperature),
+      max_tokens: draft.max_tokens.trim() === '' ? null : Number(draft.max_tokens),
+    }
+    const saved = persona ? await invoke('update_persona', { id: persona.id, ...fields }) : await invoke('create_persona', fields)
+    if (saved) onSaved(saved.id)
+  }
+  return (
+    <form
+      className="persona-form"
+      onSubmit={(e) => {
+        e.preventDefault()
+        void save()
+      }}
+    >
+      <label className="field">
+        {t('persona.name')}
+        <input {...field('name')} />
+      </label>
+      <label className="field">
+        {t('persona.personaText')}
+        <textarea rows={4} {...field('persona_text')} placeholder={t('persona.personaPlaceholder')} />
+      </label>
+      <label className="field">
+        {t('persona.contractText')}
+        <textarea rows={3} {...field('contract_text')} placeholder={t('persona.contractPlaceholder')} />
+      </label>
+      <fieldset className="model-roles">
+        <legend>{t('persona.models')}</legend>
+        <p className="hint">{t('persona.modelsHint')}</p>
+        {roles.map((role) => (
+          <label key={role} className="field">
+            {t(`persona.role.${role}`)}
+            <input list="model-refs" placeholder="provider:model" {...field(role)} />
+          </label>
+        ))}
+        <label className="field">
+          {t('persona.temperature')}
+          <input inputMode="decimal" {...field('temperature')} placeholder="0 – 2" />
+        </label>
+        <label className="field">
+          {t('persona.maxTokens')}
+          <input inputMode="numeric" {...field('max_tokens')} />
+        </label>
+      </fieldset>
+      <div className="dialog-actions">
+        {persona &&
+          (confirmDelete ? (
+            <button
+              type="button"
+              className="danger primary"
+              onClick={() => void invoke('delete_persona', { id: persona.id }).then((r) => r && onDeleted())}
+            >
+              {t('persona.confirmDelete', { name: persona.name })}
+            </button>
+          ) : (
+            <button type="button" className="danger" onClick={() => setConfirmDelete(true)}>
+              {t('graph.delete')}
+            </button>
+          ))}
+        <button type="submit" className="primary" disabled={!draft.name.trim()}>
+          {persona ? t('common.save') : t('persona.create')}
+        </button>
+      </div>
+    </form>
+  )
+}

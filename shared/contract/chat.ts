@@ -1,0 +1,57 @@
+import { z } from 'zod'
+import { ContextPreview, Position } from './graph'
+import type { EventSpecs, MethodSpecs } from './spec'
+
+const Id = z.string().uuid()
+
+/** An image sent with a prompt (drag-and-drop or paste). PNG, JPEG, WebP or GIF, at most 20 MB. */
+export const ImageInput = z.object({
+  mime: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']),
+  data_base64: z.string().max(28_000_000),
+})
+
+export const chatMethods = {
+  /**
+   * Creates the child node at once and answers with its id; the reply then streams in
+   * through `node_stream` events and lands in the node with its model and stats.
+   */
+  chat_send: {
+    input: z
+      .object({
+        flow_id: Id,
+        parent_id: Id.optional(),
+        /** Several parents (a sibling of a merge node, an edited prompt); joins `parent_id` if both are given. */
+        parent_ids: z.array(Id).max(64).optional(),
+        prompt: z.string().min(1).max(2_000_000),
+        images: z.array(ImageInput).max(8).optional(),
+        persona_id: z.string().optional(),
+        position: Position.optional(),
+      })
+      .strict(),
+    output: z.object({ node_id: Id }),
+  },
+  /** Stops a streaming reply; the text that arrived stays in the node, marked incomplete. */
+  chat_stop: { input: z.object({ node_id: Id }).strict(), output: z.object({ stopped: z.boolean() }) },
+  /** Asks again: a sibling node with the same parents and prompt, streaming its own reply. */
+  chat_retry: {
+    input: z.object({ node_id: Id, flow_id: Id.optional(), position: Position.optional() }).strict(),
+    output: z.object({ node_id: Id }),
+  },
+  /** The context a node's reply was generated from, as it was sent; null for nodes not made by chat. */
+  get_sent_context: {
+    input: z.object({ node_id: Id }).strict(),
+    output: z.object({ context: ContextPreview, sent_at: z.string() }).nullable(),
+  },
+  /** Continues an incomplete reply in the same node. */
+  chat_continue: {
+    input: z.object({ node_id: Id, flow_id: Id.optional() }).strict(),
+    output: z.object({ node_id: Id }),
+  },
+} as const satisfies MethodSpecs
+
+export const ChatState = z.enum(['waiting', 'retrying', 'streaming', 'done', 'failed', 'stopped'])
+
+export const chatEvents = {
+  /** Where a reply stands, with a sentence for the user when it waits or fails ("rate limited, retrying in 4 s"). */
+  chat_status: z.object({ node_id: Id, state: ChatState, message: z.string().optional() }),
+} as const satisfies EventSpecs

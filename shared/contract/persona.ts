@@ -1,0 +1,65 @@
+import { z } from 'zod'
+import type { EventSpecs, MethodSpecs } from './spec'
+
+const providers = ['openai', 'openrouter', 'gemini', 'ollama'] as const
+
+/** `provider:model`, e.g. `openai:gpt-4o-mini` or `ollama:llama3.1:8b`. */
+export const ModelRefText = z
+  .string()
+  .max(300)
+  .refine((s) => providers.some((p) => s.startsWith(`${p}:`) && s.length > p.length + 1), {
+    message: `write provider:model, with provider one of ${providers.join(', ')}`,
+  })
+
+export const Persona = z.object({
+  id: z.string(),
+  name: z.string(),
+  persona_text: z.string(),
+  contract_text: z.string(),
+  /** Null: the role's environment variable, else the app default. */
+  chat_model: z.string().nullable(),
+  lightweight_model: z.string().nullable(),
+  vision_model: z.string().nullable(),
+  lightweight_vision_model: z.string().nullable(),
+  temperature: z.number().nullable(),
+  max_tokens: z.number().int().nullable(),
+  created: z.string(),
+  updated: z.string(),
+})
+export type Persona = z.infer<typeof Persona>
+
+const Fields = z.object({
+  name: z.string().trim().min(1).max(100),
+  persona_text: z.string().max(100_000),
+  contract_text: z.string().max(100_000),
+  chat_model: ModelRefText.nullable(),
+  lightweight_model: ModelRefText.nullable(),
+  vision_model: ModelRefText.nullable(),
+  lightweight_vision_model: ModelRefText.nullable(),
+  temperature: z.number().min(0).max(2).nullable(),
+  max_tokens: z.number().int().min(1).max(1_000_000).nullable(),
+})
+
+export const personaMethods = {
+  create_persona: { input: Fields.partial().required({ name: true }).strict(), output: Persona },
+  list_personas: { input: z.object({}).strict(), output: z.array(Persona) },
+  get_persona: { input: z.object({ id: z.string() }).strict(), output: Persona },
+  update_persona: { input: Fields.partial().extend({ id: z.string() }).strict(), output: Persona },
+  /** Removes the persona; its conversations stay, no longer bound to anyone. */
+  delete_persona: { input: z.object({ id: z.string() }).strict(), output: z.object({ id: z.string() }) },
+} as const satisfies MethodSpecs
+
+export const llmMethods = {
+  /** Models of every configured provider, for model pickers; a provider that fails is named in `errors`. */
+  list_models: {
+    input: z.object({}).strict(),
+    output: z.object({
+      models: z.array(z.object({ id: z.string(), ref: z.string() })),
+      errors: z.array(z.object({ provider: z.string(), message: z.string() })),
+    }),
+  },
+} as const satisfies MethodSpecs
+
+export const personaEvents = {
+  personas_changed: z.object({ personas: z.array(Persona) }),
+} as const satisfies EventSpecs
