@@ -8,8 +8,9 @@ import { modalSlice, type ModalSlice } from './modalSlice'
 import { personaSlice, type PersonaSlice } from './personaSlice'
 import { settingsSlice, type SettingsSlice } from './settingsSlice'
 import { toastSlice, type ToastSlice } from './toastSlice'
+import { wireWorldEvents, worldSlice, type WorldSlice } from './worldSlice'
 
-export type App = ConnectionSlice & SettingsSlice & JobsSlice & GraphSlice & ToastSlice & ModalSlice & PersonaSlice
+export type App = ConnectionSlice & SettingsSlice & JobsSlice & GraphSlice & ToastSlice & ModalSlice & PersonaSlice & WorldSlice
 export type AppStore = UseBoundStore<StoreApi<App>>
 
 /**
@@ -25,7 +26,9 @@ export function createAppStore(client: Client): AppStore {
     ...toastSlice(...a),
     ...modalSlice(...a),
     ...personaSlice(client)(...a),
+    ...worldSlice(client)(...a),
   }))
+  wireWorldEvents(client, store)
   client.on('settings_updated', (settings) => store.setState({ settings, settingsError: null }))
   client.on('job_progress', (progress) => store.getState().applyJobProgress(progress))
   client.on('node_created', ({ flow_id, node }) => store.getState().upsertNode(node, flow_id))
