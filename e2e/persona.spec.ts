@@ -1,7 +1,12 @@
 import { expect, test } from './fixtures'
 import { GraphPage } from './pages/graph.page'
 
-test('create a persona, bind the conversation to it, and it speaks with its own text and model', async ({ app, page, server, llm }) => {
+test('create a persona, bind the conversation to it, and it speaks with its own text and model', async ({
+  app,
+  page,
+  server,
+  llm,
+}) => {
   await app.open()
   const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
   await graph.newFlow()
@@ -21,7 +26,10 @@ test('create a persona, bind the conversation to it, and it speaks with its own 
   await page.getByLabel('Persona', { exact: true }).selectOption({ label: 'Mio' })
   await graph.send('Any tea recommendations?')
   await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
-  const sent = llm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body as { model: string; messages: Array<{ content: string }> }
+  const sent = llm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body as {
+    model: string
+    messages: Array<{ content: string }>
+  }
   expect(sent.model).toBe('gpt-4o')
   expect(sent.messages[0]!.content).toContain('You are Mio.\n\nA librarian in Kyoto who loves tea.')
 })

@@ -6,7 +6,9 @@ import { graphHandlers } from './graph/graphHandlers'
 import { ChatService, type ChatOptions } from './chat/chatService'
 import { EventBus } from './host/events'
 import { listAllModels } from './llm/listAllModels'
-import { LlmRegistry, providersFromEnv } from './llm/providers'
+import { MemoryKeyStore, type KeyStore } from './keys/keyStore'
+import { ProviderService } from './llm/providerService'
+import { LlmRegistry } from './llm/providers'
 import { PersonaService } from './persona/personaService'
 import { createWorld } from './world/world'
 import { JobService, type WorkerEntry } from './jobs/jobService'
@@ -19,6 +21,8 @@ export interface CoreOptions {
   home: string
   /** Where LLM keys, base URLs and default models come from (browser mode); process.env by default. */
   env?: NodeJS.ProcessEnv
+  /** Where keys typed into the settings go: sealed by the OS keychain in the desktop app, memory otherwise. */
+  keyStore?: KeyStore
   /** Chat streaming knobs; tests shorten the retry waits. */
   chat?: Omit<ChatOptions, 'env'>
   /** The job worker's script; null runs no worker (jobs stay queued, e.g. for one-shot CLI commands). */
@@ -68,8 +72,14 @@ export function startCore(options: CoreOptions): Core {
       }
     },
   })
+  const env = options.env ?? process.env
+  const llm = new LlmRegistry(new Map())
+  const providers = new ProviderService(db, bus, options.keyStore ?? new MemoryKeyStore(), env, [
+    llm,
+    { replace: (configs) => jobs.setProviders(configs) },
+  ])
+  providers.publish()
   jobs.start()
-  const llm = new LlmRegistry(providersFromEnv(options.env ?? process.env))
   const personas = new PersonaService(db, bus)
   const chat = new ChatService(graph, settings, llm, bus, {
     ...options.chat,
@@ -105,6 +115,11 @@ export function startCore(options: CoreOptions): Core {
     update_persona: (i) => personas.update(i),
     delete_persona: (i) => personas.delete(i.id),
     list_models: () => listAllModels(llm),
+    list_providers: () => providers.list(),
+    set_provider: (i) => providers.set(i),
+    remove_provider: (i) => providers.remove(i.id),
+    test_provider: (i) => providers.test(i.id, llm),
+    detect_ollama: () => providers.detectOllama(),
     ...world.handlers,
   }
   const router = createRouter(handlers, {

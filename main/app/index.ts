@@ -1,8 +1,10 @@
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { BrowserWindow, app, dialog, ipcMain } from 'electron'
+import { BrowserWindow, app, dialog, ipcMain, safeStorage } from 'electron'
 import { startCore, type Core } from '../core'
 import { resolveHome } from '../home'
+import { MemoryKeyStore, type KeyStore } from '../keys/keyStore'
+import { SealedKeyStore } from '../keys/sealedKeyStore'
 import { attachIpc, forwardEvents, trustOrigins } from './ipcAdapter'
 import { hardenApp } from './security'
 
@@ -11,6 +13,16 @@ import { hardenApp } from './security'
 
 const devServerUrl = process.env.ELECTRON_RENDERER_URL
 const rendererIndex = join(import.meta.dirname, '../renderer/index.html')
+
+/** Keys sealed by the OS keychain under the app's user-data folder; without a safe keychain, for this run only. */
+function keyStore(): KeyStore {
+  try {
+    return new SealedKeyStore(app.getPath('userData'), safeStorage)
+  } catch (e) {
+    console.error(`API keys will not be saved: ${e instanceof Error ? e.message : String(e)}`)
+    return new MemoryKeyStore()
+  }
+}
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()

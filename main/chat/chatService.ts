@@ -26,6 +26,30 @@ export interface ChatOptions {
   retry?: { attempts?: number; baseDelayMs?: number }
 }
 
+/** Who is calling a tool: the node being answered, its flow and persona. */
+export interface ChatToolContext {
+  nodeId: string
+  flowId: string
+  personaId: string | null
+}
+
+export interface ChatToolOutcome {
+  /** What the model reads as the tool's answer. */
+  content: string
+  isError?: boolean
+  /** Images the model should see next (a viewed picture), sent as a user message after the tool answers. */
+  images?: Array<{ mime: string; data_base64: string }>
+}
+
+/** Tools another feature offers the model (the world's item tools), with their executor. */
+export interface ChatToolProvider {
+  tools(ctx: ChatToolContext): ToolSpec[]
+  /** Runs the call if the tool is this provider's; null otherwise. */
+  execute(call: ToolCall, ctx: ChatToolContext): Promise<ChatToolOutcome | null>
+  /** Told of every executed call, built-in ones too, so it can be recorded on the node. */
+  record?(ctx: ChatToolContext, call: ToolCall, outcome: ChatToolOutcome): void
+}
+
 interface Turn {
   nodeId: string
   flowId: string
@@ -50,6 +74,7 @@ const CONTINUE_PROMPT = 'Continue exactly where your previous message stopped. D
  */
 export class ChatService {
   private readonly running = new Map<string, AbortController>()
+  private readonly toolProviders = new Set<ChatToolProvider>()
 
   constructor(
     private readonly graph: GraphService,
@@ -106,6 +131,12 @@ export class ChatService {
       continueFrom: node.response,
     })
     return { node_id: node.id }
+  }
+
+  /** Adds tools the model may call; returns a function that removes them. */
+  registerTools(provider: ChatToolProvider): () => void {
+    this.toolProviders.add(provider)
+    return () => this.toolProviders.delete(provider)
   }
 
   stop(nodeId: string): { stopped: boolean } {
@@ -165,7 +196,11 @@ export class ChatService {
             message: `${e.message}, retrying in ${Math.ceil(ms / 1000)} s`,
           }),
       }
-      let tools: ToolSpec[] | undefined = [nodeDetailsTool]
+      const toolContext: ChatToolContext = { nodeId, flowId: turn.flowId, personaId: persona?.id ?? null }
+      let tools: ToolSpec[] | undefined = [
+        nodeDetailsTool,
+        ...[...this.toolProviders].flatMap((p) => p.tools(toolContext)),
+      ]
       // Rounds: the model may call get_node_details a few times before it answers.
       for (let round = 0; round <= MAX_TOOL_ROUNDS; round++) {
         const calls: ToolCall[] = []
@@ -210,13 +245,13 @@ export class ChatService {
         }
         if (calls.length === 0 || round === MAX_TOOL_ROUNDS) break
         messages.push({ role: 'assistant', content: roundText, tool_calls: calls })
+        const seen: ContentPart[] = []
         for (const call of calls) {
-          const content =
-            call.name === nodeDetailsTool.name
-              ? nodeDetails(this.graph, turn.flowId, call.arguments)
-              : `error: unknown tool ${call.name}`
-          messages.push({ role: 'tool', tool_call_id: call.id, name: call.name, content })
+          const outcome = await this.runTool(call, toolContext)
+          messages.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: outcome.content })
+          for (const image of outcome.images ?? []) seen.push({ type: 'image', ...image })
         }
+        if (seen.length > 0) messages.push({ role: 'user', content: [{ type: 'text', text: '(item_view)' }, ...seen] })
       }
       // Some SDK streams end quietly when aborted rather than throwing.
       if (controller.signal.aborted) throw new LlmError('aborted', 'stopped')
@@ -250,6 +285,22 @@ export class ChatService {
     } finally {
       this.emitNode(nodeId)
     }
+  }
+
+  private async runTool(call: ToolCall, ctx: ChatToolContext): Promise<ChatToolOutcome> {
+    let outcome: ChatToolOutcome | null = null
+    if (call.name === nodeDetailsTool.name) outcome = { content: nodeDetails(this.graph, ctx.flowId, call.arguments) }
+    for (const provider of this.toolProviders) {
+      if (outcome) break
+      try {
+        outcome = await provider.execute(call, ctx)
+      } catch (e) {
+        outcome = { content: `error: ${toErrorValue(e).message}`, isError: true }
+      }
+    }
+    outcome ??= { content: `error: unknown tool ${call.name}`, isError: true }
+    for (const provider of this.toolProviders) provider.record?.(ctx, call, outcome)
+    return outcome
   }
 
   private messages(turn: Turn, persona: Persona | null): ChatMessage[] {

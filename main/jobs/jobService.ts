@@ -1,6 +1,8 @@
 import { Worker } from 'node:worker_threads'
 import type { Db } from '../db/open'
 import type { EventBus } from '../host/events'
+import type { ProviderConfig } from '../llm/providers'
+import type { ProviderId } from '../llm/types'
 import { JobQueue } from './jobQueue'
 import type { FromWorker, ToWorker, WorkerInit } from './protocol'
 
@@ -42,10 +44,18 @@ export class JobService {
     this.queue = new JobQueue(options.db, options.init?.queue)
   }
 
+  private providers: ProviderConfig[] | undefined
+
+  /** The providers jobs may call; the running worker gets them at once. */
+  setProviders(configs: Map<ProviderId, ProviderConfig>): void {
+    this.providers = [...configs.values()]
+    this.send({ type: 'providers', providers: this.providers })
+  }
+
   start(): void {
     const entry = this.options.worker
     if (!entry || this.worker) return
-    const init: WorkerInit = { dbPath: this.options.dbPath, ...this.options.init }
+    const init: WorkerInit = { dbPath: this.options.dbPath, ...this.options.init, providers: this.providers }
     const worker = new Worker(entry.path, {
       workerData: { ...entry.data, ...init },
       execArgv: entry.execArgv,

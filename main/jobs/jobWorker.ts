@@ -23,12 +23,15 @@ const send = (message: FromWorker) => port.postMessage(message)
 
 const { db } = openDatabase(init.dbPath, { migrations: appMigrations, label: 'loomverse.db' })
 const queue = new JobQueue(db, init.queue)
-const llm = new LlmRegistry(providersFromEnv(process.env))
+const llm = new LlmRegistry(
+  init.providers ? new Map(init.providers.map((p) => [p.id, p])) : providersFromEnv(process.env),
+)
 const running = new AbortController()
 let stopping = false
 let wake: (() => void) | null = null
 
 port.on('message', (message: ToWorker) => {
+  if (message.type === 'providers') llm.replace(new Map(message.providers.map((p) => [p.id, p])))
   if (message.type === 'stop') {
     stopping = true
     running.abort()

@@ -5,7 +5,9 @@ import type { ModelInfo } from './types'
 const TIMEOUT_MS = 4000
 
 /** Asks every configured provider for its models at once; one that fails or is slow is reported, not fatal. */
-export async function listAllModels(llm: LlmRegistry): Promise<{ models: ModelInfo[]; errors: Array<{ provider: string; message: string }> }> {
+export async function listAllModels(
+  llm: LlmRegistry,
+): Promise<{ models: ModelInfo[]; errors: Array<{ provider: string; message: string }> }> {
   const results = await Promise.all(
     llm.configured().map(async (provider) => {
       try {

@@ -11,7 +11,7 @@ export interface ProviderConfig {
   apiKey: string | null
 }
 
-const defaults: Record<ProviderId, string> = {
+export const defaultBaseUrls: Record<ProviderId, string> = {
   openai: 'https://api.openai.com/v1',
   openrouter: 'https://openrouter.ai/api/v1',
   gemini: 'https://generativelanguage.googleapis.com',
@@ -28,19 +28,16 @@ export function providersFromEnv(env: NodeJS.ProcessEnv): Map<ProviderId, Provid
   if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) {
     found.set('openai', {
       id: 'openai',
-      baseURL: env.OPENAI_BASE_URL || defaults.openai,
+      baseURL: env.OPENAI_BASE_URL || defaultBaseUrls.openai,
       apiKey: env.OPENAI_API_KEY || null,
     })
   }
   if (env.OPENROUTER_API_KEY)
-    found.set('openrouter', { id: 'openrouter', baseURL: defaults.openrouter, apiKey: env.OPENROUTER_API_KEY })
+    found.set('openrouter', { id: 'openrouter', baseURL: defaultBaseUrls.openrouter, apiKey: env.OPENROUTER_API_KEY })
   if (env.GEMINI_API_KEY)
-    found.set('gemini', { id: 'gemini', baseURL: env.GEMINI_BASE_URL || defaults.gemini, apiKey: env.GEMINI_API_KEY })
-  found.set('ollama', {
-    id: 'ollama',
-    baseURL: env.OLLAMA_HOST ? withScheme(env.OLLAMA_HOST) : defaults.ollama,
-    apiKey: null,
-  })
+    found.set('gemini', { id: 'gemini', baseURL: env.GEMINI_BASE_URL || defaultBaseUrls.gemini, apiKey: env.GEMINI_API_KEY })
+  // Ollama counts as set up only when named: the onboarding offers it when it detects one.
+  if (env.OLLAMA_HOST) found.set('ollama', { id: 'ollama', baseURL: withScheme(env.OLLAMA_HOST), apiKey: null })
   return found
 }
 
@@ -48,7 +45,13 @@ export function providersFromEnv(env: NodeJS.ProcessEnv): Map<ProviderId, Provid
 export class LlmRegistry {
   private readonly cache = new Map<ProviderId, Connector>()
 
-  constructor(private readonly providers: Map<ProviderId, ProviderConfig>) {}
+  constructor(private providers: Map<ProviderId, ProviderConfig>) {}
+
+  /** New settings (a key or address changed): connectors are rebuilt on next use. */
+  replace(providers: Map<ProviderId, ProviderConfig>): void {
+    this.providers = providers
+    this.cache.clear()
+  }
 
   connector(provider: ProviderId): Connector {
     const cached = this.cache.get(provider)

@@ -4,6 +4,7 @@ import { appEvents, appMethods } from './app'
 import { chatEvents, chatMethods } from './chat'
 import { graphEvents, graphMethods } from './graph'
 import { llmMethods, personaEvents, personaMethods } from './persona'
+import { providerEvents, providerMethods } from './providers'
 import { settingsEvents, settingsMethods } from './settings'
 import { worldEvents, worldMethods } from './world'
 
@@ -11,6 +12,7 @@ export * from './app'
 export * from './chat'
 export * from './graph'
 export * from './persona'
+export * from './providers'
 export * from './settings'
 export * from './world'
 export type { MethodSpec, MethodSpecs, EventSpecs } from './spec'
@@ -26,6 +28,7 @@ export const contract = {
   ...chatMethods,
   ...personaMethods,
   ...llmMethods,
+  ...providerMethods,
   ...worldMethods,
   ...settingsMethods,
 } as const
@@ -36,6 +39,7 @@ export const events = {
   ...graphEvents,
   ...chatEvents,
   ...personaEvents,
+  ...providerEvents,
   ...worldEvents,
   ...settingsEvents,
 } as const

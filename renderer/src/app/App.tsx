@@ -3,6 +3,7 @@ import { ContextInspector } from '../features/context/ContextInspector'
 import { GraphCanvas } from '../features/graph/GraphCanvas'
 import { Header } from '../features/header/Header'
 import { Modals } from '../features/modals/Modals'
+import { ONBOARDING_DISMISSED } from '../features/providers/OnboardingDialog'
 import { SearchPanel } from '../features/search/SearchPanel'
 import { BuildingSidebar } from '../features/sidebar/BuildingSidebar'
 import { StatusBar } from '../features/statusbar/StatusBar'
@@ -21,6 +22,17 @@ export function App() {
   useLanguage(language)
   useTheme(theme)
   useShortcuts()
+
+  useEffect(() => {
+    // First run with no AI provider: explain the choices (once; the settings have it afterwards).
+    if (localStorage.getItem(ONBOARDING_DISMISSED)) return
+    void store
+      .getState()
+      .invoke('list_providers', {})
+      .then((providers) => {
+        if (providers && !providers.some((p) => p.configured)) store.getState().openModal({ name: 'onboarding' })
+      })
+  }, [store])
 
   useEffect(() => {
     // Reopen the conversation the user had open last, else the most recent one.

@@ -10,7 +10,14 @@ import { settingsSlice, type SettingsSlice } from './settingsSlice'
 import { toastSlice, type ToastSlice } from './toastSlice'
 import { wireWorldEvents, worldSlice, type WorldSlice } from './worldSlice'
 
-export type App = ConnectionSlice & SettingsSlice & JobsSlice & GraphSlice & ToastSlice & ModalSlice & PersonaSlice & WorldSlice
+export type App = ConnectionSlice &
+  SettingsSlice &
+  JobsSlice &
+  GraphSlice &
+  ToastSlice &
+  ModalSlice &
+  PersonaSlice &
+  WorldSlice
 export type AppStore = UseBoundStore<StoreApi<App>>
 
 /**

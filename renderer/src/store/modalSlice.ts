@@ -8,6 +8,8 @@ export type Modal =
   | { name: 'flow_settings'; flowId: string }
   | { name: 'delete_flow'; flowId: string }
   | { name: 'personas' }
+  | { name: 'providers' }
+  | { name: 'onboarding' }
 
 export type Panel = 'search' | 'context'
 

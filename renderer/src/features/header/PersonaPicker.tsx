@@ -13,7 +13,12 @@ export function PersonaPicker() {
     <div className="flow-picker">
       <label className="picker">
         <span>{t('header.persona')}</span>
-        <select aria-label={t('header.persona')} value={bound} disabled={!flowId} onChange={(e) => void bind(e.target.value || null)}>
+        <select
+          aria-label={t('header.persona')}
+          value={bound}
+          disabled={!flowId}
+          onChange={(e) => void bind(e.target.value || null)}
+        >
           <option value="">{personas.length === 0 ? t('header.noPersonas') : t('persona.nobody')}</option>
           {personas.map((p) => (
             <option key={p.id} value={p.id}>

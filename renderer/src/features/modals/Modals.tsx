@@ -4,6 +4,8 @@ import { useApp, useAppStore } from '../../store'
 import type { Modal } from '../../store/modalSlice'
 import { placeChild } from '../graph/layout'
 import { PersonasDialog } from '../personas/PersonasDialog'
+import { OnboardingDialog } from '../providers/OnboardingDialog'
+import { ProvidersDialog } from '../providers/ProvidersDialog'
 import { Dialog } from './Dialog'
 
 export function Modals() {
@@ -21,6 +23,10 @@ export function Modals() {
       return <DeleteFlow modal={modal} onClose={close} />
     case 'personas':
       return <PersonasDialog onClose={close} />
+    case 'providers':
+      return <ProvidersDialog onClose={close} />
+    case 'onboarding':
+      return <OnboardingDialog onClose={close} />
   }
 }
 

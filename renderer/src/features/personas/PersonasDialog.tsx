@@ -4,7 +4,16 @@ import type { Persona } from '@shared/contract'
 import { useApp } from '../../store'
 import { Dialog } from '../modals/Dialog'
 
-type Draft = Pick<Persona, 'name' | 'persona_text' | 'contract_text' | 'chat_model' | 'lightweight_model' | 'vision_model' | 'lightweight_vision_model'> & {
+type Draft = Pick<
+  Persona,
+  | 'name'
+  | 'persona_text'
+  | 'contract_text'
+  | 'chat_model'
+  | 'lightweight_model'
+  | 'vision_model'
+  | 'lightweight_vision_model'
+> & {
   temperature: string
   max_tokens: string
 }
@@ -73,11 +82,25 @@ export function PersonasDialog({ onClose }: { onClose: () => void }) {
   )
 }
 
-function PersonaForm({ persona, onSaved, onDeleted }: { persona: Persona | null; onSaved: (id: string) => void; onDeleted: () => void }) {
+function PersonaForm({
+  persona,
+  onSaved,
+  onDeleted,
+}: {
+  persona: Persona | null
+  onSaved: (id: string) => void
+  onDeleted: () => void
+}) {
   const { t } = useTranslation()
   const invoke = useApp((s) => s.invoke)
   const [draft, setDraft] = useState<Draft>(
-    persona ? { ...persona, temperature: persona.temperature?.toString() ?? '', max_tokens: persona.max_tokens?.toString() ?? '' } : blank,
+    persona
+      ? {
+          ...persona,
+          temperature: persona.temperature?.toString() ?? '',
+          max_tokens: persona.max_tokens?.toString() ?? '',
+        }
+      : blank,
   )
   const [confirmDelete, setConfirmDelete] = useState(false)
   const field = (key: keyof Draft) => ({
@@ -93,7 +116,9 @@ function PersonaForm({ persona, onSaved, onDeleted }: { persona: Persona | null;
       temperature: draft.temperature.trim() === '' ? null : Number(draft.temperature),
       max_tokens: draft.max_tokens.trim() === '' ? null : Number(draft.max_tokens),
     }
-    const saved = persona ? await invoke('update_persona', { id: persona.id, ...fields }) : await invoke('create_persona', fields)
+    const saved = persona
+      ? await invoke('update_persona', { id: persona.id, ...fields })
+      : await invoke('create_persona', fields)
     if (saved) onSaved(saved.id)
   }
   return (

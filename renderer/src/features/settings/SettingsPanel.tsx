@@ -8,6 +8,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const settings = useApp((s) => s.settings)
   const error = useApp((s) => s.settingsError)
   const update = useApp((s) => s.updateSettings)
+  const openModal = useApp((s) => s.openModal)
   const panel = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
@@ -48,6 +49,15 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
           ))}
         </select>
       </label>
+      <button
+        type="button"
+        onClick={() => {
+          onClose()
+          openModal({ name: 'providers' })
+        }}
+      >
+        {t('providers.open')}
+      </button>
       {error && <p role="alert">{t('settings.saveFailed', { message: error })}</p>}
       <button type="button" onClick={onClose}>
         {t('settings.close')}

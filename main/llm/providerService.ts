@@ -1,0 +1,135 @@
+import type { Parsed, ProviderInfo } from '@shared/contract'
+import { toErrorValue } from '@shared/errors'
+import type { Db } from '../db/open'
+import type { EventBus } from '../host/events'
+import { keyStatus, type KeyStore } from '../keys/keyStore'
+import { detectOllama } from './ollamaConnector'
+import { defaultBaseUrls, providersFromEnv, type LlmRegistry, type ProviderConfig } from './providers'
+import type { ProviderId } from './types'
+
+const ids: readonly ProviderId[] = ['openai', 'openrouter', 'gemini', 'ollama']
+const envKey: Partial<Record<ProviderId, string>> = {
+  openai: 'OPENAI_API_KEY',
+  openrouter: 'OPENROUTER_API_KEY',
+  gemini: 'GEMINI_API_KEY',
+}
+
+/** What the settings table keeps per provider: never a key. */
+interface StoredProvider {
+  base_url: string | null
+}
+
+/**
+ * The providers the app talks to: set up in the settings UI (address in loomverse.db, key in
+ * the key store) or by environment variables. Whenever they change, the chat registry and the
+ * job worker get the new setup.
+ */
+export class ProviderService {
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+    private readonly keys: KeyStore,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly registries: Array<{ replace(p: Map<ProviderId, ProviderConfig>): void }>,
+  ) {}
+
+  /** The effective setup: the settings win over the environment, a stored key over an env key. */
+  configs(): Map<ProviderId, ProviderConfig> {
+    const fromEnv = providersFromEnv(this.env)
+    const result = new Map<ProviderId, ProviderConfig>()
+    for (const id of ids) {
+      const stored = this.stored(id)
+      const env = fromEnv.get(id)
+      if (!stored && !env) continue
+      result.set(id, {
+        id,
+        baseURL: stored?.base_url ?? env?.baseURL ?? defaultBaseUrls[id],
+        apiKey: this.keys.get(id) ?? env?.apiKey ?? null,
+      })
+    }
+    return result
+  }
+
+  list(): ProviderInfo[] {
+    const fromEnv = providersFromEnv(this.env)
+    return ids.map((id) => {
+      const stored = this.stored(id)
+      const env = fromEnv.get(id)
+      const storeKey = this.keys.get(id)
+      const envKeyValue = envKey[id] ? (this.env[envKey[id]!] ?? null) : null
+      const key = storeKey ?? envKeyValue
+      return {
+        id,
+        configured: Boolean(stored || env),
+        base_url: stored?.base_url ?? env?.baseURL ?? defaultBaseUrls[id],
+        source: stored ? 'settings' : env ? 'env' : null,
+        key: { ...keyStatus(key), source: storeKey ? 'store' : envKeyValue ? 'env' : null },
+        keys_persist: this.keys.persistent,
+        needs_key: id !== 'ollama',
+      }
+    })
+  }
+
+  set(input: Parsed<'set_provider'>): ProviderInfo[] {
+    const current = this.stored(input.id)
+    const next: StoredProvider = {
+      base_url: input.base_url === undefined ? (current?.base_url ?? null) : input.base_url,
+    }
+    this.write(input.id, next)
+    if (input.api_key) this.keys.set(input.id, input.api_key)
+    if (input.clear_key) this.keys.delete(input.id)
+    return this.changed()
+  }
+
+  remove(id: ProviderId): ProviderInfo[] {
+    this.db.prepare('DELETE FROM settings WHERE key = ?').run(`provider:${id}`)
+    this.keys.delete(id)
+    return this.changed()
+  }
+
+  async test(
+    id: ProviderId,
+    registry: LlmRegistry,
+  ): Promise<{ ok: boolean; models: string[]; message: string | null }> {
+    try {
+      const models = await registry.connector(id).listModels(AbortSignal.timeout(8000))
+      return { ok: true, models: models.map((m) => m.id), message: null }
+    } catch (e) {
+      return { ok: false, models: [], message: toErrorValue(e).message }
+    }
+  }
+
+  async detectOllama(): Promise<{ found: boolean; base_url: string; models: string[] }> {
+    const base = this.stored('ollama')?.base_url ?? defaultBaseUrls.ollama
+    const models = await detectOllama(base)
+    return { found: models !== null, base_url: base, models: models?.map((m) => m.id) ?? [] }
+  }
+
+  /** Hands the current setup to everyone holding a registry. */
+  publish(): void {
+    const configs = this.configs()
+    for (const r of this.registries) r.replace(configs)
+  }
+
+  private changed(): ProviderInfo[] {
+    this.publish()
+    const providers = this.list()
+    this.bus.emit('providers_changed', { providers })
+    return providers
+  }
+
+  private stored(id: ProviderId): StoredProvider | null {
+    const row = this.db.prepare('SELECT value_json FROM settings WHERE key = ?').get(`provider:${id}`) as
+      { value_json: string } | undefined
+    return row ? (JSON.parse(row.value_json) as StoredProvider) : null
+  }
+
+  private write(id: ProviderId, value: StoredProvider): void {
+    this.db
+      .prepare(
+        `INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at`,
+      )
+      .run(`provider:${id}`, JSON.stringify(value), Math.floor(Date.now() / 1000))
+  }
+}
