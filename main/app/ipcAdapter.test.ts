@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { IPC_EVENT, IPC_INVOKE } from '@shared/ipc'
 import { EventBus } from '../host/events'
 import type { Router } from '../host/router'
+import { defaultSettings } from '../settings/settingsService'
 import { attachIpc, forwardEvents, trustOrigins } from './ipcAdapter'
 
 type InvokeHandler = (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>
@@ -77,9 +78,9 @@ describe('Electron IPC adapter', () => {
       },
     }
     forwardEvents(bus, contents as never)
-    bus.emit('settings_updated', { language: 'ja', theme: 'dark', context_budget: 8000 })
+    bus.emit('settings_updated', { ...defaultSettings, language: 'ja', theme: 'dark' })
     onDestroyed()
-    bus.emit('settings_updated', { language: 'en', theme: 'dark', context_budget: 8000 })
-    expect(sent).toEqual([[IPC_EVENT, 'settings_updated', { language: 'ja', theme: 'dark', context_budget: 8000 }]])
+    bus.emit('settings_updated', { ...defaultSettings, language: 'en', theme: 'dark' })
+    expect(sent).toEqual([[IPC_EVENT, 'settings_updated', { ...defaultSettings, language: 'ja', theme: 'dark' }]])
   })
 })

@@ -187,4 +187,14 @@ describe('chat over a real HTTP provider', () => {
     const followUp = (chats[1]!.body as { messages: Array<{ role: string; content: string }> }).messages
     expect(followUp.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('日本の関西地方です。') })
   })
+
+  it('uses the chat defaults chosen in the settings when neither persona nor environment names a model', async () => {
+    const h = await start({ env: { LOOMVERSE_DEFAULT_MODEL: '' } })
+    const { flow } = await flowWithParent(h)
+    await h.call('update_settings', { chat: { model: 'openai:gpt-4o', temperature: 0.3, max_tokens: 256 } })
+    const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flow.id, prompt: 'hi' })
+    await settled(h, node_id)
+    expect(h.fake.requests.at(-1)!.body).toMatchObject({ model: 'gpt-4o', temperature: 0.3, max_tokens: 256 })
+    expect(await h.call<Node>('get_node', { id: node_id })).toMatchObject({ metadata: { model: 'openai:gpt-4o' } })
+  })
 })

@@ -181,7 +181,8 @@ export class ChatService {
     )
     try {
       const persona = this.options.personas?.find(turn.personaId ?? this.graph.getFlow(turn.flowId).persona_id) ?? null
-      const ref = resolveModel('chat', persona?.chat_model, this.options.env)
+      const defaults = this.settings.get().chat
+      const ref = resolveModel('chat', persona?.chat_model, this.options.env, defaults.model)
       modelRef = `${ref.provider}:${ref.model}`
       const connector = this.llm.connector(ref.provider)
       const messages = this.messages(turn, persona)
@@ -212,8 +213,8 @@ export class ChatService {
                 model: ref.model,
                 messages,
                 tools,
-                temperature: persona?.temperature ?? undefined,
-                maxTokens: persona?.max_tokens ?? undefined,
+                temperature: persona?.temperature ?? defaults.temperature ?? undefined,
+                maxTokens: persona?.max_tokens ?? defaults.max_tokens ?? undefined,
                 signal: controller.signal,
               }),
             retry,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PurposeDefaults } from '@shared/contract'
 import { PermanentJobError, type JobContext } from '../jobs/handlers'
 import { resolveModel } from '../llm/models'
 import { GraphStore } from './graphStore'
@@ -49,14 +50,15 @@ export async function summarizeNode(raw: unknown, ctx: JobContext): Promise<void
   const node = store.node(id)
   if (!node || !node.metadata.summary.updated) return
 
-  const ref = resolveModel('lightweight', personaModel(ctx, id), ctx.env)
+  const defaults = summaryDefaults(ctx)
+  const ref = resolveModel('lightweight', personaModel(ctx, id), ctx.env, defaults.model)
   const connector = ctx.llm.connector(ref.provider)
   let text = ''
   for await (const event of connector.chat({
     model: ref.model,
     messages: [{ role: 'user', content: prompts[language](node.prompt, node.response) }],
-    temperature: 0.2,
-    maxTokens: 400,
+    temperature: defaults.temperature ?? 0.2,
+    maxTokens: defaults.max_tokens ?? 400,
     signal: ctx.signal,
   })) {
     if (event.type === 'delta') text += event.text
@@ -98,4 +100,12 @@ function personaModel(ctx: JobContext, nodeId: string): string | null {
     )
     .get(nodeId) as { model: string } | undefined
   return row?.model ?? null
+}
+
+/** The summarisation defaults chosen in the settings (read here: the worker has no settings service). */
+function summaryDefaults(ctx: JobContext): PurposeDefaults {
+  const row = ctx.db.prepare("SELECT value_json FROM settings WHERE key = 'summary'").get() as
+    { value_json: string } | undefined
+  const parsed = PurposeDefaults.safeParse(row ? JSON.parse(row.value_json) : null)
+  return parsed.success ? parsed.data : { model: null, temperature: null, max_tokens: null }
 }

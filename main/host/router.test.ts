@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { AppError } from '@shared/errors'
 import type { AppInfo } from '@shared/contract'
 import { createRouter, type Handlers } from './router'
+import { defaultSettings } from '../settings/settingsService'
 
 const info: AppInfo = {
   name: 'loomverse',
@@ -13,7 +14,7 @@ const info: AppInfo = {
   db: { path: '/h/loomverse.db', schema_version: 1 },
 }
 
-const defaults = { language: 'auto', theme: 'system', context_budget: 8000 } as const
+const defaults = defaultSettings
 
 /** Only the methods these tests call; the router looks handlers up by name. */
 function handlers(overrides: Partial<Handlers> = {}): Handlers {
@@ -33,7 +34,7 @@ describe('router', () => {
     const router = createRouter(handlers(), { checkOutput: true })
     expect(await router.call('update_settings', { theme: 'dark' }, ctx)).toEqual({
       ok: true,
-      value: { language: 'auto', theme: 'dark', context_budget: 8000 },
+      value: { ...defaultSettings, theme: 'dark' },
     })
   })
 

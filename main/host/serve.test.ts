@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
 import { appMigrations } from '../db/migrations'
+import { defaultSettings } from '../settings/settingsService'
 import { useTempHome } from '../testing/tempHome'
 import { ask, collectEvents, httpGet, openWs } from '../testing/wsProbe'
 import { serve, type Serving } from './serve'
@@ -154,9 +155,7 @@ describe('loopback host: WebSocket', () => {
     await ask(listener, { id: 2, action: 'unsubscribe', data: { events: ['settings_updated'] } })
     await ask(bystander, { id: 2, action: 'update_settings', data: { theme: 'light' } })
     await ask(listener, { id: 3, action: 'get_settings' }) // a round trip: any stray event would have arrived by now
-    expect(heard).toEqual([
-      { event: 'settings_updated', data: { language: 'auto', theme: 'dark', context_budget: 8000 } },
-    ])
+    expect(heard).toEqual([{ event: 'settings_updated', data: { ...defaultSettings, theme: 'dark' } }])
     expect(overheard).toEqual([])
   })
 

@@ -38,11 +38,15 @@ export const appDefaultModels: Record<ModelRole, string> = {
   lightweight_vision: 'openai:gpt-4o-mini',
 }
 
-/** The seed's fallback chain: the persona's own column → the role's environment variable → the app default. */
+/**
+ * The seed's fallback chain: the persona's own column → the role's environment variable →
+ * the default (chosen in the settings, else the built-in one).
+ */
 export function resolveModel(
   role: ModelRole,
   personaValue: string | null | undefined,
   env: NodeJS.ProcessEnv,
+  settingsDefault?: string | null,
 ): ModelRef {
-  return parseModelRef(personaValue || env[envByRole[role]] || appDefaultModels[role])
+  return parseModelRef(personaValue || env[envByRole[role]] || settingsDefault || appDefaultModels[role])
 }

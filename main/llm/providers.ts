@@ -35,7 +35,11 @@ export function providersFromEnv(env: NodeJS.ProcessEnv): Map<ProviderId, Provid
   if (env.OPENROUTER_API_KEY)
     found.set('openrouter', { id: 'openrouter', baseURL: defaultBaseUrls.openrouter, apiKey: env.OPENROUTER_API_KEY })
   if (env.GEMINI_API_KEY)
-    found.set('gemini', { id: 'gemini', baseURL: env.GEMINI_BASE_URL || defaultBaseUrls.gemini, apiKey: env.GEMINI_API_KEY })
+    found.set('gemini', {
+      id: 'gemini',
+      baseURL: env.GEMINI_BASE_URL || defaultBaseUrls.gemini,
+      apiKey: env.GEMINI_API_KEY,
+    })
   // Ollama counts as set up only when named: the onboarding offers it when it detects one.
   if (env.OLLAMA_HOST) found.set('ollama', { id: 'ollama', baseURL: withScheme(env.OLLAMA_HOST), apiKey: null })
   return found

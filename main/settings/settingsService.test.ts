@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { appMigrations } from '../db/migrations'
 import { openDatabase } from '../db/open'
 import { EventBus } from '../host/events'
-import { SettingsService } from './settingsService'
+import { SettingsService, defaultSettings } from './settingsService'
 
 function setup() {
   const { db } = openDatabase(':memory:', { migrations: appMigrations, label: 'loomverse.db' })
@@ -15,10 +15,10 @@ function setup() {
 describe('settings', () => {
   it('starts from defaults, stores changes and tells every listener', () => {
     const { service, heard } = setup()
-    expect(service.get()).toEqual({ language: 'auto', theme: 'system', context_budget: 8000 })
-    expect(service.update({ theme: 'dark' })).toEqual({ language: 'auto', theme: 'dark', context_budget: 8000 })
-    expect(service.update({ language: 'ja' })).toEqual({ language: 'ja', theme: 'dark', context_budget: 8000 })
-    expect(heard.at(-1)).toEqual(['settings_updated', { language: 'ja', theme: 'dark', context_budget: 8000 }])
+    expect(service.get()).toEqual(defaultSettings)
+    expect(service.update({ theme: 'dark' })).toEqual({ ...defaultSettings, theme: 'dark' })
+    expect(service.update({ language: 'ja' })).toEqual({ ...defaultSettings, language: 'ja', theme: 'dark' })
+    expect(heard.at(-1)).toEqual(['settings_updated', { ...defaultSettings, language: 'ja', theme: 'dark' }])
   })
 
   it('falls back to the default for a stored value this version does not accept', () => {

@@ -2,7 +2,14 @@ import { Settings, type SettingsPatch } from '@shared/contract'
 import type { Db } from '../db/open'
 import type { EventBus } from '../host/events'
 
-const defaults: Settings = { language: 'auto', theme: 'system', context_budget: 8000 }
+const unset = { model: null, temperature: null, max_tokens: null }
+export const defaultSettings: Settings = {
+  language: 'auto',
+  theme: 'system',
+  context_budget: 8000,
+  chat: unset,
+  summary: unset,
+}
 
 /** App preferences in `loomverse.db`'s settings table, one row per key. */
 export class SettingsService {
@@ -15,8 +22,8 @@ export class SettingsService {
     const rows = this.db.prepare('SELECT key, value_json FROM settings').all() as { key: string; value_json: string }[]
     const stored = Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value_json) as unknown]))
     // A value an older or newer app wrote that this one does not accept falls back to its default.
-    const merged: Record<string, unknown> = { ...defaults }
-    for (const key of Object.keys(defaults) as (keyof Settings)[]) {
+    const merged: Record<string, unknown> = { ...defaultSettings }
+    for (const key of Object.keys(defaultSettings) as (keyof Settings)[]) {
       const one = Settings.shape[key].safeParse(stored[key])
       if (one.success) merged[key] = one.data
     }

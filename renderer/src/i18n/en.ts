@@ -191,6 +191,13 @@ export const en = {
     later: 'Later',
     setUp: 'Set up a provider',
   },
+  defaults: {
+    title: 'Defaults',
+    hint: 'Used when a persona names no model of its own (after the LOOMVERSE_* environment variables).',
+    chat: 'Conversation replies',
+    summary: 'Summaries and tags',
+    model: 'Model',
+  },
   common: {
     cancel: 'Cancel',
     save: 'Save',

@@ -192,6 +192,13 @@ export const ja: Messages = {
     later: 'あとで',
     setUp: 'プロバイダーを設定',
   },
+  defaults: {
+    title: '既定値',
+    hint: 'ペルソナが自分のモデルを指定していないときに使います（LOOMVERSE_* 環境変数の次）。',
+    chat: '会話の応答',
+    summary: '要約とタグ',
+    model: 'モデル',
+  },
   common: {
     cancel: 'キャンセル',
     save: '保存',

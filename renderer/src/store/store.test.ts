@@ -6,7 +6,14 @@ import { createAppStore } from './index'
 
 /** An in-memory client: answers get/update_settings and lets the test push events and link changes. */
 function fakeClient() {
-  let settings: EventData<'settings_updated'> = { language: 'auto', theme: 'system', context_budget: 8000 }
+  const unset = { model: null, temperature: null, max_tokens: null }
+  let settings: EventData<'settings_updated'> = {
+    language: 'auto',
+    theme: 'system',
+    context_budget: 8000,
+    chat: unset,
+    summary: unset,
+  }
   const listeners = new Map<string, Set<(d: unknown) => void>>()
   const stateListeners = new Set<(s: ConnectionState) => void>()
   let calls = 0
@@ -47,12 +54,17 @@ function fakeClient() {
   }
 }
 
+const settingsOf = (): EventData<'settings_updated'> => {
+  const unset = { model: null, temperature: null, max_tokens: null }
+  return { language: 'auto', theme: 'system', context_budget: 8000, chat: unset, summary: unset }
+}
+
 describe('app store', () => {
   it('takes settings pushed by another window', async () => {
     const fake = fakeClient()
     const store = createAppStore(fake.client)
-    fake.push('settings_updated', { language: 'ja', theme: 'dark', context_budget: 8000 })
-    expect(store.getState().settings).toEqual({ language: 'ja', theme: 'dark', context_budget: 8000 })
+    fake.push('settings_updated', { ...settingsOf(), language: 'ja', theme: 'dark' })
+    expect(store.getState().settings).toMatchObject({ language: 'ja', theme: 'dark', context_budget: 8000 })
   })
 
   it('keeps a failed save visible until the next success', async () => {
@@ -83,6 +95,6 @@ describe('app store', () => {
     const before = fake.calls()
     fake.link('connected')
     expect(store.getState().connection).toBe('connected')
-    expect(fake.calls()).toBe(before + 2) // app_info and get_settings
+    expect(fake.calls()).toBe(before + 3) // app_info, get_settings and list_personas
   })
 })

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { ProviderInfo } from '@shared/contract'
 import { useApp } from '../../store'
 import { Dialog } from '../modals/Dialog'
+import { PurposeDefaults } from './PurposeDefaults'
 
 const names: Record<ProviderInfo['id'], string> = {
   openai: 'OpenAI-compatible',
@@ -36,6 +37,7 @@ export function ProvidersDialog({ onClose }: { onClose: () => void }) {
           <ProviderCard key={p.id} provider={p} onChanged={setProviders} />
         ))}
       </div>
+      <PurposeDefaults />
       <div className="dialog-actions">
         <button type="button" onClick={onClose}>
           {t('settings.close')}
