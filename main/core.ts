@@ -10,6 +10,7 @@ import { MemoryKeyStore, type KeyStore } from './keys/keyStore'
 import { ProviderService } from './llm/providerService'
 import { LlmRegistry } from './llm/providers'
 import { PersonaService } from './persona/personaService'
+import { createMemory } from './memory/memory'
 import { createWorld } from './world/world'
 import { JobService, type WorkerEntry } from './jobs/jobService'
 import { createRouter, type Handlers, type Router } from './host/router'
@@ -81,6 +82,7 @@ export function startCore(options: CoreOptions): Core {
   providers.publish()
   jobs.start()
   const personas = new PersonaService(db, bus)
+  const memory = createMemory({ bus, paths, jobs, llm, settings, graph, personas, env })
   const chat = new ChatService(graph, settings, llm, bus, {
     ...options.chat,
     env: options.env ?? process.env,
@@ -121,6 +123,7 @@ export function startCore(options: CoreOptions): Core {
     test_provider: (i) => providers.test(i.id, llm),
     detect_ollama: () => providers.detectOllama(),
     ...world.handlers,
+    ...memory.handlers,
   }
   const router = createRouter(handlers, {
     checkOutput: options.checkOutput ?? (process.env.NODE_ENV === 'test' || process.env.LOOMVERSE_CHECK_OUTPUT === '1'),
@@ -137,6 +140,7 @@ export function startCore(options: CoreOptions): Core {
     router,
     async dispose() {
       await world.dispose()
+      await memory.dispose()
       await chat.stopAll()
       await jobs.stop()
       db.close()

@@ -10,6 +10,7 @@ import { resolveModel } from '../llm/models'
 import type { LlmRegistry } from '../llm/providers'
 import { chatWithRetry } from '../llm/retry'
 import type { ChatMessage, ContentPart, ToolCall, ToolSpec, Usage } from '../llm/types'
+import type { ChatMemory } from '../memory/memory'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { DeltaBatcher } from './deltaBatcher'
@@ -19,6 +20,8 @@ export interface ChatOptions {
   env: NodeJS.ProcessEnv
   /** Whose voice: the flow's persona gives the system text and the chat model. */
   personas?: PersonaService
+  /** The persona's long-term memory: a MemoryPack before each reply, an episode after it. */
+  memory?: ChatMemory | null
   /** How often streamed text goes out as one `node_stream` event. */
   batchMs?: number
   /** How often the partial reply is written to the database, so a crash loses little. */
@@ -180,7 +183,8 @@ export class ChatService {
       this.bus.emit('node_stream', { node_id: nodeId, delta }),
     )
     try {
-      const persona = this.options.personas?.find(turn.personaId ?? this.graph.getFlow(turn.flowId).persona_id) ?? null
+      const persona =
+        this.options.personas?.find(turn.personaId ?? this.graph.store.flowRow(turn.flowId)?.persona_id) ?? null
       const defaults = this.settings.get().chat
       const ref = resolveModel('chat', persona?.chat_model, this.options.env, defaults.model)
       modelRef = `${ref.provider}:${ref.model}`
@@ -266,6 +270,14 @@ export class ChatService {
         text.slice(turn.continueFrom?.length ?? 0),
       )
       store.setReply(nodeId, { status: 'complete', response: text, error: null, model: modelRef, stats })
+      if (persona)
+        this.options.memory?.recordExchange({
+          personaId: persona.id,
+          nodeId,
+          flowId: turn.flowId,
+          prompt: turn.prompt,
+          response: text,
+        })
       this.bus.emit('chat_status', { node_id: nodeId, state: 'done' })
     } catch (e) {
       batcher.flush()
@@ -311,6 +323,14 @@ export class ChatService {
       prompt: turn.prompt,
       persona,
     })
+    const pack = persona && this.options.memory ? this.memoryPack(turn, persona, context.budget) : null
+    if (pack) {
+      // Seed 004: guard prompt + MemoryPack + user text. The pack rides in the system message.
+      const tokens = tokenCount(pack)
+      context.parts.splice(2, 0, { kind: 'memory', node_id: null, text: pack, tokens })
+      context.total_tokens += tokens
+      context.messages[0] = { role: 'system', content: `${context.messages[0]!.content}\n\n${pack}` }
+    }
     if (!turn.continueFrom) this.graph.store.saveSentContext(turn.nodeId, context, isoNow())
     const messages: ChatMessage[] = context.messages.map((m) => ({ role: m.role, content: m.content }) as ChatMessage)
     if (turn.images.length > 0) {
@@ -324,6 +344,21 @@ export class ChatService {
     if (turn.continueFrom)
       messages.push({ role: 'assistant', content: turn.continueFrom }, { role: 'user', content: CONTINUE_PROMPT })
     return messages
+  }
+
+  /** A quarter of the context budget (at most 2,000 tokens) for what the persona remembers. */
+  private memoryPack(turn: Turn, persona: Persona, budget: number): string | null {
+    try {
+      return this.options.memory!.packFor({
+        personaId: persona.id,
+        query: turn.prompt,
+        nodeId: turn.nodeId,
+        flowId: turn.flowId,
+        budgetTokens: Math.min(2000, Math.floor(budget / 4)),
+      })
+    } catch {
+      return null // a memory problem must not cost the user their reply
+    }
   }
 
   private emitNode(id: string): void {

@@ -93,7 +93,16 @@ export const SearchHit = Node.extend({
 export type SearchHit = z.infer<typeof SearchHit>
 
 export const ContextPart = z.object({
-  kind: z.enum(['system', 'instructions', 'ancestor_summary', 'parent', 'reference', 'details_note', 'prompt']),
+  kind: z.enum([
+    'system',
+    'instructions',
+    'memory',
+    'ancestor_summary',
+    'parent',
+    'reference',
+    'details_note',
+    'prompt',
+  ]),
   node_id: Id.nullable(),
   text: z.string(),
   tokens: z.number().int().nonnegative(),

@@ -3,6 +3,7 @@ import type { Result } from '../errors'
 import { appEvents, appMethods } from './app'
 import { chatEvents, chatMethods } from './chat'
 import { graphEvents, graphMethods } from './graph'
+import { memoryEvents, memoryMethods } from './memory'
 import { llmMethods, personaEvents, personaMethods } from './persona'
 import { providerEvents, providerMethods } from './providers'
 import { settingsEvents, settingsMethods } from './settings'
@@ -11,6 +12,7 @@ import { worldEvents, worldMethods } from './world'
 export * from './app'
 export * from './chat'
 export * from './graph'
+export * from './memory'
 export * from './persona'
 export * from './providers'
 export * from './settings'
@@ -30,6 +32,7 @@ export const contract = {
   ...llmMethods,
   ...providerMethods,
   ...worldMethods,
+  ...memoryMethods,
   ...settingsMethods,
 } as const
 
@@ -41,6 +44,7 @@ export const events = {
   ...personaEvents,
   ...providerEvents,
   ...worldEvents,
+  ...memoryEvents,
   ...settingsEvents,
 } as const
 

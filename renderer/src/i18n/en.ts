@@ -125,6 +125,7 @@ export const en = {
     kind: {
       system: 'System prompt',
       instructions: 'Instructions',
+      memory: 'What the persona remembers (MemoryPack)',
       ancestor_summary: 'Earlier (summary)',
       parent: 'Previous turn (full)',
       reference: 'Pinned reference',

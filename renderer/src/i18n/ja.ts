@@ -126,6 +126,7 @@ export const ja: Messages = {
     kind: {
       system: 'システムプロンプト',
       instructions: '指示',
+      memory: 'ペルソナの記憶（MemoryPack）',
       ancestor_summary: '以前の流れ（要約）',
       parent: '直前のやり取り（全文）',
       reference: 'ピン留めした参照',

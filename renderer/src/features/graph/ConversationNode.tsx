@@ -48,11 +48,17 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
       <div className="conv-node-prompt" data-testid="node-prompt">
         {node.prompt}
       </div>
-      {node.response && (
-        <div className="conv-node-response markdown" data-testid="node-response">
-          <Markdown>{node.response}</Markdown>
-        </div>
-      )}
+      {node.response &&
+        (node.status === 'streaming' ? (
+          // Plain text while it streams: re-parsing Markdown on every frame would lag behind the model.
+          <div className="conv-node-response streaming-text" data-testid="node-response">
+            {node.response}
+          </div>
+        ) : (
+          <div className="conv-node-response markdown" data-testid="node-response">
+            <Markdown>{node.response}</Markdown>
+          </div>
+        ))}
       {node.status === 'streaming' && status?.state === 'retrying' && (
         <p className="conv-node-note" role="status">
           {status.message}
