@@ -17,7 +17,7 @@ test('the token URL loads the app frame, connected, in English', async ({ app, p
 
 test('app_info round-trips over the page WebSocket', async ({ app, server }) => {
   await app.open()
-  const reply = await app.rawRequest(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`, {
+  const reply = await app.rawRequest(server.wsUrl, {
     id: 7,
     action: 'app_info',
     data: {},
@@ -31,7 +31,7 @@ test('app_info round-trips over the page WebSocket', async ({ app, server }) => 
 
 test('an invalid request gets bad_input naming the field', async ({ app, server }) => {
   await app.open()
-  const reply = await app.rawRequest(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`, {
+  const reply = await app.rawRequest(server.wsUrl, {
     id: 'x',
     action: 'update_settings',
     data: { theme: 'neon' },
@@ -63,7 +63,7 @@ test('a page from another origin cannot open the WebSocket even with the token',
           ws.onopen = () => resolve('opened')
           ws.onerror = () => resolve('refused')
         }),
-      `ws://127.0.0.1:${server.port}/ws?token=${server.token}`,
+      server.wsUrl,
     )
     // The token is right, so only the Origin check can have refused it.
     expect(outcome).toBe('refused')

@@ -1,9 +1,8 @@
 import { expect, test } from './fixtures'
 import { GraphPage } from './pages/graph.page'
 
-test('a reply streams into the new node, and Stop keeps what arrived', async ({ app, page, server, llm }) => {
+test('a reply streams into the new node, and Stop keeps what arrived', async ({ app, llm, graph }) => {
   await app.open()
-  const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
   await graph.newFlow()
 
   const words = Array.from({ length: 12 }, (_, i) => `word${i} `)
@@ -42,9 +41,9 @@ test('a provider that refuses the key shows why on the node', async ({ page, llm
       LOOMVERSE_DEFAULT_MODEL: 'openai:gpt-4o-mini',
     },
   })
+  const graph = new GraphPage(page, server.wsUrl)
   try {
     await page.goto(server.url)
-    const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
     await graph.newFlow()
     await graph.send('hello?')
     await expect(graph.card(1).getByTestId('node-error')).toHaveText('invalid API key for OpenAI')

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { test as base } from '@playwright/test'
 import { startFakeLlm, type FakeLlm } from '../main/testing/fakeLlm'
 import { AppPage } from './pages/app.page'
+import { GraphPage } from './pages/graph.page'
 
 export interface Server {
   /** `http://127.0.0.1:<port>/?token=…`, exactly as printed. */
@@ -12,6 +13,8 @@ export interface Server {
   origin: string
   port: number
   token: string
+  /** `ws://127.0.0.1:<port>/ws?token=…`, for requests a test makes on its own. */
+  wsUrl: string
   home: string
   /** Stops the process; the data folder is removed unless `keepHome` (to start again on it). */
   stop(options?: { keepHome?: boolean }): Promise<void>
@@ -58,6 +61,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     origin: parsed.origin,
     port: Number(parsed.port),
     token: parsed.searchParams.get('token')!,
+    wsUrl: `ws://127.0.0.1:${parsed.port}/ws?token=${parsed.searchParams.get('token')}`,
     home,
     stop: async ({ keepHome = false } = {}) => {
       await stopChild(child)
@@ -79,7 +83,7 @@ export function llmEnv(llm: FakeLlm): NodeJS.ProcessEnv {
   return { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: 'sk-test', LOOMVERSE_DEFAULT_MODEL: 'openai:gpt-4o-mini' }
 }
 
-export const test = base.extend<{ llm: FakeLlm; server: Server; app: AppPage }>({
+export const test = base.extend<{ llm: FakeLlm; server: Server; app: AppPage; graph: GraphPage }>({
   // eslint-disable-next-line no-empty-pattern
   llm: async ({}, use) => {
     const llm = await startFakeLlm()
@@ -93,6 +97,9 @@ export const test = base.extend<{ llm: FakeLlm; server: Server; app: AppPage }>(
   },
   app: async ({ page, server }, use) => {
     await use(new AppPage(page, server.url))
+  },
+  graph: async ({ page, server }, use) => {
+    await use(new GraphPage(page, server.wsUrl))
   },
 })
 

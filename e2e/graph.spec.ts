@@ -1,13 +1,11 @@
 import { expect, test } from './fixtures'
-import { GraphPage } from './pages/graph.page'
 
 test('branch, re-parent, merge, refuse a cycle, undo and redo — all by hand on the canvas', async ({
   app,
   page,
-  server,
+  graph,
 }) => {
   await app.open()
-  const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
   await graph.newFlow()
   await graph.send('今日は東京で桜を見ました')
   await graph.send('What did you think of it?')
@@ -50,10 +48,9 @@ test('branch, re-parent, merge, refuse a cycle, undo and redo — all by hand on
 test('search finds a Japanese keyword and jumps to its node; the inspector shows what would be sent', async ({
   app,
   page,
-  server,
+  graph,
 }) => {
   await app.open()
-  const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
   await graph.newFlow()
   await graph.send('今日は東京で桜を見ました')
   await graph.send('明日は京都へ行きます')
@@ -83,9 +80,8 @@ test('search finds a Japanese keyword and jumps to its node; the inspector shows
   await expect(inspector.getByTestId('context-total')).toContainText('of 8000 tokens')
 })
 
-test('deleting a node with children asks, reattaches them, and undo brings it back', async ({ app, page, server }) => {
+test('deleting a node with children asks, reattaches them, and undo brings it back', async ({ app, page, graph }) => {
   await app.open()
-  const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
   await graph.newFlow()
   await graph.send('one')
   await graph.send('two')
@@ -103,11 +99,10 @@ test('deleting a node with children asks, reattaches them, and undo brings it ba
 test('Build summaries tags every node in the background and the cards update live', async ({
   app,
   page,
-  server,
   llm,
+  graph,
 }) => {
   await app.open()
-  const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
   await graph.newFlow()
   await graph.send('京都のおすすめは？')
   await graph.send('紅葉の時期は？')
@@ -127,10 +122,9 @@ test('Build summaries tags every node in the background and the cards update liv
 test('a conversation’s own system prompt and budget shape its context; what was sent stays inspectable', async ({
   app,
   page,
-  server,
+  graph,
 }) => {
   await app.open()
-  const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
   await graph.newFlow()
   await page.getByRole('button', { name: 'Edit' }).click()
   const dialog = page.getByRole('dialog', { name: 'Conversation settings' })

@@ -1,14 +1,12 @@
 import { expect, test } from './fixtures'
-import { GraphPage } from './pages/graph.page'
 
 test('create a persona, bind the conversation to it, and it speaks with its own text and model', async ({
   app,
   page,
-  server,
   llm,
+  graph,
 }) => {
   await app.open()
-  const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
   await graph.newFlow()
 
   await page.getByRole('button', { name: 'Personas…' }).click()

@@ -9,6 +9,7 @@ test('first run without a provider: onboarding, set one up in the settings, chat
   const server = await startServer({
     env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '', LOOMVERSE_DEFAULT_MODEL: 'openai:gpt-4o-mini' },
   })
+  const graph = new GraphPage(page, server.wsUrl)
   try {
     await page.goto(server.url)
     const onboarding = page.getByRole('dialog', { name: 'Welcome to Loomverse' })
@@ -25,7 +26,6 @@ test('first run without a provider: onboarding, set one up in the settings, chat
     await expect(openai.getByLabel('API key')).toHaveAttribute('placeholder', /ends in test/)
     await dialog.getByRole('button', { name: 'Close' }).click()
 
-    const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
     await graph.newFlow()
     llm.script({
       provider: 'openai',

@@ -42,6 +42,7 @@ if (!app.requestSingleInstanceLock()) {
       core = startCore({
         home: resolveHome(undefined),
         mode: 'electron',
+        keyStore: keyStore(),
         jobWorker: { path: join(import.meta.dirname, 'jobWorker.js') },
       })
       const origins = devServerUrl ? [new URL(devServerUrl).origin + '/'] : [pathToFileURL(rendererIndex).href]

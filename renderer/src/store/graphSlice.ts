@@ -207,8 +207,16 @@ export const graphSlice =
 
       async send(prompt, position) {
         const selected = get().selectedId
+        // Pictures dropped or pasted since the last send go out with this prompt (the world feature).
+        const images = get().takeAttachedImages()
         const sent = await withFlow((flowId) =>
-          call('chat_send', { flow_id: flowId, prompt, ...(selected ? { parent_id: selected } : {}), position }),
+          call('chat_send', {
+            flow_id: flowId,
+            prompt,
+            ...(selected ? { parent_id: selected } : {}),
+            ...(images.length > 0 ? { images } : {}),
+            position,
+          }),
         )
         if (!sent) return null
         await get().ensureNode(sent.node_id)

@@ -95,6 +95,6 @@ describe('app store', () => {
     const before = fake.calls()
     fake.link('connected')
     expect(store.getState().connection).toBe('connected')
-    expect(fake.calls()).toBe(before + 3) // app_info, get_settings and list_personas
+    expect(fake.calls()).toBe(before + 4) // app_info, get_settings, list_personas and get_world
   })
 })

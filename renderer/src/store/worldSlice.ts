@@ -1,14 +1,161 @@
+import i18next from 'i18next'
 import type { StateCreator } from 'zustand'
+import type { BuildingKind, Item, ToolCallRecord, World } from '@shared/contract'
 import type { Client } from '../bridge'
 import type { App, AppStore } from './index'
 
+/** An uploaded picture waiting to go out with the next prompt. */
+export interface AttachedImage {
+  itemId: string
+  name: string
+  mime: 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif'
+  data_base64: string
+}
+
 /** The world's state in the renderer: buildings, where everyone is, items. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface WorldSlice {}
+export interface WorldSlice {
+  world: World | null
+  /** Items of the building the user is in, in order. */
+  hereItems: Item[]
+  /** The item whose modal is open. */
+  openItemId: string | null
+  /** Tool calls recorded on the open flow's nodes, by node id. */
+  toolCalls: Record<string, ToolCallRecord[]>
+  attachedImages: AttachedImage[]
+  loadWorld(): Promise<void>
+  createBuilding(name: string, kind: BuildingKind): Promise<void>
+  renameBuilding(id: string, name: string): Promise<void>
+  deleteBuilding(id: string): Promise<void>
+  moveUser(buildingId: string): Promise<void>
+  openItem(id: string | null): void
+  applyItem(item: Item): void
+  /** Stores an image file as a picture here and attaches it to the next prompt. */
+  uploadPicture(file: { name: string; data_base64: string }): Promise<Item | null>
+  /** Hands the attached images to a send and clears them. */
+  takeAttachedImages(): Array<{ mime: AttachedImage['mime']; data_base64: string }>
+  detachImage(itemId: string): void
+  loadToolCalls(flowId: string): Promise<void>
+}
+
+const imageMimes = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif'])
 
 export const worldSlice =
   (_client: Client): StateCreator<App, [], [], WorldSlice> =>
-  () => ({})
+  (set, get) => {
+    async function refreshHere(world: World) {
+      const here = world.user_building_id
+      if (!here) return set({ hereItems: [] })
+      const items = await get().invoke('list_items', { building_id: here })
+      if (items && get().world?.user_building_id === here) set({ hereItems: items })
+    }
+    async function applyWorld(world: World) {
+      const moved = get().world?.user_building_id !== world.user_building_id
+      set({ world })
+      if (moved) await refreshHere(world)
+    }
+    return {
+      world: null,
+      hereItems: [],
+      openItemId: null,
+      toolCalls: {},
+      attachedImages: [],
+
+      async loadWorld() {
+        const world = await get().invoke('get_world', {})
+        if (!world) return
+        set({ world })
+        await refreshHere(world)
+      },
+
+      async createBuilding(name, kind) {
+        await get().invoke('create_building', { name, kind })
+      },
+
+      async renameBuilding(id, name) {
+        await get().invoke('update_building', { id, name })
+      },
+
+      async deleteBuilding(id) {
+        await get().invoke('delete_building', { id })
+      },
+
+      async moveUser(buildingId) {
+        const world = await get().invoke('move_to', { building_id: buildingId })
+        if (world) await applyWorld(world)
+      },
+
+      openItem(id) {
+        set({ openItemId: id })
+      },
+
+      applyItem(item) {
+        const here = get().world?.user_building_id
+        const inHere = item.owner?.kind === 'building' && item.owner.id === here
+        set((s) => {
+          const known = s.hereItems.some((i) => i.id === item.id)
+          if (known)
+            return {
+              hereItems: inHere
+                ? s.hereItems.map((i) => (i.id === item.id ? item : i))
+                : s.hereItems.filter((i) => i.id !== item.id),
+            }
+          return inHere ? { hereItems: [...s.hereItems, item] } : {}
+        })
+      },
+
+      async uploadPicture(file) {
+        const item = await get().invoke('picture_upload', { filename: file.name, data_base64: file.data_base64 })
+        if (!item) return null
+        get().applyItem(item)
+        const mime = String(item.state.mime_type ?? '')
+        if (imageMimes.has(mime)) {
+          set((s) => ({
+            attachedImages: [
+              ...s.attachedImages,
+              { itemId: item.id, name: item.name, mime: mime as AttachedImage['mime'], data_base64: file.data_base64 },
+            ].slice(-8), // chat_send takes at most eight images
+          }))
+        }
+        get().toast('info', i18next.t('world.pictureCreated', { name: item.name }))
+        return item
+      },
+
+      takeAttachedImages() {
+        const images = get().attachedImages.map((i) => ({ mime: i.mime, data_base64: i.data_base64 }))
+        if (images.length > 0) set({ attachedImages: [] })
+        return images
+      },
+
+      detachImage(itemId) {
+        set((s) => ({ attachedImages: s.attachedImages.filter((i) => i.itemId !== itemId) }))
+      },
+
+      async loadToolCalls(flowId) {
+        const list = await get().invoke('list_tool_calls', { flow_id: flowId })
+        if (!list || get().flowId !== flowId) return
+        set({ toolCalls: Object.fromEntries(list.map((e) => [e.node_id, e.calls])) })
+      },
+    }
+  }
 
 /** Subscribes the store to the world's events; called once when the store is made. */
-export function wireWorldEvents(_client: Client, _store: AppStore): void {}
+export function wireWorldEvents(client: Client, store: AppStore): void {
+  client.on('world_changed', ({ world }) => {
+    const before = store.getState().world?.user_building_id
+    store.setState({ world })
+    if (before !== world.user_building_id) void store.getState().loadWorld()
+  })
+  client.on('item_updated', ({ item }) => store.getState().applyItem(item))
+  client.on('tool_calls_recorded', ({ node_id, calls }) =>
+    store.setState((s) => ({ toolCalls: { ...s.toolCalls, [node_id]: calls } })),
+  )
+  client.onState((connection) => {
+    if (connection === 'connected') void store.getState().loadWorld()
+  })
+  // Tool calls belong to nodes of the open flow: load them whenever another flow opens.
+  store.subscribe((state, previous) => {
+    if (state.flowId === previous.flowId) return
+    store.setState({ toolCalls: {} })
+    if (state.flowId) void store.getState().loadToolCalls(state.flowId)
+  })
+}

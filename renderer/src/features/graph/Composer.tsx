@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp, useAppStore } from '../../store'
+import { AttachedImages } from '../world/AttachedImages'
 import { placeChild } from './layout'
 
 /** The prompt box under the graph. It continues from the selected node (or starts a new root). */
@@ -39,6 +40,7 @@ export function Composer() {
       <div className="composer-target">
         {parentIndex !== undefined ? t('graph.continuesFrom', { index: parentIndex }) : t('graph.newRoot')}
       </div>
+      <AttachedImages />
       <textarea
         id="composer-input"
         aria-label={t('graph.prompt')}

@@ -3,6 +3,7 @@ import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import Markdown from 'react-markdown'
 import { useApp } from '../../store'
+import { NodeToolCalls } from '../world/NodeToolCalls'
 
 export type ConversationFlowNode = FlowNode<Record<string, never>, 'conversation'>
 
@@ -59,6 +60,7 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
             <Markdown>{node.response}</Markdown>
           </div>
         ))}
+      <NodeToolCalls nodeId={id} />
       {node.status === 'streaming' && status?.state === 'retrying' && (
         <p className="conv-node-note" role="status">
           {status.message}

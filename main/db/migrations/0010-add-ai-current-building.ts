@@ -1,0 +1,7 @@
+import type { Database } from 'better-sqlite3'
+import { addColumnOnce } from '../columns'
+
+/** Where each persona is. NULL: it has not moved yet and keeps the user company. */
+export function migrate(db: Database): void {
+  addColumnOnce(db, 'ai', 'CURRENT_BUILDING_ID', 'TEXT')
+}

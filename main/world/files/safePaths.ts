@@ -1,0 +1,50 @@
+import { lstatSync, mkdirSync, realpathSync } from 'node:fs'
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { AppError } from '@shared/errors'
+import { ITEM_FILE_NAME } from './itemFileName'
+
+/** The two folders item files live in, as stored in FILE_PATH (relative to the data home). */
+export type ItemFolder = 'image' | 'documents'
+
+/**
+ * The absolute path of `name` inside `dir`, refusing anything that could land elsewhere:
+ * separators, `..`, names we never write, and symlinks (the folder itself must resolve
+ * inside the home, and an existing file must be a regular file, not a link).
+ */
+export function pathInside(dir: string, name: string): string {
+  if (name !== basename(name) || name.includes('/') || name.includes('\\') || !ITEM_FILE_NAME.test(name)) {
+    throw new AppError('forbidden', `"${name}" is not an item file name`)
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const realDir = realpathSync(dir)
+  const target = resolve(realDir, name)
+  const rel = relative(realDir, target)
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || rel.includes(sep)) {
+    throw new AppError('forbidden', `"${name}" would leave ${dir}`)
+  }
+  try {
+    if (lstatSync(target).isSymbolicLink()) throw new AppError('forbidden', `"${name}" is a symbolic link`)
+  } catch (e) {
+    if (e instanceof AppError) throw e
+    // Not there yet: fine for a file about to be written.
+  }
+  return target
+}
+
+/** `image/<name>` → absolute path under `home`, checked the same way. */
+export function resolveItemPath(home: string, filePath: string): { folder: ItemFolder; name: string; path: string } {
+  const match = /^(image|documents)\/([^/\\]+)$/.exec(filePath)
+  if (!match) throw new AppError('forbidden', `FILE_PATH "${filePath}" is not inside image/ or documents/`)
+  const folder = match[1] as ItemFolder
+  const name = match[2]!
+  const dir = join(home, folder)
+  checkFolderInsideHome(home, dir)
+  return { folder, name, path: pathInside(dir, name) }
+}
+
+/** A folder swapped for a symlink pointing out of the home is refused, not followed. */
+function checkFolderInsideHome(home: string, dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const rel = relative(realpathSync(home), realpathSync(dir))
+  if (rel.startsWith('..') || isAbsolute(rel)) throw new AppError('forbidden', `${dir} points outside the data folder`)
+}

@@ -1,0 +1,262 @@
+import { rmSync } from 'node:fs'
+import type { Building, Item, ItemContent, Parsed, World } from '@shared/contract'
+import { AppError } from '@shared/errors'
+import { resolveModel } from '../llm/models'
+import type { WorldDeps } from './world'
+import { checkImage, decodeBase64, imageLimits } from './files/checkImage'
+import { ItemFiles } from './files/itemFiles'
+import { resolveItemPath } from './files/safePaths'
+import { parseItemAction } from './itemAction'
+import { applyPatch } from './patchText'
+import { SUMMARIZE_ITEM, type SummarizePayload } from './summarizeItemJob'
+import { worldLanguage, worldTexts, type WorldLanguage, type WorldTexts } from './worldText'
+import { WorldStore } from './worldStore'
+
+/** Who changed a document: the user, a persona (by id), or the app itself. */
+export type Author = { kind: 'user' } | { kind: 'persona'; id: string } | { kind: 'system' }
+
+/**
+ * The world's operations, shared by the contract handlers (UI, scripts) and the persona's
+ * tools: buildings and whereabouts, items and their files, summaries queued as jobs.
+ * Every check runs before anything is written, so a refused request changes nothing.
+ */
+export class WorldService {
+  readonly store: WorldStore
+  readonly files: ItemFiles
+
+  constructor(private readonly deps: WorldDeps) {
+    this.store = new WorldStore(deps.db)
+    this.files = new ItemFiles(deps.paths.home)
+  }
+
+  language(): WorldLanguage {
+    return worldLanguage(this.deps.settings.get().language)
+  }
+
+  texts(): WorldTexts {
+    return worldTexts(this.language())
+  }
+
+  world(): World {
+    return this.store.world()
+  }
+
+  private changed(): World {
+    const world = this.store.world()
+    this.deps.bus.emit('world_changed', { world })
+    return world
+  }
+
+  emitItem(item: Item): Item {
+    this.deps.bus.emit('item_updated', { item })
+    return item
+  }
+
+  // — buildings and whereabouts —
+
+  createBuilding(input: Parsed<'create_building'>): Building {
+    const b = this.store.insertBuilding(input)
+    // The first building is where the user stands.
+    if (!this.store.userLocationRow()?.building_id) this.store.setUserBuilding(b.id)
+    this.changed()
+    return b
+  }
+
+  updateBuilding(input: Parsed<'update_building'>): Building {
+    const b = this.store.updateBuilding(input.id, input)
+    this.changed()
+    return b
+  }
+
+  deleteBuilding(id: string): { id: string } {
+    this.store.requireBuilding(id)
+    const held = this.store.itemCount(id)
+    if (held > 0) {
+      throw new AppError(
+        'conflict',
+        `this building still holds ${held} item${held === 1 ? '' : 's'}; it was not deleted`,
+      )
+    }
+    this.deps.db.transaction(() => {
+      this.store.deleteBuilding(id)
+      const user = this.store.userLocationRow()
+      if (!user?.building_id) this.store.setUserBuilding(this.store.buildings()[0]?.id ?? null)
+    })()
+    this.changed()
+    return { id }
+  }
+
+  moveTo(input: Parsed<'move_to'>): World {
+    this.store.requireBuilding(input.building_id)
+    if (input.persona_id) {
+      if (!this.store.personaExists(input.persona_id))
+        throw new AppError('not_found', `persona ${input.persona_id} not found`)
+      this.store.setPersonaBuilding(input.persona_id, input.building_id)
+    } else {
+      this.store.setUserBuilding(input.building_id)
+    }
+    return this.changed()
+  }
+
+  /** The user's building; refused clearly when the world has none. */
+  userBuilding(): string {
+    const id = this.store.userLocationRow()?.building_id ?? this.store.buildings()[0]?.id
+    if (!id) throw new AppError('conflict', this.texts().noBuilding)
+    return id
+  }
+
+  /** A persona's building; one that never moved is wherever the user is. */
+  personaBuilding(personaId: string | null | undefined): string {
+    const own = personaId ? this.store.personaBuilding(personaId) : null
+    return own && this.store.building(own) ? own : this.userBuilding()
+  }
+
+  // — items —
+
+  listItems(buildingId: string): Item[] {
+    this.store.requireBuilding(buildingId)
+    return this.store.itemsIn(buildingId)
+  }
+
+  view(itemId: string): ItemContent {
+    const item = this.store.requireItem(itemId)
+    if (item.type === 'object' || !item.file_path) throw new AppError('bad_request', this.texts().notViewable)
+    if (item.type === 'picture') {
+      const mime = typeof item.state.mime_type === 'string' ? item.state.mime_type : 'image/png'
+      return { kind: 'picture', item, mime, data_base64: this.files.readBytes(item.file_path).toString('base64') }
+    }
+    return { kind: 'document', item, text: this.files.readText(item.file_path) }
+  }
+
+  documentCreate(input: Parsed<'document_create'>, author: Author): Item {
+    const buildingId = input.building_id ?? this.personaBuilding(input.persona_id)
+    this.store.requireBuilding(buildingId)
+    const filePath = this.files.create('documents', 'txt', input.content)
+    let item: Item
+    try {
+      item = this.deps.db.transaction(() => {
+        const created = this.store.insertItem({
+          type: 'document',
+          name: input.name,
+          description: input.description,
+          filePath,
+          state: { created_by: authorName(author) },
+          summaryStatus: 'pending',
+          owner: { kind: 'building', id: buildingId },
+        })
+        this.store.addVersion(created.id, input.content, authorName(author), 'create')
+        return created
+      })()
+    } catch (e) {
+      rmSync(resolveItemPath(this.deps.paths.home, filePath).path, { force: true })
+      throw e
+    }
+    this.summarize(item, input.persona_id ?? null)
+    this.changed()
+    return this.emitItem(item)
+  }
+
+  itemUse(input: Parsed<'item_use'>, author: Author): { item: Item; message: string } {
+    const t = this.texts()
+    const item = this.store.requireItem(input.item_id)
+    const action = parseItemAction(input.action_json)
+    if (action.action_type === 'update_description') {
+      const updated = this.store.updateItem(item.id, { description: action.description, summaryStatus: 'ready' })
+      if (updated.file_path) this.files.writeSummary(updated.file_path, action.description)
+      return { item: this.emitItem(updated), message: t.described }
+    }
+    if (item.type !== 'document' || !item.file_path) throw new AppError('bad_input', t.noPatchOnType(item.type))
+    const before = this.files.readText(item.file_path)
+    const patched = applyPatch(before, action.patch)
+    if (!patched.ok) throw new AppError('bad_input', t.patchFailed(patched.reason))
+    const updated = this.writeDocument(item, patched.text, author, 'patch_content', input.persona_id ?? null)
+    return { item: updated, message: t.patched(patched.mode) }
+  }
+
+  documentWrite(itemId: string, content: string, author: Author): Item {
+    const item = this.store.requireItem(itemId)
+    if (item.type !== 'document' || !item.file_path)
+      throw new AppError('bad_input', this.texts().noPatchOnType(item.type))
+    return this.writeDocument(item, content, author, 'write', null)
+  }
+
+  revertDocument(itemId: string, version: number): Item {
+    const item = this.store.requireItem(itemId)
+    const old = this.store.version(itemId, version)
+    if (!old) throw new AppError('not_found', `document ${itemId} has no version ${version}`)
+    return this.writeDocument(item, old.content, { kind: 'user' }, `revert to v${version}`, null)
+  }
+
+  /** A new version: history row and file together, then a fresh summary. */
+  private writeDocument(item: Item, content: string, author: Author, action: string, personaId: string | null): Item {
+    const updated = this.deps.db.transaction(() => {
+      this.store.addVersion(item.id, content, authorName(author), action)
+      // The file is replaced inside the transaction: if the write fails, the version row rolls back.
+      this.files.replace(item.file_path!, content)
+      return this.store.updateItem(item.id, { summaryStatus: 'pending' })
+    })()
+    this.summarize(updated, personaId)
+    return this.emitItem(updated)
+  }
+
+  pictureUpload(input: Parsed<'picture_upload'>): Item {
+    const buildingId = input.building_id ?? this.userBuilding()
+    this.store.requireBuilding(buildingId)
+    const bytes = decodeBase64(input.data_base64)
+    const type = checkImage(bytes, input.filename, imageLimits(this.deps.env), this.texts())
+    const filePath = this.files.create('image', type.ext, bytes)
+    const name = input.filename.replace(/\.[^.]*$/, '').trim() || filePath.slice(6)
+    const item = this.store.insertItem({
+      type: 'picture',
+      name: name.slice(0, 200),
+      description: '',
+      filePath,
+      state: { mime_type: type.mime, source: 'upload', original_name: input.filename.slice(0, 500) },
+      summaryStatus: 'pending',
+      owner: { kind: 'building', id: buildingId },
+    })
+    this.summarize(item, null)
+    this.changed()
+    return this.emitItem(item)
+  }
+
+  /** No connector here generates images yet: say so plainly, naming the persona's provider. */
+  generateImage(input: Parsed<'generate_image'>): never {
+    const persona = this.deps.personas.find(input.persona_id)
+    const ref = resolveModel('chat', persona?.chat_model, this.deps.env)
+    throw new AppError('unavailable', this.texts().noImageGeneration(ref.provider))
+  }
+
+  private summarize(item: Item, personaId: string | null): void {
+    const payload: SummarizePayload = {
+      item_id: item.id,
+      home: this.deps.paths.home,
+      language: this.language(),
+      persona_id: personaId,
+      version: item.type === 'document' ? this.store.latestVersion(item.id) : null,
+    }
+    const key = `${item.id}:${payload.version ?? 0}`
+    const label = this.language() === 'ja' ? `要約を作成中: ${item.name}` : `Summarising ${item.name}`
+    this.deps.jobs.enqueueBatch(`${SUMMARY_BATCH}${key}`, label, [
+      { kind: SUMMARIZE_ITEM, payload, dedupeKey: `${SUMMARIZE_ITEM}:${key}` },
+    ])
+  }
+
+  /** A summary job finished (or gave up): show the item as it now is. */
+  summaryFinished(batch: string, failed: boolean): void {
+    const [itemId = '', version = '0'] = batch.slice(SUMMARY_BATCH.length).split(':')
+    const item = this.store.item(itemId)
+    if (!item) return
+    // A job for an older document version says nothing about the current summary.
+    if (item.type === 'document' && Number(version) !== this.store.latestVersion(item.id)) return
+    if (failed && item.summary_status === 'pending')
+      this.emitItem(this.store.updateItem(item.id, { summaryStatus: 'failed' }))
+    else this.emitItem(item)
+  }
+}
+
+export const SUMMARY_BATCH = 'world-summary:'
+
+function authorName(author: Author): string {
+  return author.kind === 'persona' ? author.id : author.kind
+}

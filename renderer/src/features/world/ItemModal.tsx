@@ -1,0 +1,212 @@
+import { useCallback, useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { DocumentVersion, Item, ItemContent } from '@shared/contract'
+import { useApp } from '../../store'
+import { Dialog } from '../modals/Dialog'
+import { ItemIcon } from './ItemIcon'
+
+/** The open item: a zoomable picture, a document with edit/append/history, or an object that cannot be viewed. */
+export function ItemModal() {
+  const id = useApp((s) => s.openItemId)
+  const item = useApp((s) => s.hereItems.find((i) => i.id === s.openItemId) ?? null)
+  const openItem = useApp((s) => s.openItem)
+  const close = useCallback(() => openItem(null), [openItem])
+  if (!id || !item) return null
+  return <ItemDialog item={item} onClose={close} />
+}
+
+function ItemDialog({ item, onClose }: { item: Item; onClose: () => void }) {
+  const { t } = useTranslation()
+  return (
+    <Dialog title={item.name} onClose={onClose}>
+      <div className="item-modal" data-item-type={item.type}>
+        <p className="item-modal-kind">
+          <ItemIcon type={item.type} label={t(`world.type.${item.type}`)} /> {t(`world.type.${item.type}`)}
+        </p>
+        {item.type === 'object' ? (
+          <>
+            <p className="item-not-viewable" role="note">
+              {t('world.notViewable')}
+            </p>
+            <p className="item-summary">{item.description}</p>
+          </>
+        ) : (
+          <ItemBody item={item} />
+        )}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            {t('world.close')}
+          </button>
+        </div>
+      </div>
+    </Dialog>
+  )
+}
+
+function Summary({ item }: { item: Item }) {
+  const { t } = useTranslation()
+  return (
+    <div className="item-summary" data-testid="item-summary">
+      <span>{item.description || t('world.noDescription')}</span>
+      {item.summary_status === 'pending' && <span className="badge badge-live">{t('world.summarising')}</span>}
+      {item.summary_status === 'failed' && <span className="badge badge-stale">{t('world.summaryFailed')}</span>}
+    </div>
+  )
+}
+
+function ItemBody({ item }: { item: Item }) {
+  const invoke = useApp((s) => s.invoke)
+  const [content, setContent] = useState<ItemContent | null>(null)
+  // Reload when the item changes (a patch, a revert): `updated` moves with every write.
+  useEffect(() => {
+    let live = true
+    void invoke('item_view', { item_id: item.id }).then((c) => live && setContent(c))
+    return () => {
+      live = false
+    }
+  }, [invoke, item.id, item.updated])
+  return (
+    <>
+      <Summary item={item} />
+      {content?.kind === 'picture' && <Picture mime={content.mime} data={content.data_base64} name={item.name} />}
+      {content?.kind === 'document' && <DocumentEditor item={item} text={content.text} />}
+    </>
+  )
+}
+
+function Picture({ mime, data, name }: { mime: string; data: string; name: string }) {
+  const { t } = useTranslation()
+  const [zoomed, setZoomed] = useState(false)
+  return (
+    <div className={`item-picture${zoomed ? ' zoomed' : ''}`}>
+      <button type="button" className="link" aria-pressed={zoomed} onClick={() => setZoomed(!zoomed)}>
+        {zoomed ? t('world.zoomOut') : t('world.zoomIn')}
+      </button>
+      <div className="item-picture-frame">
+        {/* A data URL: the CSP allows it, and no file:// path ever reaches the page. */}
+        <img src={`data:${mime};base64,${data}`} alt={name} onClick={() => setZoomed(!zoomed)} />
+      </div>
+    </div>
+  )
+}
+
+type Mode = 'read' | 'edit' | 'append' | 'history'
+
+function DocumentEditor({ item, text }: { item: Item; text: string }) {
+  const { t } = useTranslation()
+  const invoke = useApp((s) => s.invoke)
+  const [mode, setMode] = useState<Mode>('read')
+  const [draft, setDraft] = useState('')
+  const start = (next: Mode) => {
+    setMode(next)
+    setDraft(next === 'edit' ? text : '')
+  }
+  const save = async () => {
+    const ok =
+      mode === 'edit'
+        ? await invoke('document_write', { item_id: item.id, content: draft })
+        : await invoke('item_use', {
+            item_id: item.id,
+            action_json: JSON.stringify({ action_type: 'patch_content', patch: draft }),
+          })
+    if (ok) setMode('read')
+  }
+  return (
+    <div className="item-document">
+      <div className="item-document-tabs" role="toolbar">
+        {(['read', 'edit', 'append', 'history'] as const).map((m) => (
+          <button key={m} type="button" aria-pressed={mode === m} onClick={() => start(m)}>
+            {t(`world.mode.${m}`)}
+          </button>
+        ))}
+      </div>
+      {mode === 'read' && (
+        <pre className="item-document-text" data-testid="document-text">
+          {text}
+        </pre>
+      )}
+      {(mode === 'edit' || mode === 'append') && (
+        <>
+          <textarea
+            aria-label={mode === 'edit' ? t('world.editLabel') : t('world.appendLabel')}
+            rows={12}
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+          />
+          <div className="dialog-actions">
+            <button type="button" onClick={() => setMode('read')}>
+              {t('common.cancel')}
+            </button>
+            <button
+              type="button"
+              className="primary"
+              disabled={mode === 'append' ? !draft.trim() : draft === text}
+              onClick={() => void save()}
+            >
+              {mode === 'edit' ? t('common.save') : t('world.append')}
+            </button>
+          </div>
+        </>
+      )}
+      {mode === 'history' && <History item={item} onReverted={() => setMode('read')} />}
+    </div>
+  )
+}
+
+function History({ item, onReverted }: { item: Item; onReverted: () => void }) {
+  const { t } = useTranslation()
+  const invoke = useApp((s) => s.invoke)
+  const personas = useApp((s) => s.personas)
+  const [versions, setVersions] = useState<DocumentVersion[]>([])
+  const [shown, setShown] = useState<{ version: number; content: string } | null>(null)
+  useEffect(() => {
+    void invoke('list_document_versions', { item_id: item.id }).then((v) => v && setVersions(v))
+  }, [invoke, item.id, item.updated])
+  const who = (author: string) =>
+    author === 'user'
+      ? t('world.byUser')
+      : author === 'system'
+        ? t('world.bySystem')
+        : (personas.find((p) => p.id === author)?.name ?? author)
+  const latest = versions[0]?.version
+  return (
+    <div className="item-history">
+      <ol>
+        {versions.map((v) => (
+          <li key={v.version}>
+            <button
+              type="button"
+              className="link"
+              onClick={() =>
+                void invoke('get_document_version', { item_id: item.id, version: v.version }).then(
+                  (full) => full && setShown({ version: full.version, content: full.content }),
+                )
+              }
+            >
+              {t('world.versionLine', { version: v.version, who: who(v.author), action: v.action, chars: v.chars })}
+            </button>
+            <time>{v.created.slice(0, 19).replace('T', ' ')}</time>
+          </li>
+        ))}
+      </ol>
+      {shown && (
+        <div className="item-history-version">
+          <pre className="item-document-text">{shown.content}</pre>
+          {shown.version !== latest && (
+            <button
+              type="button"
+              className="primary"
+              onClick={() =>
+                void invoke('revert_document', { item_id: item.id, version: shown.version }).then(
+                  (ok) => ok && onReverted(),
+                )
+              }
+            >
+              {t('world.revert', { version: shown.version })}
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  )
+}
