@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { ApiError, GoogleGenAI, type Content, type GenerateContentConfig, type Part } from '@google/genai'
+import { deadline } from './deadline'
 import { withIdleTimeout } from './idle'
-import { LlmError, fromStatus } from './llmError'
+import { isObject, parseJson, parseObject } from './json'
+import { LlmError, callFailure, fromStatus, type FailedCall } from './llmError'
 import type { ChatEvent, ChatMessage, ChatRequest, Connector, EmbedRequest, ModelInfo, ToolCall, Usage } from './types'
 
 export interface GeminiConfig {
@@ -53,7 +55,7 @@ export function geminiConnector(config: GeminiConfig): Connector {
             config: { ...toConfig(request, systemInstruction), abortSignal: connect.signal },
           })
           .catch((e: unknown) => {
-            throw mapError(e, model, signal, connect.timedOut())
+            throw mapError(e, model, { signal, timedOut: connect.timedOut() })
           })
           .finally(connect.clear)
 
@@ -78,7 +80,7 @@ export function geminiConnector(config: GeminiConfig): Connector {
             }
           }
         } catch (e) {
-          throw e instanceof LlmError ? e : mapError(e, model, signal, false, 'stream')
+          throw mapError(e, model, { signal, stage: 'stream' })
         }
         for (const call of calls) yield { type: 'tool_call', call }
         yield { type: 'done', usage, finish_reason: finishReason(finish, calls.length > 0) }
@@ -101,7 +103,7 @@ export function geminiConnector(config: GeminiConfig): Connector {
           })
           vectors.push(...(res.embeddings ?? []).map((e) => e.values ?? []))
         } catch (e) {
-          throw mapError(e, request.model, request.signal, call.timedOut())
+          throw mapError(e, request.model, { signal: request.signal, timedOut: call.timedOut() })
         } finally {
           call.clear()
         }
@@ -119,7 +121,7 @@ export function geminiConnector(config: GeminiConfig): Connector {
         }
         return models.sort((a, b) => a.id.localeCompare(b.id))
       } catch (e) {
-        throw mapError(e, '', signal, call.timedOut())
+        throw mapError(e, '', { signal, timedOut: call.timedOut() })
       } finally {
         call.clear()
       }
@@ -234,26 +236,20 @@ function finishReason(reason: string | null, calledTools: boolean): string | nul
   return reason ? reason.toLowerCase() : null
 }
 
-function mapError(
-  e: unknown,
-  model: string,
-  signal: AbortSignal | undefined,
-  timedOut: boolean,
-  stage: 'open' | 'stream' = 'open',
-): LlmError {
-  if (e instanceof LlmError) return e
-  if (signal?.aborted) return new LlmError('aborted', 'stopped')
-  if (timedOut) return new LlmError('timeout', 'Gemini did not answer in time')
-  if (e instanceof ApiError) {
-    const body = googleError(e.message)
-    // Google answers a wrong key with 400 INVALID_ARGUMENT, not 401; only the reason tells it apart.
-    if (body.reason === 'API_KEY_INVALID' || /API key not valid/i.test(body.message ?? '')) {
-      return new LlmError('auth', 'invalid API key for Gemini')
-    }
-    return fromStatus('gemini', e.status, model, body.message, body.retryAfterMs)
+function mapError(e: unknown, model: string, call: Omit<FailedCall, 'provider'>): LlmError {
+  return callFailure(e, { provider: 'gemini', ...call }, (e) =>
+    e instanceof ApiError ? fromApiError(e, model) : undefined,
+  )
+}
+
+/** What Google answered, in our words. */
+function fromApiError(e: ApiError, model: string): LlmError {
+  const body = googleError(e.message)
+  // Google answers a wrong key with 400 INVALID_ARGUMENT, not 401; only the reason tells it apart.
+  if (body.reason === 'API_KEY_INVALID' || /API key not valid/i.test(body.message ?? '')) {
+    return new LlmError('auth', 'invalid API key for Gemini')
   }
-  if (stage === 'stream') return new LlmError('unavailable', 'the connection to Gemini broke off mid-reply')
-  return new LlmError('unavailable', 'could not reach Gemini')
+  return fromStatus('gemini', e.status, model, body.message, body.retryAfterMs)
 }
 
 /** The SDK puts Google's JSON error body into ApiError's message (sometimes after a "got status: …" prefix). */
@@ -270,34 +266,6 @@ function googleError(text: string): { message?: string; reason?: string; retryAf
     reason,
     retryAfterMs: Number.isFinite(seconds) ? seconds * 1000 : null,
   }
-}
-
-/** An AbortSignal that also fires after `ms`, telling afterwards whether the time ran out. */
-function deadline(ms: number, signal?: AbortSignal) {
-  const timer = new AbortController()
-  const handle = setTimeout(() => timer.abort(), ms)
-  return {
-    signal: signal ? AbortSignal.any([signal, timer.signal]) : timer.signal,
-    timedOut: () => timer.signal.aborted,
-    clear: () => clearTimeout(handle),
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
-function parseObject(text: string): Record<string, unknown> {
-  const value = parseJson(text)
-  return isObject(value) ? value : {}
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** A Map that forgets its oldest entries, so a long-running app does not keep every signature. */

@@ -59,6 +59,37 @@ export function fromStatus(
   return new LlmError('unavailable', `could not reach ${who}${said}`)
 }
 
+/** How a call to a provider ended, for `callFailure`. */
+export interface FailedCall {
+  provider: ProviderId
+  /** Where it was called, named when it could not be reached (a local server's host, say). */
+  at?: string
+  /** The caller's own signal: once it fired, any failure is the stop it asked for. */
+  signal?: AbortSignal
+  /** Whether our deadline ran out before the response started. */
+  timedOut?: boolean
+  /** `stream` once the response had started: the failure is then a connection lost mid-reply. */
+  stage?: 'open' | 'stream'
+}
+
+/**
+ * Maps a failed call whose connector knows itself why it ended (its own deadline, the caller's
+ * signal, the stage): our LlmErrors pass through, then the caller's stop, then our deadline,
+ * then what the provider said (`answered`, when it recognises `e`); what is left is a lost or
+ * refused connection.
+ */
+export function callFailure(e: unknown, call: FailedCall, answered?: (e: unknown) => LlmError | undefined): LlmError {
+  const who = providerNames[call.provider]
+  const where = call.at ? `${who} at ${call.at}` : who
+  if (e instanceof LlmError) return e
+  if (call.signal?.aborted) return new LlmError('aborted', 'stopped')
+  if (call.timedOut) return new LlmError('timeout', `${where} did not answer in time`)
+  const said = answered?.(e)
+  if (said) return said
+  if (call.stage === 'stream') return new LlmError('unavailable', `the connection to ${who} broke off mid-reply`)
+  return new LlmError('unavailable', `could not reach ${where}`)
+}
+
 /** Removes anything that looks like a key from a provider's message before it is shown or logged. */
 export function redact(text: string): string {
   return text

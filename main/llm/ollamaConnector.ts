@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
+import { deadline } from './deadline'
 import { withIdleTimeout } from './idle'
-import { LlmError, fromStatus, parseRetryAfter, redact } from './llmError'
+import { isObject, parseJson, parseObject } from './json'
+import { LlmError, callFailure, fromStatus, parseRetryAfter, redact, type FailedCall } from './llmError'
 import type { ChatEvent, ChatMessage, ChatRequest, Connector, EmbedRequest, ModelInfo, ToolCall, Usage } from './types'
 
 export interface OllamaConfig {
@@ -33,6 +35,8 @@ interface ChatLine {
 export function ollamaConnector(config: OllamaConfig): Connector {
   const base = config.baseURL.replace(/\/+$/, '')
   const host = hostOf(base)
+  const failure = (e: unknown, call: Omit<FailedCall, 'provider' | 'at'>) =>
+    callFailure(e, { provider: 'ollama', at: host, ...call })
   const connectMs = config.connectTimeoutMs ?? 300_000
   const idleMs = config.idleTimeoutMs ?? 60_000
 
@@ -47,9 +51,18 @@ export function ollamaConnector(config: OllamaConfig): Connector {
       }
       return res
     } catch (e) {
-      throw mapError(e, host, signal, connect.timedOut())
+      throw failure(e, { signal, timedOut: connect.timedOut() })
     } finally {
       connect.clear()
+    }
+  }
+
+  /** Reads a JSON body; one cut short is a connection lost mid-reply. */
+  async function readJson(res: Response, signal?: AbortSignal): Promise<unknown> {
+    try {
+      return await res.json()
+    } catch (e) {
+      throw failure(e, { signal, stage: 'stream' })
     }
   }
 
@@ -103,7 +116,7 @@ export function ollamaConnector(config: OllamaConfig): Connector {
             }
           }
         } catch (e) {
-          throw mapError(e, host, signal, false, 'stream')
+          throw failure(e, { signal, stage: 'stream' })
         }
         // A body that ends without the `done` line was cut short, even if the socket closed politely.
         if (!finished) throw new LlmError('unavailable', 'the connection to Ollama broke off mid-reply')
@@ -123,13 +136,13 @@ export function ollamaConnector(config: OllamaConfig): Connector {
         { model: request.model, input: request.input },
         request.signal,
       )
-      const body = (await readJson(res, host, request.signal)) as { embeddings?: number[][] }
+      const body = (await readJson(res, request.signal)) as { embeddings?: number[][] }
       return body.embeddings ?? []
     },
 
     async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
       const res = await call('/api/tags', '', { method: 'GET' }, signal)
-      return tagsToModels(await readJson(res, host, signal))
+      return tagsToModels(await readJson(res, signal))
     },
   }
 }
@@ -225,49 +238,12 @@ function parseLine(line: string): ChatLine {
   }
 }
 
-async function readJson(res: Response, host: string, signal?: AbortSignal): Promise<unknown> {
-  try {
-    return await res.json()
-  } catch (e) {
-    throw mapError(e, host, signal, false, 'stream')
-  }
-}
-
-/** Ollama's error body is `{"error": "…"}`; anything else is shown as its text. */
+/** Ollama's error body is `{"error": "…"}`; anything else (a proxy's page, say) is shown as its text. */
 async function errorText(res: Response): Promise<string | undefined> {
   const text = await res.text().catch(() => '')
-  try {
-    const body = JSON.parse(text) as { error?: unknown }
-    if (typeof body.error === 'string') return body.error
-  } catch {
-    // Not JSON: a proxy's page, say.
-  }
+  const body = parseJson(text)
+  if (isObject(body) && typeof body.error === 'string') return body.error
   return text || undefined
-}
-
-function mapError(
-  e: unknown,
-  host: string,
-  signal: AbortSignal | undefined,
-  timedOut: boolean,
-  stage: 'open' | 'stream' = 'open',
-): LlmError {
-  if (e instanceof LlmError) return e
-  if (signal?.aborted) return new LlmError('aborted', 'stopped')
-  if (timedOut) return new LlmError('timeout', `Ollama at ${host} did not answer in time`)
-  if (stage === 'stream') return new LlmError('unavailable', 'the connection to Ollama broke off mid-reply')
-  return new LlmError('unavailable', `could not reach Ollama at ${host}`)
-}
-
-/** An AbortSignal that also fires after `ms`, telling afterwards whether the time ran out. */
-function deadline(ms: number, signal?: AbortSignal) {
-  const timer = new AbortController()
-  const handle = setTimeout(() => timer.abort(), ms)
-  return {
-    signal: signal ? AbortSignal.any([signal, timer.signal]) : timer.signal,
-    timedOut: () => timer.signal.aborted,
-    clear: () => clearTimeout(handle),
-  }
 }
 
 function hostOf(url: string): string {
@@ -275,14 +251,5 @@ function hostOf(url: string): string {
     return new URL(url).host
   } catch {
     return url
-  }
-}
-
-function parseObject(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text)
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
-  } catch {
-    return {}
   }
 }

@@ -3,13 +3,15 @@ import type { Flow, ProviderInfo } from '@shared/contract'
 import { useLlmCore } from '../testing/llmCore'
 
 const start = useLlmCore()
+/** No provider in the environment: only what the settings say. */
+const noEnvProvider = { env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } }
+const openaiIn = (providers: ProviderInfo[]) => providers.find((p) => p.id === 'openai')
 
 describe('providers set up in the settings', () => {
   it('take a base URL and a write-only key; the UI only ever sees set/not set and the last four', async () => {
-    // No provider in the environment: only what the settings say.
-    const h = await start({ env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } })
+    const h = await start(noEnvProvider)
     const before = await h.call<ProviderInfo[]>('list_providers', {})
-    expect(before.find((p) => p.id === 'openai')).toMatchObject({
+    expect(openaiIn(before)).toMatchObject({
       configured: false,
       source: null,
       key: { set: false },
@@ -20,7 +22,7 @@ describe('providers set up in the settings', () => {
       base_url: `${h.fake.url}/v1`,
       api_key: 'sk-test',
     })
-    expect(after.find((p) => p.id === 'openai')).toMatchObject({
+    expect(openaiIn(after)).toMatchObject({
       configured: true,
       source: 'settings',
       base_url: `${h.fake.url}/v1`,
@@ -42,7 +44,7 @@ describe('providers set up in the settings', () => {
   })
 
   it('report a wrong key when tested, and stop working once removed', async () => {
-    const h = await start({ env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } })
+    const h = await start(noEnvProvider)
     await h.call('set_provider', { id: 'openai', base_url: `${h.fake.url}/v1`, api_key: 'sk-nope' })
     expect(await h.call('test_provider', { id: 'openai' })).toEqual({
       ok: false,
@@ -58,7 +60,7 @@ describe('providers set up in the settings', () => {
 
   it('show providers from the environment as such, and refuse an address that is not http(s)', async () => {
     const h = await start()
-    expect((await h.call<ProviderInfo[]>('list_providers', {})).find((p) => p.id === 'openai')).toMatchObject({
+    expect(openaiIn(await h.call<ProviderInfo[]>('list_providers', {}))).toMatchObject({
       configured: true,
       source: 'env',
       key: { set: true, last4: 'test', source: 'env' },

@@ -75,6 +75,11 @@ export class LlmRegistry {
   configured(): ProviderId[] {
     return [...this.providers.keys()]
   }
+
+  /** The configurations themselves (with keys), for a worker thread that builds its own connectors. */
+  configs(): ProviderConfig[] {
+    return [...this.providers.values()]
+  }
 }
 
 function build(config: ProviderConfig): Connector {

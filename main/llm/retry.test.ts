@@ -1,22 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startFakeLlm, type FakeLlm } from '../testing/fakeLlm'
+import { describe, expect, it } from 'vitest'
 import { LlmError } from './llmError'
 import { openaiConnector } from './openaiConnector'
 import { abortableSleep, chatWithRetry, type RetryOptions } from './retry'
-import type { ChatEvent, Connector } from './types'
+import { ask, deltas, useFakeLlm } from './testing/connectorHarness'
+import type { ChatEvent } from './types'
 
 // Driven through the real OpenAI connector against the fake server, so the errors are the
 // ones production sees; only the waiting is replaced where a test does not need real time.
 
-let fake: FakeLlm
-let openai: Connector
-beforeEach(async () => {
-  fake = await startFakeLlm()
-  openai = openaiConnector({ provider: 'openai', apiKey: 'sk-test', baseURL: `${fake.url}/v1` })
-})
-afterEach(() => fake.close())
-
-const chatRequests = () => fake.requests.filter((r) => r.path === '/v1/chat/completions').length
+const fake = useFakeLlm()
+const chatRequests = () => fake().requests.filter((r) => r.path === '/v1/chat/completions').length
 
 /** Runs chatWithRetry with a sleep that only records the delays asked for. */
 async function run(options: RetryOptions = {}, signal?: AbortSignal) {
@@ -24,26 +17,23 @@ async function run(options: RetryOptions = {}, signal?: AbortSignal) {
   const events: ChatEvent[] = []
   let error: unknown = null
   const sleep = options.sleep ?? (async (ms: number) => void delays.push(ms))
+  const openai = openaiConnector({ provider: 'openai', apiKey: 'sk-test', baseURL: `${fake().url}/v1` })
   try {
-    const stream = chatWithRetry(
-      () => openai.chat({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], signal }),
-      {
-        ...options,
-        sleep,
-        signal,
-      },
-    )
+    const stream = chatWithRetry(() => openai.chat({ model: 'gpt-4o-mini', messages: ask('hi'), signal }), {
+      ...options,
+      sleep,
+      signal,
+    })
     for await (const event of stream) events.push(event)
   } catch (e) {
     error = e
   }
-  const text = events.flatMap((e) => (e.type === 'delta' ? [e.text] : [])).join('')
-  return { delays, events, error, text }
+  return { delays, events, error, text: deltas(events).join('') }
 }
 
 describe('chatWithRetry', () => {
   it('retries a retryable error that comes before the first event, honouring Retry-After', async () => {
-    fake.script({ provider: 'openai', status: 429, retryAfterMs: 2000, times: 1 })
+    fake().script({ provider: 'openai', status: 429, retryAfterMs: 2000, times: 1 })
     const retries: Array<[number, string, number]> = []
     const { delays, text, error } = await run({ onRetry: (ms, e, attempt) => retries.push([ms, e.failure, attempt]) })
     expect(error).toBeNull()
@@ -54,7 +44,7 @@ describe('chatWithRetry', () => {
   })
 
   it('backs off exponentially when the provider names no delay, and gives up after `attempts`', async () => {
-    fake.script({ provider: 'openai', status: 503 })
+    fake().script({ provider: 'openai', status: 503 })
     const { delays, error } = await run({ attempts: 3, baseDelayMs: 100 })
     expect(error).toMatchObject({ failure: 'unavailable' })
     expect(delays).toEqual([100, 200])
@@ -62,7 +52,7 @@ describe('chatWithRetry', () => {
   })
 
   it('does not retry an error that retrying cannot fix', async () => {
-    fake.script({ provider: 'openai', status: 401 })
+    fake().script({ provider: 'openai', status: 401 })
     const { delays, error } = await run()
     expect(error).toMatchObject({ failure: 'auth' })
     expect(delays).toEqual([])
@@ -70,7 +60,7 @@ describe('chatWithRetry', () => {
   })
 
   it('never retries once a delta has been delivered', async () => {
-    fake.script({ provider: 'openai', chunks: ['one ', 'two ', 'three'], disconnectAfterChunks: 1, times: 1 })
+    fake().script({ provider: 'openai', chunks: ['one ', 'two ', 'three'], disconnectAfterChunks: 1, times: 1 })
     const { delays, error, text } = await run()
     expect(text).toBe('one ')
     expect(error).toBeInstanceOf(LlmError)
@@ -80,7 +70,7 @@ describe('chatWithRetry', () => {
   })
 
   it('stops waiting and stops retrying when aborted', async () => {
-    fake.script({ provider: 'openai', status: 429, retryAfterMs: 5000 })
+    fake().script({ provider: 'openai', status: 429, retryAfterMs: 5000 })
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 100)
     const started = performance.now()
