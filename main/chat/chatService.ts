@@ -1,19 +1,19 @@
-import type { Node, Parsed, Persona } from '@shared/contract'
+import type { Node, Parsed } from '@shared/contract'
 import { AppError, toErrorValue } from '@shared/errors'
 import type { GraphService } from '../graph/graphService'
-import { flowContext } from '../graph/flowContext'
-import { isoNow } from '../graph/time'
-import { tokenCount } from '../graph/tokens'
 import type { EventBus } from '../host/events'
 import { LlmError } from '../llm/llmError'
 import { resolveModel } from '../llm/models'
 import type { LlmRegistry } from '../llm/providers'
 import { chatWithRetry } from '../llm/retry'
-import type { ChatMessage, ContentPart, ToolCall, ToolSpec, Usage } from '../llm/types'
+import type { ContentPart, ToolCall, ToolSpec, Usage } from '../llm/types'
 import type { ChatMemory } from '../memory/memory'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { DeltaBatcher } from './deltaBatcher'
+import { addUsage, replyStats } from './replyStats'
+import type { Turn } from './turn'
+import { turnMessages } from './turnMessages'
 import { nodeDetails, nodeDetailsTool } from './nodeDetailsTool'
 
 export interface ChatOptions {
@@ -53,22 +53,8 @@ export interface ChatToolProvider {
   record?(ctx: ChatToolContext, call: ToolCall, outcome: ChatToolOutcome): void
 }
 
-interface Turn {
-  nodeId: string
-  flowId: string
-  /** A persona chosen for this message; else the flow's own. */
-  personaId?: string
-  parentIds: string[]
-  prompt: string
-  images: Array<{ mime: string; data_base64: string }>
-  /** Text already in the node when continuing an incomplete reply. */
-  continueFrom?: string
-}
-
 /** How many times the model may look up node details before it must answer. */
 const MAX_TOOL_ROUNDS = 3
-
-const CONTINUE_PROMPT = 'Continue exactly where your previous message stopped. Do not repeat anything.'
 
 /**
  * Streaming chat on the main thread (async I/O only, never blocking it): the node exists
@@ -189,7 +175,11 @@ export class ChatService {
       const ref = resolveModel('chat', persona?.chat_model, this.options.env, defaults.model)
       modelRef = `${ref.provider}:${ref.model}`
       const connector = this.llm.connector(ref.provider)
-      const messages = this.messages(turn, persona)
+      const messages = turnMessages(
+        { graph: this.graph, settings: this.settings, memory: this.options.memory ?? null },
+        turn,
+        persona,
+      )
       const prompt = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n')
       const retry = {
         ...this.options.retry,
@@ -316,85 +306,8 @@ export class ChatService {
     return outcome
   }
 
-  private messages(turn: Turn, persona: Persona | null): ChatMessage[] {
-    const context = flowContext(this.graph, this.settings, {
-      flowId: turn.flowId,
-      parentIds: turn.parentIds,
-      prompt: turn.prompt,
-      persona,
-    })
-    const pack = persona && this.options.memory ? this.memoryPack(turn, persona, context.budget) : null
-    if (pack) {
-      // Seed 004: guard prompt + MemoryPack + user text. The pack rides in the system message.
-      const tokens = tokenCount(pack)
-      context.parts.splice(2, 0, { kind: 'memory', node_id: null, text: pack, tokens })
-      context.total_tokens += tokens
-      context.messages[0] = { role: 'system', content: `${context.messages[0]!.content}\n\n${pack}` }
-    }
-    if (!turn.continueFrom) this.graph.store.saveSentContext(turn.nodeId, context, isoNow())
-    const messages: ChatMessage[] = context.messages.map((m) => ({ role: m.role, content: m.content }) as ChatMessage)
-    if (turn.images.length > 0) {
-      const last = messages.at(-1)!
-      const parts: ContentPart[] = [
-        { type: 'text', text: turn.prompt },
-        ...turn.images.map((i) => ({ type: 'image' as const, ...i })),
-      ]
-      messages[messages.length - 1] = { role: 'user', content: typeof last.content === 'string' ? parts : last.content }
-    }
-    if (turn.continueFrom)
-      messages.push({ role: 'assistant', content: turn.continueFrom }, { role: 'user', content: CONTINUE_PROMPT })
-    return messages
-  }
-
-  /** A quarter of the context budget (at most 2,000 tokens) for what the persona remembers. */
-  private memoryPack(turn: Turn, persona: Persona, budget: number): string | null {
-    try {
-      return this.options.memory!.packFor({
-        personaId: persona.id,
-        query: turn.prompt,
-        nodeId: turn.nodeId,
-        flowId: turn.flowId,
-        budgetTokens: Math.min(2000, Math.floor(budget / 4)),
-      })
-    } catch {
-      return null // a memory problem must not cost the user their reply
-    }
-  }
-
   private emitNode(id: string): void {
     const node: Node | null = this.graph.store.node(id)
     if (node) this.bus.emit('node_updated', { node })
-  }
-}
-
-function addUsage(a: Usage | null, b: Usage | null): Usage | null {
-  if (!a || !b) return a ?? b
-  return {
-    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
-    completion_tokens: a.completion_tokens + b.completion_tokens,
-  }
-}
-
-/** The node's stats (seed §4.1): the prompt side timed to the first token, the reply from there to the end. */
-function replyStats(
-  started: number,
-  firstAt: number | null,
-  ended: number,
-  usage: Usage | null,
-  prompt: string,
-  reply: string,
-): Node['metadata']['stats'] {
-  const promptTokens = usage?.prompt_tokens ?? tokenCount(prompt)
-  const replyTokens = usage?.completion_tokens ?? tokenCount(reply)
-  const waited = ((firstAt ?? ended) - started) / 1000
-  const generating = (ended - (firstAt ?? ended)) / 1000
-  const round = (n: number) => Math.round(n * 100) / 100
-  return {
-    user: { count: promptTokens, duration: round(waited), rate: waited > 0 ? round(promptTokens / waited) : 0 },
-    assistant: {
-      count: replyTokens,
-      duration: round(generating),
-      rate: generating > 0 ? round(replyTokens / generating) : 0,
-    },
   }
 }
