@@ -45,18 +45,6 @@ export interface GraphSlice {
   renameFlow(id: string, name: string): Promise<void>
   deleteFlow(id: string): Promise<void>
   select(id: string | null): void
-  /** Sends a prompt below the selected node; the reply streams into the new node. */
-  send(prompt: string, position?: Position): Promise<string | null>
-  retry(nodeId: string, position?: Position): Promise<string | null>
-  stopReply(nodeId: string): Promise<void>
-  continueReply(nodeId: string): Promise<void>
-  ensureNode(id: string): Promise<void>
-  /** What a reply is waiting on or why it failed ("rate limited, retrying in 4 s"), by node. */
-  replyStatus: Record<string, { state: string; message?: string }>
-  setReplyStatus(nodeId: string, status: { state: string; message?: string }): void
-  /** Streamed text not yet painted, flushed once per animation frame. */
-  appendStream(nodeId: string, delta: string): void
-  branch(nodeId: string, prompt: string, position?: Position): Promise<string | null>
   connect(sourceId: string, targetId: string): Promise<void>
   reconnect(edge: { source: string; target: string }, next: { source: string; target: string }): Promise<void>
   disconnect(sourceId: string, targetId: string): Promise<void>
@@ -88,16 +76,6 @@ export const graphSlice =
       const state = await call('get_undo_state', { flow_id: flowId })
       if (state && get().flowId === flowId) set({ undo: state })
     }
-    const painter = streamPainter((deltas) => {
-      set((s) => {
-        const nodes = { ...s.nodes }
-        for (const [id, text] of deltas) {
-          const node = nodes[id]
-          if (node) nodes[id] = { ...node, response: node.response + text }
-        }
-        return { nodes }
-      })
-    })
     function withFlow<T>(fn: (flowId: string) => Promise<T>): Promise<T | null> {
       const flowId = get().flowId
       return flowId ? fn(flowId) : Promise.resolve(null)
@@ -118,13 +96,6 @@ export const graphSlice =
       focus: null,
       invoke: call,
       expandedIds: new Set(),
-      replyStatus: {},
-
-      setReplyStatus(nodeId, status) {
-        set((s) => ({ replyStatus: { ...s.replyStatus, [nodeId]: status } }))
-      },
-
-      appendStream: painter.push,
 
       toggleExpanded(id) {
         const next = new Set(get().expandedIds)
@@ -205,62 +176,6 @@ export const graphSlice =
         set({ selectedId: id, activeIds: id && flow ? pathTo(flow, id) : new Set() })
       },
 
-      async send(prompt, position) {
-        const selected = get().selectedId
-        // Pictures dropped or pasted since the last send go out with this prompt (the world feature).
-        const images = get().takeAttachedImages()
-        const sent = await withFlow((flowId) =>
-          call('chat_send', {
-            flow_id: flowId,
-            prompt,
-            ...(selected ? { parent_id: selected } : {}),
-            ...(images.length > 0 ? { images } : {}),
-            position,
-          }),
-        )
-        if (!sent) return null
-        await get().ensureNode(sent.node_id)
-        get().select(sent.node_id)
-        return sent.node_id
-      },
-
-      async retry(nodeId, position) {
-        const sent = await withFlow((flowId) => call('chat_retry', { flow_id: flowId, node_id: nodeId, position }))
-        if (!sent) return null
-        await get().ensureNode(sent.node_id)
-        get().select(sent.node_id)
-        return sent.node_id
-      },
-
-      async stopReply(nodeId) {
-        await call('chat_stop', { node_id: nodeId })
-      },
-
-      async continueReply(nodeId) {
-        await withFlow((flowId) => call('chat_continue', { flow_id: flowId, node_id: nodeId }))
-      },
-
-      async ensureNode(id) {
-        if (get().nodes[id]) return
-        const node = await call('get_node', { id })
-        if (node) get().upsertNode(node)
-      },
-
-      async branch(nodeId, prompt, position) {
-        // An edited prompt: a sibling with the same parents, answered like any other prompt.
-        const parents =
-          get()
-            .flow?.connections.filter((c) => c.to === nodeId)
-            .map((c) => c.from) ?? []
-        const sent = await withFlow((flowId) =>
-          call('chat_send', { flow_id: flowId, prompt, parent_ids: parents, position }),
-        )
-        if (!sent) return null
-        await get().ensureNode(sent.node_id)
-        get().select(sent.node_id)
-        return sent.node_id
-      },
-
       async connect(sourceId, targetId) {
         await withFlow((flowId) => call('connect_nodes', { flow_id: flowId, source_id: sourceId, target_id: targetId }))
       },
@@ -332,39 +247,11 @@ export const graphSlice =
 
       upsertNode(node, flowId) {
         if (flowId && flowId !== get().flowId) return
-        painter.discard(node.id)
+        get().discardStream(node.id)
         set((s) => ({ nodes: { ...s.nodes, [node.id]: node } }))
       },
     }
   }
-
-/**
- * Buffers streamed text and applies it once per animation frame: one render per frame,
- * however many tokens arrived in it.
- */
-function streamPainter(apply: (deltas: Map<string, string>) => void) {
-  let pending = new Map<string, string>()
-  let scheduled = false
-  const frame =
-    typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (fn: () => void) => setTimeout(fn, 16)
-  return {
-    push(nodeId: string, delta: string) {
-      pending.set(nodeId, (pending.get(nodeId) ?? '') + delta)
-      if (scheduled) return
-      scheduled = true
-      frame(() => {
-        scheduled = false
-        const batch = pending
-        pending = new Map()
-        if (batch.size > 0) apply(batch)
-      })
-    },
-    /** The node's full text just arrived: text still buffered is already in it. */
-    discard(nodeId: string) {
-      pending.delete(nodeId)
-    },
-  }
-}
 
 /** Members by id, reusing unchanged ones so only the cards that changed re-render. */
 function shape(flow: Flow, previous: Record<string, FlowMember>) {

@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react'
 import { create, type StoreApi, type UseBoundStore } from 'zustand'
 import type { Client } from '../bridge'
+import { chatSlice, type ChatSlice } from './chatSlice'
 import { connectionSlice, type ConnectionSlice } from './connectionSlice'
 import { graphSlice, type GraphSlice } from './graphSlice'
 import { jobsSlice, type JobsSlice } from './jobsSlice'
@@ -11,6 +12,7 @@ import { toastSlice, type ToastSlice } from './toastSlice'
 import { wireWorldEvents, worldSlice, type WorldSlice } from './worldSlice'
 
 export type App = ConnectionSlice &
+  ChatSlice &
   SettingsSlice &
   JobsSlice &
   GraphSlice &
@@ -30,6 +32,7 @@ export function createAppStore(client: Client): AppStore {
     ...settingsSlice(client)(...a),
     ...jobsSlice(...a),
     ...graphSlice(client)(...a),
+    ...chatSlice(...a),
     ...toastSlice(...a),
     ...modalSlice(...a),
     ...personaSlice(client)(...a),

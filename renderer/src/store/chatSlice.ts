@@ -1,0 +1,98 @@
+import type { StateCreator } from 'zustand'
+import type { Position } from '@shared/contract'
+import type { App } from './index'
+import { streamPainter } from './streamPainter'
+
+export interface ChatSlice {
+  /** Sends a prompt below the selected node; the reply streams into the new node. */
+  send(prompt: string, position?: Position): Promise<string | null>
+  /** An edited prompt: a sibling with the same parents, answered like any other prompt. */
+  branch(nodeId: string, prompt: string, position?: Position): Promise<string | null>
+  retry(nodeId: string, position?: Position): Promise<string | null>
+  stopReply(nodeId: string): Promise<void>
+  continueReply(nodeId: string): Promise<void>
+  /** What a reply is waiting on or why it failed ("rate limited, retrying in 4 s"), by node. */
+  replyStatus: Record<string, { state: string; message?: string }>
+  setReplyStatus(nodeId: string, status: { state: string; message?: string }): void
+  /** Streamed text not yet painted, flushed once per animation frame. */
+  appendStream(nodeId: string, delta: string): void
+  /** Drops buffered text of a node whose full text just arrived. */
+  discardStream(nodeId: string): void
+  ensureNode(id: string): Promise<void>
+}
+
+export const chatSlice: StateCreator<App, [], [], ChatSlice> = (set, get) => {
+  const painter = streamPainter((deltas) => {
+    set((s) => {
+      const nodes = { ...s.nodes }
+      for (const [id, text] of deltas) {
+        const node = nodes[id]
+        if (node) nodes[id] = { ...node, response: node.response + text }
+      }
+      return { nodes }
+    })
+  })
+
+  /** The new node on screen and selected, so the next prompt continues from it. */
+  async function land(sent: { node_id: string } | null): Promise<string | null> {
+    if (!sent) return null
+    await get().ensureNode(sent.node_id)
+    get().select(sent.node_id)
+    return sent.node_id
+  }
+
+  return {
+    replyStatus: {},
+
+    async send(prompt, position) {
+      const { flowId, selectedId, invoke } = get()
+      if (!flowId) return null
+      // Pictures dropped or pasted since the last send go out with this prompt (the world feature).
+      const images = get().takeAttachedImages()
+      return land(
+        await invoke('chat_send', {
+          flow_id: flowId,
+          prompt,
+          ...(selectedId ? { parent_id: selectedId } : {}),
+          ...(images.length > 0 ? { images } : {}),
+          position,
+        }),
+      )
+    },
+
+    async branch(nodeId, prompt, position) {
+      const { flowId, flow, invoke } = get()
+      if (!flowId) return null
+      const parents = flow?.connections.filter((c) => c.to === nodeId).map((c) => c.from) ?? []
+      return land(await invoke('chat_send', { flow_id: flowId, prompt, parent_ids: parents, position }))
+    },
+
+    async retry(nodeId, position) {
+      const { flowId, invoke } = get()
+      if (!flowId) return null
+      return land(await invoke('chat_retry', { flow_id: flowId, node_id: nodeId, position }))
+    },
+
+    async stopReply(nodeId) {
+      await get().invoke('chat_stop', { node_id: nodeId })
+    },
+
+    async continueReply(nodeId) {
+      const { flowId, invoke } = get()
+      if (flowId) await invoke('chat_continue', { flow_id: flowId, node_id: nodeId })
+    },
+
+    setReplyStatus(nodeId, status) {
+      set((s) => ({ replyStatus: { ...s.replyStatus, [nodeId]: status } }))
+    },
+
+    appendStream: painter.push,
+    discardStream: painter.discard,
+
+    async ensureNode(id) {
+      if (get().nodes[id]) return
+      const node = await get().invoke('get_node', { id })
+      if (node) get().upsertNode(node)
+    },
+  }
+}
