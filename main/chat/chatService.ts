@@ -51,6 +51,11 @@ export interface ChatToolProvider {
   execute(call: ToolCall, ctx: ChatToolContext): Promise<ChatToolOutcome | null>
   /** Told of every executed call, built-in ones too, so it can be recorded on the node. */
   record?(ctx: ChatToolContext, call: ToolCall, outcome: ChatToolOutcome): void
+  /**
+   * The seed's meta router: when the user's words call for a playbook (view, edit, create a
+   * document), its answer replaces the plain chat reply; null means chat as usual.
+   */
+  playbook?(text: string, ctx: ChatToolContext): Promise<string | null>
 }
 
 /** How many times the model may look up node details before it must answer. */
@@ -192,12 +197,18 @@ export class ChatService {
           }),
       }
       const toolContext: ChatToolContext = { nodeId, flowId: turn.flowId, personaId: persona?.id ?? null }
+      const routed = persona && !turn.continueFrom ? await this.playbookAnswer(turn.prompt, toolContext) : null
+      if (routed !== null) {
+        firstAt = performance.now()
+        text += routed
+        batcher.push(routed)
+      }
       let tools: ToolSpec[] | undefined = [
         nodeDetailsTool,
         ...[...this.toolProviders].flatMap((p) => p.tools(toolContext)),
       ]
       // Rounds: the model may call get_node_details a few times before it answers.
-      for (let round = 0; round <= MAX_TOOL_ROUNDS; round++) {
+      for (let round = routed === null ? 0 : MAX_TOOL_ROUNDS + 1; round <= MAX_TOOL_ROUNDS; round++) {
         const calls: ToolCall[] = []
         let roundText = ''
         try {
@@ -288,6 +299,19 @@ export class ChatService {
     } finally {
       this.emitNode(nodeId)
     }
+  }
+
+  /** The first playbook a provider routes the words to, run to its answer; null for plain chat. */
+  private async playbookAnswer(text: string, ctx: ChatToolContext): Promise<string | null> {
+    for (const provider of this.toolProviders) {
+      try {
+        const answer = await provider.playbook?.(text, ctx)
+        if (answer !== null && answer !== undefined) return answer
+      } catch {
+        return null // a playbook the model could not follow: answer as plain chat instead
+      }
+    }
+    return null
   }
 
   private async runTool(call: ToolCall, ctx: ChatToolContext): Promise<ChatToolOutcome> {

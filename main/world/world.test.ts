@@ -170,7 +170,10 @@ describe('documents through the persona’s tools', () => {
     h.fake.script({ provider: 'openai', model: 'summary-mini', times: 1, reply: '晴れた日の散歩の日記。' })
     const created = h.next('item_updated', (e) => e.item.name === '私の日記')
     const recorded = h.next('tool_calls_recorded')
-    const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flow.id, prompt: '日記を書いて' })
+    const { node_id } = await h.call<{ node_id: string }>('chat_send', {
+      flow_id: flow.id,
+      prompt: '今日のことをメモに残して',
+    })
     const item = (await created).item
     expect(item).toMatchObject({ type: 'document', description: '今日の日記', summary_status: 'pending' })
     expect(item.owner).toEqual({ kind: 'building', id: libraryId })
@@ -279,5 +282,41 @@ describe('playbooks through the contract', () => {
     const diary = (await h.call<Item[]>('list_items', { building_id: libraryId })).find((i) => i.name === '夜の日記')!
     const view = await h.call<ItemContent>('item_view', { item_id: diary.id })
     expect(view.kind === 'document' && view.text).toBe('星がきれいだった。')
+  })
+
+  it('runs in the chat: a persona asked to write a diary answers through the playbook, and the document exists', async () => {
+    const h = await start()
+    const mio = await h.call<{ id: string }>('create_persona', { name: 'Mio' })
+    const flow = await h.call<{ id: string }>('create_flow', { name: 'diary' })
+    await h.call('update_flow', { id: flow.id, persona_id: mio.id })
+    h.fake.script({
+      provider: 'openai',
+      times: 1,
+      reply: JSON.stringify({ name: '朝の日記', description: '朝のこと', content: '雨の音で目が覚めた。' }),
+    })
+    const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flow.id, prompt: '今日の日記を書く' })
+    await h.next('chat_status', (s) => s.node_id === node_id && ['done', 'failed'].includes(s.state))
+    const node = await h.call<{ response: string; status: string }>('get_node', { id: node_id })
+    expect(node.status).toBe('complete')
+    expect(node.response).toContain('朝の日記')
+    const { libraryId } = await library(h)
+    expect((await h.call<Item[]>('list_items', { building_id: libraryId })).some((i) => i.name === '朝の日記')).toBe(
+      true,
+    )
+  })
+
+  it('falls back to plain chat when the model cannot follow the playbook', async () => {
+    const h = await start()
+    const mio = await h.call<{ id: string }>('create_persona', { name: 'Mio' })
+    const flow = await h.call<{ id: string }>('create_flow', { name: 'diary' })
+    await h.call('update_flow', { id: flow.id, persona_id: mio.id })
+    h.fake.script({ provider: 'openai', times: 1, reply: 'not json at all' })
+    h.fake.script({ provider: 'openai', times: 1, reply: 'Sure, here is a diary entry.' })
+    const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flow.id, prompt: '今日の日記を書く' })
+    await h.next('chat_status', (s) => s.node_id === node_id && ['done', 'failed'].includes(s.state))
+    expect(await h.call('get_node', { id: node_id })).toMatchObject({
+      status: 'complete',
+      response: 'Sure, here is a diary entry.',
+    })
   })
 })

@@ -46,7 +46,20 @@ export function createWorld(deps: WorldDeps): World {
   const world = new WorldService(deps)
   ensureDemoWorld(world)
   const memorize: MemorySink = deps.memorize ?? (async () => {})
-  const unregisterTools = deps.chat.registerTools(worldToolProvider(world, deps.personas, deps.env, deps.bus))
+  const unregisterTools = deps.chat.registerTools({
+    ...worldToolProvider(world, deps.personas, deps.env, deps.bus),
+    // The seed's meta router in the chat: view / edit / create words run their playbook.
+    async playbook(text, ctx) {
+      const playbook = routePlaybook(text, { seedKeywordsOnly: true })
+      if (!playbook) return null
+      const run = await runWorldPlaybook(world, deps, memorize, {
+        text,
+        playbook,
+        persona_id: ctx.personaId ?? undefined,
+      })
+      return run.output || null
+    },
+  })
   // Summaries finish in the worker; its batch reports are the cue to show the new text.
   const stopListening = deps.bus.listen((event, data) => {
     if (event !== 'job_progress') return
