@@ -31,6 +31,8 @@ export default defineConfig({
           cli: resolve(import.meta.dirname, 'main/cli.ts'),
           // The job worker thread's own entry: worker_threads loads it by path.
           jobWorker: resolve(import.meta.dirname, 'main/jobs/jobWorker.ts'),
+          // The memory worker (persona memory jobs), found beside the main bundle.
+          memoryWorker: resolve(import.meta.dirname, 'main/memory/memoryWorker.ts'),
         },
       },
     },

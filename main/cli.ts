@@ -35,6 +35,9 @@ Usage:
   loomverse import --format vizprompt DIR               read a VizPrompt folder into the graph
   loomverse build [--flow NAME]                         summarise and tag every node edited since its
                                                         last summary, with the lightweight model
+  loomverse memory import --persona ID FILE.jsonl [--no-llm]
+                                                        import messages ({id, speaker, text, time} per
+                                                        line) into a persona's memory, then run its jobs
   loomverse --version
   loomverse --help
 
@@ -66,6 +69,8 @@ const options = {
   keywords: { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string' },
+  persona: { type: 'string' },
+  'no-llm': { type: 'boolean' },
 } as const
 
 function parse(argv: string[]) {
@@ -95,6 +100,7 @@ const commands: Record<string, Command> = {
   export: { options: ['format', 'out', 'flow'], positionals: [], run: exportCommand },
   import: { options: ['format'], positionals: ['DIR'], run: importCommand },
   build: { options: ['flow'], positionals: [], run: buildCommand },
+  memory: { options: ['persona', 'no-llm'], positionals: ['import', 'FILE.jsonl'], run: memoryCommand },
 }
 
 const DEFAULT_FLOW = 'main'
@@ -270,6 +276,33 @@ async function buildCommand(values: Values, _: string[], io: CliIo): Promise<num
   } finally {
     await core.dispose()
   }
+}
+
+/** `memory import`: episodes from a JSONL file, then (unless --no-llm) the memory worker's jobs. */
+async function memoryCommand(values: Values, positionals: string[], io: CliIo): Promise<number> {
+  if (positionals[0] !== 'import') throw new UsageError(`unknown memory command "${positionals[0]}"; try "import"`)
+  const persona = required(values.persona, '--persona ID')
+  const path = resolve(positionals[1]!)
+  return withCore(values, io, async (core) => {
+    const noLlm = values['no-llm'] ?? false
+    const result = await call(core, 'memory_import', { persona_id: persona, path, no_llm: noLlm })
+    for (const e of result.errors) io.err(`Skipped ${e}`)
+    io.out(`Imported ${result.imported} messages (${result.skipped} skipped) into ${persona}'s memory`)
+    if (result.jobs === 0) return 0
+    let status = await call(core, 'memory_status', { persona_id: persona })
+    let last = ''
+    while (status.jobs.due + status.jobs.running > 0) {
+      const line = `memory jobs: ${status.jobs.done} done, ${status.jobs.due + status.jobs.running} to go`
+      if (line !== last) io.err((last = line))
+      await new Promise((r) => setTimeout(r, 500))
+      status = await call(core, 'memory_status', { persona_id: persona })
+    }
+    io.out(
+      `Memory jobs: ${status.jobs.done} done, ${status.jobs.failed} failed` +
+        (status.jobs.queued > 0 ? `; ${status.jobs.queued} summaries run later` : ''),
+    )
+    return status.jobs.failed > 0 ? 1 : 0
+  })
 }
 
 function printImport(summary: ImportSummary, dir: string, io: CliIo): void {

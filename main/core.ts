@@ -87,6 +87,7 @@ export function startCore(options: CoreOptions): Core {
     ...options.chat,
     env: options.env ?? process.env,
     personas,
+    memory: memory.chat,
   })
   const world = createWorld({
     db,

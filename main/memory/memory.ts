@@ -1,12 +1,36 @@
-import type { memoryMethods } from '@shared/contract'
+import { mkdirSync, readdirSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import type { MemoryPack, MemoryUnitDetail, memoryMethods, Parsed } from '@shared/contract'
+import { AppError } from '@shared/errors'
+import { adjacency, reachable } from '../graph/dag'
 import type { GraphService } from '../graph/graphService'
 import type { HomePaths } from '../home'
 import type { EventBus } from '../host/events'
 import type { Handlers } from '../host/router'
-import type { JobService } from '../jobs/jobService'
+import type { JobService, WorkerEntry } from '../jobs/jobService'
+import { JobQueue } from '../jobs/jobQueue'
+import { resolveModel } from '../llm/models'
 import type { LlmRegistry } from '../llm/providers'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
+import { openMemory } from './db'
+import {
+  LoopStatus,
+  Sensitivity,
+  UnitKind,
+  UnitState,
+  entityTypeName,
+  kindValue,
+  relationName,
+  sensitivityValue,
+  stateValue,
+} from './enums'
+import { importLines } from './importer'
+import { EPISODE_JOBS, summaryJobs } from './memoryJobs'
+import { buildPack } from './scheduler'
+import { nowSeconds, type MemoryStore, type Payload, type UnitRow } from './store'
+import { MemoryWorkerHost, defaultMemoryWorker } from './workerHost'
 
 export interface MemoryDeps {
   bus: EventBus
@@ -17,6 +41,10 @@ export interface MemoryDeps {
   graph: GraphService
   personas: PersonaService
   env: NodeJS.ProcessEnv
+  /** The memory worker's script; by default the built one (or the source under tsx). Null runs none. */
+  memoryWorker?: WorkerEntry | null
+  /** Retries, backoff and lease of memory jobs, in seconds; tests shorten them. */
+  queue?: { maxTries?: number; backoffSeconds?: number; leaseSeconds?: number }
 }
 
 /** What the chat needs from memory on every exchange (seed 004's sync path). */
@@ -36,10 +64,445 @@ export interface ChatMemory {
 export interface Memory {
   handlers: Pick<Handlers, keyof typeof memoryMethods>
   chat: ChatMemory | null
+  /** The service itself, for the CLI and tests. */
+  service: MemoryService
   dispose(): Promise<void>
 }
 
 /** The memory feature, started by the core with everything it may need. */
-export function createMemory(_deps: MemoryDeps): Memory {
-  return { handlers: {}, chat: null, dispose: async () => {} }
+export function createMemory(deps: MemoryDeps): Memory {
+  const service = new MemoryService(deps)
+  const s = service
+  const handlers: Memory['handlers'] = {
+    memory_pack: (i) => s.pack(i),
+    memory_import: (i) => s.importFile(i),
+    memory_list_units: (i) => s.listUnits(i),
+    memory_get_unit: (i) => s.detail(i.persona_id, i.unit_id),
+    memory_add_unit: (i) => s.addUnit(i),
+    memory_edit_unit: (i) => s.editUnit(i),
+    memory_pin_unit: (i) => s.setMeta(i.persona_id, i.unit_id, { pin: i.pin }, i.pin ? 'pinned' : 'unpinned'),
+    memory_archive_unit: (i) =>
+      s.setMeta(
+        i.persona_id,
+        i.unit_id,
+        { state: i.archived ? UnitState.ARCHIVED : UnitState.VALIDATED },
+        i.archived ? 'archived' : 'unarchived',
+      ),
+    memory_set_sensitivity: (i) =>
+      s.setMeta(
+        i.persona_id,
+        i.unit_id,
+        { sensitivity: sensitivityValue(i.sensitivity) },
+        `sensitivity ${i.sensitivity}`,
+      ),
+    memory_set_global: (i) =>
+      s.setMeta(
+        i.persona_id,
+        i.unit_id,
+        { is_global: i.global },
+        i.global ? 'promoted to global' : 'made branch-local',
+      ),
+    memory_delete_unit: (i) => s.deleteUnit(i.persona_id, i.unit_id),
+    memory_list_entities: (i) => s.entities(i.persona_id, i.query),
+    memory_packs_for_node: (i) => s.packsForNode(i.persona_id, i.node_id),
+    memory_status: (i) => s.status(i.persona_id),
+    memory_reindex: (i) => s.reindex(i.persona_id),
+  }
+  return { handlers, chat: service, service, dispose: () => service.dispose() }
+}
+
+/**
+ * Each persona's memory: one database per persona under `memory/`, opened on first use.
+ * Reads (the MemoryPack) run on the main thread — they are a few milliseconds of indexed
+ * SQLite; LLM jobs and re-indexing run in the memory worker.
+ */
+export class MemoryService implements ChatMemory {
+  private readonly stores = new Map<string, MemoryStore>()
+  readonly worker: MemoryWorkerHost
+
+  constructor(private readonly deps: MemoryDeps) {
+    this.worker = new MemoryWorkerHost({
+      entry: deps.memoryWorker === undefined ? defaultMemoryWorker() : deps.memoryWorker,
+      providers: () => deps.llm.configs(),
+      busy: (dbPath) => this.busy(dbPath),
+      init: { queue: deps.queue, pollMs: 2000 },
+      onFinished: (dbPath) => {
+        const personaId = [...this.stores.entries()].find(([id]) => this.dbPath(id) === dbPath)?.[0]
+        if (personaId) this.deps.bus.emit('memory_changed', { persona_id: personaId, unit_ids: [] })
+      },
+      log: (m) => console.error(m),
+    })
+    this.resumePending()
+  }
+
+  dbPath(personaId: string): string {
+    if (!/^[A-Za-z0-9_-]{1,200}$/.test(personaId))
+      throw new AppError('bad_input', `"${personaId}" cannot name a memory database`)
+    return join(this.deps.paths.memory, `memory_${personaId}.db`)
+  }
+
+  /** The persona's store; the persona must exist. */
+  store(personaId: string): MemoryStore {
+    const open = this.stores.get(personaId)
+    if (open) return open
+    this.deps.personas.get(personaId)
+    mkdirSync(this.deps.paths.memory, { recursive: true })
+    const store = openMemory(this.dbPath(personaId))
+    this.stores.set(personaId, store)
+    return store
+  }
+
+  // ---- chat hooks
+
+  packFor(input: Parameters<ChatMemory['packFor']>[0]): string | null {
+    const store = this.store(input.personaId)
+    const pack = buildPack(store, {
+      query: input.query,
+      budget: input.budgetTokens,
+      path: this.pathTo(input.flowId, input.nodeId),
+    })
+    this.savePack(store, input.nodeId, input.flowId, input.query, input.budgetTokens, pack)
+    return pack.text || null
+  }
+
+  recordExchange(input: Parameters<ChatMemory['recordExchange']>[0]): void {
+    try {
+      const store = this.store(input.personaId)
+      const id = store.createUnit({
+        kind: UnitKind.EPISODE,
+        source: 'chat',
+        state: UnitState.RAW,
+        origin_node_id: input.nodeId,
+        origin_flow_id: input.flowId,
+        payload: { user_text: input.prompt, reply_text: input.response },
+      })
+      this.queueEpisodeJobs(input.personaId, store, [id])
+      this.deps.bus.emit('memory_changed', { persona_id: input.personaId, unit_ids: [id] })
+    } catch (e) {
+      // The reply is already saved in the graph; a memory failure must not touch it.
+      console.error(`[memory] could not record the exchange: ${e instanceof Error ? e.message : String(e)}`)
+    }
+  }
+
+  /** The active path's nodes (root → node) in the flow; the node's parents are already connected. */
+  pathTo(flowId: string | undefined, nodeId: string): Set<string> {
+    const flow = flowId ?? this.deps.graph.store.flowsOf(nodeId)[0]
+    const connections = flow ? this.deps.graph.store.connections(flow) : []
+    const path = reachable(adjacency(connections).parents, nodeId)
+    path.add(nodeId)
+    return path
+  }
+
+  // ---- contract methods
+
+  pack(input: Parsed<'memory_pack'>): MemoryPack {
+    const store = this.store(input.persona_id)
+    const pack = buildPack(store, {
+      query: input.query,
+      budget: input.budget_tokens,
+      path: input.node_id ? this.pathTo(input.flow_id, input.node_id) : null,
+      allowSecret: input.include_secret,
+    })
+    return pack
+  }
+
+  async importFile(
+    input: Parsed<'memory_import'>,
+  ): Promise<{ imported: number; skipped: number; errors: string[]; jobs: number }> {
+    const store = this.store(input.persona_id)
+    let text: string
+    try {
+      text = await readFile(resolve(input.path), 'utf8')
+    } catch (e) {
+      throw new AppError('not_found', `cannot read "${input.path}": ${(e as Error).message}`)
+    }
+    const result = importLines(store, text.replace(/^\uFEFF/, ''))
+    const jobs = input.no_llm ? 0 : this.queueEpisodeJobs(input.persona_id, store, result.unitIds)
+    if (result.unitIds.length > 0)
+      this.deps.bus.emit('memory_changed', { persona_id: input.persona_id, unit_ids: result.unitIds.slice(0, 1000) })
+    return { imported: result.imported, skipped: result.skipped, errors: result.errors, jobs }
+  }
+
+  listUnits(input: Parsed<'memory_list_units'>) {
+    const store = this.store(input.persona_id)
+    const where: string[] = []
+    const params: Array<string | number> = []
+    const add = (sql: string, value: string | number) => {
+      where.push(sql)
+      params.push(value)
+    }
+    if (input.kind) add('u.kind = ?', kindValue(input.kind))
+    if (input.state) add('u.state = ?', stateValue(input.state))
+    if (input.entity_id !== undefined)
+      add('u.id IN (SELECT unit_id FROM unit_entities WHERE entity_id = ?)', input.entity_id)
+    if (input.from !== undefined) add('u.occurred_at >= ?', input.from)
+    if (input.to !== undefined) add('u.occurred_at < ?', input.to)
+    const q = input.query?.trim()
+    // Trigram FTS needs 3+ characters; shorter text falls back to a scan.
+    if (q && [...q].length >= 3)
+      add('u.id IN (SELECT rowid FROM units_fts WHERE units_fts MATCH ?)', `"${q.replace(/"/g, '""')}"`)
+    else if (q) add("u.id IN (SELECT rowid FROM units_fts WHERE text LIKE '%' || ? || '%')", q)
+    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
+    const total = store.db
+      .prepare(`SELECT count(*) FROM units u ${clause}`)
+      .pluck()
+      .get(...params) as number
+    const rows = store.db
+      .prepare(
+        `SELECT u.* FROM units u ${clause} ORDER BY coalesce(u.occurred_at, u.created_at) DESC, u.id DESC LIMIT ? OFFSET ?`,
+      )
+      .all(...params, input.limit ?? 100, input.offset ?? 0) as UnitRow[]
+    return { units: rows.map((u) => store.toContract(u)), total }
+  }
+
+  detail(personaId: string, unitId: number): MemoryUnitDetail {
+    const store = this.store(personaId)
+    const unit = store.requireUnit(unitId)
+    const evidence = store
+      .evidenceOf(unitId)
+      .map((id) => store.unit(id))
+      .filter((u): u is UnitRow => u !== null)
+    const entities = store.db
+      .prepare(
+        'SELECT e.id, e.name, ue.role FROM unit_entities ue JOIN entities e ON e.id = ue.entity_id WHERE ue.unit_id = ?',
+      )
+      .all(unitId) as Array<{ id: number; name: string; role: number }>
+    const roles = ['', 'subject', 'object', 'mention', 'speaker']
+    return {
+      unit: store.toContract(unit),
+      payload: store.payload(unit),
+      versions: store.versions(unitId),
+      evidence: evidence.map((u) => store.toContract(u)),
+      refs: store.refs(unit),
+      entities: entities.map((e) => ({ id: e.id, name: e.name, role: roles[e.role] ?? 'mention' })),
+    }
+  }
+
+  addUnit(input: Parsed<'memory_add_unit'>): MemoryUnitDetail {
+    const store = this.store(input.persona_id)
+    const kind = kindValue(input.kind)
+    const text = input.text
+    const payloads: Record<UnitKind, Payload> = {
+      [UnitKind.EPISODE]: { user_text: text },
+      [UnitKind.FACT]: { predicate: 'is', object_text: text, evidence_unit_ids_json: '[]' },
+      [UnitKind.SUMMARY]: { scope_type: 4, scope_key: 'topic:manual', summary_text: text },
+      [UnitKind.PERSONA]: { persona_text: text, is_active: 1 },
+      [UnitKind.CONTRACT]: { contract_text: text, is_active: 1 },
+      [UnitKind.CAPSULE]: { capsule_json: JSON.stringify({ text }) },
+      [UnitKind.LOOP]: { status: LoopStatus.OPEN, loop_text: text },
+    }
+    const id = store.createUnit({
+      kind,
+      source: 'user',
+      state: UnitState.VALIDATED,
+      occurred_at: input.occurred_at,
+      sensitivity: input.sensitivity ? sensitivityValue(input.sensitivity) : Sensitivity.NORMAL,
+      pin: input.pin,
+      confidence: 1,
+      payload: payloads[kind],
+    })
+    this.changed(input.persona_id, [id])
+    return this.detail(input.persona_id, id)
+  }
+
+  editUnit(input: Parsed<'memory_edit_unit'>): MemoryUnitDetail {
+    const store = this.store(input.persona_id)
+    store.editPayload(input.unit_id, input.payload, input.reason ?? 'edited by the user')
+    this.changed(input.persona_id, [input.unit_id])
+    return this.detail(input.persona_id, input.unit_id)
+  }
+
+  setMeta(personaId: string, unitId: number, meta: Parameters<MemoryStore['editMeta']>[1], reason: string) {
+    const store = this.store(personaId)
+    store.editMeta(unitId, meta, reason)
+    this.changed(personaId, [unitId])
+    return store.toContract(store.requireUnit(unitId))
+  }
+
+  deleteUnit(personaId: string, unitId: number): { deleted: boolean } {
+    const deleted = this.store(personaId).deleteUnit(unitId)
+    if (deleted) this.changed(personaId, [unitId])
+    return { deleted }
+  }
+
+  entities(personaId: string, query?: string) {
+    const store = this.store(personaId)
+    const q = query?.trim().toLowerCase()
+    const rows = store.db
+      .prepare(
+        `SELECT e.id, e.etype, e.name,
+           (SELECT json_group_array(alias) FROM entity_aliases a WHERE a.entity_id = e.id) AS aliases,
+           (SELECT count(*) FROM unit_entities ue WHERE ue.entity_id = e.id) AS unit_count
+         FROM entities e
+         WHERE ? IS NULL OR e.id IN (SELECT entity_id FROM entity_aliases WHERE instr(alias, ?) > 0)
+         ORDER BY unit_count DESC, e.name LIMIT 500`,
+      )
+      .all(q ?? null, q ?? null) as Array<{
+      id: number
+      etype: number
+      name: string
+      aliases: string
+      unit_count: number
+    }>
+    const ids = JSON.stringify(rows.map((r) => r.id))
+    const edges = store.db
+      .prepare(
+        `SELECT * FROM edges WHERE src_entity_id IN (SELECT value FROM json_each(?))
+         OR dst_entity_id IN (SELECT value FROM json_each(?)) LIMIT 2000`,
+      )
+      .all(ids, ids) as Array<{
+      src_entity_id: number
+      rel_type: number
+      dst_entity_id: number
+      weight: number
+      first_seen_at: number | null
+      last_seen_at: number | null
+      evidence_unit_id: number | null
+    }>
+    return {
+      entities: rows.map((r) => ({
+        id: r.id,
+        etype: entityTypeName(r.etype),
+        name: r.name,
+        aliases: JSON.parse(r.aliases) as string[],
+        unit_count: r.unit_count,
+      })),
+      edges: edges.map((e) => ({ ...e, rel_type: relationName(e.rel_type) })),
+    }
+  }
+
+  packsForNode(personaId: string, nodeId: string) {
+    const rows = this.store(personaId)
+      .db.prepare(
+        'SELECT created_at, query, budget_tokens, pack_json FROM memory_packs WHERE node_id = ? ORDER BY created_at DESC, id DESC',
+      )
+      .all(nodeId) as Array<{ created_at: number; query: string; budget_tokens: number; pack_json: string }>
+    return rows.map((r) => ({
+      created_at: r.created_at,
+      query: r.query,
+      budget_tokens: r.budget_tokens,
+      pack: JSON.parse(r.pack_json) as MemoryPack,
+    }))
+  }
+
+  status(personaId: string) {
+    const db = this.store(personaId).db
+    const units = db.prepare('SELECT count(*) FROM units').pluck().get() as number
+    const jobs = db
+      .prepare(
+        `SELECT count(*) FILTER (WHERE status = 0) AS queued, count(*) FILTER (WHERE status = 0 AND run_after <= ?) AS due,
+                count(*) FILTER (WHERE status = 1) AS running, count(*) FILTER (WHERE status = 2) AS done,
+                count(*) FILTER (WHERE status = 3) AS failed FROM jobs`,
+      )
+      .get(nowSeconds()) as { queued: number; due: number; running: number; done: number; failed: number }
+    return { units, jobs }
+  }
+
+  reindex(personaId: string): { job_id: number } {
+    const store = this.store(personaId)
+    const id = new JobQueue(store.db).enqueue('reindex', {}, { dedupeKey: 'reindex' })
+    this.worker.wake(this.dbPath(personaId))
+    return { job_id: id }
+  }
+
+  /** Waits until the persona's due jobs are done (the import command, tests). */
+  async whenIdle(personaId: string): Promise<void> {
+    this.store(personaId)
+    await this.worker.whenIdle(this.dbPath(personaId))
+  }
+
+  async dispose(): Promise<void> {
+    await this.worker.stop()
+    for (const s of this.stores.values()) s.db.close()
+    this.stores.clear()
+  }
+
+  // ---- internals
+
+  /** Queues the LLM jobs for new episodes with the persona's lightweight model; none when no provider is set up. */
+  private queueEpisodeJobs(personaId: string, store: MemoryStore, unitIds: number[]): number {
+    if (unitIds.length === 0) return 0
+    const persona = this.deps.personas.get(personaId)
+    let model: string
+    try {
+      const ref = resolveModel(
+        'lightweight',
+        persona.lightweight_model,
+        this.deps.env,
+        this.deps.settings.get().summary.model,
+      )
+      if (!this.deps.llm.configured().includes(ref.provider)) return 0
+      model = `${ref.provider}:${ref.model}`
+    } catch {
+      return 0
+    }
+    const queue = new JobQueue(store.db)
+    let count = 0
+    store.db.transaction(() => {
+      const times = new Set<number>()
+      for (const id of unitIds) {
+        for (const kind of EPISODE_JOBS) {
+          queue.enqueue(kind, { unit_id: id, model }, { dedupeKey: `${kind}:${id}` })
+          count++
+        }
+        const at = store.unit(id)?.occurred_at
+        if (at != null) times.add(Math.floor(at / 86_400) * 86_400)
+      }
+      for (const day of times)
+        for (const j of summaryJobs(day, model)) {
+          queue.enqueue(j.kind, j.payload, { dedupeKey: j.dedupeKey, delaySeconds: j.delaySeconds })
+          count++
+        }
+    })()
+    this.worker.wake(this.dbPath(personaId))
+    return count
+  }
+
+  private savePack(
+    store: MemoryStore,
+    nodeId: string,
+    flowId: string,
+    query: string,
+    budget: number,
+    pack: MemoryPack,
+  ) {
+    store
+      .prepare(
+        `INSERT INTO memory_packs (node_id, flow_id, query, budget_tokens, tokens, pack_json, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(nodeId, flowId, query, budget, pack.tokens, JSON.stringify(pack), nowSeconds())
+  }
+
+  private busy(dbPath: string): boolean {
+    const store = [...this.stores.entries()].find(([id]) => this.dbPath(id) === dbPath)?.[1]
+    if (!store) return false
+    return (
+      (store.db
+        .prepare('SELECT count(*) FROM jobs WHERE status = 1 OR (status = 0 AND run_after <= ?)')
+        .pluck()
+        .get(nowSeconds()) as number) > 0
+    )
+  }
+
+  /** Jobs left queued by the last run (a crash, a quit mid-import): wake the worker for them. */
+  private resumePending(): void {
+    let files: string[]
+    try {
+      files = readdirSync(this.deps.paths.memory)
+    } catch {
+      return
+    }
+    for (const f of files) {
+      const m = /^memory_([A-Za-z0-9_-]+)\.db$/.exec(f)
+      if (!m || !this.deps.personas.find(m[1])) continue
+      const store = this.store(m[1]!)
+      const pending = store.db.prepare('SELECT count(*) FROM jobs WHERE status IN (0, 1)').pluck().get() as number
+      if (pending > 0) this.worker.wake(this.dbPath(m[1]!))
+    }
+  }
+
+  private changed(personaId: string, ids: number[]): void {
+    this.deps.bus.emit('memory_changed', { persona_id: personaId, unit_ids: ids })
+  }
 }

@@ -1,8 +1,229 @@
+import { z } from 'zod'
 import type { EventSpecs, MethodSpecs } from './spec'
 
 // Persona memory (seed 002 Unit+Payload schema, seed 004 Scheduler/MemoryPack).
-// Filled in by the memory feature; spread into the contract in ./index.ts.
+// Each persona has its own database; every method names the persona it reads or changes.
 
-export const memoryMethods = {} as const satisfies MethodSpecs
+const PersonaId = z.string().min(1).max(200)
+const UnitId = z.number().int().positive()
 
-export const memoryEvents = {} as const satisfies EventSpecs
+export const MemoryUnitKind = z.enum(['episode', 'fact', 'summary', 'persona', 'contract', 'capsule', 'loop'])
+export type MemoryUnitKind = z.infer<typeof MemoryUnitKind>
+export const MemoryUnitState = z.enum(['raw', 'validated', 'consolidated', 'archived'])
+export type MemoryUnitState = z.infer<typeof MemoryUnitState>
+export const MemorySensitivity = z.enum(['normal', 'private', 'secret'])
+export type MemorySensitivity = z.infer<typeof MemorySensitivity>
+
+/** Where a unit came from and what backs it, so a reader can check why it is believed. */
+export const MemoryRef = z.object({
+  type: z.enum(['node', 'external', 'evidence']),
+  /** A flow node id, an imported message id, or an evidence unit id (as text). */
+  id: z.string(),
+  flow_id: z.string().nullable().optional(),
+})
+export type MemoryRef = z.infer<typeof MemoryRef>
+
+/** One unit's common metadata and its text as search and the MemoryPack see it. */
+export const MemoryUnit = z.object({
+  id: UnitId,
+  kind: MemoryUnitKind,
+  state: MemoryUnitState,
+  sensitivity: MemorySensitivity,
+  pin: z.boolean(),
+  /** Promoted by the user: eligible on every branch, not only where its evidence lies. */
+  global: z.boolean(),
+  source: z.string().nullable(),
+  confidence: z.number(),
+  salience: z.number(),
+  topic_tags: z.array(z.string()),
+  emotion_label: z.string().nullable(),
+  emotion_intensity: z.number().nullable(),
+  /** UTC epoch seconds. */
+  occurred_at: z.number().int().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+  version: z.number().int(),
+  origin_node_id: z.string().nullable(),
+  origin_flow_id: z.string().nullable(),
+  external_ref: z.string().nullable(),
+  text: z.string(),
+})
+export type MemoryUnit = z.infer<typeof MemoryUnit>
+
+export const MemoryUnitVersion = z.object({
+  version: z.number().int(),
+  parent_version: z.number().int().nullable(),
+  patch_reason: z.string().nullable(),
+  payload_hash: z.string().nullable(),
+  created_at: z.number().int(),
+  /** The unit's payload and metadata as they were at this version. */
+  payload: z.record(z.string(), z.unknown()),
+})
+
+export const MemoryUnitDetail = z.object({
+  unit: MemoryUnit,
+  /** The kind's own fields (`payload_<kind>` columns). */
+  payload: z.record(z.string(), z.unknown()),
+  versions: z.array(MemoryUnitVersion),
+  evidence: z.array(MemoryUnit),
+  refs: z.array(MemoryRef),
+  entities: z.array(z.object({ id: z.number().int(), name: z.string(), role: z.string() })),
+})
+export type MemoryUnitDetail = z.infer<typeof MemoryUnitDetail>
+
+export const MemoryPackItem = z.object({
+  unit_id: UnitId,
+  kind: MemoryUnitKind,
+  text: z.string(),
+  tokens: z.number().int(),
+  refs: z.array(MemoryRef),
+  /** Why the Scheduler chose it: the section rule and its scores. */
+  why: z.string(),
+})
+
+export const MemoryPack = z.object({
+  /** Tokens of the rendered pack text; never above the budget. */
+  tokens: z.number().int(),
+  intent: z.string(),
+  sections: z.array(z.object({ kind: z.string(), items: z.array(MemoryPackItem) })),
+  /** The text injected into the system message. Empty when nothing was chosen. */
+  text: z.string(),
+})
+export type MemoryPack = z.infer<typeof MemoryPack>
+
+const Ref = z.object({ persona_id: PersonaId, unit_id: UnitId }).strict()
+
+const EntityOut = z.object({
+  id: z.number().int(),
+  etype: z.string(),
+  name: z.string(),
+  aliases: z.array(z.string()),
+  unit_count: z.number().int(),
+})
+const EdgeOut = z.object({
+  src_entity_id: z.number().int(),
+  rel_type: z.string(),
+  dst_entity_id: z.number().int(),
+  weight: z.number(),
+  first_seen_at: z.number().int().nullable(),
+  last_seen_at: z.number().int().nullable(),
+  evidence_unit_id: z.number().int().nullable(),
+})
+
+export const memoryMethods = {
+  /**
+   * Builds a MemoryPack: persona and contract, capsule, open loops, facts, summaries and
+   * episodes chosen by hybrid retrieval, greedily packed within `budget_tokens`. With a
+   * `node_id`, only memories whose evidence lies on that node's active path are eligible.
+   */
+  memory_pack: {
+    input: z
+      .object({
+        persona_id: PersonaId,
+        query: z.string().max(100_000),
+        budget_tokens: z.number().int().min(1).max(100_000),
+        node_id: z.string().optional(),
+        flow_id: z.string().optional(),
+        /** SECRET units only when asked for explicitly. */
+        include_secret: z.boolean().optional(),
+      })
+      .strict(),
+    output: MemoryPack,
+  },
+  /** Imports a JSONL file (`{id, speaker, text, time}` per line) as episodes; jobs process them unless `no_llm`. */
+  memory_import: {
+    input: z.object({ persona_id: PersonaId, path: z.string().min(1), no_llm: z.boolean().optional() }).strict(),
+    output: z.object({
+      imported: z.number().int(),
+      /** Lines already imported (same id) or unreadable. */
+      skipped: z.number().int(),
+      errors: z.array(z.string()),
+      jobs: z.number().int(),
+    }),
+  },
+  /** Units by kind, state, entity, time range and text, newest first. */
+  memory_list_units: {
+    input: z
+      .object({
+        persona_id: PersonaId,
+        kind: MemoryUnitKind.optional(),
+        state: MemoryUnitState.optional(),
+        entity_id: z.number().int().optional(),
+        /** UTC epoch seconds, on `occurred_at`. */
+        from: z.number().int().optional(),
+        to: z.number().int().optional(),
+        query: z.string().max(1000).optional(),
+        limit: z.number().int().min(1).max(1000).optional(),
+        offset: z.number().int().min(0).optional(),
+      })
+      .strict(),
+    output: z.object({ units: z.array(MemoryUnit), total: z.number().int() }),
+  },
+  /** One unit with every version, its evidence and its origin. */
+  memory_get_unit: { input: Ref, output: MemoryUnitDetail },
+  /** Adds a unit by hand (persona anchor, contract, capsule, fact, loop, episode). */
+  memory_add_unit: {
+    input: z
+      .object({
+        persona_id: PersonaId,
+        kind: MemoryUnitKind,
+        text: z.string().min(1).max(100_000),
+        sensitivity: MemorySensitivity.optional(),
+        pin: z.boolean().optional(),
+        occurred_at: z.number().int().optional(),
+      })
+      .strict(),
+    output: MemoryUnitDetail,
+  },
+  /** Edits the payload: a new version; the previous one stays readable. */
+  memory_edit_unit: {
+    input: Ref.extend({
+      payload: z.record(z.string(), z.unknown()),
+      reason: z.string().max(1000).optional(),
+    }).strict(),
+    output: MemoryUnitDetail,
+  },
+  memory_pin_unit: { input: Ref.extend({ pin: z.boolean() }).strict(), output: MemoryUnit },
+  /** Archived units leave normal retrieval; unarchiving makes them validated again. */
+  memory_archive_unit: { input: Ref.extend({ archived: z.boolean() }).strict(), output: MemoryUnit },
+  memory_set_sensitivity: { input: Ref.extend({ sensitivity: MemorySensitivity }).strict(), output: MemoryUnit },
+  /** Promotes a unit to every branch (or back to its own). */
+  memory_set_global: { input: Ref.extend({ global: z.boolean() }).strict(), output: MemoryUnit },
+  memory_delete_unit: { input: Ref, output: z.object({ deleted: z.boolean() }) },
+  memory_list_entities: {
+    input: z.object({ persona_id: PersonaId, query: z.string().max(200).optional() }).strict(),
+    output: z.object({ entities: z.array(EntityOut), edges: z.array(EdgeOut) }),
+  },
+  /** "Why did the persona remember this?": every pack injected for the node, newest first. */
+  memory_packs_for_node: {
+    input: z.object({ persona_id: PersonaId, node_id: z.string() }).strict(),
+    output: z.array(
+      z.object({ created_at: z.number().int(), query: z.string(), budget_tokens: z.number().int(), pack: MemoryPack }),
+    ),
+  },
+  /** Job counts of the persona's memory (queued, running, done, failed). */
+  memory_status: {
+    input: z.object({ persona_id: PersonaId }).strict(),
+    output: z.object({
+      units: z.number().int(),
+      jobs: z.object({
+        queued: z.number().int(),
+        /** Queued jobs whose time has come (the rest wait, like coalesced summaries). */
+        due: z.number().int(),
+        running: z.number().int(),
+        done: z.number().int(),
+        failed: z.number().int(),
+      }),
+    }),
+  },
+  /** Recomputes every unit's embedding in the memory worker. */
+  memory_reindex: {
+    input: z.object({ persona_id: PersonaId }).strict(),
+    output: z.object({ job_id: z.number().int() }),
+  },
+} as const satisfies MethodSpecs
+
+export const memoryEvents = {
+  /** A persona's memory changed (an exchange recorded, a job finished, an edit). */
+  memory_changed: z.object({ persona_id: z.string(), unit_ids: z.array(z.number().int()) }),
+} as const satisfies EventSpecs

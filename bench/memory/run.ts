@@ -1,0 +1,291 @@
+// Memory engine benchmarks: one JSON line each. Run with
+//   npx tsx --tsconfig tsconfig.node.json bench/memory/run.ts
+// Set LOOMVERSE_LOCOMO to point at locomo_dev.json elsewhere; by default it is looked up
+// beside the repository (../shared/data/locomo/locomo_dev.json). Times depend on the
+// machine and its load: compare within one run.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { JobQueue } from '../../main/jobs/jobQueue'
+import { openMemory } from '../../main/memory/db'
+import { embedLocal, vectorBlob } from '../../main/memory/embedder'
+import { LoopStatus, UnitKind } from '../../main/memory/enums'
+import { importLines } from '../../main/memory/importer'
+import { buildPack } from '../../main/memory/scheduler'
+import type { MemoryStore } from '../../main/memory/store'
+import { MemoryWorkerHost, defaultMemoryWorker } from '../../main/memory/workerHost'
+
+const repoRoot = resolve(import.meta.dirname, '../..')
+const print = (o: Record<string, unknown>) => console.log(JSON.stringify(o))
+
+function pct(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return +sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(3)
+}
+function timed(n: number, fn: (i: number) => void): number[] {
+  const out: number[] = []
+  for (let i = 0; i < n; i++) {
+    const t = performance.now()
+    fn(i)
+    out.push(performance.now() - t)
+  }
+  return out
+}
+
+// ---- synthetic corpus
+
+const words =
+  'tea coffee kyoto osaka tokyo hiking painting guitar piano novel garden cat dog sister brother mother father work project deadline meeting doctor dentist train bus bicycle river mountain beach summer winter spring autumn birthday concert museum library recipe curry ramen sushi soccer tennis yoga exam school teacher friend neighbour holiday festival camera photo letter email phone laptop movie anime manga game puzzle chess violin bakery market shrine temple castle forest lake island harbor airport hotel'.split(
+    ' ',
+  )
+let seed = 42
+const rand = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32
+const pick = () => words[Math.floor(rand() * words.length)]!
+const sentence = (n: number) => Array.from({ length: n }, pick).join(' ')
+
+/** 70% episodes, 20% facts, 5% summaries, 5% loops: what a long-lived memory roughly holds. */
+function fill(store: MemoryStore, from: number, to: number): number {
+  const t0 = performance.now()
+  const base = 1_600_000_000
+  store.db.transaction(() => {
+    for (let i = from; i < to; i++) {
+      const r = i % 20
+      const at = base + i * 600
+      if (r < 14)
+        store.createUnit({
+          kind: UnitKind.EPISODE,
+          source: 'bench',
+          occurred_at: at,
+          payload: { user_text: `I talked about ${sentence(12)}.`, reply_text: `That sounds like ${sentence(10)}.` },
+        })
+      else if (r < 18)
+        store.createUnit({
+          kind: UnitKind.FACT,
+          occurred_at: at,
+          payload: { predicate: 'likes', object_text: sentence(3), evidence_unit_ids_json: '[]' },
+        })
+      else if (r < 19)
+        store.createUnit({
+          kind: UnitKind.SUMMARY,
+          occurred_at: at,
+          payload: { scope_type: 1, scope_key: `day:${i}`, summary_text: sentence(40) },
+        })
+      else
+        store.createUnit({
+          kind: UnitKind.LOOP,
+          occurred_at: at,
+          payload: {
+            status: i % 200 === 19 ? LoopStatus.OPEN : LoopStatus.CLOSED,
+            loop_text: `Follow up on ${sentence(4)}`,
+          },
+        })
+    }
+  })()
+  return (to - from) / ((performance.now() - t0) / 1000)
+}
+
+async function synthetic(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'loomverse-bench-memory-'))
+  const file = join(dir, 'memory_bench.db')
+  const store = openMemory(file)
+  try {
+    store.createUnit({
+      kind: UnitKind.PERSONA,
+      payload: { persona_text: 'You are Mika, a calm librarian who loves tea.' },
+    })
+    store.createUnit({ kind: UnitKind.CONTRACT, payload: { contract_text: 'Be honest; never give medical advice.' } })
+    const queries = Array.from({ length: 200 }, () => `What did I say about ${pick()} and ${pick()} last time?`)
+    const rate10k = fill(store, 0, 10_000)
+    print({ bench: 'memory.ingest', units: 10_000, units_per_s: Math.round(rate10k) })
+    const pack = (n: number) => {
+      const s = timed(queries.length, (i) => buildPack(store, { query: queries[i]!, budget: 2000, path: null }))
+      const tokens = queries.slice(0, 20).map((q) => buildPack(store, { query: q, budget: 2000, path: null }).tokens)
+      print({
+        bench: 'memory.pack',
+        units: n,
+        budget_tokens: 2000,
+        p50_ms: pct(s, 50),
+        p95_ms: pct(s, 95),
+        max_pack_tokens: Math.max(...tokens),
+        note: 'includes the local query embedding (~0.05 ms)',
+      })
+    }
+    pack(10_000)
+    const rate100k = fill(store, 10_000, 100_000)
+    print({ bench: 'memory.ingest', units: 90_000, units_per_s: Math.round(rate100k) })
+    pack(100_000)
+
+    const knn = store.prepare(
+      'SELECT unit_id, distance FROM vec_units WHERE embedding MATCH ? AND k = 10 AND kind = ? AND state != 3',
+    )
+    const blobs = queries.map((q) => vectorBlob(embedLocal(q)))
+    for (const [kind, name, rows] of [
+      [UnitKind.EPISODE, 'episode', 70_000],
+      [UnitKind.FACT, 'fact', 20_000],
+    ] as const) {
+      const s = timed(100, (i) => knn.all(blobs[i]!, kind))
+      print({
+        bench: 'memory.knn',
+        vectors: 100_000,
+        partition: name,
+        partition_rows: rows,
+        k: 10,
+        p50_ms: pct(s, 50),
+        p95_ms: pct(s, 95),
+      })
+    }
+    const fts = store.prepare('SELECT rowid FROM units_fts WHERE units_fts MATCH ? ORDER BY rowid DESC LIMIT 400')
+    const rare = store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: 'zeppelinfahrt over the alps' } })
+    const sRare = timed(200, () => fts.all('"zeppelinfahrt"'))
+    const sCommon = timed(200, (i) => fts.all(`"${words[i % words.length]}"`))
+    print({
+      bench: 'memory.fts',
+      rows: 100_000,
+      rare_p95_ms: pct(sRare, 95),
+      common_p95_ms: pct(sCommon, 95),
+      p50_ms: pct(sCommon, 50),
+    })
+    store.deleteUnit(rare)
+
+    // Re-index all 100k units in the memory worker while the main loop is watched.
+    const entry = defaultMemoryWorker()
+    if (!entry) print({ bench: 'memory.reindex', skipped: 'no memory worker entry (build or tsx needed)' })
+    else {
+      new JobQueue(store.db).enqueue('reindex', {}, { dedupeKey: 'reindex' })
+      const busy = () =>
+        (store.db.prepare('SELECT count(*) FROM jobs WHERE status IN (0, 1)').pluck().get() as number) > 0
+      const host = new MemoryWorkerHost({ entry, providers: () => [], busy, init: { pollMs: 200 } })
+      const delay = monitorEventLoopDelay({ resolution: 1 })
+      const t0 = performance.now()
+      delay.enable()
+      host.wake(file)
+      // The main thread only polls meanwhile: the delay measured is what the re-index costs it.
+      while (busy()) await new Promise((r) => setTimeout(r, 50))
+      delay.disable()
+      await host.stop()
+      print({
+        bench: 'memory.reindex',
+        units: 100_001,
+        seconds: +((performance.now() - t0) / 1000).toFixed(1),
+        loop_delay_p99_ms: +(delay.percentile(99) / 1e6).toFixed(2),
+        loop_delay_max_ms: +(delay.max / 1e6).toFixed(2),
+      })
+    }
+  } finally {
+    store.db.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+// ---- LoCoMo evidence recall
+
+interface Turn {
+  speaker: string
+  dia_id: string
+  text: string
+  blip_caption?: string
+}
+interface Sample {
+  sample_id: string
+  conversation: Record<string, unknown>
+  qa: Array<{ question: string; evidence: string[]; category: number }>
+}
+
+const months = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+]
+/** "1:56 pm on 8 May, 2023" → epoch seconds (UTC). */
+function sessionTime(text: string): number | null {
+  const m = /(\d+):(\d+)\s*(am|pm)\s+on\s+(\d+)\s+(\w+),?\s+(\d{4})/i.exec(text)
+  if (!m) return null
+  const hour = (Number(m[1]) % 12) + (m[3]!.toLowerCase() === 'pm' ? 12 : 0)
+  const month = months.indexOf(m[5]!.toLowerCase())
+  return month < 0 ? null : Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2])) / 1000
+}
+
+function locomo(): void {
+  const path = process.env.LOOMVERSE_LOCOMO || resolve(repoRoot, '../shared/data/locomo/locomo_dev.json')
+  if (!existsSync(path)) {
+    print({ bench: 'memory.locomo', skipped: `no LoCoMo data at ${path}; set LOOMVERSE_LOCOMO to its locomo_dev.json` })
+    return
+  }
+  const samples = JSON.parse(readFileSync(path, 'utf8')) as Sample[]
+  const byCategory = new Map<number, { found: number; total: number; questions: number }>()
+  let found = 0
+  let total = 0
+  let tokens = 0
+  let questions = 0
+  const packMs: number[] = []
+  for (const sample of samples) {
+    const dir = mkdtempSync(join(tmpdir(), 'loomverse-locomo-'))
+    const store = openMemory(join(dir, 'memory_locomo.db'))
+    try {
+      const lines: string[] = []
+      for (let n = 1; Array.isArray(sample.conversation[`session_${n}`]); n++) {
+        const at = sessionTime(String(sample.conversation[`session_${n}_date_time`])) ?? 0
+        ;(sample.conversation[`session_${n}`] as Turn[]).forEach((t, i) =>
+          lines.push(
+            JSON.stringify({
+              id: t.dia_id,
+              speaker: t.speaker,
+              text: t.blip_caption ? `${t.text} [shares a photo: ${t.blip_caption}]` : t.text,
+              time: at + i * 30,
+            }),
+          ),
+        )
+      }
+      importLines(store, lines.join('\n')) // --no-llm: episodes, FTS and local vectors only
+      for (const qa of sample.qa) {
+        const t = performance.now()
+        const pack = buildPack(store, { query: qa.question, budget: 2000, path: null })
+        packMs.push(performance.now() - t)
+        const refs = new Set(pack.sections.flatMap((s) => s.items.flatMap((i) => i.refs.map((r) => r.id))))
+        const evidence = [...new Set(qa.evidence.flatMap((e) => e.split(/[;,]\s*/)).map((e) => e.trim()))].filter(
+          Boolean,
+        )
+        const hit = evidence.filter((e) => refs.has(e)).length
+        const c = byCategory.get(qa.category) ?? { found: 0, total: 0, questions: 0 }
+        c.found += hit
+        c.total += evidence.length
+        c.questions++
+        byCategory.set(qa.category, c)
+        found += hit
+        total += evidence.length
+        tokens += pack.tokens
+        questions++
+      }
+    } finally {
+      store.db.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+  print({
+    bench: 'memory.locomo',
+    conversations: samples.length,
+    questions,
+    budget_tokens: 2000,
+    evidence_recall: +(found / total).toFixed(4),
+    per_category: Object.fromEntries(
+      [...byCategory.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([k, v]) => [k, { questions: v.questions, evidence_recall: +(v.found / v.total).toFixed(4) }]),
+    ),
+    mean_pack_tokens: Math.round(tokens / questions),
+    pack_p95_ms: pct(packMs, 95),
+  })
+}
+
+locomo()
+await synthetic()

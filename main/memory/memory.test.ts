@@ -1,0 +1,175 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { MemoryPack, MemoryUnit } from '@shared/contract'
+import { useLlmCore, type LlmHarness } from '../testing/llmCore'
+
+const setup = useLlmCore()
+
+/** One reply every memory job's schema accepts (unknown keys are dropped by zod). */
+const JOB_REPLY = JSON.stringify({
+  emotion_label: 'neutral',
+  emotion_intensity: 0.1,
+  topic_tags: ['pets'],
+  salience: 0.6,
+  confidence: 0.7,
+  entities: [],
+  relations: [],
+  facts: [],
+  open: [],
+  resolved: [],
+  summary: 'Talked about pets.',
+})
+
+async function persona(h: LlmHarness): Promise<{ personaId: string; flowId: string }> {
+  h.fake.script({ provider: 'openai', model: 'light-model', reply: JOB_REPLY })
+  const p = await h.call<{ id: string }>('create_persona', { name: 'Mika', lightweight_model: 'openai:light-model' })
+  const f = await h.call<{ id: string }>('create_flow', { name: 'talk', persona_id: p.id })
+  return { personaId: p.id, flowId: f.id }
+}
+
+async function say(h: LlmHarness, flowId: string, prompt: string, reply: string, parentId?: string): Promise<string> {
+  h.fake.script({ provider: 'openai', model: 'gpt-4o-mini', times: 1, reply })
+  const done = h.next('chat_status', (d) => d.state === 'done' || d.state === 'failed')
+  const { node_id } = await h.call<{ node_id: string }>('chat_send', {
+    flow_id: flowId,
+    prompt,
+    ...(parentId ? { parent_id: parentId } : {}),
+  })
+  expect(await done).toMatchObject({ node_id, state: 'done' })
+  return node_id
+}
+
+describe('memory in the chat', () => {
+  it('records exchanges as episodes and remembers only the branch being answered', async () => {
+    const h = await setup()
+    const { personaId, flowId } = await persona(h)
+    const a = await say(h, flowId, 'I adopted a cat named Pepper today.', 'Congratulations on Pepper!')
+    const b = await say(h, flowId, 'I adopted a dog named Biscuit today.', 'Biscuit is a lovely name!')
+    const { units } = await h.call<{ units: MemoryUnit[] }>('memory_list_units', {
+      persona_id: personaId,
+      kind: 'episode',
+    })
+    expect(units.map((u) => [u.origin_node_id, u.source, u.state])).toEqual([
+      [b, 'chat', 'raw'],
+      [a, 'chat', 'raw'],
+    ])
+
+    // Continue branch A: the pack sent with the reply holds Pepper, never Biscuit.
+    const c = await say(h, flowId, 'Which pet did I adopt?', 'A cat.', a)
+    const system = (
+      h.fake.requests.filter((r) => r.model === 'gpt-4o-mini').at(-1)!.body as {
+        messages: Array<{ role: string; content: string }>
+      }
+    ).messages[0]!.content
+    expect(system).toContain('# Memory')
+    expect(system).toContain('cat named Pepper')
+    expect(system).not.toContain('Biscuit')
+    const stored = await h.call<Array<{ pack: MemoryPack }>>('memory_packs_for_node', {
+      persona_id: personaId,
+      node_id: c,
+    })
+    expect(stored).toHaveLength(1)
+    const refs = stored[0]!.pack.sections.flatMap((s) => s.items.flatMap((i) => i.refs))
+    expect(refs).toContainEqual({ type: 'node', id: a, flow_id: flowId })
+
+    // Switching to branch B switches what is remembered.
+    const onB = await h.call<MemoryPack>('memory_pack', {
+      persona_id: personaId,
+      query: 'Which pet did I adopt?',
+      budget_tokens: 500,
+      node_id: b,
+    })
+    expect(onB.text).toContain('Biscuit')
+    expect(onB.text).not.toContain('Pepper')
+    // Without a node (the inspector), both are there.
+    const all = await h.call<MemoryPack>('memory_pack', { persona_id: personaId, query: 'adopted', budget_tokens: 500 })
+    expect(all.text).toContain('Biscuit')
+    expect(all.text).toContain('Pepper')
+  })
+
+  it('lets the user edit, pin, archive, mark secret, promote and delete units', async () => {
+    const h = await setup()
+    const { personaId } = await persona(h)
+    const added = await h.call<{ unit: MemoryUnit }>('memory_add_unit', {
+      persona_id: personaId,
+      kind: 'fact',
+      text: 'allergic to peanuts',
+    })
+    const id = added.unit.id
+    const edited = await h.call<{ versions: Array<{ payload: Record<string, unknown> }> }>('memory_edit_unit', {
+      persona_id: personaId,
+      unit_id: id,
+      payload: { object_text: 'allergic to peanuts and shellfish' },
+      reason: 'more detail',
+    })
+    expect(edited.versions.map((v) => v.payload.object_text)).toEqual([
+      'allergic to peanuts',
+      'allergic to peanuts and shellfish',
+    ])
+    expect(await h.call('memory_pin_unit', { persona_id: personaId, unit_id: id, pin: true })).toMatchObject({
+      pin: true,
+    })
+    const pack = () =>
+      h.call<MemoryPack>('memory_pack', { persona_id: personaId, query: 'dinner ideas', budget_tokens: 300 })
+    expect((await pack()).text).toContain('shellfish') // pinned facts ride along
+    await h.call('memory_set_sensitivity', { persona_id: personaId, unit_id: id, sensitivity: 'secret' })
+    expect((await pack()).text).not.toContain('shellfish')
+    await h.call('memory_set_sensitivity', { persona_id: personaId, unit_id: id, sensitivity: 'normal' })
+    await h.call('memory_archive_unit', { persona_id: personaId, unit_id: id, archived: true })
+    expect((await pack()).text).not.toContain('shellfish')
+    expect(await h.call('memory_set_global', { persona_id: personaId, unit_id: id, global: true })).toMatchObject({
+      global: true,
+      state: 'archived',
+    })
+    expect(await h.call('memory_delete_unit', { persona_id: personaId, unit_id: id })).toEqual({ deleted: true })
+    await expect(h.call('memory_get_unit', { persona_id: personaId, unit_id: id })).rejects.toThrow(/not_found/)
+    await expect(h.call('memory_pack', { persona_id: 'nobody', query: 'x', budget_tokens: 10 })).rejects.toThrow(
+      /not_found/,
+    )
+  })
+})
+
+describe('memory_import', () => {
+  function file(h: LlmHarness, lines: unknown[]): string {
+    const path = join(h.core.paths.home, 'chat.jsonl')
+    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n'))
+    return path
+  }
+  const lines = [
+    { id: 'D1:1', speaker: 'Caroline', text: 'I joined a pottery class in March.', time: '2023-03-10T10:00:00Z' },
+    { id: 'D1:2', speaker: 'Melanie', text: 'My kids love the beach in summer.', time: '2023-03-10T10:01:00Z' },
+  ]
+
+  it('with no_llm: episodes, search and vectors only, no jobs', async () => {
+    const h = await setup()
+    const { personaId } = await persona(h)
+    const result = await h.call('memory_import', { persona_id: personaId, path: file(h, lines), no_llm: true })
+    expect(result).toEqual({ imported: 2, skipped: 0, errors: [], jobs: 0 })
+    expect(await h.call('memory_status', { persona_id: personaId })).toMatchObject({ units: 2, jobs: { queued: 0 } })
+    const pack = await h.call<MemoryPack>('memory_pack', {
+      persona_id: personaId,
+      query: 'What class did Caroline join?',
+      budget_tokens: 200,
+    })
+    expect(pack.sections.flatMap((s) => s.items.flatMap((i) => i.refs))).toContainEqual({
+      type: 'external',
+      id: 'D1:1',
+    })
+  })
+
+  it('with the model: the memory worker runs every episode job', async () => {
+    const h = await setup()
+    const { personaId } = await persona(h)
+    const result = await h.call<{ jobs: number }>('memory_import', { persona_id: personaId, path: file(h, lines) })
+    expect(result.jobs).toBe(2 * 4 + 2) // four jobs per episode, a daily and a weekly summary (delayed)
+    let status = await h.call<{ jobs: { done: number; failed: number } }>('memory_status', { persona_id: personaId })
+    for (let i = 0; i < 300 && status.jobs.done < 8; i++) {
+      await new Promise((r) => setTimeout(r, 50))
+      status = await h.call('memory_status', { persona_id: personaId })
+    }
+    expect(status.jobs).toMatchObject({ done: 8, failed: 0 })
+    const { units } = await h.call<{ units: MemoryUnit[] }>('memory_list_units', { persona_id: personaId })
+    expect(units.every((u) => u.state === 'validated' && u.topic_tags.includes('pets'))).toBe(true)
+  }, 30_000)
+})

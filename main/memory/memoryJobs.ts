@@ -1,0 +1,494 @@
+import { z } from 'zod'
+import { PermanentJobError } from '../jobs/handlers'
+import { parseModelRef } from '../llm/models'
+import type { LlmRegistry } from '../llm/providers'
+import type { ChatMessage } from '../llm/types'
+import {
+  EntityRole,
+  EntityType,
+  LoopStatus,
+  RelationType,
+  SummaryScopeType,
+  UnitKind,
+  UnitState,
+  type SummaryScopeType as ScopeType,
+} from './enums'
+import { isoDate, type MemoryStore, type UnitRow } from './store'
+
+/** What a memory job gets: the persona's store, the LLM connectors, a stop signal. */
+export interface MemoryJobContext {
+  store: MemoryStore
+  llm: LlmRegistry
+  signal: AbortSignal
+  now: () => number
+  enqueue(kind: string, payload: unknown, options?: { dedupeKey?: string; delaySeconds?: number }): void
+}
+
+/** A memory job handler. Idempotent: a job may run again after a crash or a retry. */
+export type MemoryJobHandler = (payload: unknown, ctx: MemoryJobContext) => Promise<void>
+
+/** The jobs an episode gets after it is saved (summaries are queued per period, coalesced). */
+export const EPISODE_JOBS = ['reflect', 'extract_entities', 'extract_facts', 'extract_loops'] as const
+
+const UnitPayload = z.object({ unit_id: z.number().int(), model: z.string() })
+
+const Reflection = z.object({
+  emotion_label: z.enum(['joy', 'sadness', 'anger', 'fear', 'neutral', 'surprise', 'love']).catch('neutral'),
+  emotion_intensity: z.number().min(0).max(1),
+  topic_tags: z.array(z.string().max(40)).max(8),
+  salience: z.number().min(0).max(1),
+  confidence: z.number().min(0).max(1),
+})
+
+const entityTypes = ['person', 'place', 'project', 'work', 'topic', 'org'] as const
+const relationTypes = [
+  'related',
+  'knows',
+  'family',
+  'friend',
+  'works_at',
+  'lives_in',
+  'likes',
+  'part_of',
+  'works_on',
+] as const
+const Entities = z.object({
+  entities: z
+    .array(
+      z.object({
+        name: z.string().min(1).max(100),
+        type: z.enum(entityTypes).catch('topic'),
+        aliases: z.array(z.string().max(100)).max(10).default([]),
+        role: z.enum(['subject', 'object', 'mention', 'speaker']).catch('mention'),
+      }),
+    )
+    .max(30),
+  relations: z
+    .array(z.object({ src: z.string(), rel: z.enum(relationTypes).catch('related'), dst: z.string() }))
+    .max(30)
+    .default([]),
+})
+
+const Facts = z.object({
+  facts: z
+    .array(
+      z.object({
+        subject: z.string().min(1).max(100),
+        predicate: z.string().min(1).max(60),
+        object: z.string().min(1).max(500),
+        valid_from: z.string().nullable().optional(),
+        valid_to: z.string().nullable().optional(),
+        /** A fact only one value of which can hold at a time (lives in, works at): a new one closes the old. */
+        exclusive: z.boolean().default(true),
+        confidence: z.number().min(0).max(1).default(0.7),
+      }),
+    )
+    .max(20),
+})
+
+const Loops = z.object({
+  open: z.array(z.object({ text: z.string().min(1).max(500), due: z.string().nullable().optional() })).max(10),
+  resolved: z.array(z.number().int()).max(20).default([]),
+})
+
+const Summary = z.object({ summary: z.string().min(1).max(4000) })
+
+const SummarizePayload = z.object({
+  model: z.string(),
+  scope_type: z.number().int().min(1).max(5),
+  scope_key: z.string(),
+  range_start: z.number().int().nullable().optional(),
+  range_end: z.number().int().nullable().optional(),
+  entity_id: z.number().int().nullable().optional(),
+})
+
+/** Asks the lightweight model for a JSON object and validates it; a malformed answer is retried. */
+export async function askJson<T>(
+  ctx: MemoryJobContext,
+  model: string,
+  system: string,
+  user: string,
+  schema: z.ZodType<T>,
+): Promise<T> {
+  const ref = parseModelRef(model)
+  const messages: ChatMessage[] = [
+    { role: 'system', content: `${system}\nAnswer with one JSON object only.` },
+    { role: 'user', content: user },
+  ]
+  let text = ''
+  for await (const e of ctx.llm
+    .connector(ref.provider)
+    .chat({ model: ref.model, messages, json: true, temperature: 0, signal: ctx.signal }))
+    if (e.type === 'delta') text += e.text
+  const json = text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(json)
+  } catch {
+    throw new Error(`the model's answer is not JSON: ${text.slice(0, 200)}`)
+  }
+  const result = schema.safeParse(parsed)
+  if (!result.success) throw new Error(`the model's answer does not fit: ${result.error.message.slice(0, 300)}`)
+  return result.data
+}
+
+function episode(ctx: MemoryJobContext, raw: unknown): { unit: UnitRow; text: string; model: string } | null {
+  const p = UnitPayload.safeParse(raw)
+  if (!p.success) throw new PermanentJobError(`bad payload: ${p.error.message}`)
+  const unit = ctx.store.unit(p.data.unit_id)
+  if (!unit || unit.kind !== UnitKind.EPISODE) return null // deleted since: nothing to do
+  return { unit, text: ctx.store.text(unit), model: p.data.model }
+}
+
+/** Emotion, topics, salience and confidence of one episode. Skips an episode already reflected. */
+const reflect: MemoryJobHandler = async (raw, ctx) => {
+  const ep = episode(ctx, raw)
+  if (!ep || ctx.store.payload(ep.unit).reflection_json) return
+  const r = await askJson(
+    ctx,
+    ep.model,
+    'You reflect on one memory of a conversation. Fields: emotion_label (joy|sadness|anger|fear|neutral|surprise|love), emotion_intensity 0..1, topic_tags (short words), salience 0..1 (how worth remembering), confidence 0..1.',
+    ep.text,
+    Reflection,
+  )
+  const { store } = ctx
+  store.db.transaction(() => {
+    store.editPayload(ep.unit.id, { reflection_json: JSON.stringify(r) }, 'reflect')
+    store.editMeta(
+      ep.unit.id,
+      {
+        emotion_label: r.emotion_label,
+        emotion_intensity: r.emotion_intensity,
+        topic_tags: r.topic_tags,
+        salience: r.salience,
+        confidence: r.confidence,
+        state: ep.unit.state === UnitState.RAW ? UnitState.VALIDATED : undefined,
+      },
+      'reflect',
+    )
+  })()
+}
+
+export function normalizeName(name: string): string {
+  return name.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim()
+}
+
+/** The entity an alias names (any type), else a new one with that alias. */
+export function resolveEntity(store: MemoryStore, name: string, etype: number, aliases: string[] = []): number {
+  const now = store.db.prepare('SELECT unixepoch() AS t').pluck().get() as number
+  const keys = [name, ...aliases].map(normalizeName).filter(Boolean)
+  const found = store.db
+    .prepare('SELECT entity_id FROM entity_aliases WHERE alias IN (SELECT value FROM json_each(?)) LIMIT 1')
+    .pluck()
+    .get(JSON.stringify(keys)) as number | undefined
+  const id =
+    found ??
+    (store.db
+      .prepare(
+        'INSERT INTO entities (etype, name, normalized, created_at, updated_at) VALUES (?, ?, ?, ?, ?) RETURNING id',
+      )
+      .pluck()
+      .get(etype, name.trim(), normalizeName(name), now, now) as number)
+  for (const alias of keys)
+    store.db.prepare('INSERT OR IGNORE INTO entity_aliases (entity_id, alias) VALUES (?, ?)').run(id, alias)
+  return id
+}
+
+const roleValues = {
+  subject: EntityRole.SUBJECT,
+  object: EntityRole.OBJECT,
+  mention: EntityRole.MENTION,
+  speaker: EntityRole.SPEAKER,
+}
+
+/** Entities named in an episode, their aliases, roles and relations (with the episode as evidence). */
+const extractEntities: MemoryJobHandler = async (raw, ctx) => {
+  const ep = episode(ctx, raw)
+  if (!ep) return
+  const done = ctx.store.db.prepare('SELECT 1 FROM unit_entities WHERE unit_id = ? LIMIT 1').get(ep.unit.id)
+  if (done) return
+  const r = await askJson(
+    ctx,
+    ep.model,
+    `Extract the people, places, projects, works, topics and organisations named in this memory. Fields: entities [{name, type (${entityTypes.join('|')}), aliases [], role (subject|object|mention|speaker)}], relations [{src, rel (${relationTypes.join('|')}), dst}] between entity names.`,
+    ep.text,
+    Entities,
+  )
+  const { store } = ctx
+  store.db.transaction(() => {
+    const ids = new Map<string, number>()
+    for (const e of r.entities) {
+      const id = resolveEntity(store, e.name, EntityType[e.type.toUpperCase() as keyof typeof EntityType], e.aliases)
+      ids.set(normalizeName(e.name), id)
+      store.db
+        .prepare('INSERT OR IGNORE INTO unit_entities (unit_id, entity_id, role, weight) VALUES (?, ?, ?, 1.0)')
+        .run(ep.unit.id, id, roleValues[e.role])
+    }
+    const at = ep.unit.occurred_at ?? ep.unit.created_at
+    for (const rel of r.relations) {
+      const src = ids.get(normalizeName(rel.src)) ?? resolveEntity(store, rel.src, EntityType.TOPIC)
+      const dst = ids.get(normalizeName(rel.dst)) ?? resolveEntity(store, rel.dst, EntityType.TOPIC)
+      // A second episode strengthens the edge; the same episode again changes nothing.
+      store.db
+        .prepare(
+          `INSERT INTO edges (src_entity_id, rel_type, dst_entity_id, weight, first_seen_at, last_seen_at, evidence_unit_id)
+           VALUES (?, ?, ?, 1.0, ?, ?, ?)
+           ON CONFLICT (src_entity_id, rel_type, dst_entity_id) DO UPDATE SET
+             weight = weight + (CASE WHEN evidence_unit_id IS excluded.evidence_unit_id THEN 0 ELSE 1 END),
+             last_seen_at = max(coalesce(last_seen_at, 0), excluded.last_seen_at),
+             evidence_unit_id = excluded.evidence_unit_id`,
+        )
+        .run(src, RelationType[rel.rel.toUpperCase() as keyof typeof RelationType], dst, at, at, ep.unit.id)
+    }
+  })()
+}
+
+function parseTime(text: string | null | undefined): number | null {
+  if (!text) return null
+  const t = Date.parse(text)
+  return Number.isNaN(t) ? null : Math.floor(t / 1000)
+}
+
+/**
+ * Facts stated in an episode, each with the episode as evidence. A fact that contradicts an
+ * open one (same subject and predicate, another object) closes the old one's validity — the
+ * old fact stays, with `valid_to` set — rather than deleting it.
+ */
+const extractFacts: MemoryJobHandler = async (raw, ctx) => {
+  const ep = episode(ctx, raw)
+  if (!ep) return
+  const { store } = ctx
+  const already = store.db
+    .prepare(
+      `SELECT 1 FROM unit_evidence ue JOIN units u ON u.id = ue.unit_id WHERE ue.evidence_unit_id = ? AND u.kind = ${UnitKind.FACT} LIMIT 1`,
+    )
+    .get(ep.unit.id)
+  if (already) return
+  const r = await askJson(
+    ctx,
+    ep.model,
+    'Extract stable facts (preferences, relationships, settings, plans) stated in this memory. Fields: facts [{subject, predicate (likes|is|lives_in|works_at|…), object, valid_from (ISO date or null), valid_to, exclusive (true when only one value can hold at a time), confidence 0..1}].',
+    ep.text,
+    Facts,
+  )
+  const at = ep.unit.occurred_at ?? ep.unit.created_at
+  store.db.transaction(() => {
+    for (const f of r.facts) {
+      const subject = resolveEntity(store, f.subject, EntityType.PERSON)
+      const open = store.db
+        .prepare(
+          `SELECT unit_id, object_text FROM payload_fact WHERE subject_entity_id = ? AND predicate = ?
+           AND (valid_to IS NULL OR valid_to > ?) AND unit_id IN (SELECT id FROM units WHERE state != ${UnitState.ARCHIVED})`,
+        )
+        .all(subject, f.predicate, at) as Array<{ unit_id: number; object_text: string | null }>
+      const same = open.find((o) => normalizeName(o.object_text ?? '') === normalizeName(f.object))
+      if (same) {
+        // Seen again: one more piece of evidence, no new unit.
+        const ids = new Set([...store.evidenceOf(same.unit_id), ep.unit.id])
+        store.addEvidence(same.unit_id, [ep.unit.id])
+        store.editPayload(same.unit_id, { evidence_unit_ids_json: JSON.stringify([...ids]) }, 'more evidence')
+        continue
+      }
+      const id = store.createUnit({
+        kind: UnitKind.FACT,
+        source: 'extract_facts',
+        occurred_at: at,
+        confidence: f.confidence,
+        state: UnitState.VALIDATED,
+        sensitivity: ep.unit.sensitivity,
+        evidence: [ep.unit.id],
+        payload: {
+          subject_entity_id: subject,
+          predicate: f.predicate,
+          object_text: f.object,
+          valid_from: parseTime(f.valid_from) ?? at,
+          valid_to: parseTime(f.valid_to),
+          evidence_unit_ids_json: JSON.stringify([ep.unit.id]),
+        },
+      })
+      if (f.exclusive) for (const o of open) store.editPayload(o.unit_id, { valid_to: at }, `superseded by fact ${id}`)
+    }
+  })()
+}
+
+/** Open loops an episode starts, and earlier loops it resolves (closed, not deleted). */
+const extractLoops: MemoryJobHandler = async (raw, ctx) => {
+  const ep = episode(ctx, raw)
+  if (!ep) return
+  const { store } = ctx
+  const already = store.db
+    .prepare(
+      `SELECT 1 FROM unit_evidence ue JOIN units u ON u.id = ue.unit_id WHERE ue.evidence_unit_id = ? AND u.kind = ${UnitKind.LOOP} LIMIT 1`,
+    )
+    .get(ep.unit.id)
+  if (already) return
+  const open = store.db
+    .prepare(
+      `SELECT unit_id AS id, loop_text AS text FROM payload_loop WHERE status = ${LoopStatus.OPEN}
+       AND unit_id < ? ORDER BY unit_id DESC LIMIT 30`,
+    )
+    .all(ep.unit.id) as Array<{ id: number; text: string }>
+  const r = await askJson(
+    ctx,
+    ep.model,
+    'Find open loops: things promised, planned or left unfinished in this memory, with a due date if one is said (ISO date). Also list the ids of the currently open loops this memory resolves. Fields: open [{text, due}], resolved [id].',
+    `Currently open loops:\n${open.map((o) => `#${o.id}: ${o.text}`).join('\n') || '(none)'}\n\nMemory:\n${ep.text}`,
+    Loops,
+  )
+  const at = ep.unit.occurred_at ?? ep.unit.created_at
+  store.db.transaction(() => {
+    for (const l of r.open)
+      store.createUnit({
+        kind: UnitKind.LOOP,
+        source: 'extract_loops',
+        occurred_at: at,
+        sensitivity: ep.unit.sensitivity,
+        evidence: [ep.unit.id],
+        payload: { status: LoopStatus.OPEN, due_at: parseTime(l.due), loop_text: l.text },
+      })
+    for (const id of r.resolved) {
+      if (!open.some((o) => o.id === id)) continue
+      store.addEvidence(id, [ep.unit.id])
+      store.editPayload(id, { status: LoopStatus.CLOSED }, `resolved by episode ${ep.unit.id}`)
+    }
+  })()
+}
+
+/** ISO week key, e.g. `2025-W50`. */
+export function isoWeek(epochSeconds: number): { key: string; start: number; end: number } {
+  const d = new Date(epochSeconds * 1000)
+  const day = (d.getUTCDay() + 6) % 7
+  const monday = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - day)
+  const thursday = new Date(monday + 3 * 86_400_000)
+  const yearStart = Date.UTC(thursday.getUTCFullYear(), 0, 1)
+  const week = Math.floor((thursday.getTime() - yearStart) / 86_400_000 / 7) + 1
+  return {
+    key: `${thursday.getUTCFullYear()}-W${String(week).padStart(2, '0')}`,
+    start: monday / 1000,
+    end: monday / 1000 + 7 * 86_400,
+  }
+}
+
+export function dayScope(epochSeconds: number): { key: string; start: number; end: number } {
+  const start = Math.floor(epochSeconds / 86_400) * 86_400
+  return { key: isoDate(epochSeconds), start, end: start + 86_400 }
+}
+
+/** The summary jobs an episode at this time calls for (coalesced by their dedupe keys). */
+export function summaryJobs(
+  at: number,
+  model: string,
+): Array<{ kind: string; payload: unknown; dedupeKey: string; delaySeconds: number }> {
+  const day = dayScope(at)
+  const week = isoWeek(at)
+  return [
+    { type: SummaryScopeType.DAILY, s: day },
+    { type: SummaryScopeType.WEEKLY, s: week },
+  ].map(({ type, s }) => ({
+    kind: 'summarize',
+    payload: { model, scope_type: type, scope_key: s.key, range_start: s.start, range_end: s.end },
+    dedupeKey: `summarize:${type}:${s.key}`,
+    delaySeconds: 60,
+  }))
+}
+
+/**
+ * A daily, weekly, person, topic or relationship summary. The same scope is rewritten as a
+ * new version of its one summary unit; evidence is every episode it read.
+ */
+const summarize: MemoryJobHandler = async (raw, ctx) => {
+  const p = SummarizePayload.safeParse(raw)
+  if (!p.success) throw new PermanentJobError(`bad payload: ${p.error.message}`)
+  const { store } = ctx
+  const { scope_type, scope_key, range_start, range_end, entity_id, model } = p.data
+  const episodes = (
+    entity_id != null
+      ? store.db
+          .prepare(
+            `SELECT u.* FROM units u JOIN unit_entities ue ON ue.unit_id = u.id WHERE ue.entity_id = ?
+             AND u.kind = ${UnitKind.EPISODE} AND u.state != ${UnitState.ARCHIVED} ORDER BY u.occurred_at LIMIT 200`,
+          )
+          .all(entity_id)
+      : store.db
+          .prepare(
+            `SELECT * FROM units WHERE kind = ${UnitKind.EPISODE} AND state != ${UnitState.ARCHIVED}
+             AND occurred_at >= ? AND occurred_at < ? ORDER BY occurred_at LIMIT 200`,
+          )
+          .all(range_start ?? 0, range_end ?? Number.MAX_SAFE_INTEGER)
+  ) as UnitRow[]
+  if (episodes.length === 0) return
+  const existing = store.db
+    .prepare('SELECT unit_id FROM payload_summary WHERE scope_type = ? AND scope_key = ? LIMIT 1')
+    .pluck()
+    .get(scope_type, scope_key) as number | undefined
+  const evidence = episodes.map((e) => e.id)
+  if (existing !== undefined) {
+    const had = store.evidenceOf(existing)
+    if (had.length === evidence.length && had.every((id, i) => id === evidence[i])) return // nothing new
+  }
+  const r = await askJson(
+    ctx,
+    model,
+    `Summarise these memories for scope ${scope_key} in a few sentences: what happened, who was involved, how the user felt, what is left open. Field: summary.`,
+    episodes.map((e) => `[${isoDate(e.occurred_at ?? e.created_at)}] ${store.text(e)}`).join('\n'),
+    Summary,
+  )
+  store.db.transaction(() => {
+    const payload = {
+      scope_type: scope_type as ScopeType,
+      scope_key,
+      range_start: range_start ?? null,
+      range_end: range_end ?? null,
+      summary_text: r.summary,
+    }
+    if (existing === undefined) {
+      store.createUnit({
+        kind: UnitKind.SUMMARY,
+        source: 'summarize',
+        occurred_at: episodes.at(-1)!.occurred_at,
+        state: UnitState.CONSOLIDATED,
+        evidence,
+        payload,
+      })
+    } else {
+      store.addEvidence(existing, evidence)
+      store.editPayload(existing, payload, 'resummarised')
+    }
+  })()
+}
+
+/** Recomputes every unit's FTS row and vector (idempotent; in chunks so the worker stays responsive). */
+const reindex: MemoryJobHandler = async (_raw, ctx) => {
+  const { store } = ctx
+  let after = 0
+  for (;;) {
+    if (ctx.signal.aborted) throw new Error('stopped')
+    const ids = store.db
+      .prepare('SELECT id FROM units WHERE id > ? ORDER BY id LIMIT 500')
+      .pluck()
+      .all(after) as number[]
+    if (ids.length === 0) return
+    store.db.transaction(() => {
+      for (const id of ids) store.reindex(id)
+    })()
+    after = ids.at(-1)!
+    await new Promise((r) => setImmediate(r))
+  }
+}
+
+/** Re-embeds one unit (the local embedder; a remote embedding model is not wired yet). */
+const embed: MemoryJobHandler = async (raw, ctx) => {
+  const p = z.object({ unit_id: z.number().int() }).safeParse(raw)
+  if (!p.success) throw new PermanentJobError(`bad payload: ${p.error.message}`)
+  if (ctx.store.unit(p.data.unit_id)) ctx.store.reindexVector(p.data.unit_id)
+}
+
+export const memoryJobHandlers: Record<string, MemoryJobHandler> = {
+  reflect,
+  extract_entities: extractEntities,
+  extract_facts: extractFacts,
+  extract_loops: extractLoops,
+  summarize,
+  reindex,
+  embed,
+}

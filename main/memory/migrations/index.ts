@@ -1,0 +1,5 @@
+import type { Migration } from '../../db/migrate'
+import { migrate as createMemory } from './0001-create-memory'
+
+/** The schema history of every `memory_<persona>.db`, oldest first. Append; never edit a shipped step. */
+export const memoryMigrations: readonly Migration[] = [{ version: 1, name: 'create-memory', up: createMemory }]

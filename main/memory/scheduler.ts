@@ -1,0 +1,387 @@
+import type { MemoryPack, MemoryUnitKind } from '@shared/contract'
+import { tokenCount } from '../graph/tokens'
+import { embedLocal, vectorBlob } from './embedder'
+import { LoopStatus, Sensitivity, UnitKind, UnitState, kindName } from './enums'
+import { classifyIntent, intentWeights, type Intent } from './intent'
+import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from './store'
+
+export interface PackRequest {
+  query: string
+  budget: number
+  /**
+   * The active path (root → the node being answered) when the pack is for a node: units from
+   * other branches are not eligible. Null: no branch restriction (imports, the inspector).
+   */
+  path: ReadonlySet<string> | null
+  /** SECRET units only when the user asked for them explicitly. */
+  allowSecret?: boolean
+  now?: number
+  /** Overrides the rule-based intent (e.g. the lightweight model's answer). */
+  intent?: Intent
+}
+
+type Section = 'persona' | 'contract' | 'capsule' | 'loops' | 'facts' | 'summaries' | 'episodes'
+
+const sectionTitles: Record<Section, string> = {
+  persona: 'Who you are',
+  contract: 'Your agreement with the user',
+  capsule: 'Current state',
+  loops: 'Open loops',
+  facts: 'Facts',
+  summaries: 'Summaries',
+  episodes: 'Episodes',
+}
+const sectionOrder: Section[] = ['persona', 'contract', 'capsule', 'loops', 'facts', 'summaries', 'episodes']
+const HEADER = '# Memory (what you remember; use it when it helps, never invent beyond it)'
+
+interface Candidate {
+  unit: UnitRow
+  section: Section
+  value: number
+  why: string
+  mandatory?: boolean
+}
+
+/** How many candidates each retriever brings before fusion. */
+const FTS_PER_TERM = 400
+const FTS_KEEP = 80
+const KNN_K = 80
+const MAX_TERMS = 8
+/** Past this, an item's text is cut: one long exchange must not eat the whole budget. */
+const ITEM_CHARS = 700
+
+const STOP = new Set(
+  'the and but for with are was were been this that you your our their his her have has had not what when where who how about from did does into than then them they she him its also just like more some will would could should there here which while over very much many any all can may might shall been being these those why'.split(
+    ' ',
+  ),
+)
+
+/**
+ * The Scheduler (seed 004): builds a MemoryPack from the persona's memory for one query.
+ * Persona and contract always go in; then capsule, open loops, facts, summaries and episodes
+ * found by hybrid retrieval (FTS5 trigram + sqlite-vec KNN fused by rank, recency and
+ * salience), plus units linked to entities the query names. Items are packed greedily by
+ * value per token; the rendered text never exceeds the budget.
+ */
+export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack {
+  const now = request.now ?? nowSeconds()
+  const { intent } = request.intent ? { intent: request.intent } : classifyIntent(request.query)
+  const weights = intentWeights[intent]
+  const allowSecret = request.allowSecret ?? explicitSecretAsk(request.query)
+
+  const candidates: Candidate[] = []
+  // Always in: the persona's anchors and its contract.
+  for (const unit of unitsWhere(store, 'kind IN (4, 5) AND state != 3 ORDER BY pin DESC, id LIMIT 20')) {
+    const active = store.payload(unit).is_active !== 0
+    if (active)
+      candidates.push({
+        unit,
+        section: unit.kind === UnitKind.PERSONA ? 'persona' : 'contract',
+        value: 100,
+        why: 'always injected',
+        mandatory: true,
+      })
+  }
+  const capsule = unitsWhere(
+    store,
+    `kind = 6 AND state != 3 AND id IN (SELECT unit_id FROM payload_capsule WHERE expires_at IS NULL OR expires_at > ${Math.floor(now)})
+     ORDER BY occurred_at DESC LIMIT 1`,
+  )
+  for (const unit of capsule) candidates.push({ unit, section: 'capsule', value: 20, why: 'latest short-term state' })
+  const loops = unitsWhere(
+    store,
+    `kind = 7 AND state != 3 AND id IN (SELECT unit_id FROM payload_loop WHERE status = ${LoopStatus.OPEN})
+     ORDER BY occurred_at DESC LIMIT 15`,
+  )
+  for (const unit of loops)
+    candidates.push({ unit, section: 'loops', value: 4 * weights.loop + unit.pin, why: 'open loop' })
+
+  // Hybrid retrieval over facts, summaries and episodes.
+  const fused = hybridRetrieve(store, request.query, allowSecret, now)
+  const linked = entityLinked(store, request.query)
+  for (const id of linked.keys()) if (!fused.has(id)) fused.set(id, { score: 0, why: '' })
+  const rows = new Map(unitsByIds(store, [...fused.keys()]).map((u) => [u.id, u]))
+  for (const [id, hit] of fused) {
+    const unit = rows.get(id)
+    if (!unit) continue
+    const link = linked.get(id)
+    const score = hit.score + (link ? 0.25 : 0)
+    const why = [hit.why, link && `linked to ${link}`].filter(Boolean).join('; ')
+    if (unit.kind === UnitKind.EPISODE)
+      candidates.push({ unit, section: 'episodes', value: score * weights.episode, why })
+    else if (unit.kind === UnitKind.FACT) candidates.push({ unit, section: 'facts', value: score * weights.fact, why })
+    else if (unit.kind === UnitKind.SUMMARY)
+      candidates.push({ unit, section: 'summaries', value: score * weights.summary, why })
+  }
+  // Pinned facts ride along even when the query does not reach them.
+  for (const unit of unitsWhere(store, 'kind = 2 AND pin = 1 AND state != 3 ORDER BY id DESC LIMIT 20'))
+    if (!fused.has(unit.id)) candidates.push({ unit, section: 'facts', value: 0.5 * weights.fact, why: 'pinned' })
+
+  const eligible = eligibility(
+    store,
+    candidates.map((c) => c.unit),
+    request.path,
+    allowSecret,
+  )
+  const facts = closedFacts(
+    store,
+    candidates.filter((c) => c.section === 'facts').map((c) => c.unit.id),
+    now,
+  )
+  const texts = textsOf(
+    store,
+    candidates.map((c) => c.unit.id),
+  )
+  const seen = new Set<string>()
+  const pool: Array<Candidate & { text: string; estimate: number }> = []
+  for (const c of candidates) {
+    if (!eligible.has(c.unit.id) || facts.has(c.unit.id)) continue
+    const raw = texts.get(c.unit.id) ?? store.text(c.unit)
+    const key = raw.toLowerCase().replace(/\s+/g, ' ').trim()
+    if (!key || seen.has(key)) continue
+    seen.add(key)
+    const text = itemText(c.unit, raw)
+    // The stored count of the full text, plus the line's own prefix; exact counts come at the end.
+    const estimate = Math.min(c.unit.tokens, Math.ceil(text.length / 2)) + 8
+    pool.push({ ...c, text, estimate })
+  }
+
+  // Greedy by value per token; mandatory items first.
+  pool.sort((a, b) => Number(!!b.mandatory) - Number(!!a.mandatory) || b.value / b.estimate - a.value / a.estimate)
+  const headerCost = tokenCount(HEADER) + 2
+  let used = headerCost
+  const chosen: typeof pool = []
+  const opened = new Set<Section>()
+  for (const c of pool) {
+    const sectionCost = opened.has(c.section) ? 0 : tokenCount(sectionTitles[c.section]) + 4
+    if (used + sectionCost + c.estimate > request.budget) continue
+    used += sectionCost + c.estimate
+    opened.add(c.section)
+    chosen.push(c)
+  }
+  // Exact count of what is sent; drop the least valuable items until it fits.
+  let rendered = render(chosen)
+  let tokens = rendered ? tokenCount(rendered) : 0
+  while (tokens > request.budget && chosen.length > 0) {
+    let worst = 0
+    for (let i = 1; i < chosen.length; i++) {
+      const w = chosen[worst]!
+      const c = chosen[i]!
+      if (Number(!!c.mandatory) < Number(!!w.mandatory) || c.value / c.estimate < w.value / w.estimate) worst = i
+    }
+    chosen.splice(worst, 1)
+    rendered = render(chosen)
+    tokens = rendered ? tokenCount(rendered) : 0
+  }
+
+  const sections = sectionOrder
+    .map((section) => ({
+      kind: section,
+      items: chosen
+        .filter((c) => c.section === section)
+        .map((c) => ({
+          unit_id: c.unit.id,
+          kind: kindName(c.unit.kind) as MemoryUnitKind,
+          text: c.text,
+          tokens: tokenCount(`- ${c.text}`),
+          refs: store.refs(c.unit),
+          why: `${c.why || c.section} (value ${c.value.toFixed(3)})`,
+        })),
+    }))
+    .filter((s) => s.items.length > 0)
+  return { tokens, intent, sections, text: rendered }
+}
+
+function render(chosen: ReadonlyArray<Candidate & { text: string }>): string {
+  if (chosen.length === 0) return ''
+  const parts = [HEADER]
+  for (const section of sectionOrder) {
+    const items = chosen.filter((c) => c.section === section)
+    if (items.length === 0) continue
+    // Episodes read best in the order they happened.
+    if (section === 'episodes') items.sort((a, b) => (a.unit.occurred_at ?? 0) - (b.unit.occurred_at ?? 0))
+    parts.push(`## ${sectionTitles[section]}`, ...items.map((c) => `- ${c.text}`))
+  }
+  return parts.join('\n')
+}
+
+function itemText(unit: UnitRow, raw: string): string {
+  const flat = raw.replace(/\s*\n\s*/g, ' / ')
+  const cut = flat.length > ITEM_CHARS ? `${flat.slice(0, ITEM_CHARS)}…` : flat
+  return unit.kind === UnitKind.EPISODE && unit.occurred_at ? `[${isoDate(unit.occurred_at)}] ${cut}` : cut
+}
+
+function explicitSecretAsk(query: string): boolean {
+  return /\b(secret|secrets)\b|秘密/i.test(query)
+}
+
+/** Query words worth searching: 3+ characters (trigram FTS finds nothing shorter), CJK as trigrams. */
+export function searchTerms(query: string): string[] {
+  const terms = new Set<string>()
+  for (const word of query
+    .normalize('NFKC')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (/[\u3040-\u30ff\u3400-\u9fff]/.test(word)) {
+      for (let i = 0; i + 3 <= word.length; i++) terms.add(word.slice(i, i + 3))
+      continue
+    }
+    if (word.length < 3 || STOP.has(word)) continue
+    terms.add(word.length > 5 ? word.replace(/(ing|ed|es|s)$/, '') : word)
+  }
+  return [...terms].sort((a, b) => b.length - a.length).slice(0, MAX_TERMS)
+}
+
+/**
+ * FTS5 and KNN candidates of the retrievable kinds, fused by reciprocal rank with recency,
+ * salience and pin. FTS ranks by our own IDF-weighted term overlap: bm25 over a very common
+ * term costs ~100 ms at 100k rows, while a rowid-ordered LIMIT per term stays cheap.
+ */
+function hybridRetrieve(
+  store: MemoryStore,
+  query: string,
+  allowSecret: boolean,
+  now: number,
+): Map<number, { score: number; why: string }> {
+  const total = Math.max(1, (store.prepare('SELECT max(id) AS n FROM units').get() as { n: number | null }).n ?? 1)
+  const fts = new Map<number, number>()
+  const ftsStmt = store.prepare(
+    `SELECT rowid AS id FROM units_fts WHERE units_fts MATCH ? ORDER BY rowid DESC LIMIT ${FTS_PER_TERM}`,
+  )
+  for (const term of searchTerms(query)) {
+    const ids = (ftsStmt.all(`"${term.replace(/"/g, '""')}"`) as Array<{ id: number }>).map((r) => r.id)
+    if (ids.length === 0) continue
+    const df = ids.length >= FTS_PER_TERM ? Math.max(FTS_PER_TERM, total / 20) : ids.length
+    const idf = Math.log(1 + total / df)
+    for (const id of ids) fts.set(id, (fts.get(id) ?? 0) + idf)
+  }
+  const ftsRanked = [...fts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, FTS_KEEP)
+
+  const knn = new Map<number, number>()
+  if (query.trim()) {
+    const blob = vectorBlob(embedLocal(query))
+    const secret = allowSecret ? '' : ` AND sensitivity < ${Sensitivity.SECRET}`
+    const stmt = store.prepare(
+      `SELECT unit_id AS id, distance FROM vec_units WHERE embedding MATCH ? AND k = ? AND kind = ? AND state != ${UnitState.ARCHIVED}${secret}`,
+    )
+    for (const [kind, k] of [
+      [UnitKind.EPISODE, KNN_K],
+      [UnitKind.FACT, 30],
+      [UnitKind.SUMMARY, 15],
+    ] as const) {
+      for (const row of stmt.all(blob, k, kind) as Array<{ id: number; distance: number }>)
+        if (row.distance < 0.95) knn.set(Number(row.id), row.distance)
+    }
+  }
+  const knnRanked = [...knn.entries()].sort((a, b) => a[1] - b[1])
+
+  const fused = new Map<number, { score: number; why: string[] }>()
+  const bump = (id: number, score: number, why: string) => {
+    const hit = fused.get(id) ?? { score: 0, why: [] }
+    hit.score += score
+    hit.why.push(why)
+    fused.set(id, hit)
+  }
+  ftsRanked.forEach(([id, s], rank) => bump(id, 30 / (30 + rank), `keyword #${rank + 1} (${s.toFixed(2)})`))
+  knnRanked.forEach(([id, d], rank) => bump(id, 30 / (30 + rank), `vector #${rank + 1} (${(1 - d).toFixed(2)})`))
+  if (fused.size === 0) return new Map()
+
+  const out = new Map<number, { score: number; why: string }>()
+  for (const unit of unitsByIds(store, [...fused.keys()])) {
+    const hit = fused.get(unit.id)!
+    const ageDays = Math.max(0, (now - (unit.occurred_at ?? unit.created_at)) / 86_400)
+    const recency = Math.exp(-ageDays / 90)
+    const score = hit.score + 0.15 * recency + 0.3 * unit.salience + 0.2 * unit.pin
+    out.set(unit.id, { score, why: hit.why.join(', ') })
+  }
+  return out
+}
+
+/** Units tied to entities the query names (by any alias of 3+ characters). */
+function entityLinked(store: MemoryStore, query: string): Map<number, string> {
+  const text = query.normalize('NFKC').toLowerCase()
+  if (!text.trim()) return new Map()
+  const entities = store
+    .prepare(
+      `SELECT DISTINCT a.entity_id AS id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id
+       WHERE length(a.alias) >= 3 AND instr(?, a.alias) > 0 LIMIT 10`,
+    )
+    .all(text) as Array<{ id: number; name: string }>
+  const out = new Map<number, string>()
+  const stmt = store.prepare(
+    'SELECT unit_id AS id FROM unit_entities WHERE entity_id = ? ORDER BY unit_id DESC LIMIT 20',
+  )
+  for (const e of entities)
+    for (const { id } of stmt.all(e.id) as Array<{ id: number }>) if (!out.has(id)) out.set(id, e.name)
+  return out
+}
+
+/**
+ * Which candidates may be injected: not archived, not SECRET unless asked, and — for a pack
+ * built for a node — from that node's branch. An episode counts when its node is on the
+ * active path (imported episodes have no node: every branch has them). A derived unit counts
+ * only when every episode it rests on does. The user's promotion to global overrides both.
+ */
+export function eligibility(
+  store: MemoryStore,
+  units: readonly UnitRow[],
+  path: ReadonlySet<string> | null,
+  allowSecret: boolean,
+): Set<number> {
+  const ok = new Set<number>()
+  const onPath = (u: { origin_node_id: string | null; is_global: number }) =>
+    path === null || u.is_global === 1 || u.origin_node_id === null || path.has(u.origin_node_id)
+  const blocked = new Set<number>()
+  if (path !== null && units.length > 0) {
+    const rows = store
+      .prepare(
+        `SELECT ue.unit_id AS id, e.origin_node_id, e.is_global FROM unit_evidence ue
+         JOIN units e ON e.id = ue.evidence_unit_id
+         WHERE ue.unit_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(units.map((u) => u.id))) as Array<{
+      id: number
+      origin_node_id: string | null
+      is_global: number
+    }>
+    for (const r of rows) if (!onPath(r)) blocked.add(r.id)
+  }
+  for (const u of units) {
+    if (u.state === UnitState.ARCHIVED) continue
+    if (u.sensitivity === Sensitivity.SECRET && !allowSecret) continue
+    if (u.is_global !== 1 && (!onPath(u) || blocked.has(u.id))) continue
+    ok.add(u.id)
+  }
+  return ok
+}
+
+/** Facts whose validity ended (superseded): kept for the record, not injected as current. */
+function closedFacts(store: MemoryStore, ids: number[], now: number): Set<number> {
+  if (ids.length === 0) return new Set()
+  const rows = store
+    .prepare(
+      `SELECT unit_id AS id FROM payload_fact WHERE unit_id IN (SELECT value FROM json_each(?))
+       AND valid_to IS NOT NULL AND valid_to <= ?`,
+    )
+    .all(JSON.stringify(ids), now) as Array<{ id: number }>
+  return new Set(rows.map((r) => r.id))
+}
+
+function textsOf(store: MemoryStore, ids: number[]): Map<number, string> {
+  if (ids.length === 0) return new Map()
+  const rows = store
+    .prepare('SELECT f.rowid AS id, f.text FROM json_each(?) j JOIN units_fts f ON f.rowid = j.value')
+    .all(JSON.stringify(ids)) as Array<{ id: number; text: string }>
+  return new Map(rows.map((r) => [r.id, r.text]))
+}
+
+function unitsByIds(store: MemoryStore, ids: number[]): UnitRow[] {
+  if (ids.length === 0) return []
+  return store
+    .prepare('SELECT u.* FROM json_each(?) j JOIN units u ON u.id = j.value')
+    .all(JSON.stringify(ids)) as UnitRow[]
+}
+
+function unitsWhere(store: MemoryStore, where: string): UnitRow[] {
+  return store.prepare(`SELECT * FROM units WHERE ${where}`).all() as UnitRow[]
+}

@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { WorkerEntry } from '../jobs/jobService'
+import type { ProviderConfig } from '../llm/providers'
+import type { FromMemoryWorker, MemoryWorkerInit, ToMemoryWorker } from './protocol'
+
+/**
+ * The memory worker beside the built main bundle (`out/main/memoryWorker.js`); from source
+ * (tests, `tsx`), the TypeScript entry through the tsx bootstrap; null when neither exists.
+ */
+export function defaultMemoryWorker(): WorkerEntry | null {
+  const here = dirname(fileURLToPath(import.meta.url))
+  const built = join(here, 'memoryWorker.js')
+  if (existsSync(built)) return { path: built }
+  const source = join(here, 'memoryWorker.ts')
+  const bootstrap = join(here, '..', 'testing', 'tsWorkerBootstrap.mjs')
+  if (existsSync(source) && existsSync(bootstrap))
+    return { path: bootstrap, data: { tsEntry: source, tsconfig: resolve(here, '../../tsconfig.node.json') } }
+  return null
+}
+
+export interface WorkerHostOptions {
+  entry: WorkerEntry | null
+  providers: () => ProviderConfig[]
+  /** Whether a database still has due or running jobs (checked on the main thread's connection). */
+  busy: (dbPath: string) => boolean
+  init?: Omit<MemoryWorkerInit, 'providers'>
+  onFinished?: (dbPath: string, message: Extract<FromMemoryWorker, { type: 'job_finished' }>) => void
+  log?: (message: string) => void
+}
+
+/** Starts the memory worker on first use and wakes it for the databases that have work. */
+export class MemoryWorkerHost {
+  private worker: Worker | null = null
+  private stopped: Promise<void> | null = null
+  private readonly waiters = new Map<string, Set<() => void>>()
+
+  constructor(private readonly options: WorkerHostOptions) {}
+
+  get available(): boolean {
+    return this.options.entry !== null
+  }
+
+  wake(dbPath: string): void {
+    if (!this.options.entry || this.stopped) return
+    if (!this.worker) this.start(this.options.entry)
+    this.send({ type: 'wake', dbPath, providers: this.options.providers() })
+  }
+
+  /** Resolves once the database has no due or running job (tests, the import command). */
+  whenIdle(dbPath: string): Promise<void> {
+    if (!this.options.busy(dbPath) || !this.worker) return Promise.resolve()
+    return new Promise((resolve) => {
+      const set = this.waiters.get(dbPath) ?? new Set()
+      set.add(resolve)
+      this.waiters.set(dbPath, set)
+    })
+  }
+
+  async stop(): Promise<void> {
+    if (!this.worker) return
+    this.stopped ??= new Promise<void>((resolve) => {
+      const w = this.worker!
+      const timer = setTimeout(() => void w.terminate(), 5000)
+      w.once('exit', () => {
+        clearTimeout(timer)
+        resolve()
+      })
+      this.send({ type: 'stop' })
+    })
+    await this.stopped
+    for (const set of this.waiters.values()) for (const w of set) w()
+    this.waiters.clear()
+  }
+
+  private start(entry: WorkerEntry): void {
+    const init: MemoryWorkerInit = { ...this.options.init, providers: this.options.providers() }
+    const worker = new Worker(entry.path, { workerData: { ...entry.data, ...init }, execArgv: entry.execArgv })
+    worker.on('message', (m: FromMemoryWorker) => this.receive(m))
+    worker.on('error', (e) => this.options.log?.(`[memory] worker error: ${e.stack ?? e.message}`))
+    worker.on('exit', (code) => {
+      if (code !== 0 && !this.stopped) this.options.log?.(`[memory] worker exited with code ${code}`)
+      this.worker = null
+    })
+    this.worker = worker
+  }
+
+  private receive(m: FromMemoryWorker): void {
+    if (m.type === 'log') this.options.log?.(`[memory] ${m.message}`)
+    if (m.type === 'job_finished') {
+      if (m.outcome === 'dead') this.options.log?.(`[memory] ${m.kind} #${m.job_id} failed for good: ${m.error}`)
+      this.options.onFinished?.(m.dbPath, m)
+    }
+    if (m.type === 'job_finished' || m.type === 'idle') {
+      const set = this.waiters.get(m.dbPath)
+      if (set && !this.options.busy(m.dbPath)) {
+        this.waiters.delete(m.dbPath)
+        for (const w of set) w()
+      }
+    }
+  }
+
+  private send(m: ToMemoryWorker): void {
+    this.worker?.postMessage(m)
+  }
+}
