@@ -303,6 +303,12 @@ describe('playbooks through the contract', () => {
     expect((await h.call<Item[]>('list_items', { building_id: libraryId })).some((i) => i.name === '朝の日記')).toBe(
       true,
     )
+    // The playbook's memorize step left an episode in the persona's memory.
+    const { units } = await h.call<{ units: Array<{ text: string }> }>('memory_list_units', {
+      persona_id: mio.id,
+      kind: 'episode',
+    })
+    expect(units.some((u) => u.text.includes('朝の日記'))).toBe(true)
   })
 
   it('falls back to plain chat when the model cannot follow the playbook', async () => {
