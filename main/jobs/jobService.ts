@@ -1,9 +1,9 @@
-import { Worker } from 'node:worker_threads'
 import type { Db } from '../db/open'
 import type { EventBus } from '../host/events'
 import type { ProviderConfig } from '../llm/providers'
 import type { ProviderId } from '../llm/types'
 import { JobQueue } from './jobQueue'
+import { WorkerThread } from './workerThread'
 import type { FromWorker, ToWorker, WorkerInit } from './protocol'
 
 export interface WorkerEntry {
@@ -35,13 +35,13 @@ type Labels = Map<string, string>
  */
 export class JobService {
   readonly queue: JobQueue
-  private worker: Worker | null = null
+  private readonly worker: WorkerThread<ToWorker, FromWorker>
   private readonly labels: Labels = new Map()
-  private stopped: Promise<void> | null = null
   private readonly idleWaiters = new Set<() => void>()
 
   constructor(private readonly options: JobServiceOptions) {
     this.queue = new JobQueue(options.db, options.init?.queue)
+    this.worker = new WorkerThread('jobs', (m) => this.receive(m), options.log)
   }
 
   private providers: ProviderConfig[] | undefined
@@ -54,20 +54,9 @@ export class JobService {
 
   start(): void {
     const entry = this.options.worker
-    if (!entry || this.worker) return
+    if (!entry) return
     const init: WorkerInit = { dbPath: this.options.dbPath, ...this.options.init, providers: this.providers }
-    const worker = new Worker(entry.path, {
-      workerData: { ...entry.data, ...init },
-      execArgv: entry.execArgv,
-      env: entry.env,
-    })
-    worker.on('message', (m: FromWorker) => this.receive(m))
-    worker.on('error', (e) => this.options.log?.(`[jobs] worker error: ${e.stack ?? e.message}`))
-    worker.on('exit', (code) => {
-      if (code !== 0 && !this.stopped) this.options.log?.(`[jobs] worker exited with code ${code}`)
-      this.worker = null
-    })
-    this.worker = worker
+    this.worker.start(entry, { ...init })
   }
 
   /** Queues a batch of jobs under one progress label and wakes the worker. */
@@ -92,17 +81,7 @@ export class JobService {
   }
 
   async stop(): Promise<void> {
-    if (!this.worker) return
-    this.stopped ??= new Promise<void>((resolve) => {
-      const w = this.worker!
-      const timer = setTimeout(() => void w.terminate(), 5000)
-      w.once('exit', () => {
-        clearTimeout(timer)
-        resolve()
-      })
-      this.send({ type: 'stop' })
-    })
-    await this.stopped
+    await this.worker.stop({ type: 'stop' })
   }
 
   private receive(message: FromWorker): void {
@@ -148,6 +127,6 @@ export class JobService {
   }
 
   private send(message: ToWorker): void {
-    this.worker?.postMessage(message)
+    this.worker.send(message)
   }
 }

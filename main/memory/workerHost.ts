@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
 import type { WorkerEntry } from '../jobs/jobService'
+import { WorkerThread } from '../jobs/workerThread'
 import type { ProviderConfig } from '../llm/providers'
 import type { FromMemoryWorker, MemoryWorkerInit, ToMemoryWorker } from './protocol'
 
@@ -33,25 +33,29 @@ export interface WorkerHostOptions {
 
 /** Starts the memory worker on first use and wakes it for the databases that have work. */
 export class MemoryWorkerHost {
-  private worker: Worker | null = null
-  private stopped: Promise<void> | null = null
+  private readonly worker: WorkerThread<ToMemoryWorker, FromMemoryWorker>
   private readonly waiters = new Map<string, Set<() => void>>()
 
-  constructor(private readonly options: WorkerHostOptions) {}
+  constructor(private readonly options: WorkerHostOptions) {
+    this.worker = new WorkerThread('memory', (m) => this.receive(m), options.log)
+  }
 
   get available(): boolean {
     return this.options.entry !== null
   }
 
   wake(dbPath: string): void {
-    if (!this.options.entry || this.stopped) return
-    if (!this.worker) this.start(this.options.entry)
+    if (!this.options.entry || this.worker.stopped) return
+    if (!this.worker.running) {
+      const init: MemoryWorkerInit = { ...this.options.init, providers: this.options.providers() }
+      this.worker.start(this.options.entry, { ...init })
+    }
     this.send({ type: 'wake', dbPath, providers: this.options.providers() })
   }
 
   /** Resolves once the database has no due or running job (tests, the import command). */
   whenIdle(dbPath: string): Promise<void> {
-    if (!this.options.busy(dbPath) || !this.worker) return Promise.resolve()
+    if (!this.options.busy(dbPath) || !this.worker.running) return Promise.resolve()
     return new Promise((resolve) => {
       const set = this.waiters.get(dbPath) ?? new Set()
       set.add(resolve)
@@ -60,31 +64,9 @@ export class MemoryWorkerHost {
   }
 
   async stop(): Promise<void> {
-    if (!this.worker) return
-    this.stopped ??= new Promise<void>((resolve) => {
-      const w = this.worker!
-      const timer = setTimeout(() => void w.terminate(), 5000)
-      w.once('exit', () => {
-        clearTimeout(timer)
-        resolve()
-      })
-      this.send({ type: 'stop' })
-    })
-    await this.stopped
+    await this.worker.stop({ type: 'stop' })
     for (const set of this.waiters.values()) for (const w of set) w()
     this.waiters.clear()
-  }
-
-  private start(entry: WorkerEntry): void {
-    const init: MemoryWorkerInit = { ...this.options.init, providers: this.options.providers() }
-    const worker = new Worker(entry.path, { workerData: { ...entry.data, ...init }, execArgv: entry.execArgv })
-    worker.on('message', (m: FromMemoryWorker) => this.receive(m))
-    worker.on('error', (e) => this.options.log?.(`[memory] worker error: ${e.stack ?? e.message}`))
-    worker.on('exit', (code) => {
-      if (code !== 0 && !this.stopped) this.options.log?.(`[memory] worker exited with code ${code}`)
-      this.worker = null
-    })
-    this.worker = worker
   }
 
   private receive(m: FromMemoryWorker): void {
@@ -103,6 +85,6 @@ export class MemoryWorkerHost {
   }
 
   private send(m: ToMemoryWorker): void {
-    this.worker?.postMessage(m)
+    this.worker.send(m)
   }
 }
