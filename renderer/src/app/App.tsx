@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { ContextInspector } from '../features/context/ContextInspector'
 import { GraphCanvas } from '../features/graph/GraphCanvas'
 import { Header } from '../features/header/Header'
+import { MemoryInspector } from '../features/memory/MemoryInspector'
 import { Modals } from '../features/modals/Modals'
 import { ONBOARDING_DISMISSED } from '../features/providers/OnboardingDialog'
 import { SearchPanel } from '../features/search/SearchPanel'
@@ -54,6 +55,7 @@ export function App() {
       <GraphCanvas />
       {panel === 'search' && <SearchPanel />}
       {panel === 'context' && <ContextInspector />}
+      {panel === 'memory' && <MemoryInspector />}
       <StatusBar />
       <Modals />
       <Toasts />

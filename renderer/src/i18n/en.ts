@@ -199,6 +199,9 @@ export const en = {
     summary: 'Summaries and tags',
     model: 'Model',
   },
+  memory: {
+    title: 'Memory',
+  },
   common: {
     cancel: 'Cancel',
     save: 'Save',

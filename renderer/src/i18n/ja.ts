@@ -200,6 +200,9 @@ export const ja: Messages = {
     summary: '要約とタグ',
     model: 'モデル',
   },
+  memory: {
+    title: '記憶',
+  },
   common: {
     cancel: 'キャンセル',
     save: '保存',

@@ -11,7 +11,7 @@ export type Modal =
   | { name: 'providers' }
   | { name: 'onboarding' }
 
-export type Panel = 'search' | 'context'
+export type Panel = 'search' | 'context' | 'memory'
 
 export interface ModalSlice {
   modal: Modal | null

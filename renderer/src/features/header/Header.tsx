@@ -19,6 +19,9 @@ export function Header() {
       <button type="button" aria-pressed={panel === 'search'} onClick={() => togglePanel('search')}>
         {t('search.title')}
       </button>
+      <button type="button" aria-pressed={panel === 'memory'} onClick={() => togglePanel('memory')}>
+        {t('memory.title')}
+      </button>
       <button type="button" aria-expanded={settingsOpen} onClick={() => setSettingsOpen((o) => !o)}>
         {t('header.settings')}
       </button>
