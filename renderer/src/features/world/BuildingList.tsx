@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { BuildingKind, BuildingView } from '@shared/contract'
 import { useApp } from '../../store'
+import { Glyph } from './ItemIcon'
 
 const kinds: BuildingKind[] = ['room', 'museum', 'library', 'other']
 
@@ -79,7 +80,7 @@ function BuildingRow({ building }: { building: BuildingView }) {
             if (window.confirm(t('world.deleteConfirm', { name: building.name }))) void remove(building.id)
           }}
         >
-          🗑
+          <Glyph name="trash" />
         </button>
       </span>
     </li>
