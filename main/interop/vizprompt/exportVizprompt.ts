@@ -18,7 +18,7 @@ import { configYaml, exportedUpdated, flowMapTsv, indexYaml, nodeMapTsv, tagsYam
 import { nodeXml } from './nodeXml'
 import { publishExport, type ExportFile } from './publishDir'
 import { byCodeUnits } from './order'
-import { compareTimestamps } from './timestamps'
+import { sortByTimestamp } from './timestamps'
 
 export interface ExportOptions {
   outDir: string
@@ -35,7 +35,7 @@ export interface ExportResult {
 /** The graph as a VizPrompt folder (seed §3–5), replacing a previous export in `outDir`. */
 export async function exportVizprompt(deps: VizpromptDeps, options: ExportOptions): Promise<ExportResult> {
   const { flows, nodes } = snapshot(deps.graph, options.flowIds)
-  await publishExport(options.outDir, renderExport(flows, nodes))
+  await publishExport(options.outDir, exportFiles(flows, nodes))
   return { outDir: options.outDir, flows: flows.length, nodes: nodes.length }
 }
 
@@ -55,27 +55,33 @@ export function snapshot(graph: GraphService, flowIds?: readonly string[]): Grap
       return graph.loadFlow(id)
     })
     const nodes = new Map(loaded.flatMap((l) => l.nodes).map((n) => [n.id, n]))
+    const byId = (a: { id: string }, b: { id: string }) => byCodeUnits(a.id, b.id)
     return {
-      flows: loaded
-        .map((l) => l.flow)
-        .sort((a, b) => compareTimestamps(a.created, b.created) || byCodeUnits(a.id, b.id)),
-      nodes: [...nodes.values()].sort((a, b) => compareTimestamps(a.timestamp, b.timestamp) || byCodeUnits(a.id, b.id)),
+      flows: sortByTimestamp(
+        loaded.map((l) => l.flow),
+        (f) => f.created,
+        byId,
+      ),
+      nodes: sortByTimestamp([...nodes.values()], (n) => n.timestamp, byId),
     }
   })()
 }
 
 /** Every file of the export, by path. Pure: the same snapshot always gives the same bytes. */
 export function renderExport(flows: readonly Flow[], nodes: readonly Node[]): ExportFile[] {
+  return [...exportFiles(flows, nodes)]
+}
+
+/** renderExport's files one at a time, each rendered when it is asked for. */
+function* exportFiles(flows: readonly Flow[], nodes: readonly Node[]): Generator<ExportFile> {
   const nodeSlots = nodes.map((node, n) => ({ node, slot: slot(n, 'xml') }))
   const flowSlots = flows.map((flow, n) => ({ flow, slot: slot(n, 'yaml') }))
+  for (const { node, slot: s } of nodeSlots) yield { path: inExport(NODES_DIR, s.relpath), content: nodeXml(node) }
+  for (const { flow, slot: s } of flowSlots) yield { path: inExport(FLOWS_DIR, s.relpath), content: flowYaml(flow) }
   const updated = exportedUpdated(nodes, flows)
-  return [
-    ...nodeSlots.map(({ node, slot: s }) => ({ path: inExport(NODES_DIR, s.relpath), content: nodeXml(node) })),
-    ...flowSlots.map(({ flow, slot: s }) => ({ path: inExport(FLOWS_DIR, s.relpath), content: flowYaml(flow) })),
-    { path: NODE_MAP_FILE, content: nodeMapTsv(nodeSlots) },
-    { path: FLOW_MAP_FILE, content: flowMapTsv(flowSlots) },
-    { path: TAGS_FILE, content: tagsYaml(nodes, updated) },
-    { path: INDEX_FILE, content: indexYaml(nodes, updated) },
-    { path: CONFIG_FILE, content: configYaml(nodes, flows) },
-  ]
+  yield { path: NODE_MAP_FILE, content: nodeMapTsv(nodeSlots) }
+  yield { path: FLOW_MAP_FILE, content: flowMapTsv(flowSlots) }
+  yield { path: TAGS_FILE, content: tagsYaml(nodes, updated) }
+  yield { path: INDEX_FILE, content: indexYaml(nodes, updated) }
+  yield { path: CONFIG_FILE, content: configYaml(nodes, flows) }
 }

@@ -34,32 +34,36 @@ export class ImportRows {
     return row?.updated
   }
 
-  /** A node as its file has it: a new row, or every column of the existing one replaced. */
-  writeNode(node: Node): void {
+  /**
+   * A node as its file has it: a new row, or — `stored` — every column of the existing one
+   * replaced.
+   */
+  writeNode(node: Node, stored: boolean): void {
     const { model, stats, summary, tags } = node.metadata
     this.statement(
       `INSERT INTO nodes (id, timestamp, prompt, response, status, error, model, stats_json, summary_text, summary_updated, summary_last_built)
-       VALUES (@id, @timestamp, @prompt, @response, @status, @error, @model, @stats_json, @summary_text, @summary_updated, @summary_last_built)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET
          timestamp = excluded.timestamp, prompt = excluded.prompt, response = excluded.response,
          status = excluded.status, error = excluded.error, model = excluded.model, stats_json = excluded.stats_json,
          summary_text = excluded.summary_text, summary_updated = excluded.summary_updated,
          summary_last_built = excluded.summary_last_built`,
-    ).run({
-      id: node.id,
-      timestamp: node.timestamp,
-      prompt: node.prompt,
-      response: node.response,
-      status: node.status,
-      error: node.error,
+    ).run(
+      node.id,
+      node.timestamp,
+      node.prompt,
+      node.response,
+      node.status,
+      node.error,
       model,
-      stats_json: JSON.stringify(stats),
-      summary_text: summary.text,
-      summary_updated: summary.updated ? 1 : 0,
-      summary_last_built: summary.last_built,
-    })
+      JSON.stringify(stats),
+      summary.text,
+      summary.updated ? 1 : 0,
+      summary.last_built,
+    )
     // As GraphStore.setTags: a tag given twice is kept once, at its first position.
-    this.statement('DELETE FROM node_tags WHERE node_id = ?').run(node.id)
+    if (stored) this.statement('DELETE FROM node_tags WHERE node_id = ?').run(node.id)
+    if (tags.length === 0) return
     const insertTag = this.statement('INSERT OR IGNORE INTO node_tags (node_id, tag, position) VALUES (?, ?, ?)')
     tags.forEach((tag, i) => insertTag.run(node.id, tag, i))
   }

@@ -77,15 +77,15 @@ function apply(rows: ImportRows, nodes: readonly NodeFile[], flows: readonly Flo
       const file = inExport(NODES_DIR, relpath)
       skipped.push({ kind: 'node', id: node.id, file, reason: 'no imported flow holds it' })
     } else {
-      rows.writeNode(node)
+      rows.writeNode(node, current !== undefined)
       if (current === undefined) inserted.push(node.id)
       else updated.push(node)
     }
   }
   const removed: string[] = []
   for (const { flow } of newerFlows) {
-    if (rows.flowUpdated(flow.id) !== undefined) removed.push(...rows.replaceFlow(flow))
-    else rows.insertFlow(flow)
+    if (rows.flowUpdated(flow.id) === undefined) rows.insertFlow(flow)
+    else for (const id of rows.replaceFlow(flow)) removed.push(id)
   }
   return { flows: newerFlows.map(({ flow }) => flow.id), inserted, updated, removed, skipped }
 }

@@ -128,6 +128,15 @@ describe('node XML', () => {
     expect(roundTrip(n)).toEqual(n)
   })
 
+  it('writes why a reply failed as <error>, only when there is something to say', () => {
+    const failed = node({ status: 'error', error: 'quota & <limits>\r\n  reached' })
+    expect(nodeXml(failed)).toContain('\n<error>quota &amp; &lt;limits&gt;&#13;\n  reached</error>\n<metadata>')
+    expect(roundTrip(failed)).toEqual(failed)
+    expect(roundTrip(node({ status: 'error', error: '' }))).toMatchObject({ error: '' })
+    expect(nodeXml(node())).not.toContain('<error>')
+    expect(roundTrip(node()).error).toBeNull()
+  })
+
   it('writes a streaming reply as incomplete, and keeps error and incomplete', () => {
     expect(roundTrip(node({ status: 'streaming' })).status).toBe('incomplete')
     expect(roundTrip(node({ status: 'error' })).status).toBe('error')

@@ -1,7 +1,7 @@
-import { lstat, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { AppError } from '@shared/errors'
-import { mapLimit } from './concurrency'
+import { makeFolders, writeFiles } from './fileWriter'
 import { CONFIG_FILE, FLOWS_DIR, MANAGED_ENTRIES, NODES_DIR, NODE_MAP_FILE } from './layout'
 
 export interface ExportFile {
@@ -16,8 +16,11 @@ export interface ExportFile {
  * metadata/, config.yaml) is swapped in by a rename. Other entries, such as the `.git` of
  * an export kept under version control, stay. A folder holding anything but a previous
  * export is refused rather than mixed into.
+ *
+ * `files` may be a generator: each file is rendered just before it is handed to the writer
+ * thread, so rendering and writing overlap.
  */
-export async function publishExport(outDir: string, files: readonly ExportFile[]): Promise<void> {
+export async function publishExport(outDir: string, files: Iterable<ExportFile>): Promise<void> {
   await checkTarget(outDir)
   const parent = dirname(outDir)
   await mkdir(parent, { recursive: true })
@@ -48,10 +51,10 @@ async function isExport(dir: string): Promise<boolean> {
   return found.every((s) => s?.isFile())
 }
 
-async function writeAll(root: string, files: readonly ExportFile[]): Promise<void> {
-  const dirs = new Set([NODES_DIR, FLOWS_DIR, ...files.map((f) => dirname(f.path))])
-  for (const dir of dirs) await mkdir(join(root, dir), { recursive: true })
-  await mapLimit(files, (file) => writeFile(join(root, file.path), file.content, 'utf8'))
+async function writeAll(root: string, files: Iterable<ExportFile>): Promise<void> {
+  // An export of nothing still has both folders.
+  makeFolders(root, [NODES_DIR, FLOWS_DIR])
+  await writeFiles(root, files)
 }
 
 async function swapIn(staging: string, outDir: string): Promise<void> {

@@ -16,6 +16,10 @@ describe('VizPrompt round trip', () => {
     first.graph.store.addMember(other, ids[10]!, { x: 1, y: 2 })
     first.graph.store.addMember(other, ids[20]!, null)
     first.graph.store.addEdge(other, ids[20]!, ids[10]!)
+    // Why a reply failed travels with its node.
+    first.db
+      .prepare("UPDATE nodes SET status = 'error', error = ? WHERE id = ?")
+      .run('timeout after 30 s & <no retry>\r\n  then ]]> gave up', ids[5])
 
     const a = t.path('export-a')
     expect(await exportVizprompt(first, { outDir: a })).toEqual({ outDir: a, flows: 2, nodes: 1000 })

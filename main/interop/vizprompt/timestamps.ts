@@ -25,11 +25,26 @@ export function isIsoTimestamp(text: string): boolean {
 
 /** Chronological order; text that is not a timestamp sorts by its characters after every real one. */
 export function compareTimestamps(a: string, b: string): number {
-  const x = instant(a)
-  const y = instant(b)
+  return compareParsed(a, instant(a), b, instant(b))
+}
+
+function compareParsed(a: string, x: Instant | null, b: string, y: Instant | null): number {
   if (x && y) return x.seconds - y.seconds || x.nanos - y.nanos
   if (x || y) return x ? -1 : 1
   return byCodeUnits(a, b)
+}
+
+/**
+ * `items` in the order of their timestamps (compareTimestamps), then of `tie`. Each
+ * timestamp is parsed once rather than at every comparison.
+ */
+export function sortByTimestamp<T>(items: readonly T[], time: (item: T) => string, tie: (a: T, b: T) => number): T[] {
+  const keyed = items.map((item) => {
+    const text = time(item)
+    return { item, text, at: instant(text) }
+  })
+  keyed.sort((a, b) => compareParsed(a.text, a.at, b.text, b.at) || tie(a.item, b.item))
+  return keyed.map((k) => k.item)
 }
 
 /** The latest of some timestamps, or null when there are none. */
@@ -44,8 +59,14 @@ export function oldest(timestamps: Iterable<string | null>): string | null {
 
 function pick(timestamps: Iterable<string | null>, direction: 1 | -1): string | null {
   let best: string | null = null
+  let bestAt: Instant | null = null
   for (const t of timestamps) {
-    if (t !== null && (best === null || compareTimestamps(t, best) * direction > 0)) best = t
+    if (t === null) continue
+    const at = instant(t)
+    if (best === null || compareParsed(t, at, best, bestAt) * direction > 0) {
+      best = t
+      bestAt = at
+    }
   }
   return best
 }

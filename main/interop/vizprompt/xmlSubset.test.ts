@@ -99,7 +99,10 @@ describe('node file subset reader', () => {
       const xml = nodeXml(n)
       if (agrees(xml)) read++
       // Whichever path read it, the node comes back whole.
-      expect(parseNodeXml(xml, 'nodes/00/00.xml')).toEqual(parseNodeXml(xml, 'nodes/00/00.xml'))
+      expect(parseNodeXml(xml, 'nodes/00/00.xml')).toEqual({
+        ...n,
+        status: n.status === 'streaming' ? 'incomplete' : n.status,
+      })
     }
     // Only whitespace-only text (say a summary of two spaces) is left to the full parser.
     expect(read).toBeGreaterThan(1800)

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { parseDocument } from 'yaml'
-import { toYaml } from './yamlFile'
+import { parseDocument, stringify } from 'yaml'
+import { VizpromptError } from './vizpromptError'
+import { parseYaml, toYaml } from './yamlFile'
 import { readYamlSubset } from './yamlSubset'
+import { writeYamlSubset } from './yamlWriter'
 
 /** What the full parser makes of a text: its value, or null when it refuses it. */
 function full(text: string): { value: unknown } | null {
@@ -101,13 +103,35 @@ function value(next: () => number, depth: number): unknown {
     if (k < 0.7) return Math.round((next() - 0.5) * 1e6) / (k < 0.65 ? 1 : 1000)
     if (k < 0.8) return next() < 0.5
     if (k < 0.85) return null
-    return [1e21, -0, 0.000001, 1e-7, 2 ** 53, 12345678901234567890][Math.floor(next() * 6)]
+    return [1e21, -0, 0.000001, 1e-7, 2 ** 53, 1.2345678901234567e19][Math.floor(next() * 6)]
   }
   if (r < 0.7) return Array.from({ length: Math.floor(next() * 4) }, () => value(next, depth + 1))
+  if (r < 0.75)
+    return new Map(Array.from({ length: Math.floor(next() * 3) }, () => [text(next), value(next, depth + 1)]))
   const map: Record<string, unknown> = {}
   for (let n = Math.floor(next() * 4); n > 0; n--) map[text(next)] = value(next, depth + 1)
   return map
 }
+
+describe('YAML writer', () => {
+  it('writes exactly what yaml writes', () => {
+    const next = random(13)
+    for (let i = 0; i < 4000; i++) {
+      const v = { [text(next)]: value(next, 0), k: value(next, 1) }
+      const written = writeYamlSubset(v)
+      if (written !== undefined) expect(written).toBe(stringify(v, { lineWidth: 0 }))
+    }
+  })
+
+  it('writes the shape of a flow file as yaml does', () => {
+    const flow = {
+      id: 'f',
+      nodes: Array.from({ length: 3 }, (_, i) => ({ index: i + 1, id: `n${i}`, x: -0.5, y: 1e21 })),
+      connections: [{ from: 1, to: 2 }],
+    }
+    expect(writeYamlSubset(flow)).toBe(stringify(flow, { lineWidth: 0 }))
+  })
+})
 
 describe('YAML subset reader', () => {
   it('reads what Loomverse writes as the full parser does', () => {
@@ -199,5 +223,31 @@ describe('YAML subset reader', () => {
     }
     expect(readYamlSubset('a: 1\na: 2\n')).toBeUndefined()
     expect(readYamlSubset('a: &x 1\nb: *x\n')).toBeUndefined()
+  })
+})
+
+describe('parseYaml', () => {
+  it('reports duplicate keys and other errors where yaml would', () => {
+    for (const text of [
+      'a: 1\nb:\n  c: 1\n  c: 2\n',
+      'a: 1\na: 2\nb: [oops\n',
+      'a: [oops\nb: 1\nb: 2\n',
+      'x: {p: 1, p: 2}\n',
+      '# comment\nlist:\n  - k: 1\n    k: 2\n',
+      "'q': 1\nq: 2\n",
+    ]) {
+      const expected = parseDocument(text, { uniqueKeys: true, prettyErrors: true }).errors[0]!
+      let error: unknown
+      try {
+        parseYaml(text, 'f.yaml')
+      } catch (e) {
+        error = e
+      }
+      expect(error, text).toBeInstanceOf(VizpromptError)
+      expect((error as VizpromptError).line, text).toBe(expected.linePos?.[0].line)
+      expect((error as VizpromptError).reason, text).toBe(
+        expected.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''),
+      )
+    }
   })
 })

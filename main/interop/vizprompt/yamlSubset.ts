@@ -17,7 +17,7 @@ const OUTSIDE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]/
 
 // The core schema's implicit types (yaml's schema/core). A plain scalar matching one of
 // these is not a string; of them, only the canonical number forms below are read here.
-export const NOT_A_STRING = [
+const CORE_TYPES = [
   /^(?:~|[Nn]ull|NULL)?$/,
   /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
   /^0o[0-7]+$/,
@@ -27,6 +27,8 @@ export const NOT_A_STRING = [
   /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
   /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
 ]
+/** Any of CORE_TYPES, in one pass. */
+export const NOT_A_STRING = new RegExp(CORE_TYPES.map((r) => `(?:${r.source})`).join('|'))
 /** Integers that a double holds exactly, without a plus sign or leading zeros. */
 const INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/
 /** Fractions and exponents as JavaScript's String(number) writes them. */
@@ -214,6 +216,6 @@ function isPlainString(text: string): boolean {
     !text.endsWith(' ') &&
     !text.includes(' #') &&
     !text.includes(': ') &&
-    !NOT_A_STRING.some((r) => r.test(text))
+    !NOT_A_STRING.test(text)
   )
 }
