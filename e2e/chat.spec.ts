@@ -52,3 +52,19 @@ test('a provider that refuses the key shows why on the node', async ({ page, llm
     await server.stop()
   }
 })
+
+test('a second tab sees the new node and its streaming reply live', async ({ app, page, context, server, llm, graph }) => {
+  await app.open()
+  await graph.newFlow()
+  const other = await context.newPage()
+  await other.goto(server.url)
+  await expect(other.getByTestId('connection')).toHaveText('Connected')
+  const otherGraph = new GraphPage(other, server.wsUrl)
+
+  const words = Array.from({ length: 10 }, (_, i) => `live${i} `)
+  llm.script({ provider: 'openai', reply: words.join(''), chunks: words, chunkDelayMs: 50, times: 1 })
+  await graph.send('Tell both tabs')
+  await expect(otherGraph.card(1)).toContainText('Tell both tabs')
+  await expect(otherGraph.card(1).getByTestId('node-response')).toContainText('live9')
+  await expect(page.getByTestId('conv-node')).toHaveCount(1)
+})
