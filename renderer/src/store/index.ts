@@ -5,6 +5,7 @@ import { chatSlice, type ChatSlice } from './chatSlice'
 import { connectionSlice, type ConnectionSlice } from './connectionSlice'
 import { graphSlice, type GraphSlice } from './graphSlice'
 import { jobsSlice, type JobsSlice } from './jobsSlice'
+import { memorySlice, wireMemoryEvents, type MemorySlice } from './memorySlice'
 import { modalSlice, type ModalSlice } from './modalSlice'
 import { personaSlice, type PersonaSlice } from './personaSlice'
 import { settingsSlice, type SettingsSlice } from './settingsSlice'
@@ -19,7 +20,8 @@ export type App = ConnectionSlice &
   ToastSlice &
   ModalSlice &
   PersonaSlice &
-  WorldSlice
+  WorldSlice &
+  MemorySlice
 export type AppStore = UseBoundStore<StoreApi<App>>
 
 /**
@@ -37,8 +39,10 @@ export function createAppStore(client: Client): AppStore {
     ...modalSlice(...a),
     ...personaSlice(client)(...a),
     ...worldSlice(client)(...a),
+    ...memorySlice(client)(...a),
   }))
   wireWorldEvents(client, store)
+  wireMemoryEvents(client, store)
   client.on('settings_updated', (settings) => store.setState({ settings, settingsError: null }))
   client.on('job_progress', (progress) => store.getState().applyJobProgress(progress))
   client.on('node_created', ({ flow_id, node }) => store.getState().upsertNode(node, flow_id))

@@ -69,6 +69,9 @@ export function NodeMenu({ menu, onClose }: { menu: NodeMenuState; onClose: () =
       >
         {t('graph.copy')}
       </button>
+      <button type="button" role="menuitem" onClick={run(() => s().showWhyRemembered(menu.nodeId))}>
+        {t('memory.whyRemembered')}
+      </button>
       <button
         type="button"
         role="menuitem"

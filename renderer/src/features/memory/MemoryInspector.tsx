@@ -1,11 +1,90 @@
 import { useTranslation } from 'react-i18next'
+import { useApp } from '../../store'
+import { memoryPersona } from '../../store/memorySlice'
+import { EntityList } from './EntityList'
+import { UnitDetail } from './UnitDetail'
+import { UnitList } from './UnitList'
+import { WhyRemembered } from './WhyRemembered'
 
-/** The persona's memory: units, versions, evidence, and why something was remembered. */
+/** The persona's memory: units, versions, evidence, entities, and why something was remembered. */
 export function MemoryInspector() {
   const { t } = useTranslation()
+  const personaId = useApp(memoryPersona)
+  const view = useApp((s) => s.memoryView)
+  const setView = useApp((s) => s.setMemoryView)
+  const detailId = useApp((s) => s.memoryDetail?.unit.id ?? null)
+  const whyNodeId = useApp((s) => s.memoryWhyNodeId)
   return (
-    <section className="side-panel" aria-label={t('memory.title')}>
+    <section className="side-panel memory-inspector" aria-label={t('memory.title')}>
       <h2>{t('memory.title')}</h2>
+      <PersonaChoice />
+      {!personaId ? (
+        <p className="hint">{t('memory.noPersona')}</p>
+      ) : (
+        <>
+          <MemoryStatusLine />
+          <div className="segmented" role="tablist" aria-label={t('memory.views')}>
+            <button type="button" role="tab" aria-selected={view === 'units'} onClick={() => setView('units')}>
+              {t('memory.units')}
+            </button>
+            <button type="button" role="tab" aria-selected={view === 'entities'} onClick={() => setView('entities')}>
+              {t('memory.entities')}
+            </button>
+            {whyNodeId && (
+              <button type="button" role="tab" aria-selected={view === 'why'} onClick={() => setView('why')}>
+                {t('memory.why')}
+              </button>
+            )}
+          </div>
+          {view === 'units' && (detailId !== null ? <UnitDetail key={detailId} /> : <UnitList key={personaId} />)}
+          {view === 'entities' && <EntityList />}
+          {view === 'why' && <WhyRemembered />}
+        </>
+      )}
     </section>
+  )
+}
+
+/** Follows the open conversation's persona; another one can be looked at from here. */
+function PersonaChoice() {
+  const { t } = useTranslation()
+  const personas = useApp((s) => s.personas)
+  const personaId = useApp(memoryPersona)
+  const setPersona = useApp((s) => s.setMemoryPersona)
+  return (
+    <label className="field memory-persona">
+      <span>{t('memory.persona')}</span>
+      <select
+        aria-label={t('memory.persona')}
+        value={personaId ?? ''}
+        onChange={(e) => setPersona(e.target.value || null)}
+      >
+        <option value="">{t('memory.choosePersona')}</option>
+        {personas.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
+function MemoryStatusLine() {
+  const { t } = useTranslation()
+  const status = useApp((s) => s.memoryStatus)
+  if (!status) return null
+  return (
+    <p className="hint memory-status" data-testid="memory-status">
+      {t('memory.status', { count: status.units })}
+      {' · '}
+      {t('memory.jobs', status.jobs)}
+      {status.jobs.failed > 0 && (
+        <>
+          {' · '}
+          <span className="memory-failed">{t('memory.jobsFailed', { count: status.jobs.failed })}</span>
+        </>
+      )}
+    </p>
   )
 }

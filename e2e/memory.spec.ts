@@ -1,0 +1,75 @@
+import type { Page } from '@playwright/test'
+import { expect, test } from './fixtures'
+import { MemoryPage } from './pages/memory.page'
+
+/** Creates a persona in the Personas dialog and binds the open conversation to it. */
+async function bindNewPersona(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Personas…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Personas' })
+  await dialog.getByLabel('Name').fill(name)
+  await dialog.getByLabel('Persona', { exact: true }).fill('A librarian in Kyoto who loves tea.')
+  await dialog.getByLabel('Chat', { exact: true }).fill('openai:gpt-4o')
+  await dialog.getByRole('button', { name: 'Create persona' }).click()
+  await expect(dialog.getByRole('button', { name })).toBeVisible()
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  const picker = page.getByLabel('Persona', { exact: true })
+  await picker.selectOption({ label: name })
+  await expect(picker.locator('option:checked')).toHaveText(name)
+}
+
+test('memory inspector: episodes listed, edited into a new version, archived; why a reply remembered', async ({
+  app,
+  page,
+  graph,
+}) => {
+  const memory = new MemoryPage(page)
+  await app.open()
+  await graph.newFlow()
+  await bindNewPersona(page, 'Mio')
+
+  // The first exchange is recorded as an episode; the panel shows it as it arrives.
+  await graph.send('I adopted a cat named Pepper today.')
+  await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
+  await memory.open()
+  await expect(memory.units('cat named Pepper')).toHaveCount(1)
+  await expect(memory.panel.getByTestId('memory-status')).toContainText('jobs:')
+
+  await graph.send('Which pet did I adopt?')
+  await expect(graph.card(2).getByTestId('node-response')).toContainText('echo')
+  await expect(memory.units('Which pet did I adopt?')).toHaveCount(1)
+
+  // Edit the first episode: a new version, the old text still readable.
+  await memory.openUnit('cat named Pepper')
+  await expect(memory.detail.getByTestId('memory-unit-text')).toContainText('User: I adopted a cat named Pepper today.')
+  const before = await memory.versions.count()
+  await memory.edit('What the user said', 'I adopted a black cat named Pepper today.', 'more detail')
+  await expect(memory.versions).toHaveCount(before + 1)
+  await expect(memory.detail.getByTestId('memory-unit-text')).toContainText('black cat named Pepper')
+  const newest = memory.versions.first()
+  await expect(newest).toContainText(`v${before + 1}`)
+  await expect(newest).toContainText('more detail')
+  const oldest = memory.versions.last()
+  await oldest.getByText('Text at this version').click()
+  await expect(oldest).toContainText('I adopted a cat named Pepper today.')
+  await memory.backToList()
+  await expect(memory.units('black cat named Pepper')).toHaveCount(1)
+
+  // Archive the second: it leaves the default list, and "Any state" still has it.
+  await memory.openUnit('Which pet did I adopt?')
+  await memory.action('Archive')
+  await expect(memory.detail.getByRole('button', { name: 'Unarchive' })).toBeVisible()
+  await memory.backToList()
+  await expect(memory.units('Which pet did I adopt?')).toHaveCount(0)
+  await expect(memory.units('black cat named Pepper')).toHaveCount(1)
+  await memory.panel.getByLabel('State', { exact: true }).selectOption({ label: 'Any state' })
+  await expect(memory.units('Which pet did I adopt?')).toContainText('Archived')
+
+  // "Why remembered?" on #2: the pack injected with its reply holds the first exchange, with its reason.
+  await graph.menu(2, 'Why remembered?')
+  await expect(memory.panel.getByRole('tab', { name: 'Why remembered' })).toHaveAttribute('aria-selected', 'true')
+  await expect(memory.panel.getByTestId('memory-pack')).toHaveCount(1)
+  const item = memory.packItems.filter({ hasText: 'cat named Pepper' })
+  await expect(item).toHaveCount(1)
+  await expect(item.locator('.memory-why-reason')).toContainText(/Why: \S+/)
+  await expect(item).toContainText(/\d+ tokens?/)
+})

@@ -1,0 +1,50 @@
+import { expect, type Locator, type Page } from '@playwright/test'
+
+/** The memory inspector in the side panel: units, a unit's detail, and "Why remembered?". */
+export class MemoryPage {
+  readonly panel: Locator
+  readonly detail: Locator
+  readonly versions: Locator
+  readonly packItems: Locator
+
+  constructor(readonly page: Page) {
+    this.panel = page.getByRole('region', { name: 'Memory' })
+    this.detail = this.panel.getByTestId('memory-detail')
+    this.versions = this.detail.getByTestId('memory-version')
+    this.packItems = this.panel.getByTestId('memory-pack-item')
+  }
+
+  /** Opens the panel from the header (a no-op when it is already open). */
+  async open(): Promise<void> {
+    if (await this.panel.isVisible()) return
+    await this.page.locator('header.app-header').getByRole('button', { name: 'Memory', exact: true }).click()
+    await expect(this.panel).toBeVisible()
+  }
+
+  /** Rows of the unit list whose text contains `text`. */
+  units(text: string): Locator {
+    return this.panel.getByTestId('memory-unit').filter({ hasText: text })
+  }
+
+  async openUnit(text: string): Promise<void> {
+    await this.units(text).click()
+    await expect(this.detail).toBeVisible()
+  }
+
+  async backToList(): Promise<void> {
+    await this.detail.getByRole('button', { name: '← All memories' }).click()
+    await expect(this.detail).toBeHidden()
+  }
+
+  /** Rewrites one payload field (by its label) and saves: a new version. */
+  async edit(field: string, text: string, reason?: string): Promise<void> {
+    await this.detail.getByRole('button', { name: 'Edit', exact: true }).click()
+    await this.detail.getByLabel(field).fill(text)
+    if (reason) await this.detail.getByLabel('Reason').fill(reason)
+    await this.detail.getByRole('button', { name: 'Save as new version' }).click()
+  }
+
+  async action(name: string): Promise<void> {
+    await this.detail.getByRole('button', { name, exact: true }).click()
+  }
+}

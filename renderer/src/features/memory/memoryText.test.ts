@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { changedFields, dayToEpoch, editableFields, epochToDay, nextDay, payloadTexts, shortText } from './memoryText'
+
+describe('memory text helpers', () => {
+  it('edits only the fields that changed', () => {
+    const payload = { user_text: 'hi', reply_text: 'hello', image_summary: null }
+    expect(editableFields('episode', payload)).toEqual(['user_text', 'reply_text'])
+    expect(changedFields(payload, { user_text: 'hi', reply_text: 'hello' })).toBeNull()
+    expect(changedFields(payload, { user_text: 'hi!', reply_text: 'hello' })).toEqual({ user_text: 'hi!' })
+  })
+
+  it("reads an old version's text fields, skipping metadata", () => {
+    const old = { summary_text: 'before', scope_key: 'd', _meta: { pin: 1 } }
+    expect(payloadTexts('summary', old)).toEqual([['summary_text', 'before']])
+  })
+
+  it('maps date inputs to local midnights and back', () => {
+    const day = dayToEpoch('2024-03-10')!
+    expect(epochToDay(day)).toBe('2024-03-10')
+    expect(epochToDay(nextDay(day))).toBe('2024-03-11')
+    expect(dayToEpoch('')).toBeNull()
+  })
+
+  it('shortens long text to one line', () => {
+    expect(shortText('a\n b', 10)).toBe('a b')
+    expect(shortText('x'.repeat(20), 10)).toHaveLength(10)
+  })
+})

@@ -1,0 +1,69 @@
+import type { MemoryUnitKind } from '@shared/contract'
+
+/** The payload fields a person writes, by kind: what "Edit" offers and old versions show. */
+export const textFields: Record<MemoryUnitKind, readonly string[]> = {
+  episode: ['user_text', 'reply_text', 'image_summary'],
+  fact: ['predicate', 'object_text'],
+  summary: ['summary_text'],
+  persona: ['persona_text'],
+  contract: ['contract_text'],
+  capsule: ['capsule_json'],
+  loop: ['loop_text'],
+}
+
+/** Fields shown in the editor: always the kind's main ones, optional ones only when they hold text. */
+export function editableFields(kind: MemoryUnitKind, payload: Record<string, unknown>): string[] {
+  return textFields[kind].filter((f) => f !== 'image_summary' || typeof payload[f] === 'string')
+}
+
+/** The text fields of a payload (a version's snapshot or the current one), in the kind's order. */
+export function payloadTexts(kind: MemoryUnitKind, payload: Record<string, unknown>): Array<[string, string]> {
+  return textFields[kind].flatMap((f) => {
+    const v = payload[f]
+    return typeof v === 'string' && v !== '' ? [[f, v] as [string, string]] : []
+  })
+}
+
+/** Only the fields that differ from the payload: the edit's patch. */
+export function changedFields(
+  payload: Record<string, unknown>,
+  draft: Record<string, string>,
+): Record<string, string> | null {
+  const patch = Object.fromEntries(Object.entries(draft).filter(([k, v]) => (payload[k] ?? '') !== v))
+  return Object.keys(patch).length > 0 ? patch : null
+}
+
+/** A one-line preview of a unit's text. */
+export function shortText(text: string, max = 140): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+/** `<input type=date>` value (local day) ↔ UTC epoch seconds at that day's local midnight. */
+export function dayToEpoch(value: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  if (!m) return null
+  return Math.floor(new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])).getTime() / 1000)
+}
+
+export function epochToDay(epoch: number | null): string {
+  if (epoch === null) return ''
+  const d = new Date(epoch * 1000)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`
+}
+
+/** The local midnight after the given day: the exclusive end of a "to" day. */
+export function nextDay(epoch: number): number {
+  const d = new Date(epoch * 1000)
+  return Math.floor(new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1).getTime() / 1000)
+}
+
+export function previousDay(epoch: number): number {
+  const d = new Date(epoch * 1000)
+  return Math.floor(new Date(d.getFullYear(), d.getMonth(), d.getDate() - 1).getTime() / 1000)
+}
+
+export function formatTime(epoch: number | null, language: string): string {
+  return epoch === null ? '' : new Date(epoch * 1000).toLocaleString(language)
+}

@@ -1,0 +1,306 @@
+import type { StateCreator } from 'zustand'
+import type {
+  MemorySensitivity,
+  MemoryUnit,
+  MemoryUnitDetail,
+  MemoryUnitKind,
+  MemoryUnitState,
+  Out,
+} from '@shared/contract'
+import type { Client } from '../bridge'
+import type { App, AppStore } from './index'
+
+/** Units per page in the memory inspector. */
+export const MEMORY_PAGE = 20
+/** memory_list_units answers at most this many rows per call. */
+const LIST_MAX = 1000
+const LIVE_STATES: MemoryUnitState[] = ['raw', 'validated', 'consolidated']
+
+/** `active`: every state but archived — what the persona can still recall. */
+export type MemoryStateFilter = MemoryUnitState | 'active' | 'all'
+
+export interface MemoryFilter {
+  kind: MemoryUnitKind | null
+  state: MemoryStateFilter
+  entityId: number | null
+  /** UTC epoch seconds on `occurred_at`; `to` is exclusive. */
+  from: number | null
+  to: number | null
+  query: string
+  offset: number
+}
+
+export const defaultMemoryFilter: MemoryFilter = {
+  kind: null,
+  state: 'active',
+  entityId: null,
+  from: null,
+  to: null,
+  query: '',
+  offset: 0,
+}
+
+export type MemoryView = 'units' | 'entities' | 'why'
+export type MemoryEntities = Out<'memory_list_entities'>
+/** The packs injected with one node's reply, newest first. */
+export interface MemoryPacks {
+  nodeId: string
+  packs: Out<'memory_packs_for_node'>
+}
+
+/** The memory inspector: one persona's units, entities and the packs injected into replies. */
+export interface MemorySlice {
+  /** Chosen in the panel; null follows the open conversation's persona. */
+  memoryPersonaId: string | null
+  memoryView: MemoryView
+  memoryFilter: MemoryFilter
+  memoryUnits: { units: MemoryUnit[]; total: number } | null
+  memoryStatus: Out<'memory_status'> | null
+  memoryEntities: MemoryEntities | null
+  /** The unit open in the panel, if any. */
+  memoryDetail: MemoryUnitDetail | null
+  /** The node whose injected MemoryPacks "Why remembered?" shows. */
+  memoryWhyNodeId: string | null
+  memoryPacks: MemoryPacks | null
+
+  setMemoryPersona(personaId: string | null): void
+  setMemoryView(view: MemoryView): void
+  setMemoryFilter(patch: Partial<MemoryFilter>): Promise<void>
+  /** Reloads everything the panel shows for the current persona. */
+  refreshMemory(): Promise<void>
+  openMemoryUnit(unitId: number | null): Promise<void>
+  /** Opens the memory panel on the packs injected with a node's reply. */
+  showWhyRemembered(nodeId: string): void
+  editMemoryUnit(unitId: number, payload: Record<string, unknown>, reason?: string): Promise<boolean>
+  pinMemoryUnit(unitId: number, pin: boolean): Promise<void>
+  archiveMemoryUnit(unitId: number, archived: boolean): Promise<void>
+  setMemorySensitivity(unitId: number, sensitivity: MemorySensitivity): Promise<void>
+  setMemoryGlobal(unitId: number, global: boolean): Promise<void>
+  deleteMemoryUnit(unitId: number): Promise<void>
+  /** Opens the conversation a memory came from and centres its node. */
+  goToNode(nodeId: string, flowId: string | null): Promise<void>
+}
+
+/** The persona the memory panel shows: the panel's choice, else the open conversation's. */
+export function memoryPersona(s: App): string | null {
+  return s.memoryPersonaId ?? s.flow?.persona_id ?? null
+}
+
+/** Newest first, as memory_list_units orders. */
+function newerFirst(a: MemoryUnit, b: MemoryUnit): number {
+  return (b.occurred_at ?? b.created_at) - (a.occurred_at ?? a.created_at) || b.id - a.id
+}
+
+export const memorySlice =
+  (client: Client): StateCreator<App, [], [], MemorySlice> =>
+  (set, get) => {
+    async function listUnits(personaId: string, f: MemoryFilter) {
+      const base = {
+        persona_id: personaId,
+        ...(f.kind ? { kind: f.kind } : {}),
+        ...(f.entityId !== null ? { entity_id: f.entityId } : {}),
+        ...(f.from !== null ? { from: f.from } : {}),
+        ...(f.to !== null ? { to: f.to } : {}),
+        ...(f.query.trim() ? { query: f.query.trim() } : {}),
+      }
+      if (f.state !== 'active') {
+        return get().invoke('memory_list_units', {
+          ...base,
+          ...(f.state !== 'all' ? { state: f.state } : {}),
+          limit: MEMORY_PAGE,
+          offset: f.offset,
+        })
+      }
+      // The contract filters one state at a time: merge the live states' first pages, in the
+      // server's order, to page through everything but the archived exactly.
+      const limit = Math.min(LIST_MAX, f.offset + MEMORY_PAGE)
+      const parts = await Promise.all(
+        LIVE_STATES.map((state) => get().invoke('memory_list_units', { ...base, state, limit, offset: 0 })),
+      )
+      if (parts.some((p) => p === null)) return null
+      const units = parts.flatMap((p) => p!.units).sort(newerFirst)
+      return {
+        units: units.slice(f.offset, f.offset + MEMORY_PAGE),
+        total: parts.reduce((n, p) => n + p!.total, 0),
+      }
+    }
+
+    /** Calls that only refresh what is shown stay quiet: a vanished unit just closes. */
+    async function quietDetail(personaId: string, unitId: number) {
+      const result = await client.invoke('memory_get_unit', { persona_id: personaId, unit_id: unitId })
+      return result.ok ? result.value : null
+    }
+
+    /** Runs a unit action, then refreshes the panel. */
+    async function act<T>(run: (personaId: string) => Promise<T | null>): Promise<T | null> {
+      const personaId = memoryPersona(get())
+      if (!personaId) return null
+      const out = await run(personaId)
+      await get().refreshMemory()
+      return out
+    }
+
+    return {
+      memoryPersonaId: null,
+      memoryView: 'units',
+      memoryFilter: defaultMemoryFilter,
+      memoryUnits: null,
+      memoryStatus: null,
+      memoryEntities: null,
+      memoryDetail: null,
+      memoryWhyNodeId: null,
+      memoryPacks: null,
+
+      setMemoryPersona(personaId) {
+        // The subscription in wireMemoryEvents resets and reloads the panel for the new persona.
+        set({ memoryPersonaId: personaId })
+      },
+
+      setMemoryView(view) {
+        set({ memoryView: view })
+      },
+
+      async setMemoryFilter(patch) {
+        // Any change but paging starts again from the first page.
+        const offset = patch.offset ?? 0
+        set((s) => ({ memoryFilter: { ...s.memoryFilter, ...patch, offset }, memoryDetail: null }))
+        await get().refreshMemory()
+      },
+
+      async refreshMemory() {
+        const personaId = memoryPersona(get())
+        if (!personaId) {
+          set({ memoryUnits: null, memoryStatus: null, memoryEntities: null, memoryDetail: null, memoryPacks: null })
+          return
+        }
+        const { invoke, memoryFilter, memoryDetail, memoryWhyNodeId } = get()
+        const [status, units, entities, detail, packs] = await Promise.all([
+          invoke('memory_status', { persona_id: personaId }),
+          listUnits(personaId, memoryFilter),
+          invoke('memory_list_entities', { persona_id: personaId }),
+          memoryDetail ? quietDetail(personaId, memoryDetail.unit.id) : null,
+          memoryWhyNodeId ? invoke('memory_packs_for_node', { persona_id: personaId, node_id: memoryWhyNodeId }) : null,
+        ])
+        const now = get()
+        // Another persona or filter was chosen meanwhile: its own refresh is on the way.
+        if (memoryPersona(now) !== personaId || now.memoryFilter !== memoryFilter) return
+        set({
+          memoryStatus: status,
+          memoryUnits: units,
+          memoryEntities: entities,
+          // A unit opened meanwhile stays; the one shown is replaced by its fresh copy (null: gone).
+          memoryDetail: now.memoryDetail !== memoryDetail ? now.memoryDetail : detail,
+          memoryPacks:
+            packs && memoryWhyNodeId && now.memoryWhyNodeId === memoryWhyNodeId
+              ? { nodeId: memoryWhyNodeId, packs }
+              : now.memoryPacks,
+        })
+      },
+
+      async openMemoryUnit(unitId) {
+        const personaId = memoryPersona(get())
+        if (unitId === null || !personaId) return set({ memoryDetail: null })
+        const detail = await get().invoke('memory_get_unit', { persona_id: personaId, unit_id: unitId })
+        if (detail && memoryPersona(get()) === personaId) set({ memoryDetail: detail, memoryView: 'units' })
+      },
+
+      showWhyRemembered(nodeId) {
+        set({
+          panel: 'memory',
+          memoryView: 'why',
+          memoryWhyNodeId: nodeId,
+          memoryDetail: null,
+          // The node belongs to the open conversation: show its persona's memory.
+          memoryPersonaId: null,
+        })
+        // Loaded by the subscription in wireMemoryEvents when the node or persona changed.
+      },
+
+      async editMemoryUnit(unitId, payload, reason) {
+        const detail = await act((persona_id) =>
+          get().invoke('memory_edit_unit', {
+            persona_id,
+            unit_id: unitId,
+            payload,
+            ...(reason?.trim() ? { reason: reason.trim() } : {}),
+          }),
+        )
+        if (detail && get().memoryDetail?.unit.id === unitId) set({ memoryDetail: detail })
+        return detail !== null
+      },
+
+      async pinMemoryUnit(unitId, pin) {
+        await act((persona_id) => get().invoke('memory_pin_unit', { persona_id, unit_id: unitId, pin }))
+      },
+
+      async archiveMemoryUnit(unitId, archived) {
+        await act((persona_id) => get().invoke('memory_archive_unit', { persona_id, unit_id: unitId, archived }))
+      },
+
+      async setMemorySensitivity(unitId, sensitivity) {
+        await act((persona_id) => get().invoke('memory_set_sensitivity', { persona_id, unit_id: unitId, sensitivity }))
+      },
+
+      async setMemoryGlobal(unitId, global) {
+        await act((persona_id) => get().invoke('memory_set_global', { persona_id, unit_id: unitId, global }))
+      },
+
+      async deleteMemoryUnit(unitId) {
+        if (get().memoryDetail?.unit.id === unitId) set({ memoryDetail: null })
+        await act((persona_id) => get().invoke('memory_delete_unit', { persona_id, unit_id: unitId }))
+      },
+
+      async goToNode(nodeId, flowId) {
+        const target = flowId ?? get().flowId
+        if (target && target !== get().flowId) await get().openFlow(target)
+        if (get().nodes[nodeId] || get().members[nodeId]) get().focusNode(nodeId)
+      },
+    }
+  }
+
+/**
+ * Keeps the open panel current: memory changes of the shown persona (episodes recorded,
+ * jobs finished, edits elsewhere) refresh it, a few at a time; opening the panel, another
+ * persona or another "why" node loads it; another conversation brings its own persona back.
+ */
+export function wireMemoryEvents(client: Client, store: AppStore): void {
+  let timer: ReturnType<typeof setTimeout> | null = null
+  const refreshSoon = () => {
+    timer ??= setTimeout(() => {
+      timer = null
+      void store.getState().refreshMemory()
+    }, 150)
+  }
+  client.on('memory_changed', ({ persona_id }) => {
+    const s = store.getState()
+    if (s.panel === 'memory' && memoryPersona(s) === persona_id) refreshSoon()
+  })
+  client.onState((connection) => {
+    if (connection === 'connected' && store.getState().panel === 'memory') refreshSoon()
+  })
+  let shownPersona: string | null = null
+  let shownKey: string | null = null
+  store.subscribe((state, previous) => {
+    if (state.flowId !== previous.flowId && state.memoryPersonaId !== null) {
+      store.setState({ memoryPersonaId: null }) // re-enters with the new persona
+      return
+    }
+    const persona = memoryPersona(state)
+    const key = state.panel === 'memory' ? `${persona}\n${state.memoryWhyNodeId}` : null
+    if (key === shownKey) return
+    shownKey = key
+    if (key === null) return
+    if (persona !== shownPersona) {
+      shownPersona = persona
+      store.setState({
+        memoryFilter: defaultMemoryFilter,
+        memoryDetail: null,
+        memoryUnits: null,
+        memoryEntities: null,
+        memoryStatus: null,
+        memoryPacks: null,
+      })
+    }
+    void store.getState().refreshMemory()
+  })
+}
