@@ -12,8 +12,9 @@ import type { FromMemoryWorker, MemoryWorkerInit, ToMemoryWorker } from './proto
  */
 export function defaultMemoryWorker(): WorkerEntry | null {
   const here = dirname(fileURLToPath(import.meta.url))
-  const built = join(here, 'memoryWorker.js')
-  if (existsSync(built)) return { path: built }
+  // This module may be bundled into a chunk one folder below the entries (out/main/chunks).
+  const built = [join(here, 'memoryWorker.js'), join(here, '..', 'memoryWorker.js')].find((f) => existsSync(f))
+  if (built) return { path: built }
   const source = join(here, 'memoryWorker.ts')
   const bootstrap = join(here, '..', 'testing', 'tsWorkerBootstrap.mjs')
   if (existsSync(source) && existsSync(bootstrap))
