@@ -4,6 +4,7 @@ import { embedLocal, vectorBlob } from './embedder'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindName } from './enums'
 import { classifyIntent, intentWeights, type Intent } from './intent'
 import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from './store'
+import { vectorIndexOf } from './vectorIndex'
 
 export interface PackRequest {
   query: string
@@ -18,6 +19,8 @@ export interface PackRequest {
   now?: number
   /** Overrides the rule-based intent (e.g. the lightweight model's answer). */
   intent?: Intent
+  /** Profiling: milliseconds spent per stage are added here (bench/memory/profile.ts). */
+  profile?: Record<string, number>
 }
 
 type Section = 'persona' | 'contract' | 'capsule' | 'loops' | 'facts' | 'summaries' | 'episodes'
@@ -64,10 +67,19 @@ const STOP = new Set(
  * value per token; the rendered text never exceeds the budget.
  */
 export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack {
+  const prof = request.profile
+  let mark = performance.now()
+  const lap = (stage: string) => {
+    if (!prof) return
+    const t = performance.now()
+    prof[stage] = (prof[stage] ?? 0) + t - mark
+    mark = t
+  }
   const now = request.now ?? nowSeconds()
   const { intent } = request.intent ? { intent: request.intent } : classifyIntent(request.query)
   const weights = intentWeights[intent]
   const allowSecret = request.allowSecret ?? explicitSecretAsk(request.query)
+  lap('intent')
 
   const candidates: Candidate[] = []
   // Always in: the persona's anchors and its contract.
@@ -82,28 +94,36 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
         mandatory: true,
       })
   }
-  const capsule = unitsWhere(
-    store,
-    `kind = 6 AND state != 3 AND id IN (SELECT unit_id FROM payload_capsule WHERE expires_at IS NULL OR expires_at > ${Math.floor(now)})
-     ORDER BY occurred_at DESC LIMIT 1`,
-  )
+  // `now` is bound, not written into the SQL: one prepared statement serves every pack.
+  const capsule = store
+    .prepare(
+      `SELECT * FROM units WHERE kind = 6 AND state != 3
+       AND id IN (SELECT unit_id FROM payload_capsule WHERE expires_at IS NULL OR expires_at > ?)
+       ORDER BY occurred_at DESC LIMIT 1`,
+    )
+    .all(Math.floor(now)) as UnitRow[]
   for (const unit of capsule) candidates.push({ unit, section: 'capsule', value: 20, why: 'latest short-term state' })
-  const loops = unitsWhere(
-    store,
-    `kind = 7 AND state != 3 AND id IN (SELECT unit_id FROM payload_loop WHERE status = ${LoopStatus.OPEN})
-     ORDER BY occurred_at DESC LIMIT 15`,
-  )
+  // From the open loops' index: closed loops (most of them, in a long memory) are never read.
+  const loops = store
+    .prepare(
+      `SELECT u.* FROM payload_loop l JOIN units u ON u.id = l.unit_id
+       WHERE l.status = ${LoopStatus.OPEN} AND u.kind = 7 AND u.state != 3 ORDER BY u.occurred_at DESC LIMIT 15`,
+    )
+    .all() as UnitRow[]
   for (const unit of loops)
     candidates.push({ unit, section: 'loops', value: 4 * weights.loop + unit.pin, why: 'open loop' })
+  lap('anchors')
 
   // Hybrid retrieval over facts, summaries and episodes.
-  const fused = hybridRetrieve(store, request.query, allowSecret, now)
+  const fused = hybridRetrieve(store, request.query, allowSecret, now, lap)
+  lap('fusion')
   const linked = entityLinked(store, request.query)
-  for (const id of linked.keys()) if (!fused.has(id)) fused.set(id, { score: 0, why: '' })
-  const rows = new Map(unitsByIds(store, [...fused.keys()]).map((u) => [u.id, u]))
+  lap('entities')
+  // Units only an entity link brought: their rows were not read by the retrieval.
+  const linkedOnly = [...linked.keys()].filter((id) => !fused.has(id))
+  for (const unit of unitsByIds(store, linkedOnly)) fused.set(unit.id, { unit, score: 0, why: '' })
   for (const [id, hit] of fused) {
-    const unit = rows.get(id)
-    if (!unit) continue
+    const { unit } = hit
     const link = linked.get(id)
     const score = hit.score + (link ? 0.25 : 0)
     const why = [hit.why, link && `linked to ${link}`].filter(Boolean).join('; ')
@@ -116,6 +136,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   // Pinned facts ride along even when the query does not reach them.
   for (const unit of unitsWhere(store, 'kind = 2 AND pin = 1 AND state != 3 ORDER BY id DESC LIMIT 20'))
     if (!fused.has(unit.id)) candidates.push({ unit, section: 'facts', value: 0.5 * weights.fact, why: 'pinned' })
+  lap('candidates')
 
   const eligible = eligibility(
     store,
@@ -123,6 +144,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
     request.path,
     allowSecret,
   )
+  lap('eligibility')
   const facts = closedFacts(
     store,
     candidates.filter((c) => c.section === 'facts').map((c) => c.unit.id),
@@ -132,6 +154,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
     store,
     candidates.map((c) => c.unit.id),
   )
+  lap('texts')
   const seen = new Set<string>()
   const pool: Array<Candidate & { text: string; estimate: number }> = []
   for (const c of candidates) {
@@ -145,6 +168,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
     const estimate = Math.min(c.unit.tokens, Math.ceil(text.length / 2)) + 8
     pool.push({ ...c, text, estimate })
   }
+  lap('pool')
 
   // Greedy by value per token; mandatory items first.
   pool.sort((a, b) => Number(!!b.mandatory) - Number(!!a.mandatory) || b.value / b.estimate - a.value / a.estimate)
@@ -173,6 +197,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
     rendered = render(chosen)
     tokens = rendered ? tokenCount(rendered) : 0
   }
+  lap('pack+count')
 
   const sections = sectionOrder
     .map((section) => ({
@@ -189,6 +214,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
         })),
     }))
     .filter((s) => s.items.length > 0)
+  lap('sections')
   return { tokens, intent, sections, text: rendered }
 }
 
@@ -232,6 +258,40 @@ export function searchTerms(query: string): string[] {
   return [...terms].sort((a, b) => b.length - a.length).slice(0, MAX_TERMS)
 }
 
+/** The kinds KNN searches, each with how many neighbours it brings. */
+const knnKinds = [
+  [UnitKind.EPISODE, KNN_K],
+  [UnitKind.FACT, 30],
+  [UnitKind.SUMMARY, 15],
+] as const
+
+/**
+ * The k nearest units of a kind that are not archived (nor SECRET unless allowed), nearest
+ * first: from the in-memory vector index (vectorIndex.ts), or from sqlite-vec itself inside a
+ * transaction (the index must not take in writes that may still roll back). `sync: false`
+ * when the caller has just synced the index.
+ */
+export function nearest(
+  store: MemoryStore,
+  vector: Float32Array,
+  kind: UnitKind,
+  k: number,
+  allowSecret: boolean,
+  sync = true,
+): Array<{ id: number; distance: number }> {
+  const sensitivityBelow = allowSecret ? Sensitivity.SECRET + 1 : Sensitivity.SECRET
+  const index = vectorIndexOf(store)
+  if (!store.db.inTransaction && index.has(kind)) {
+    if (sync) index.sync()
+    return index.search(vector, kind, k, { excludeState: UnitState.ARCHIVED, sensitivityBelow })
+  }
+  return store
+    .prepare(
+      `SELECT unit_id AS id, distance FROM vec_units WHERE embedding MATCH ? AND k = ? AND kind = ? AND state != ? AND sensitivity < ?`,
+    )
+    .all(vectorBlob(vector), k, kind, UnitState.ARCHIVED, sensitivityBelow) as Array<{ id: number; distance: number }>
+}
+
 /**
  * FTS5 and KNN candidates of the retrievable kinds, fused by reciprocal rank with recency,
  * salience and pin. FTS ranks by our own IDF-weighted term overlap: bm25 over a very common
@@ -242,7 +302,8 @@ function hybridRetrieve(
   query: string,
   allowSecret: boolean,
   now: number,
-): Map<number, { score: number; why: string }> {
+  lap: (stage: string) => void = () => {},
+): Map<number, { unit: UnitRow; score: number; why: string }> {
   const total = Math.max(1, (store.prepare('SELECT max(id) AS n FROM units').get() as { n: number | null }).n ?? 1)
   const fts = new Map<number, number>()
   const ftsStmt = store.prepare(
@@ -256,22 +317,16 @@ function hybridRetrieve(
     for (const id of ids) fts.set(id, (fts.get(id) ?? 0) + idf)
   }
   const ftsRanked = [...fts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, FTS_KEEP)
+  lap('fts')
 
   const knn = new Map<number, number>()
   if (query.trim()) {
-    const blob = vectorBlob(embedLocal(query))
-    const secret = allowSecret ? '' : ` AND sensitivity < ${Sensitivity.SECRET}`
-    const stmt = store.prepare(
-      `SELECT unit_id AS id, distance FROM vec_units WHERE embedding MATCH ? AND k = ? AND kind = ? AND state != ${UnitState.ARCHIVED}${secret}`,
-    )
-    for (const [kind, k] of [
-      [UnitKind.EPISODE, KNN_K],
-      [UnitKind.FACT, 30],
-      [UnitKind.SUMMARY, 15],
-    ] as const) {
-      for (const row of stmt.all(blob, k, kind) as Array<{ id: number; distance: number }>)
+    const vector = embedLocal(query)
+    if (!store.db.inTransaction) vectorIndexOf(store).sync()
+    for (const [kind, k] of knnKinds)
+      for (const row of nearest(store, vector, kind, k, allowSecret, false))
         if (row.distance < 0.95) knn.set(Number(row.id), row.distance)
-    }
+    lap('knn')
   }
   const knnRanked = [...knn.entries()].sort((a, b) => a[1] - b[1])
 
@@ -286,13 +341,13 @@ function hybridRetrieve(
   knnRanked.forEach(([id, d], rank) => bump(id, 30 / (30 + rank), `vector #${rank + 1} (${(1 - d).toFixed(2)})`))
   if (fused.size === 0) return new Map()
 
-  const out = new Map<number, { score: number; why: string }>()
+  const out = new Map<number, { unit: UnitRow; score: number; why: string }>()
   for (const unit of unitsByIds(store, [...fused.keys()])) {
     const hit = fused.get(unit.id)!
     const ageDays = Math.max(0, (now - (unit.occurred_at ?? unit.created_at)) / 86_400)
     const recency = Math.exp(-ageDays / 90)
     const score = hit.score + 0.15 * recency + 0.3 * unit.salience + 0.2 * unit.pin
-    out.set(unit.id, { score, why: hit.why.join(', ') })
+    out.set(unit.id, { unit, score, why: hit.why.join(', ') })
   }
   return out
 }

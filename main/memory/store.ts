@@ -85,6 +85,9 @@ export interface NewUnit extends UnitMeta {
   evidence?: number[]
 }
 
+/** How many `vec_changes` rows are kept. */
+const VECTOR_LOG_KEEP = 50_000
+
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000)
 
 /**
@@ -232,6 +235,7 @@ export class MemoryStore {
       if (!this.unit(id)) return false
       this.prepare('DELETE FROM units_fts WHERE rowid = ?').run(id)
       this.prepare('DELETE FROM vec_units WHERE unit_id = ?').run(BigInt(id))
+      this.logVectorChange(id)
       // Edges keep their pair but lose the deleted evidence.
       this.prepare('UPDATE edges SET evidence_unit_id = NULL WHERE evidence_unit_id = ?').run(id)
       this.prepare('DELETE FROM units WHERE id = ?').run(id)
@@ -372,6 +376,16 @@ export class MemoryStore {
       BigInt(unit.sensitivity),
       BigInt(unit.occurred_at ?? unit.created_at),
     )
+    this.logVectorChange(unit.id)
+  }
+
+  /** Tells every connection's in-memory vector index (vectorIndex.ts) that this unit's vector changed. */
+  private logVectorChange(id: number): void {
+    const { seq } = this.prepare('INSERT INTO vec_changes (unit_id) VALUES (?) RETURNING seq').get(id) as {
+      seq: number
+    }
+    // Keep the recent changes only: an index further behind than that reloads everything.
+    if (seq % 4096 === 0) this.prepare('DELETE FROM vec_changes WHERE seq <= ?').run(seq - VECTOR_LOG_KEEP)
   }
 
   private snapshot(id: number, reason: string, parent: number | null): void {

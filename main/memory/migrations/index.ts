@@ -1,5 +1,9 @@
 import type { Migration } from '../../db/migrate'
 import { migrate as createMemory } from './0001-create-memory'
+import { migrate as vectorLog } from './0002-vector-log'
 
 /** The schema history of every `memory_<persona>.db`, oldest first. Append; never edit a shipped step. */
-export const memoryMigrations: readonly Migration[] = [{ version: 1, name: 'create-memory', up: createMemory }]
+export const memoryMigrations: readonly Migration[] = [
+  { version: 1, name: 'create-memory', up: createMemory },
+  { version: 2, name: 'vector-log', up: vectorLog },
+]

@@ -1,0 +1,373 @@
+import type { Statement } from 'better-sqlite3'
+import { EMBEDDING_DIMENSIONS } from './embedder'
+import { UnitKind } from './enums'
+import type { MemoryStore } from './store'
+
+/**
+ * An in-memory copy of `vec_units`, per kind partition, for the MemoryPack's KNN.
+ *
+ * sqlite-vec 0.1 reads every float of a partition for each query (70k × 256 floats: 15–30 ms)
+ * and its top-k selection grows with k. Its binary quantisation does not help: the local
+ * hashed-n-gram vectors are sparse (about 110 of 256 dimensions non-zero, a query's about 26),
+ * so sign bits keep little of the ranking (5–14% of the exact top 80 survived a 2–8× oversampled
+ * bit pass), and rescoring through vec0 point lookups costs ~0.1 ms a row at 100k units.
+ *
+ * Here each vector of the searched kinds is kept as int16 with a per-row step (512 bytes a
+ * unit, up to 25% more while it grows), dimension-major, and a query reads only the columns of
+ * its non-zero dimensions: a few MB per query instead of 70 MB. The quantisation error stays below 1e-4 in cosine distance, so the answer is
+ * sqlite-vec's up to near-ties. `vec_units` stays the source of truth (and the fallback).
+ *
+ * Freshness: every write to `vec_units` appends to `vec_changes` (store.ts), from any
+ * connection; each sync applies the rows past the last one seen, in one read transaction.
+ */
+export class VectorIndex {
+  private readonly parts = new Map<number, Partition>()
+  /** Partition of each unit id in the index. */
+  private readonly kindOf = new Map<number, number>()
+  /** The last `vec_changes.seq` applied; -1 until first built. */
+  private seq = -1
+  private readonly stmts: {
+    head: Statement<unknown[]>
+    changed: Statement<unknown[]>
+    one: Statement<unknown[]>
+    all: Statement<unknown[]>
+  }
+  /** Counters the tests and the profile read. */
+  readonly stats = { searches: 0, rebuilds: 0 }
+
+  /** `kinds`: the partitions kept (units of other kinds are skipped). */
+  constructor(
+    private readonly store: MemoryStore,
+    private readonly kinds: ReadonlySet<number>,
+  ) {
+    this.stmts = {
+      // Two subqueries: SQLite answers a lone min() or max() from the key, both at once by a scan.
+      head: store.prepare('SELECT (SELECT min(seq) FROM vec_changes) AS lo, (SELECT max(seq) FROM vec_changes) AS hi'),
+      changed: store.prepare('SELECT DISTINCT unit_id AS id FROM vec_changes WHERE seq > ?'),
+      one: store.prepare('SELECT embedding, kind, state, sensitivity FROM vec_units WHERE unit_id = ?'),
+      // Not from the store's shared cache: this one is switched to raw rows.
+      all: store.db.prepare('SELECT unit_id, embedding, kind, state, sensitivity FROM vec_units').raw(true),
+    }
+  }
+
+  /** Applies what changed since the last call (or loads everything the first time). */
+  sync(): void {
+    const { db } = this.store
+    const run = () => {
+      const { lo, hi } = this.stmts.head.get() as { lo: number | null; hi: number | null }
+      const head = hi ?? 0
+      const pruned = lo !== null && this.seq < lo - 1
+      if (this.seq < 0 || pruned || head < this.seq || head - this.seq > REBUILD_AFTER) return this.load(head)
+      if (head === this.seq) return
+      for (const { id } of this.stmts.changed.all(this.seq) as Array<{ id: number }>) {
+        const row = this.stmts.one.get(BigInt(id)) as
+          { embedding: Buffer; kind: number; state: number; sensitivity: number } | undefined
+        if (row) this.put(id, row.kind, row.state, row.sensitivity, row.embedding)
+        else this.remove(id)
+      }
+      this.seq = head
+    }
+    // One read transaction: the log and the vectors come from the same snapshot.
+    if (db.inTransaction) run()
+    else db.transaction(run)()
+  }
+
+  /** Reloads every vector from `vec_units` (the first sync does it; the bench times it). */
+  rebuild(): void {
+    const { db } = this.store
+    const run = () => this.load((this.stmts.head.get() as { hi: number | null }).hi ?? 0)
+    if (db.inTransaction) run()
+    else db.transaction(run)()
+  }
+
+  private load(head: number): void {
+    // Until the load completes, a failure leaves the index marked unbuilt.
+    this.seq = -1
+    this.parts.clear()
+    this.kindOf.clear()
+    // Rows go in by tiles of TILE per kind: written column by column, a tile stays in cache.
+    const tiles = new Map<number, Tile>()
+    const flush = (kind: number, t: Tile) => {
+      let part = this.parts.get(kind)
+      if (!part) this.parts.set(kind, (part = new Partition()))
+      part.append(t.ids, t.states, t.sensitivities, t.vectors, t.count)
+      t.count = 0
+    }
+    for (const [id, embedding, kind, state, sensitivity] of this.stmts.all.iterate() as Iterable<
+      [number, Buffer, number, number, number]
+    >) {
+      const k = Number(kind)
+      if (!this.kinds.has(k)) continue
+      let t = tiles.get(k)
+      if (!t) tiles.set(k, (t = newTile()))
+      const r = t.count++
+      t.ids[r] = Number(id)
+      t.states[r] = Number(state)
+      t.sensitivities[r] = Number(sensitivity)
+      t.bytes.set(embedding.subarray(0, DIMS * 4), r * DIMS * 4)
+      this.kindOf.set(Number(id), k)
+      if (t.count === TILE) flush(k, t)
+    }
+    for (const [kind, t] of tiles) if (t.count > 0) flush(kind, t)
+    this.seq = head
+    this.stats.rebuilds++
+  }
+
+  private put(id: number, kind: number, state: number, sensitivity: number, blob: Buffer): void {
+    const was = this.kindOf.get(id)
+    if (was !== undefined && was !== kind) this.remove(id)
+    if (!this.kinds.has(kind)) return
+    let part = this.parts.get(kind)
+    if (!part) this.parts.set(kind, (part = new Partition()))
+    part.put(id, state, sensitivity, floats(blob))
+    this.kindOf.set(id, kind)
+  }
+
+  private remove(id: number): void {
+    const kind = this.kindOf.get(id)
+    if (kind === undefined) return
+    this.parts.get(kind)?.remove(id)
+    this.kindOf.delete(id)
+  }
+
+  /** Whether `kind`'s partition is kept here. */
+  has(kind: number): boolean {
+    return this.kinds.has(kind)
+  }
+
+  /** Units in the index (every partition). */
+  get size(): number {
+    return this.kindOf.size
+  }
+
+  /**
+   * The k nearest units of one kind by cosine distance, nearest first, among those whose state
+   * is not `excludeState` and whose sensitivity is below `sensitivityBelow` — what
+   * `vec_units WHERE embedding MATCH ? AND k = ? AND kind = ? AND state != ? AND sensitivity < ?`
+   * answers, to within the quantisation error (below 1e-4 in distance). Zero vectors (empty
+   * text) are never returned.
+   */
+  search(
+    query: Float32Array,
+    kind: number,
+    k: number,
+    filter: { excludeState: number; sensitivityBelow: number },
+  ): Array<{ id: number; distance: number }> {
+    this.stats.searches++
+    const part = this.parts.get(kind)
+    if (!part || k <= 0) return []
+    const dims: number[] = []
+    const vals: number[] = []
+    let qnorm = 0
+    for (let i = 0; i < query.length; i++) {
+      const x = query[i]!
+      if (x === 0) continue
+      dims.push(i)
+      vals.push(x)
+      qnorm += x * x
+    }
+    if (dims.length === 0) return []
+    return part.nearest(dims, vals, Math.sqrt(qnorm), k, filter)
+  }
+}
+
+const TILE = 64
+interface Tile {
+  count: number
+  ids: Float64Array
+  states: Uint8Array
+  sensitivities: Uint8Array
+  vectors: Float32Array
+  bytes: Uint8Array
+}
+function newTile(): Tile {
+  const vectors = new Float32Array(TILE * EMBEDDING_DIMENSIONS)
+  return {
+    count: 0,
+    ids: new Float64Array(TILE),
+    states: new Uint8Array(TILE),
+    sensitivities: new Uint8Array(TILE),
+    vectors,
+    bytes: new Uint8Array(vectors.buffer),
+  }
+}
+
+/** Past this many logged changes a full reload is cheaper than applying them one by one. */
+const REBUILD_AFTER = 5_000
+const DIMS = EMBEDDING_DIMENSIONS
+/** int16 steps per row: the largest component maps to ±QMAX. */
+const QMAX = 32767
+
+function floats(blob: Buffer): Float32Array {
+  // Copy: better-sqlite3's buffers need not be 4-byte aligned.
+  const out = new Float32Array(DIMS)
+  new Uint8Array(out.buffer).set(blob.subarray(0, DIMS * 4))
+  return out
+}
+
+/**
+ * One kind's vectors, quantised to int16 with a per-row step and stored dimension-major
+ * (column d holds every row's component d), so a query reads only the columns of its non-zero
+ * dimensions, sequentially. Rows are swap-removed so they stay dense.
+ */
+export class Partition {
+  size = 0
+  private cap = 0
+  ids = new Float64Array(0)
+  private cols = new Int16Array(0)
+  /** Per row: step / norm (cosine similarity = dot · factor / |q|); 0 for a zero vector. */
+  private factor = new Float64Array(0)
+  private state = new Uint8Array(0)
+  private sensitivity = new Uint8Array(0)
+  private acc = new Float64Array(0)
+  private readonly rowOf = new Map<number, number>()
+
+  put(id: number, state: number, sensitivity: number, v: Float32Array): void {
+    const row = this.rowOf.get(id)
+    if (row === undefined) return this.append([id], [state], [sensitivity], v, 1)
+    const inv = this.meta(row, id, state, sensitivity, v, 0)
+    for (let d = 0; d < DIMS; d++) this.cols[d * this.cap + row] = Math.round(v[d]! * inv)
+  }
+
+  /** Adds `count` units not in the partition yet, their vectors row after row in `vectors`. */
+  append(
+    ids: ArrayLike<number>,
+    states: ArrayLike<number>,
+    sensitivities: ArrayLike<number>,
+    vectors: Float32Array,
+    count: number,
+  ): void {
+    while (this.size + count > this.cap) this.grow()
+    const base = this.size
+    const inv = new Float64Array(count)
+    for (let r = 0; r < count; r++) {
+      this.rowOf.set(ids[r]!, base + r)
+      inv[r] = this.meta(base + r, ids[r]!, states[r]!, sensitivities[r]!, vectors, r * DIMS)
+    }
+    for (let d = 0; d < DIMS; d++) {
+      const off = d * this.cap + base
+      for (let r = 0; r < count; r++) this.cols[off + r] = Math.round(vectors[r * DIMS + d]! * inv[r]!)
+    }
+    this.size += count
+  }
+
+  /** Sets a row's id, filters and factor; answers 1 / step (0 for a zero vector). */
+  private meta(row: number, id: number, state: number, sensitivity: number, v: Float32Array, at: number): number {
+    let max = 0
+    let norm = 0
+    for (let i = at; i < at + DIMS; i++) {
+      const x = v[i]!
+      max = Math.max(max, Math.abs(x))
+      norm += x * x
+    }
+    const step = max / QMAX
+    this.ids[row] = id
+    this.factor[row] = norm > 0 ? step / Math.sqrt(norm) : 0
+    this.state[row] = state
+    this.sensitivity[row] = sensitivity
+    return step > 0 ? 1 / step : 0
+  }
+
+  remove(id: number): void {
+    const row = this.rowOf.get(id)
+    if (row === undefined) return
+    this.rowOf.delete(id)
+    const last = --this.size
+    if (row === last) return
+    const moved = this.ids[last]!
+    for (let d = 0, off = 0; d < DIMS; d++, off += this.cap) this.cols[off + row] = this.cols[off + last]!
+    this.ids[row] = moved
+    this.factor[row] = this.factor[last]!
+    this.state[row] = this.state[last]!
+    this.sensitivity[row] = this.sensitivity[last]!
+    this.rowOf.set(moved, row)
+  }
+
+  private grow(): void {
+    // By a quarter: a partition of 70k rows should not sit in 128k rows' worth of memory.
+    const cap = Math.max(256, Math.ceil(this.cap * 1.25))
+    const cols = new Int16Array(DIMS * cap)
+    for (let d = 0; d < DIMS; d++) cols.set(this.cols.subarray(d * this.cap, d * this.cap + this.size), d * cap)
+    this.cols = cols
+    const ids = new Float64Array(cap)
+    ids.set(this.ids)
+    this.ids = ids
+    const factor = new Float64Array(cap)
+    factor.set(this.factor)
+    this.factor = factor
+    const state = new Uint8Array(cap)
+    state.set(this.state)
+    this.state = state
+    const sensitivity = new Uint8Array(cap)
+    sensitivity.set(this.sensitivity)
+    this.sensitivity = sensitivity
+    this.acc = new Float64Array(cap)
+    this.cap = cap
+  }
+
+  /** The k rows most similar to the sparse query (dims, vals), nearest first. */
+  nearest(
+    dims: number[],
+    vals: number[],
+    qnorm: number,
+    k: number,
+    filter: { excludeState: number; sensitivityBelow: number },
+  ): Array<{ id: number; distance: number }> {
+    const { cols, cap, size, acc, factor, state, sensitivity } = this
+    acc.fill(0, 0, size)
+    for (let j = 0; j < dims.length; j++) {
+      const w = vals[j]!
+      const col = cols.subarray(dims[j]! * cap, dims[j]! * cap + size)
+      for (let r = 0; r < size; r++) acc[r] = acc[r]! + col[r]! * w
+    }
+    // A min-heap of the k best rows by similarity.
+    const heapRow = new Int32Array(k)
+    const heapSim = new Float64Array(k)
+    let n = 0
+    for (let r = 0; r < size; r++) {
+      const f = factor[r]!
+      if (f === 0 || state[r] === filter.excludeState || sensitivity[r]! >= filter.sensitivityBelow) continue
+      const sim = (acc[r]! * f) / qnorm
+      if (n < k) {
+        let i = n++
+        while (i > 0) {
+          const p = (i - 1) >> 1
+          if (heapSim[p]! <= sim) break
+          heapSim[i] = heapSim[p]!
+          heapRow[i] = heapRow[p]!
+          i = p
+        }
+        heapSim[i] = sim
+        heapRow[i] = r
+      } else if (sim > heapSim[0]!) {
+        let i = 0
+        for (;;) {
+          const l = 2 * i + 1
+          if (l >= n) break
+          const c = l + 1 < n && heapSim[l + 1]! < heapSim[l]! ? l + 1 : l
+          if (heapSim[c]! >= sim) break
+          heapSim[i] = heapSim[c]!
+          heapRow[i] = heapRow[c]!
+          i = c
+        }
+        heapSim[i] = sim
+        heapRow[i] = r
+      }
+    }
+    const out: Array<{ id: number; distance: number }> = []
+    for (let i = 0; i < n; i++) out.push({ id: this.ids[heapRow[i]!]!, distance: 1 - heapSim[i]! })
+    return out.sort((a, b) => a.distance - b.distance || a.id - b.id)
+  }
+}
+
+const indexes = new WeakMap<MemoryStore, VectorIndex>()
+
+/** The kinds the MemoryPack searches by vector. */
+const SEARCHED = new Set<number>([UnitKind.EPISODE, UnitKind.FACT, UnitKind.SUMMARY])
+
+/** The store's vector index, created (empty, loaded on first sync) on first use. */
+export function vectorIndexOf(store: MemoryStore): VectorIndex {
+  let index = indexes.get(store)
+  if (!index) indexes.set(store, (index = new VectorIndex(store, SEARCHED)))
+  return index
+}
