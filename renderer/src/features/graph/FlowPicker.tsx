@@ -14,6 +14,7 @@ export function FlowPicker() {
       <label className="picker">
         <span>{t('header.flow')}</span>
         <select
+          data-testid="flow-select"
           aria-label={t('header.flow')}
           value={flowId ?? ''}
           disabled={flows.length === 0}

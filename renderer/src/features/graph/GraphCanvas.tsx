@@ -95,22 +95,33 @@ function Canvas({ flow }: { flow: Flow }) {
   const [drag, setDrag] = useState<{ base: unknown; at: Record<string, XYPosition> }>({ base: null, at: {} })
   const dragAt = drag.base === positions ? drag.at : noPositions
 
-  const nodes = useMemo<ConversationFlowNode[]>(
+  // One object per card, rebuilt only when the flow's shape or layout changes. A drag or a new
+  // selection then swaps just the cards it touches: React Flow keeps every other card as it was,
+  // which is what keeps dragging smooth in a 10k-node flow.
+  const base = useMemo<ConversationFlowNode[]>(
     () =>
       flow.nodes
         .filter((m) => positions[m.id])
         .map((m) => ({
           id: m.id,
           type: 'conversation',
-          position: dragAt[m.id] ?? positions[m.id]!,
+          position: positions[m.id]!,
           data: {},
-          selected: m.id === selectedId,
           measured: measured[m.id],
           // A collapsed card has a fixed size and known handles, so React Flow need not mount
           // it to measure it: only cards in view are ever rendered, even on first load.
           ...(expandedIds.has(m.id) ? {} : fixedSize),
         })),
-    [flow, positions, selectedId, measured, dragAt, expandedIds],
+    [flow, positions, measured, expandedIds],
+  )
+  const nodes = useMemo(
+    () =>
+      base.map((n) => {
+        const at = dragAt[n.id]
+        const selected = n.id === selectedId
+        return at || selected ? { ...n, ...(at ? { position: at } : {}), selected } : n
+      }),
+    [base, dragAt, selectedId],
   )
 
   useEffect(() => {
@@ -148,7 +159,9 @@ function Canvas({ flow }: { flow: Flow }) {
       const sizes: Record<string, { width: number; height: number }> = {}
       const moves: Record<string, XYPosition> = {}
       for (const c of changes) {
-        if (c.type === 'dimensions' && c.dimensions) sizes[c.id] = c.dimensions
+        // Collapsed cards have a fixed size: feeding their measurements back would rebuild
+        // every node each time panning brings new cards into view.
+        if (c.type === 'dimensions' && c.dimensions && expandedIds.has(c.id)) sizes[c.id] = c.dimensions
         if (c.type === 'position' && c.position) moves[c.id] = c.position
       }
       if (Object.keys(sizes).length > 0) setMeasured((m) => ({ ...m, ...sizes }))
@@ -156,7 +169,7 @@ function Canvas({ flow }: { flow: Flow }) {
         setDrag((d) => ({ base: positions, at: { ...(d.base === positions ? d.at : {}), ...moves } }))
       }
     },
-    [positions],
+    [positions, expandedIds],
   )
 
   const onKeyDown = (e: React.KeyboardEvent) => {
