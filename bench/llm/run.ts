@@ -138,7 +138,8 @@ try {
     window.__paints = []
     const observer = new MutationObserver(() => {
       const el = document.querySelector('[data-testid=node-response]')
-      const len = el ? el.textContent.length : 0
+      // A streaming card shows the newest words only; it carries the full length for us.
+      const len = el ? Number(el.dataset.length ?? el.textContent.length) : 0
       setTimeout(() => window.__paints.push({ at: performance.now(), len }), 0)
     })
     observer.observe(document.querySelector('.graph-canvas'), { subtree: true, childList: true, characterData: true })

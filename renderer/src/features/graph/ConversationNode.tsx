@@ -9,6 +9,8 @@ export type ConversationFlowNode = FlowNode<Record<string, never>, 'conversation
 
 /** Cards have a fixed size; past this much text they offer to expand. */
 const COLLAPSE_CHARS = 160
+/** How much of a streaming reply a collapsed card lays out: the newest part, which is what moves. */
+const STREAM_TAIL = 400
 
 /**
  * One prompt/response pair on the canvas. It selects only its own node, member entry and
@@ -52,8 +54,13 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
       {node.response &&
         (node.status === 'streaming' ? (
           // Plain text while it streams: re-parsing Markdown on every frame would lag behind the model.
-          <div className="conv-node-response streaming-text" data-testid="node-response">
-            {node.response}
+          // A collapsed card shows the newest words, and laying out only those keeps every frame cheap.
+          <div
+            className="conv-node-response streaming-text"
+            data-testid="node-response"
+            data-length={node.response.length}
+          >
+            {expanded || node.response.length <= STREAM_TAIL ? node.response : `…${node.response.slice(-STREAM_TAIL)}`}
           </div>
         ) : (
           <div className="conv-node-response markdown" data-testid="node-response">

@@ -29,6 +29,8 @@ const noPositions: Record<string, XYPosition> = {}
 const fixedSize = {
   width: NODE_WIDTH,
   height: NODE_HEIGHT,
+  // Known without measuring: fit-view and edge routing count the cards never rendered too.
+  measured: { width: NODE_WIDTH, height: NODE_HEIGHT },
   handles: [
     { type: 'target' as const, position: Position.Top, x: NODE_WIDTH / 2 - 4, y: -4, width: 8, height: 8 },
     {
@@ -107,7 +109,7 @@ function Canvas({ flow }: { flow: Flow }) {
           type: 'conversation',
           position: positions[m.id]!,
           data: {},
-          measured: measured[m.id],
+          ...(measured[m.id] ? { measured: measured[m.id] } : {}),
           // A collapsed card has a fixed size and known handles, so React Flow need not mount
           // it to measure it: only cards in view are ever rendered, even on first load.
           ...(expandedIds.has(m.id) ? {} : fixedSize),
