@@ -82,7 +82,13 @@ test('a persona writes a document by tool call, patches it, and the sidebar and 
       },
     })
     llm.script({ provider: 'openai', model: 'gpt-4o-mini', times: 1, reply: '日記を書いて図書館に置きました。' })
-    llm.script({ provider: 'openai', model: 'summary-mini', times: 1, reply: '晴れた日に散歩をした日記。' })
+    llm.script({
+      provider: 'openai',
+      model: 'summary-mini',
+      promptIncludes: '300文字以内',
+      times: 1,
+      reply: '晴れた日に散歩をした日記。',
+    })
     await graph.send('日記を書いて')
     await expect(graph.card(1).getByTestId('node-response')).toContainText('図書館に置きました')
     await expect(graph.card(1).getByTestId('node-tool-calls')).toContainText('Tool calls: 1')
@@ -111,7 +117,13 @@ test('a persona writes a document by tool call, patches it, and the sidebar and 
       },
     })
     llm.script({ provider: 'openai', model: 'gpt-4o-mini', times: 1, reply: '追記しました。' })
-    llm.script({ provider: 'openai', model: 'summary-mini', times: 1, reply: '散歩と読書の一日の日記。' })
+    llm.script({
+      provider: 'openai',
+      model: 'summary-mini',
+      promptIncludes: '300文字以内',
+      times: 1,
+      reply: '散歩と読書の一日の日記。',
+    })
     await graph.send('日記に追記して')
     await expect(graph.card(2).getByTestId('node-response')).toContainText('追記しました')
     await expect(world.item('私の日記')).toContainText('散歩と読書の一日の日記。', { timeout: 15_000 })

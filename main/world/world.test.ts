@@ -167,7 +167,13 @@ describe('documents through the persona’s tools', () => {
       },
     })
     h.fake.script({ provider: 'openai', model: 'gpt-4o-mini', times: 1, reply: '日記を書きました。' })
-    h.fake.script({ provider: 'openai', model: 'summary-mini', times: 1, reply: '晴れた日の散歩の日記。' })
+    h.fake.script({
+      provider: 'openai',
+      model: 'summary-mini',
+      promptIncludes: '300文字以内',
+      times: 1,
+      reply: '晴れた日の散歩の日記。',
+    })
     const created = h.next('item_updated', (e) => e.item.name === '私の日記')
     const recorded = h.next('tool_calls_recorded')
     const { node_id } = await h.call<{ node_id: string }>('chat_send', {
@@ -187,7 +193,13 @@ describe('documents through the persona’s tools', () => {
     expect(listed).toEqual([{ node_id, calls }])
 
     // patch_content with a unified diff, then the summary is rebuilt.
-    h.fake.script({ provider: 'openai', model: 'summary-mini', times: 1, reply: '雨の日の読書の日記。' })
+    h.fake.script({
+      provider: 'openai',
+      model: 'summary-mini',
+      promptIncludes: '300文字以内',
+      times: 1,
+      reply: '雨の日の読書の日記。',
+    })
     const patch = '@@ -1,2 +1,2 @@\n-今日は晴れ。\n-散歩をした。\n+今日は雨。\n+本を読んだ。\n'
     const used = await h.call<{ item: Item; message: string }>('item_use', {
       item_id: item.id,

@@ -65,7 +65,14 @@ async function generate(ctx: Context, model: string, streaming: boolean): Promis
     })
   }
   const contents = body.contents as Content[]
-  const rule = await beginCall(ctx, { provider: 'gemini', model, endpoint: 'chat', streaming, method })
+  const rule = await beginCall(ctx, {
+    provider: 'gemini',
+    model,
+    endpoint: 'chat',
+    streaming,
+    method,
+    prompt: lastUserText(contents),
+  })
   if (rule === undefined) return
 
   const reply = replyFor(ctx, rule, lastUserText(contents))

@@ -55,7 +55,13 @@ async function chat(ctx: Context): Promise<void> {
   const messages = Array.isArray(body.messages) ? (body.messages as Message[]) : []
   // Ollama streams unless told `stream: false`.
   const streaming = body.stream !== false
-  const rule = await beginCall(ctx, { provider: 'ollama', model, endpoint: 'chat', streaming })
+  const rule = await beginCall(ctx, {
+    provider: 'ollama',
+    model,
+    endpoint: 'chat',
+    streaming,
+    prompt: lastUserText(messages),
+  })
   if (rule === undefined) return
 
   const reply = replyFor(ctx, rule, lastUserText(messages))

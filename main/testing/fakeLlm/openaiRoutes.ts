@@ -39,7 +39,13 @@ async function chatCompletions(ctx: Context): Promise<void> {
     return sendFailure(ctx, 'openai', { kind: 'bad_request', message: "Missing required parameter: 'messages'." })
   }
   const streaming = body.stream === true
-  const rule = await beginCall(ctx, { provider: 'openai', model, endpoint: 'chat', streaming })
+  const rule = await beginCall(ctx, {
+    provider: 'openai',
+    model,
+    endpoint: 'chat',
+    streaming,
+    prompt: lastUserText(body.messages),
+  })
   if (rule === undefined) return
 
   const reply = replyFor(ctx, rule, lastUserText(body.messages))

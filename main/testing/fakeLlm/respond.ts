@@ -23,6 +23,8 @@ export interface Call {
   streaming: boolean
   /** The Gemini method name, for its not-found message. */
   method?: string
+  /** The last user message, for rules that answer only a particular prompt. */
+  prompt?: string
 }
 
 /**
@@ -36,7 +38,7 @@ export async function beginCall(ctx: Context, call: Call): Promise<ScriptRule | 
     sendFailure(ctx, provider, { kind: 'model_not_found', model, method: call.method })
     return undefined
   }
-  const rule = ctx.rules.take(provider, model, call.endpoint)
+  const rule = ctx.rules.take(provider, model, call.endpoint, call.prompt ?? '')
   if (rule?.delayMs && !(await sleep(rule.delayMs, ctx.signal))) {
     cut(ctx.res)
     return undefined

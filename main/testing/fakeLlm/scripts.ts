@@ -39,10 +39,11 @@ export class RuleBook {
   }
 
   /** The first rule matching the request with uses left; counts the use. */
-  take(provider: Provider, model: string, endpoint: Endpoint): ScriptRule | null {
+  take(provider: Provider, model: string, endpoint: Endpoint, prompt = ''): ScriptRule | null {
     const hit = this.rules.find(
       ({ rule, served }) =>
         (rule.provider === undefined || rule.provider === provider) &&
+        (rule.promptIncludes === undefined || prompt.includes(rule.promptIncludes)) &&
         (rule.model === undefined || sameModel(provider, rule.model, model)) &&
         (rule.endpoint ?? 'chat') === endpoint &&
         (rule.times === undefined || served < rule.times),

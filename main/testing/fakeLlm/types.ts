@@ -25,6 +25,8 @@ export interface ScriptRule {
   model?: string
   /** Default `chat`. */
   endpoint?: Endpoint
+  /** Only requests whose last user message contains this text (tell apart jobs sharing one model). */
+  promptIncludes?: string
   reply?: string | ScriptedReply
   /** How the reply text is split into stream deltas; their concatenation is the text. */
   chunks?: string[]
