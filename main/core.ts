@@ -26,6 +26,8 @@ export interface CoreOptions {
   keyStore?: KeyStore
   /** Chat streaming knobs; tests shorten the retry waits. */
   chat?: Omit<ChatOptions, 'env'>
+  /** Retries, backoff and lease of background jobs, in seconds; tests shorten them. */
+  jobQueue?: { maxTries?: number; backoffSeconds?: number; leaseSeconds?: number }
   /** The job worker's script; null runs no worker (jobs stay queued, e.g. for one-shot CLI commands). */
   jobWorker?: WorkerEntry | null
   mode: AppInfo['mode']
@@ -65,6 +67,7 @@ export function startCore(options: CoreOptions): Core {
       ? { ...options.jobWorker, env: { ...(options.jobWorker.env ?? process.env), ...options.env } }
       : null,
     log,
+    init: options.jobQueue ? { queue: options.jobQueue } : undefined,
     // A job changed rows through its own connection: tell open windows what is new.
     onNodesChanged: (ids) => {
       for (const id of ids) {

@@ -84,6 +84,11 @@ export class JobService {
     await this.worker.stop({ type: 'stop' })
   }
 
+  /** Ends the worker at once (a hard quit or a crash): whatever it was doing is picked up again later. */
+  async terminate(): Promise<void> {
+    await this.worker.terminate()
+  }
+
   private receive(message: FromWorker): void {
     switch (message.type) {
       case 'job_finished':

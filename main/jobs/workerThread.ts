@@ -47,6 +47,13 @@ export class WorkerThread<ToWorker extends { type: string }, FromWorker> {
     this.worker?.postMessage(message)
   }
 
+  /** Ends the worker at once, mid-job if need be: its job is reclaimed once its lease runs out. */
+  async terminate(): Promise<void> {
+    const w = this.worker
+    this.stopping ??= Promise.resolve()
+    if (w) await w.terminate()
+  }
+
   /** Sends `stopMessage`, waits for the worker to exit (or terminates it after the grace period). */
   async stop(stopMessage: ToWorker): Promise<void> {
     const w = this.worker
