@@ -1,6 +1,7 @@
 import type { AppInfo } from '@shared/contract'
 import { appMigrations } from './db/migrations'
 import { openDatabase, type Db } from './db/open'
+import { uiLanguage } from './graph/flowContext'
 import { GraphService } from './graph/graphService'
 import { graphHandlers } from './graph/graphHandlers'
 import { ChatService, type ChatOptions } from './chat/chatService'
@@ -128,7 +129,7 @@ export function startCore(options: CoreOptions): Core {
     list_providers: () => providers.list(),
     set_provider: (i) => providers.set(i),
     remove_provider: (i) => providers.remove(i.id),
-    test_provider: (i) => providers.test(i.id, llm),
+    test_provider: (i) => providers.test(i.id, llm, uiLanguage(settings.get().language)),
     detect_ollama: () => providers.detectOllama(),
     ...world.handlers,
     ...memory.handlers,

@@ -197,4 +197,19 @@ describe('chat over a real HTTP provider', () => {
     expect(h.fake.requests.at(-1)!.body).toMatchObject({ model: 'gpt-4o', temperature: 0.3, max_tokens: 256 })
     expect(await h.call<Node>('get_node', { id: node_id })).toMatchObject({ metadata: { model: 'openai:gpt-4o' } })
   })
+
+  it('tells the user why in the UI language: Japanese when the settings say so', async () => {
+    const h = await start({ openaiKey: 'sk-wrong' })
+    await h.call('update_settings', { language: 'ja' })
+    const { flow } = await flowWithParent(h)
+    const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flow.id, prompt: 'こんにちは' })
+    expect(await settled(h, node_id)).toMatchObject({
+      state: 'failed',
+      message: 'OpenAI の API キーが正しくありません',
+    })
+    expect(await h.call('test_provider', { id: 'openai' })).toMatchObject({
+      ok: false,
+      message: 'OpenAI の API キーが正しくありません',
+    })
+  })
 })

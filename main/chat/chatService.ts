@@ -10,6 +10,8 @@ import type { ContentPart, ToolCall, ToolSpec, Usage } from '../llm/types'
 import type { ChatMemory } from '../memory/memory'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
+import { uiLanguage } from '../graph/flowContext'
+import { llmErrorText, retryingText } from '../llm/llmErrorText'
 import { DeltaBatcher } from './deltaBatcher'
 import { addUsage, replyStats } from './replyStats'
 import type { Turn } from './turn'
@@ -193,7 +195,7 @@ export class ChatService {
           this.bus.emit('chat_status', {
             node_id: nodeId,
             state: 'retrying',
-            message: `${e.message}, retrying in ${Math.ceil(ms / 1000)} s`,
+            message: retryingText(e.message, Math.ceil(ms / 1000), this.language()),
           }),
       }
       const toolContext: ChatToolContext = { nodeId, flowId: turn.flowId, personaId: persona?.id ?? null }
@@ -283,7 +285,7 @@ export class ChatService {
     } catch (e) {
       batcher.flush()
       const stopped = controller.signal.aborted || (e instanceof LlmError && e.failure === 'aborted')
-      const message = stopped ? null : toErrorValue(e).message
+      const message = stopped ? null : llmErrorText(toErrorValue(e).message, this.language())
       // Text that arrived is never thrown away: the node keeps it, marked incomplete.
       store.setReply(nodeId, {
         status: text ? 'incomplete' : stopped ? 'incomplete' : 'error',
@@ -328,6 +330,11 @@ export class ChatService {
     outcome ??= { content: `error: unknown tool ${call.name}`, isError: true }
     for (const provider of this.toolProviders) provider.record?.(ctx, call, outcome)
     return outcome
+  }
+
+  /** Failures are shown next to the node, in the UI's language. */
+  private language() {
+    return uiLanguage(this.settings.get().language)
   }
 
   private emitNode(id: string): void {

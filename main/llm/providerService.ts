@@ -3,6 +3,7 @@ import { toErrorValue } from '@shared/errors'
 import type { Db } from '../db/open'
 import type { EventBus } from '../host/events'
 import { keyStatus, type KeyStore } from '../keys/keyStore'
+import { llmErrorText } from './llmErrorText'
 import { detectOllama } from './ollamaConnector'
 import { defaultBaseUrls, providersFromEnv, type LlmRegistry, type ProviderConfig } from './providers'
 import type { ProviderId } from './types'
@@ -90,12 +91,13 @@ export class ProviderService {
   async test(
     id: ProviderId,
     registry: LlmRegistry,
+    language: 'ja' | 'en' = 'en',
   ): Promise<{ ok: boolean; models: string[]; message: string | null }> {
     try {
       const models = await registry.connector(id).listModels(AbortSignal.timeout(8000))
       return { ok: true, models: models.map((m) => m.id), message: null }
     } catch (e) {
-      return { ok: false, models: [], message: toErrorValue(e).message }
+      return { ok: false, models: [], message: llmErrorText(toErrorValue(e).message, language) }
     }
   }
 
