@@ -53,7 +53,14 @@ test('a provider that refuses the key shows why on the node', async ({ page, llm
   }
 })
 
-test('a second tab sees the new node and its streaming reply live', async ({ app, page, context, server, llm, graph }) => {
+test('a second tab sees the new node and its streaming reply live', async ({
+  app,
+  page,
+  context,
+  server,
+  llm,
+  graph,
+}) => {
   await app.open()
   await graph.newFlow()
   const other = await context.newPage()

@@ -6,10 +6,7 @@ test('branch, re-parent, merge, refuse a cycle, undo and redo — all by hand on
   graph,
 }) => {
   await app.open()
-  await graph.newFlow()
-  await graph.send('今日は東京で桜を見ました')
-  await graph.send('What did you think of it?')
-  await graph.send('Tell me more about the trip')
+  await graph.startConversation('今日は東京で桜を見ました', 'What did you think of it?', 'Tell me more about the trip')
   await graph.fitView()
   await expect(graph.card(3)).toBeVisible()
   expect(await graph.edges()).toEqual(['1→2', '2→3'])
@@ -51,10 +48,7 @@ test('search finds a Japanese keyword and jumps to its node; the inspector shows
   graph,
 }) => {
   await app.open()
-  await graph.newFlow()
-  await graph.send('今日は東京で桜を見ました')
-  await graph.send('明日は京都へ行きます')
-  await graph.send('お土産は何がいいですか')
+  await graph.startConversation('今日は東京で桜を見ました', '明日は京都へ行きます', 'お土産は何がいいですか')
 
   await page.getByRole('button', { name: 'Search' }).click()
   for (const keyword of ['東京で桜', '桜']) {
@@ -82,10 +76,7 @@ test('search finds a Japanese keyword and jumps to its node; the inspector shows
 
 test('deleting a node with children asks, reattaches them, and undo brings it back', async ({ app, page, graph }) => {
   await app.open()
-  await graph.newFlow()
-  await graph.send('one')
-  await graph.send('two')
-  await graph.send('three')
+  await graph.startConversation('one', 'two', 'three')
   await graph.fitView()
   await graph.menu(2, 'Delete')
   await page.getByRole('dialog').getByRole('button', { name: 'Delete only this node' }).click()
@@ -103,9 +94,7 @@ test('Build summaries tags every node in the background and the cards update liv
   graph,
 }) => {
   await app.open()
-  await graph.newFlow()
-  await graph.send('京都のおすすめは？')
-  await graph.send('紅葉の時期は？')
+  await graph.startConversation('京都のおすすめは？', '紅葉の時期は？')
   await expect(graph.card(2).getByTestId('node-response')).toContainText('echo')
   llm.script({ provider: 'openai', reply: 'Summary: Travel questions about Kyoto.\nTags: kyoto, travel, autumn' })
 

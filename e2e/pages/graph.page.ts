@@ -18,6 +18,12 @@ export class GraphPage {
     await expect(this.page.getByLabel('Prompt')).toBeVisible()
   }
 
+  /** A new conversation with these prompts sent one after another (each continuing the last). */
+  async startConversation(...prompts: string[]): Promise<void> {
+    await this.newFlow()
+    for (const prompt of prompts) await this.send(prompt)
+  }
+
   /** Types a prompt and sends it, waiting until the composer continues from the new node. */
   async send(text: string): Promise<void> {
     await this.page.getByLabel('Prompt').fill(text)
