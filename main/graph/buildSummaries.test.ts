@@ -92,5 +92,5 @@ describe('a worker that dies mid-job', () => {
       })
       .toBe('取り戻した答え')
     expect(second.core.db.prepare('SELECT status, tries FROM jobs').all()).toEqual([{ status: 2, tries: 2 }])
-  })
+  }, 30_000) // two workers start from TypeScript and a lease must run out
 })

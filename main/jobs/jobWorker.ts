@@ -68,6 +68,8 @@ async function loop(): Promise<void> {
   send({ type: 'started', reclaimed: queue.reclaimExpired() })
   while (!stopping) {
     if (await runOne()) continue
+    // A worker that died after we started may still hold a job: take it back once its lease runs out.
+    if (queue.reclaimExpired() > 0) continue
     const due = queue.nextDue()
     const untilDue = due === null ? Infinity : Math.max(0, due * 1000 - Date.now())
     await new Promise<void>((resolve) => {

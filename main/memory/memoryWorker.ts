@@ -39,6 +39,8 @@ async function loop(): Promise<void> {
     let worked = false
     for (const [dbPath, runner] of runners) {
       try {
+        // Leases of a worker that died after this one opened the database run out here too.
+        if (runner.queue.reclaimExpired() > 0) worked = true
         const r = await runner.runOne(running.signal)
         if (r) {
           worked = true
