@@ -64,6 +64,20 @@ describe('reading the model’s summary', () => {
   })
 })
 
+describe('summary defaults from the settings', () => {
+  it('reach the worker: its model, temperature and length are used for the summaries', async () => {
+    const h = await start({ jobWorker: sourceWorker(), env: { LOOMVERSE_DEFAULT_LIGHTWEIGHT_MODEL: '' } })
+    await h.call('update_settings', { summary: { model: 'openai:gpt-4o', temperature: 0.1, max_tokens: 123 } })
+    const flow = await h.call<Flow>('create_flow', { name: 'defaults' })
+    await h.call<Node>('create_node', { flow_id: flow.id, prompt: 'p', response: 'r' })
+    h.fake.script({ provider: 'openai', reply: '要約: 短い\nタグ: a, b, c' })
+    const done = h.next('job_progress', (p) => p.state === 'done')
+    await h.call('build_summaries', { flow_id: flow.id })
+    await done
+    expect(h.fake.requests.at(-1)!.body).toMatchObject({ model: 'gpt-4o', temperature: 0.1, max_tokens: 123 })
+  })
+})
+
 describe('a worker that dies mid-job', () => {
   it('leaves the job to be reclaimed when its lease runs out and finished by the next worker, once', async () => {
     const first = await start({ jobWorker: sourceWorker(), jobQueue: { leaseSeconds: 1 } })

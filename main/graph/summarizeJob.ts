@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { PurposeDefaults } from '@shared/contract'
 import { PermanentJobError, type JobContext } from '../jobs/handlers'
 import { resolveModel } from '../llm/models'
+import { readSetting } from '../settings/settingRows'
 import { GraphStore } from './graphStore'
 import { isoNow } from './time'
 
@@ -104,8 +105,6 @@ function personaModel(ctx: JobContext, nodeId: string): string | null {
 
 /** The summarisation defaults chosen in the settings (read here: the worker has no settings service). */
 function summaryDefaults(ctx: JobContext): PurposeDefaults {
-  const row = ctx.db.prepare("SELECT value_json FROM settings WHERE key = 'summary'").get() as
-    { value_json: string } | undefined
-  const parsed = PurposeDefaults.safeParse(row ? JSON.parse(row.value_json) : null)
+  const parsed = PurposeDefaults.safeParse(readSetting(ctx.db, 'summary'))
   return parsed.success ? parsed.data : { model: null, temperature: null, max_tokens: null }
 }

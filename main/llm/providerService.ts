@@ -3,6 +3,7 @@ import { toErrorValue } from '@shared/errors'
 import type { Db } from '../db/open'
 import type { EventBus } from '../host/events'
 import { keyStatus, type KeyStore } from '../keys/keyStore'
+import { deleteSetting, readSetting, writeSetting } from '../settings/settingRows'
 import { llmErrorText } from './llmErrorText'
 import { detectOllama } from './ollamaConnector'
 import { defaultBaseUrls, providersFromEnv, type LlmRegistry, type ProviderConfig } from './providers'
@@ -83,7 +84,7 @@ export class ProviderService {
   }
 
   remove(id: ProviderId): ProviderInfo[] {
-    this.db.prepare('DELETE FROM settings WHERE key = ?').run(`provider:${id}`)
+    deleteSetting(this.db, `provider:${id}`)
     this.keys.delete(id)
     return this.changed()
   }
@@ -121,17 +122,10 @@ export class ProviderService {
   }
 
   private stored(id: ProviderId): StoredProvider | null {
-    const row = this.db.prepare('SELECT value_json FROM settings WHERE key = ?').get(`provider:${id}`) as
-      { value_json: string } | undefined
-    return row ? (JSON.parse(row.value_json) as StoredProvider) : null
+    return (readSetting(this.db, `provider:${id}`) as StoredProvider | undefined) ?? null
   }
 
   private write(id: ProviderId, value: StoredProvider): void {
-    this.db
-      .prepare(
-        `INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)
-         ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at`,
-      )
-      .run(`provider:${id}`, JSON.stringify(value), Math.floor(Date.now() / 1000))
+    writeSetting(this.db, `provider:${id}`, value)
   }
 }

@@ -1,6 +1,7 @@
 import { Settings, type SettingsPatch } from '@shared/contract'
 import type { Db } from '../db/open'
 import type { EventBus } from '../host/events'
+import { writeSetting } from './settingRows'
 
 const unset = { model: null, temperature: null, max_tokens: null }
 export const defaultSettings: Settings = {
@@ -31,14 +32,9 @@ export class SettingsService {
   }
 
   update(patch: SettingsPatch): Settings {
-    const upsert = this.db.prepare(
-      `INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)
-       ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at`,
-    )
-    const now = Math.floor(Date.now() / 1000)
     this.db.transaction(() => {
       for (const [key, value] of Object.entries(patch)) {
-        if (value !== undefined) upsert.run(key, JSON.stringify(value), now)
+        if (value !== undefined) writeSetting(this.db, key, value)
       }
     })()
     const settings = this.get()

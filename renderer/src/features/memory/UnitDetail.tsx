@@ -2,9 +2,9 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { MemorySensitivity, type MemoryRef, type MemoryUnitDetail } from '@shared/contract'
 import { useApp } from '../../store'
-import { Dialog } from '../modals/Dialog'
 import { changedFields, editableFields, formatTime, payloadTexts, shortText } from './memoryText'
 import { UnitBadges } from './UnitList'
+import { ConfirmDialog } from '../modals/ConfirmDialog'
 
 /** One unit: its text, versions, evidence and origin, and what the user can do with it. */
 export function UnitDetail() {
@@ -288,23 +288,12 @@ function DeleteUnit({ detail, onClose }: { detail: MemoryUnitDetail; onClose: ()
   const { t } = useTranslation()
   const remove = useApp((s) => s.deleteMemoryUnit)
   return (
-    <Dialog title={t('memory.deleteTitle')} onClose={onClose}>
-      <p>{t('memory.deleteBody', { text: shortText(detail.unit.text, 80) })}</p>
-      <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
-          {t('common.cancel')}
-        </button>
-        <button
-          type="button"
-          className="danger primary"
-          onClick={() => {
-            onClose()
-            void remove(detail.unit.id)
-          }}
-        >
-          {t('memory.delete')}
-        </button>
-      </div>
-    </Dialog>
+    <ConfirmDialog
+      title={t('memory.deleteTitle')}
+      body={t('memory.deleteBody', { text: shortText(detail.unit.text, 80) })}
+      action={t('memory.delete')}
+      onConfirm={() => void remove(detail.unit.id)}
+      onClose={onClose}
+    />
   )
 }

@@ -6,6 +6,7 @@ import { placeChild } from '../graph/layout'
 import { PersonasDialog } from '../personas/PersonasDialog'
 import { OnboardingDialog } from '../providers/OnboardingDialog'
 import { ProvidersDialog } from '../providers/ProvidersDialog'
+import { ConfirmDialog } from './ConfirmDialog'
 import { Dialog } from './Dialog'
 
 export function Modals() {
@@ -177,23 +178,12 @@ function DeleteFlow({ modal, onClose }: Props<'delete_flow'>) {
   const flow = useApp((s) => s.flows.find((f) => f.id === modal.flowId))
   const deleteFlow = useApp((s) => s.deleteFlow)
   return (
-    <Dialog title={t('graph.deleteFlow')} onClose={onClose}>
-      <p>{t('graph.deleteFlowBody', { name: flow?.name ?? '', count: flow?.node_count ?? 0 })}</p>
-      <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
-          {t('common.cancel')}
-        </button>
-        <button
-          type="button"
-          className="danger primary"
-          onClick={() => {
-            onClose()
-            void deleteFlow(modal.flowId)
-          }}
-        >
-          {t('graph.delete')}
-        </button>
-      </div>
-    </Dialog>
+    <ConfirmDialog
+      title={t('graph.deleteFlow')}
+      body={t('graph.deleteFlowBody', { name: flow?.name ?? '', count: flow?.node_count ?? 0 })}
+      action={t('graph.delete')}
+      onConfirm={() => void deleteFlow(modal.flowId)}
+      onClose={onClose}
+    />
   )
 }
