@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { MemoryPack, MemoryUnit } from '@shared/contract'
+import type { MemoryJob, MemoryPack, MemoryUnit } from '@shared/contract'
 import { useLlmCore, type LlmHarness } from '../testing/llmCore'
 
 const setup = useLlmCore()
@@ -171,5 +171,40 @@ describe('memory_import', () => {
     expect(status.jobs).toMatchObject({ done: 8, failed: 0 })
     const { units } = await h.call<{ units: MemoryUnit[] }>('memory_list_units', { persona_id: personaId })
     expect(units.every((u) => u.state === 'validated' && u.topic_tags.includes('pets'))).toBe(true)
+  }, 30_000)
+
+  it('dead-letters jobs the provider refuses, shows them, and runs them again when retried by hand', async () => {
+    const h = await setup()
+    // Rules are tried in order: the first four job calls get a 400, which no retry can fix.
+    h.fake.script({ provider: 'openai', model: 'light-model', status: 400, times: 4 })
+    const { personaId } = await persona(h)
+    const bar = h.next('job_progress', (d) => d.job_id === `memory-failed:${personaId}` && d.total === 4)
+    await h.call('memory_import', { persona_id: personaId, path: file(h, lines.slice(0, 1)) })
+    const failedOnce = await bar
+    expect(failedOnce).toMatchObject({ label: 'Memory of Mika', state: 'failed' })
+    expect(failedOnce.error).toMatch(/^4 jobs; retry from Jobs in the memory panel/)
+
+    const { jobs } = await h.call<{ jobs: MemoryJob[] }>('memory_list_jobs', {
+      persona_id: personaId,
+      status: 'failed',
+    })
+    expect(jobs.map((j) => j.kind).sort()).toEqual(['extract_entities', 'extract_facts', 'extract_loops', 'reflect'])
+    expect(jobs.every((j) => j.unit_id === 1 && j.tries === 1 && /refused the request/.test(j.last_error ?? ''))).toBe(
+      true,
+    )
+    const queued = await h.call<{ jobs: MemoryJob[] }>('memory_list_jobs', { persona_id: personaId, status: 'queued' })
+    expect(queued.jobs.map((j) => j.scope)).toEqual([expect.stringMatching(/^2023-W10$/), '2023-03-10'])
+
+    const cleared = h.next('job_progress', (d) => d.job_id === `memory-failed:${personaId}` && d.state === 'done')
+    expect(await h.call('memory_retry_jobs', { persona_id: personaId, job_ids: [jobs[0]!.id] })).toEqual({ retried: 1 })
+    expect(await h.call('memory_retry_jobs', { persona_id: personaId })).toEqual({ retried: 3 })
+    await cleared
+    let status = await h.call<{ jobs: { done: number; failed: number } }>('memory_status', { persona_id: personaId })
+    for (let i = 0; i < 300 && status.jobs.done < 4; i++) {
+      await new Promise((r) => setTimeout(r, 50))
+      status = await h.call('memory_status', { persona_id: personaId })
+    }
+    expect(status.jobs).toMatchObject({ done: 4, failed: 0 })
+    expect(await h.call('memory_retry_jobs', { persona_id: personaId })).toEqual({ retried: 0 })
   }, 30_000)
 })

@@ -27,6 +27,8 @@ import {
   stateValue,
 } from './enums'
 import { importLines } from './importer'
+import { listJobs, retryJobs } from './jobList'
+import { MemoryProgress } from './memoryProgress'
 import { EPISODE_JOBS, summaryJobs } from './memoryJobs'
 import { buildPack } from './scheduler'
 import { nowSeconds, type MemoryStore, type Payload, type UnitRow } from './store'
@@ -107,6 +109,8 @@ export function createMemory(deps: MemoryDeps): Memory {
     memory_packs_for_node: (i) => s.packsForNode(i.persona_id, i.node_id),
     memory_status: (i) => s.status(i.persona_id),
     memory_reindex: (i) => s.reindex(i.persona_id),
+    memory_list_jobs: (i) => ({ jobs: listJobs(s.store(i.persona_id).db, i.status, i.limit) }),
+    memory_retry_jobs: (i) => s.retryJobs(i.persona_id, i.job_ids),
   }
   return { handlers, chat: service, service, dispose: () => service.dispose() }
 }
@@ -119,6 +123,7 @@ export function createMemory(deps: MemoryDeps): Memory {
 export class MemoryService implements ChatMemory {
   private readonly stores = new Map<string, MemoryStore>()
   readonly worker: MemoryWorkerHost
+  private readonly progress: MemoryProgress
 
   constructor(private readonly deps: MemoryDeps) {
     this.worker = new MemoryWorkerHost({
@@ -126,11 +131,19 @@ export class MemoryService implements ChatMemory {
       providers: () => deps.llm.configs(),
       busy: (dbPath) => this.busy(dbPath),
       init: { queue: deps.queue, pollMs: 2000 },
-      onFinished: (dbPath) => {
+      onFinished: (dbPath, m) => {
         const personaId = [...this.stores.entries()].find(([id]) => this.dbPath(id) === dbPath)?.[0]
-        if (personaId) this.deps.bus.emit('memory_changed', { persona_id: personaId, unit_ids: [] })
+        if (!personaId) return
+        this.deps.bus.emit('memory_changed', { persona_id: personaId, unit_ids: [] })
+        this.progress.finished(personaId, m)
       },
       log: (m) => console.error(m),
+    })
+    this.progress = new MemoryProgress({
+      bus: deps.bus,
+      db: (personaId) => this.store(personaId).db,
+      personaName: (personaId) => deps.personas.find(personaId)?.name ?? personaId,
+      language: () => deps.settings.get().language,
     })
     this.resumePending()
   }
@@ -403,6 +416,18 @@ export class MemoryService implements ChatMemory {
     const id = new JobQueue(store.db).enqueue('reindex', {}, { dedupeKey: 'reindex' })
     this.worker.wake(this.dbPath(personaId))
     return { job_id: id }
+  }
+
+  /** Failed jobs back in the queue (by hand, from the inspector), and the worker woken for them. */
+  retryJobs(personaId: string, ids: number[] | undefined): { retried: number } {
+    const store = this.store(personaId)
+    const retried = retryJobs(store.db, ids)
+    if (retried > 0) {
+      this.worker.wake(this.dbPath(personaId))
+      this.progress.report(personaId)
+      this.changed(personaId, [])
+    }
+    return { retried }
   }
 
   /** Waits until the persona's due jobs are done (the import command, tests). */

@@ -14,6 +14,7 @@ interface AiRow {
   LIGHTWEIGHT_MODEL: string | null
   VISION_MODEL: string | null
   LIGHTWEIGHT_VISION_MODEL: string | null
+  EMBEDDING_MODEL: string | null
   TEMPERATURE: number | null
   MAX_TOKENS: number | null
   CREATED_AT: string
@@ -29,6 +30,7 @@ const columns = {
   lightweight_model: 'LIGHTWEIGHT_MODEL',
   vision_model: 'VISION_MODEL',
   lightweight_vision_model: 'LIGHTWEIGHT_VISION_MODEL',
+  embedding_model: 'EMBEDDING_MODEL',
   temperature: 'TEMPERATURE',
   max_tokens: 'MAX_TOKENS',
 } as const
@@ -115,6 +117,7 @@ function toPersona(r: AiRow): Persona {
     lightweight_model: r.LIGHTWEIGHT_MODEL,
     vision_model: r.VISION_MODEL,
     lightweight_vision_model: r.LIGHTWEIGHT_VISION_MODEL,
+    embedding_model: r.EMBEDDING_MODEL ?? null,
     temperature: r.TEMPERATURE,
     max_tokens: r.MAX_TOKENS,
     created: r.CREATED_AT,

@@ -88,6 +88,10 @@ export const MemoryPack = z.object({
   sections: z.array(z.object({ kind: z.string(), items: z.array(MemoryPackItem) })),
   /** The text injected into the system message. Empty when nothing was chosen. */
   text: z.string(),
+  /** Who decided the intent: the rules, or the lightweight model when the rules were unsure. */
+  intent_by: z.enum(['rules', 'model']).optional(),
+  /** The vectors searched: the built-in local embedder, plus the persona's embedding model when it answered. */
+  vectors: z.array(z.string()).optional(),
 })
 export type MemoryPack = z.infer<typeof MemoryPack>
 
@@ -109,6 +113,24 @@ const EdgeOut = z.object({
   last_seen_at: z.number().int().nullable(),
   evidence_unit_id: z.number().int().nullable(),
 })
+
+export const MemoryJobStatus = z.enum(['queued', 'running', 'done', 'failed'])
+export const MemoryJob = z.object({
+  id: z.number().int(),
+  /** reflect, extract_entities, extract_facts, extract_loops, summarize, capsule, embed, reindex. */
+  kind: z.string(),
+  status: MemoryJobStatus,
+  tries: z.number().int(),
+  last_error: z.string().nullable(),
+  /** The unit the job works on, when it works on one. */
+  unit_id: z.number().int().nullable(),
+  /** What a summary job covers (`2025-W50`, `person:12`), else null. */
+  scope: z.string().nullable(),
+  run_after: z.number().int(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+})
+export type MemoryJob = z.infer<typeof MemoryJob>
 
 export const memoryMethods = {
   /**
@@ -215,6 +237,22 @@ export const memoryMethods = {
         failed: z.number().int(),
       }),
     }),
+  },
+  /** The persona's memory jobs, newest first; failed ones can be retried by hand. */
+  memory_list_jobs: {
+    input: z
+      .object({
+        persona_id: PersonaId,
+        status: MemoryJobStatus.optional(),
+        limit: z.number().int().min(1).max(500).optional(),
+      })
+      .strict(),
+    output: z.object({ jobs: z.array(MemoryJob) }),
+  },
+  /** Gives dead-lettered jobs another go (all failed ones when `job_ids` is absent). */
+  memory_retry_jobs: {
+    input: z.object({ persona_id: PersonaId, job_ids: z.array(z.number().int()).max(1000).optional() }).strict(),
+    output: z.object({ retried: z.number().int() }),
   },
   /** Recomputes every unit's embedding in the memory worker. */
   memory_reindex: {

@@ -6,6 +6,7 @@ import { migrate as addNodeError } from './0004-add-node-error'
 import { migrate as createNodeContexts } from './0005-create-node-contexts'
 import { migrate as createAi } from './0006-create-ai'
 import { migrate as addAiVisionModels } from './0007-add-ai-vision-models'
+import { migrate as addAiEmbeddingModel } from './0015-add-ai-embedding-model'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -19,4 +20,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 7, name: 'add-ai-vision-models', up: addAiVisionModels },
   // The world's steps (buildings, items) are numbered from 8 on in their own list.
   ...worldSteps,
+  { version: 15, name: 'add-ai-embedding-model', up: addAiEmbeddingModel },
 ]

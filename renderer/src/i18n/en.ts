@@ -151,6 +151,7 @@ export const en = {
       lightweight_model: 'Lightweight (summaries)',
       vision_model: 'Vision',
       lightweight_vision_model: 'Lightweight vision (picture summaries)',
+      embedding_model: 'Embeddings (memory search; empty: built-in only)',
     },
     temperature: 'Temperature',
     maxTokens: 'Max reply tokens',

@@ -152,6 +152,7 @@ export const ja: Messages = {
       lightweight_model: '軽量（要約用）',
       vision_model: '画像認識',
       lightweight_vision_model: '軽量画像認識（画像の要約用）',
+      embedding_model: '埋め込み（記憶の検索用。空欄: 内蔵のみ）',
     },
     temperature: '温度',
     maxTokens: '応答の最大トークン',

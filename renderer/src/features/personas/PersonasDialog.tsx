@@ -13,12 +13,13 @@ type Draft = Pick<
   | 'lightweight_model'
   | 'vision_model'
   | 'lightweight_vision_model'
+  | 'embedding_model'
 > & {
   temperature: string
   max_tokens: string
 }
 
-const roles = ['chat_model', 'lightweight_model', 'vision_model', 'lightweight_vision_model'] as const
+const roles = ['chat_model', 'lightweight_model', 'vision_model', 'lightweight_vision_model', 'embedding_model'] as const
 const blank: Draft = {
   name: '',
   persona_text: '',
@@ -27,6 +28,7 @@ const blank: Draft = {
   lightweight_model: null,
   vision_model: null,
   lightweight_vision_model: null,
+  embedding_model: null,
   temperature: '',
   max_tokens: '',
 }

@@ -1,0 +1,74 @@
+import type { Db } from '../db/open'
+import { uiLanguage } from '../graph/flowContext'
+import type { EventBus } from '../host/events'
+import { JobStatus } from '../jobs/jobQueue'
+import { nowSeconds } from './store'
+
+interface Deps {
+  bus: EventBus
+  db: (personaId: string) => Db
+  personaName: (personaId: string) => string
+  language: () => 'auto' | 'ja' | 'en'
+}
+
+interface Finished {
+  kind: string
+  outcome: 'done' | 'retry' | 'dead'
+  error?: string
+}
+
+/**
+ * The memory worker's work as status-bar entries, one pair per persona: the run in progress
+ * ("3 of 8"), and the dead-lettered jobs waiting for the user's retry. The worker reports each
+ * finished job; counts come from the jobs table, so a restart or a retry keeps them right.
+ */
+export class MemoryProgress {
+  /** Jobs finished since the persona's queue was last empty. */
+  private readonly finishedSince = new Map<string, number>()
+
+  constructor(private readonly deps: Deps) {}
+
+  finished(personaId: string, job: Finished): void {
+    this.finishedSince.set(personaId, (this.finishedSince.get(personaId) ?? 0) + 1)
+    this.report(personaId, job.outcome === 'dead' ? `${job.kind}: ${job.error ?? ''}` : undefined)
+  }
+
+  /** Emits both entries as the jobs table has them now. */
+  report(personaId: string, lastError?: string): void {
+    const db = this.deps.db(personaId)
+    const { pending, failed } = db
+      .prepare(
+        `SELECT count(*) FILTER (WHERE status = ${JobStatus.running} OR (status = ${JobStatus.queued} AND run_after <= ?)) AS pending,
+                count(*) FILTER (WHERE status = ${JobStatus.failed}) AS failed FROM jobs`,
+      )
+      .get(nowSeconds()) as { pending: number; failed: number }
+    const done = this.finishedSince.get(personaId) ?? 0
+    if (pending === 0) this.finishedSince.delete(personaId)
+    const ja = uiLanguage(this.deps.language()) === 'ja'
+    const name = this.deps.personaName(personaId)
+    const label = ja ? `${name}の記憶` : `Memory of ${name}`
+    this.deps.bus.emit('job_progress', {
+      job_id: `memory:${personaId}`,
+      label,
+      state: pending === 0 ? 'done' : 'running',
+      done,
+      total: done + pending,
+    })
+    if (failed === 0) {
+      // Nothing failed (any more): clear an earlier failure entry.
+      this.deps.bus.emit('job_progress', { job_id: `memory-failed:${personaId}`, label, state: 'done', done: 0, total: 0 })
+      return
+    }
+    const error = ja
+      ? `${failed} 件のジョブ。記憶パネルの「ジョブ」から再試行できます。${lastError ? `（${lastError}）` : ''}`
+      : `${failed} job${failed === 1 ? '' : 's'}; retry from Jobs in the memory panel.${lastError ? ` (${lastError})` : ''}`
+    this.deps.bus.emit('job_progress', {
+      job_id: `memory-failed:${personaId}`,
+      label,
+      state: 'failed',
+      done: 0,
+      total: failed,
+      error: error.slice(0, 500),
+    })
+  }
+}
