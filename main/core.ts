@@ -11,7 +11,7 @@ import { MemoryKeyStore, type KeyStore } from './keys/keyStore'
 import { ProviderService } from './llm/providerService'
 import { LlmRegistry } from './llm/providers'
 import { PersonaService } from './persona/personaService'
-import { createMemory } from './memory/memory'
+import { createMemory, type MemoryDeps } from './memory/memory'
 import { createWorld } from './world/world'
 import { JobService, type WorkerEntry } from './jobs/jobService'
 import { createRouter, type Handlers, type Router } from './host/router'
@@ -31,6 +31,8 @@ export interface CoreOptions {
   jobQueue?: { maxTries?: number; backoffSeconds?: number; leaseSeconds?: number }
   /** The job worker's script; null runs no worker (jobs stay queued, e.g. for one-shot CLI commands). */
   jobWorker?: WorkerEntry | null
+  /** Memory knobs; tests shorten the waits for the models' help with a pack. */
+  memory?: Pick<MemoryDeps, 'aidTimeoutMs' | 'queue'>
   mode: AppInfo['mode']
   checkOutput?: boolean
   log?: (message: string) => void
@@ -86,7 +88,7 @@ export function startCore(options: CoreOptions): Core {
   providers.publish()
   jobs.start()
   const personas = new PersonaService(db, bus)
-  const memory = createMemory({ bus, paths, jobs, llm, settings, graph, personas, env })
+  const memory = createMemory({ bus, paths, jobs, llm, settings, graph, personas, env, ...options.memory })
   const chat = new ChatService(graph, settings, llm, bus, {
     ...options.chat,
     env: options.env ?? process.env,

@@ -182,7 +182,7 @@ export class ChatService {
       const ref = resolveModel('chat', persona?.chat_model, this.options.env, defaults.model)
       modelRef = `${ref.provider}:${ref.model}`
       const connector = this.llm.connector(ref.provider)
-      const messages = turnMessages(
+      const messages = await turnMessages(
         { graph: this.graph, settings: this.settings, memory: this.options.memory ?? null },
         turn,
         persona,

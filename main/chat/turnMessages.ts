@@ -21,14 +21,14 @@ export interface TurnDeps {
  * the system message, images beside the prompt, and — when continuing — the text so far. The
  * context is saved with the node so the inspector can show exactly what was sent.
  */
-export function turnMessages(deps: TurnDeps, turn: Turn, persona: Persona | null): ChatMessage[] {
+export async function turnMessages(deps: TurnDeps, turn: Turn, persona: Persona | null): Promise<ChatMessage[]> {
   const context = flowContext(deps.graph, deps.settings, {
     flowId: turn.flowId,
     parentIds: turn.parentIds,
     prompt: turn.prompt,
     persona,
   })
-  const pack = persona && deps.memory ? memoryPack(deps.memory, turn, persona, context.budget) : null
+  const pack = persona && deps.memory ? await memoryPack(deps.memory, turn, persona, context.budget) : null
   if (pack) {
     // Seed 004: guard prompt + MemoryPack + user text. The pack rides in the system message.
     const tokens = tokenCount(pack)
@@ -52,9 +52,9 @@ export function turnMessages(deps: TurnDeps, turn: Turn, persona: Persona | null
 }
 
 /** A quarter of the context budget (at most 2,000 tokens) for what the persona remembers. */
-function memoryPack(memory: ChatMemory, turn: Turn, persona: Persona, budget: number): string | null {
+async function memoryPack(memory: ChatMemory, turn: Turn, persona: Persona, budget: number): Promise<string | null> {
   try {
-    return memory.packFor({
+    return await memory.packFor({
       personaId: persona.id,
       query: turn.prompt,
       nodeId: turn.nodeId,

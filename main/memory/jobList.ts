@@ -45,11 +45,7 @@ export function listJobs(db: Db, status: MemoryJob['status'] | undefined, limit 
 export function retryJobs(db: Db, ids: readonly number[] | undefined): number {
   const queue = new JobQueue(db)
   const targets =
-    ids ??
-    (db
-      .prepare(`SELECT id FROM jobs WHERE status = ${JobStatus.failed}`)
-      .pluck()
-      .all() as number[])
+    ids ?? (db.prepare(`SELECT id FROM jobs WHERE status = ${JobStatus.failed}`).pluck().all() as number[])
   let retried = 0
   db.transaction(() => {
     for (const id of targets) if (queue.retry(id)) retried++

@@ -29,6 +29,8 @@ import {
 import { importLines } from './importer'
 import { listJobs, retryJobs } from './jobList'
 import { MemoryProgress } from './memoryProgress'
+import { hasDirty, modelVectorMeta } from './modelVectors'
+import { PackAids } from './packAids'
 import { EPISODE_JOBS, summaryJobs } from './memoryJobs'
 import { buildPack } from './scheduler'
 import { nowSeconds, type MemoryStore, type Payload, type UnitRow } from './store'
@@ -45,6 +47,8 @@ export interface MemoryDeps {
   env: NodeJS.ProcessEnv
   /** The memory worker's script; by default the built one (or the source under tsx). Null runs none. */
   memoryWorker?: WorkerEntry | null
+  /** How long a pack waits for the lightweight model's intent and the query's embedding. */
+  aidTimeoutMs?: { intent?: number; embed?: number }
   /** Retries, backoff and lease of memory jobs, in seconds; tests shorten them. */
   queue?: { maxTries?: number; backoffSeconds?: number; leaseSeconds?: number }
 }
@@ -58,7 +62,7 @@ export interface ChatMemory {
     nodeId: string
     flowId: string
     budgetTokens: number
-  }): string | null
+  }): Promise<string | null>
   /** Stores the finished exchange as an EPISODE (never blocking the reply) and queues its jobs. */
   recordExchange(input: { personaId: string; nodeId: string; flowId: string; prompt: string; response: string }): void
 }
@@ -124,6 +128,7 @@ export class MemoryService implements ChatMemory {
   private readonly stores = new Map<string, MemoryStore>()
   readonly worker: MemoryWorkerHost
   private readonly progress: MemoryProgress
+  private readonly aids: PackAids
 
   constructor(private readonly deps: MemoryDeps) {
     this.worker = new MemoryWorkerHost({
@@ -136,7 +141,16 @@ export class MemoryService implements ChatMemory {
         if (!personaId) return
         this.deps.bus.emit('memory_changed', { persona_id: personaId, unit_ids: [] })
         this.progress.finished(personaId, m)
+        // Jobs write facts and summaries: the embedding model catches up with them.
+        if (m.kind !== 'embed') this.catchUpEmbeddings(personaId, this.store(personaId))
       },
+      log: (m) => console.error(m),
+    })
+    this.aids = new PackAids({
+      llm: deps.llm,
+      env: deps.env,
+      lightweightDefault: () => deps.settings.get().summary.model,
+      timeoutMs: deps.aidTimeoutMs,
       log: (m) => console.error(m),
     })
     this.progress = new MemoryProgress({
@@ -167,12 +181,16 @@ export class MemoryService implements ChatMemory {
 
   // ---- chat hooks
 
-  packFor(input: Parameters<ChatMemory['packFor']>[0]): string | null {
+  async packFor(input: Parameters<ChatMemory['packFor']>[0]): Promise<string | null> {
     const store = this.store(input.personaId)
+    const persona = this.deps.personas.get(input.personaId)
+    this.catchUpEmbeddings(input.personaId, store)
+    const aids = await this.aids.for(persona, store, input.query)
     const pack = buildPack(store, {
       query: input.query,
       budget: input.budgetTokens,
       path: this.pathTo(input.flowId, input.nodeId),
+      ...aids,
     })
     this.savePack(store, input.nodeId, input.flowId, input.query, input.budgetTokens, pack)
     return pack.text || null
@@ -208,9 +226,12 @@ export class MemoryService implements ChatMemory {
 
   // ---- contract methods
 
-  pack(input: Parsed<'memory_pack'>): MemoryPack {
+  async pack(input: Parsed<'memory_pack'>): Promise<MemoryPack> {
     const store = this.store(input.persona_id)
+    this.catchUpEmbeddings(input.persona_id, store)
+    const aids = await this.aids.for(this.deps.personas.get(input.persona_id), store, input.query)
     const pack = buildPack(store, {
+      ...aids,
       query: input.query,
       budget: input.budget_tokens,
       path: input.node_id ? this.pathTo(input.flow_id, input.node_id) : null,
@@ -479,8 +500,19 @@ export class MemoryService implements ChatMemory {
           count++
         }
     })()
+    this.catchUpEmbeddings(personaId, store)
     this.worker.wake(this.dbPath(personaId))
     return count
+  }
+
+  /** Queues the embedding model's catch-up when units changed since their vectors (or the model did). */
+  private catchUpEmbeddings(personaId: string, store: MemoryStore): void {
+    const persona = this.deps.personas.find(personaId)
+    const model = persona && this.aids.embeddingModel(persona)
+    if (!model) return
+    if (modelVectorMeta(store.db)?.model === model && !hasDirty(store.db)) return
+    new JobQueue(store.db).enqueue('embed', { model }, { dedupeKey: 'embed-model' })
+    this.worker.wake(this.dbPath(personaId))
   }
 
   private savePack(

@@ -13,6 +13,7 @@ import {
   UnitState,
   type SummaryScopeType as ScopeType,
 } from './enums'
+import { embedWithModel } from './embedJob'
 import { isoDate, type MemoryStore, type UnitRow } from './store'
 
 /** What a memory job gets: the persona's store, the LLM connectors, a stop signal. */
@@ -104,7 +105,7 @@ const SummarizePayload = z.object({
 
 /** Asks the lightweight model for a JSON object and validates it; a malformed answer is retried. */
 export async function askJson<T>(
-  ctx: MemoryJobContext,
+  ctx: Pick<MemoryJobContext, 'llm' | 'signal'>,
   model: string,
   system: string,
   user: string,
@@ -476,10 +477,11 @@ const reindex: MemoryJobHandler = async (_raw, ctx) => {
   }
 }
 
-/** Re-embeds one unit (the local embedder; a remote embedding model is not wired yet). */
+/** `{model}`: the persona's embedding model catches up with changed units; `{unit_id}`: one local vector. */
 const embed: MemoryJobHandler = async (raw, ctx) => {
-  const p = z.object({ unit_id: z.number().int() }).safeParse(raw)
+  const p = z.union([z.object({ model: z.string() }), z.object({ unit_id: z.number().int() })]).safeParse(raw)
   if (!p.success) throw new PermanentJobError(`bad payload: ${p.error.message}`)
+  if ('model' in p.data) return embedWithModel(p.data.model, ctx)
   if (ctx.store.unit(p.data.unit_id)) ctx.store.reindexVector(p.data.unit_id)
 }
 

@@ -56,7 +56,13 @@ export class MemoryProgress {
     })
     if (failed === 0) {
       // Nothing failed (any more): clear an earlier failure entry.
-      this.deps.bus.emit('job_progress', { job_id: `memory-failed:${personaId}`, label, state: 'done', done: 0, total: 0 })
+      this.deps.bus.emit('job_progress', {
+        job_id: `memory-failed:${personaId}`,
+        label,
+        state: 'done',
+        done: 0,
+        total: 0,
+      })
       return
     }
     const error = ja

@@ -1,8 +1,9 @@
 import type { MemoryPack, MemoryUnitKind } from '@shared/contract'
 import { tokenCount } from '../graph/tokens'
-import { embedLocal, vectorBlob } from './embedder'
+import { LOCAL_EMBEDDER, embedLocal, vectorBlob } from './embedder'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindName } from './enums'
 import { classifyIntent, intentWeights, type Intent } from './intent'
+import { nearestByModel } from './modelVectors'
 import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from './store'
 import { vectorIndexOf } from './vectorIndex'
 
@@ -19,6 +20,9 @@ export interface PackRequest {
   now?: number
   /** Overrides the rule-based intent (e.g. the lightweight model's answer). */
   intent?: Intent
+  intentBy?: 'rules' | 'model'
+  /** The query embedded by the persona's embedding model: its vectors are searched too. */
+  modelVector?: { model: string; vector: readonly number[] }
   /** Profiling: milliseconds spent per stage are added here (bench/memory/profile.ts). */
   profile?: Record<string, number>
 }
@@ -115,7 +119,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   lap('anchors')
 
   // Hybrid retrieval over facts, summaries and episodes.
-  const fused = hybridRetrieve(store, request.query, allowSecret, now, lap)
+  const fused = hybridRetrieve(store, request, allowSecret, now, lap)
   lap('fusion')
   const linked = entityLinked(store, request.query)
   lap('entities')
@@ -215,7 +219,15 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
     }))
     .filter((s) => s.items.length > 0)
   lap('sections')
-  return { tokens, intent, sections, text: rendered }
+  const vectors = [LOCAL_EMBEDDER, ...(request.modelVector ? [request.modelVector.model] : [])]
+  return {
+    tokens,
+    intent,
+    intent_by: request.intent ? (request.intentBy ?? 'model') : 'rules',
+    vectors,
+    sections,
+    text: rendered,
+  }
 }
 
 function render(chosen: ReadonlyArray<Candidate & { text: string }>): string {
@@ -299,7 +311,7 @@ export function nearest(
  */
 function hybridRetrieve(
   store: MemoryStore,
-  query: string,
+  { query, modelVector }: Pick<PackRequest, 'query' | 'modelVector'>,
   allowSecret: boolean,
   now: number,
   lap: (stage: string) => void = () => {},
@@ -329,6 +341,14 @@ function hybridRetrieve(
     lap('knn')
   }
   const knnRanked = [...knn.entries()].sort((a, b) => a[1] - b[1])
+  // The embedding model's neighbours, a ranking of their own: meaning the n-grams cannot see.
+  const meaning = new Map<number, number>()
+  if (modelVector)
+    for (const [kind, k] of knnKinds)
+      for (const row of nearestByModel(store.db, modelVector.model, modelVector.vector, kind, k))
+        meaning.set(row.id, row.distance)
+  const meaningRanked = [...meaning.entries()].sort((a, b) => a[1] - b[1])
+  lap('model-knn')
 
   const fused = new Map<number, { score: number; why: string[] }>()
   const bump = (id: number, score: number, why: string) => {
@@ -339,6 +359,7 @@ function hybridRetrieve(
   }
   ftsRanked.forEach(([id, s], rank) => bump(id, 30 / (30 + rank), `keyword #${rank + 1} (${s.toFixed(2)})`))
   knnRanked.forEach(([id, d], rank) => bump(id, 30 / (30 + rank), `vector #${rank + 1} (${(1 - d).toFixed(2)})`))
+  meaningRanked.forEach(([id, d], rank) => bump(id, 30 / (30 + rank), `meaning #${rank + 1} (${(1 - d).toFixed(2)})`))
   if (fused.size === 0) return new Map()
 
   const out = new Map<number, { unit: UnitRow; score: number; why: string }>()

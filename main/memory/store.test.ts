@@ -132,7 +132,7 @@ describe('schema (seed 002)', () => {
     }>
     expect(virtuals.find((v) => v.name === 'units_fts')!.sql).toContain('trigram')
     expect(virtuals.find((v) => v.name === 'vec_units')!.sql).toMatch(/kind integer partition key/)
-    expect(db.pragma('user_version', { simple: true })).toBe(2)
+    expect(db.pragma('user_version', { simple: true })).toBe(3)
   })
 
   it('fixes the seed enum values', () => {

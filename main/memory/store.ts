@@ -6,6 +6,7 @@ import type { Db } from '../db/open'
 import { tokenCount } from '../graph/tokens'
 import { embedLocal, vectorBlob } from './embedder'
 import { UnitKind, UnitState, kindName, sensitivityName, stateName, type Sensitivity } from './enums'
+import { deleteModelVector, markDirty } from './modelVectors'
 
 export interface UnitRow {
   id: number
@@ -236,6 +237,7 @@ export class MemoryStore {
       this.prepare('DELETE FROM units_fts WHERE rowid = ?').run(id)
       this.prepare('DELETE FROM vec_units WHERE unit_id = ?').run(BigInt(id))
       this.logVectorChange(id)
+      deleteModelVector(this.db, id)
       // Edges keep their pair but lose the deleted evidence.
       this.prepare('UPDATE edges SET evidence_unit_id = NULL WHERE evidence_unit_id = ?').run(id)
       this.prepare('DELETE FROM units WHERE id = ?').run(id)
@@ -356,6 +358,7 @@ export class MemoryStore {
     this.prepare('INSERT INTO units_fts (rowid, text) VALUES (?, ?)').run(id, text)
     this.prepare('UPDATE units SET tokens = ? WHERE id = ?').run(tokenCount(text), id)
     this.writeVector(unit, text)
+    markDirty(this.db, id, unit.kind)
   }
 
   reindexVector(id: number): void {

@@ -10,6 +10,8 @@ export interface Config {
   geminiKey: string
   models: Record<Provider, string[]>
   embeddingDimensions: number
+  /** Word groups whose texts embed near each other (`FakeLlm.meaning`). */
+  meanings: string[][]
 }
 
 export interface Context {

@@ -2,14 +2,19 @@
 
 const maxDimensions = 4096
 
-/** Values are float32-exact, so a base64 round trip (OpenAI's default encoding) returns them unchanged. */
-export function embed(model: string, text: string, dimensions: number): number[] {
+/**
+ * Values are float32-exact, so a base64 round trip (OpenAI's default encoding) returns them
+ * unchanged. A text naming a word of a `meanings` group lies close to every other text of that
+ * group (one shared direction, a little of its own), so tests can show search by meaning.
+ */
+export function embed(model: string, text: string, dimensions: number, meanings: readonly string[][] = []): number[] {
   const size = Math.min(Math.max(1, Math.floor(dimensions)), maxDimensions)
-  let state = hash(`${model}\u0000${text}`)
-  const raw: number[] = []
-  for (let i = 0; i < size; i++) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0
-    raw.push(state / 0x100000000 - 0.5)
+  const raw = noise(`${model}\u0000${text}`, size)
+  const lower = text.toLowerCase()
+  const group = meanings.findIndex((words) => words.some((w) => lower.includes(w.toLowerCase())))
+  if (group >= 0) {
+    const direction = noise(`${model}\u0000meaning ${group}`, size)
+    for (let i = 0; i < size; i++) raw[i] = direction[i]! + 0.1 * raw[i]!
   }
   const norm = Math.hypot(...raw) || 1
   return raw.map((v) => Math.fround(v / norm))
@@ -23,6 +28,16 @@ export function toBase64Floats(vector: number[]): string {
 /** The requested size when it is a usable positive integer, else the fallback. */
 export function dimensionsFrom(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback
+}
+
+function noise(seed: string, size: number): number[] {
+  let state = hash(seed)
+  const out: number[] = []
+  for (let i = 0; i < size; i++) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0
+    out.push(state / 0x100000000 - 0.5)
+  }
+  return out
 }
 
 function hash(text: string): number {

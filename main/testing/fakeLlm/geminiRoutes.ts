@@ -123,7 +123,7 @@ async function embedOne(ctx: Context, model: string): Promise<void> {
   })
   if (rule === undefined) return
   const size = dimensionsFrom(body.outputDimensionality, ctx.config.embeddingDimensions)
-  sendJson(ctx.res, 200, { embedding: { values: embed(model, textOf(body.content as Content), size) } })
+  sendJson(ctx.res, 200, { embedding: { values: embed(model, textOf(body.content as Content), size, ctx.config.meanings) } })
 }
 
 /** What `ai.models.embedContent` calls: one request per content, answered in order. */
@@ -148,6 +148,7 @@ async function embedBatch(ctx: Context, model: string): Promise<void> {
       model,
       textOf(request.content ?? {}),
       dimensionsFrom(request.outputDimensionality, ctx.config.embeddingDimensions),
+      ctx.config.meanings,
     ),
   }))
   sendJson(ctx.res, 200, { embeddings })

@@ -28,6 +28,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       ollama: options.models?.ollama ?? defaultModels.ollama,
     },
     embeddingDimensions: options.embeddingDimensions ?? 8,
+    meanings: [],
   }
   const rules = new RuleBook()
   const requests: RecordedRequest[] = []
@@ -51,8 +52,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     port,
     requests,
     script: (rule) => rules.add(rule),
+    meaning: (words) => void config.meanings.push([...words]),
     reset() {
       rules.clear()
+      config.meanings.length = 0
       requests.length = 0
       seq = 0
     },

@@ -119,7 +119,7 @@ async function embedMany(ctx: Context): Promise<void> {
   const size = dimensionsFrom(body.dimensions, ctx.config.embeddingDimensions)
   sendJson(ctx.res, 200, {
     model,
-    embeddings: (texts as string[]).map((text) => embed(model, text, size)),
+    embeddings: (texts as string[]).map((text) => embed(model, text, size, ctx.config.meanings)),
     total_duration: 1_000_000,
     load_duration: 100_000,
     prompt_eval_count: (texts as string[]).reduce((sum, text) => sum + countTokens(text), 0),
@@ -134,7 +134,7 @@ async function embedLegacy(ctx: Context): Promise<void> {
   const rule = await beginCall(ctx, { provider: 'ollama', model, endpoint: 'embed', streaming: false })
   if (rule === undefined) return
   const prompt = typeof body.prompt === 'string' ? body.prompt : ''
-  sendJson(ctx.res, 200, { embedding: embed(model, prompt, ctx.config.embeddingDimensions) })
+  sendJson(ctx.res, 200, { embedding: embed(model, prompt, ctx.config.embeddingDimensions, ctx.config.meanings) })
 }
 
 function lastUserText(messages: Message[]): string {

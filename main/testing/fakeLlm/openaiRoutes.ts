@@ -120,7 +120,7 @@ async function embeddings(ctx: Context): Promise<void> {
   // The openai SDK asks for base64 unless the caller chose a format, and decodes it itself.
   const base64 = body.encoding_format === 'base64'
   const data = inputs.map((text, index) => {
-    const vector = embed(model, text, size)
+    const vector = embed(model, text, size, ctx.config.meanings)
     return { object: 'embedding', index, embedding: base64 ? toBase64Floats(vector) : vector }
   })
   const tokens = inputs.reduce((sum, text) => sum + countTokens(text), 0)

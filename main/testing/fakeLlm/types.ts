@@ -84,7 +84,9 @@ export interface FakeLlm {
   readonly requests: RecordedRequest[]
   /** Adds a rule after the existing ones; rules are tried in order. */
   script(rule: ScriptRule): ScriptHandle
-  /** Forgets all rules and recorded requests. */
+  /** Texts containing any of these words embed close together (a shared meaning), on every provider. */
+  meaning(words: readonly string[]): void
+  /** Forgets all rules, meanings and recorded requests. */
   reset(): void
   /** Ends open streams and stops listening. */
   close(): Promise<void>

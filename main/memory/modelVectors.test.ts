@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openMemory } from './db'
+import { UnitKind, UnitState } from './enums'
+import { modelVectorMeta, nearestByModel, takeDirty, writeModelVectors } from './modelVectors'
+import type { MemoryStore } from './store'
+
+const cleanups: Array<() => void> = []
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c()
+})
+
+function memory(): MemoryStore {
+  const dir = mkdtempSync(join(tmpdir(), 'loomverse-vectors-'))
+  const store = openMemory(join(dir, 'memory_p.db'))
+  cleanups.push(() => {
+    store.db.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+  return store
+}
+
+function episode(store: MemoryStore, text: string): number {
+  return store.createUnit({ kind: UnitKind.EPISODE, state: UnitState.RAW, payload: { user_text: text } })
+}
+
+describe('model vectors', () => {
+  it('marks new and edited searchable units dirty, and a write clears only what it embedded', async () => {
+    const store = memory()
+    const a = episode(store, 'first')
+    const b = episode(store, 'second')
+    store.createUnit({ kind: UnitKind.PERSONA, payload: { persona_text: 'who I am', is_active: 1 } })
+    const taken = takeDirty(store.db, 10)
+    expect(taken.map((u) => u.id)).toEqual([a, b]) // the persona anchor is never searched by vector
+    // `b` is edited while its vector is being made: it stays dirty after the write.
+    store.editPayload(b, { user_text: 'second, edited' }, 'edit')
+    writeModelVectors(
+      store.db,
+      'openai:m',
+      taken.map((u, i) => ({ ...u, vector: [1, i, 0] })),
+    )
+    expect(takeDirty(store.db, 10).map((u) => u.id)).toEqual([b])
+    expect(nearestByModel(store.db, 'openai:m', [1, 0, 0], UnitKind.EPISODE, 1)).toEqual([
+      { id: a, distance: expect.closeTo(0, 5) },
+    ])
+    // Another model's question finds nothing rather than nonsense.
+    expect(nearestByModel(store.db, 'openai:other', [1, 0, 0], UnitKind.EPISODE, 1)).toEqual([])
+    store.deleteUnit(a)
+    expect(nearestByModel(store.db, 'openai:m', [1, 0, 0], UnitKind.EPISODE, 5).map((r) => r.id)).toEqual([b])
+  })
+
+  it('starts afresh when the model or its width changes, and refuses vectors of mixed lengths', () => {
+    const store = memory()
+    const a = episode(store, 'one')
+    const b = episode(store, 'two')
+    const all = takeDirty(store.db, 10)
+    writeModelVectors(
+      store.db,
+      'openai:small',
+      all.map((u) => ({ ...u, vector: [1, 0] })),
+    )
+    expect(takeDirty(store.db, 10)).toEqual([])
+    writeModelVectors(store.db, 'ollama:big', [{ ...all[0]!, vector: [0, 1, 0, 0] }])
+    expect(modelVectorMeta(store.db)).toEqual({ model: 'ollama:big', dims: 4 })
+    // Everything else must be embedded again by the new model.
+    expect(takeDirty(store.db, 10).map((u) => u.id)).toEqual([b])
+    expect(() =>
+      writeModelVectors(store.db, 'ollama:big', [
+        { id: a, kind: 1, gen: 0, vector: [1, 0, 0, 0] },
+        { id: b, kind: 1, gen: 0, vector: [1, 0] },
+      ]),
+    ).toThrow(/different lengths/)
+  })
+})

@@ -1,0 +1,165 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { MemoryPack } from '@shared/contract'
+import { useLlmCore, type LlmHarness } from '../testing/llmCore'
+
+const setup = useLlmCore()
+
+/** Everyday lines that share no word, trigram or meaning with the kitten or the queries. */
+const filler = [
+  'The train to Osaka was late again this morning.',
+  'Bought new running shoes on sale.',
+  'My sister moved into a flat near the river.',
+  'Finished reading a novel about sailors.',
+  'The printer at work jammed twice.',
+  'Made miso soup with tofu for dinner.',
+  'Rain all weekend, stayed in and painted.',
+  'Started learning the guitar chords for a song.',
+  'The dentist appointment went fine.',
+  'Planted tomatoes on the balcony.',
+  'Watched a documentary on volcanoes.',
+  'Our team won the quiz night at the pub.',
+  'Fixed the squeaky door hinge.',
+  'Booked flights for the summer holiday.',
+  'Tried a new ramen shop downtown.',
+  'Cleaned out the garage finally.',
+  'Lost my umbrella on the bus.',
+  'Baked bread, it came out dense.',
+  'Went hiking up a small mountain.',
+  'The neighbours had a loud party.',
+  'Wrote a letter to my grandmother.',
+  'Renewed my passport at the office.',
+]
+const KITTEN = 'We brought home a tiny kitten from the shelter, she sleeps on the sofa.'
+
+async function importLines(h: LlmHarness, personaId: string, texts: string[]): Promise<void> {
+  const path = join(h.core.paths.home, 'lines.jsonl')
+  const lines = texts.map((text, i) =>
+    JSON.stringify({ id: `L${i}`, speaker: 'Aoi', text, time: 1_700_000_000 + i * 3600 }),
+  )
+  writeFileSync(path, lines.join('\n'))
+  await h.call('memory_import', { persona_id: personaId, path, no_llm: true })
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await check()) return
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new Error('timed out')
+}
+
+const items = (pack: MemoryPack) => pack.sections.flatMap((s) => s.items)
+
+describe("the persona's embedding model", () => {
+  it('finds a memory by meaning once the worker has embedded the memory, beside the local vectors', async () => {
+    const h = await setup()
+    h.fake.meaning(['kitten', 'feline'])
+    const { id } = await h.call<{ id: string }>('create_persona', {
+      name: 'Aoi',
+      embedding_model: 'openai:text-embedding-3-small',
+    })
+    await importLines(h, id, [...filler, KITTEN])
+    const ask = () =>
+      h.call<MemoryPack>('memory_pack', { persona_id: id, query: 'How is my feline doing?', budget_tokens: 400 })
+
+    // The first pack finds the memory unembedded: it queues the catch-up and answers from local vectors.
+    const before = await ask()
+    expect(items(before).some((i) => /meaning #/.test(i.why))).toBe(false)
+    await until(async () => {
+      const s = await h.call<{ jobs: { done: number } }>('memory_status', { persona_id: id })
+      return s.jobs.done >= 1
+    })
+    const embedCalls = h.fake.requests.filter((r) => r.path === '/v1/embeddings')
+    // One batch for the whole memory, then one call per pack for the query.
+    expect(
+      embedCalls.filter((r) => ((r.body as { input: string[] }).input ?? []).length === filler.length + 1),
+    ).toHaveLength(1)
+
+    const after = await ask()
+    expect(after.vectors).toEqual(['local:hash-ngram-256', 'openai:text-embedding-3-small'])
+    const kitten = items(after).find((i) => i.text.includes('tiny kitten'))
+    expect(kitten?.why).toMatch(/meaning #1 \((0\.9\d|1\.00)\)/)
+
+    // An edited memory is embedded again (and only it).
+    const { units } = await h.call<{ units: Array<{ id: number; text: string }> }>('memory_list_units', {
+      persona_id: id,
+      query: 'tiny kitten',
+    })
+    await h.call('memory_edit_unit', {
+      persona_id: id,
+      unit_id: units[0]!.id,
+      payload: { user_text: 'Our feline friend Momo knocked a glass off the table.' },
+    })
+    const calls = h.fake.requests.length
+    await ask()
+    await until(async () =>
+      h.fake.requests
+        .slice(calls)
+        .some((r) => JSON.stringify(r.body).includes('knocked a glass') && r.path === '/v1/embeddings'),
+    )
+  }, 30_000)
+
+  it('falls back to the local vectors when the provider fails, and the pack still comes', async () => {
+    const h = await setup()
+    h.fake.script({ provider: 'openai', endpoint: 'embed', status: 401 })
+    const { id } = await h.call<{ id: string }>('create_persona', {
+      name: 'Aoi',
+      embedding_model: 'openai:text-embedding-3-small',
+    })
+    await importLines(h, id, [...filler, KITTEN])
+    const pack = await h.call<MemoryPack>('memory_pack', {
+      persona_id: id,
+      query: 'the tiny kitten from the shelter',
+      budget_tokens: 400,
+    })
+    expect(pack.vectors).toEqual(['local:hash-ngram-256'])
+    expect(items(pack).some((i) => i.text.includes('tiny kitten'))).toBe(true)
+  })
+})
+
+describe('intent by the lightweight model', () => {
+  async function persona(h: LlmHarness): Promise<string> {
+    const { id } = await h.call<{ id: string }>('create_persona', { name: 'Aoi', lightweight_model: 'openai:light' })
+    await importLines(h, id, [...filler, KITTEN])
+    return id
+  }
+  const intentCalls = (h: LlmHarness) =>
+    h.fake.requests.filter((r) => r.model === 'light' && JSON.stringify(r.body).includes('long-term memory'))
+
+  it('asks the model only when the rules are unsure, and remembers its answer', async () => {
+    const h = await setup()
+    h.fake.script({ provider: 'openai', model: 'light', reply: '{"intent":"plan"}' })
+    const id = await persona(h)
+    const pack = (query: string) => h.call<MemoryPack>('memory_pack', { persona_id: id, query, budget_tokens: 300 })
+
+    const unsure = await pack('Momo and the sofa situation')
+    expect(unsure).toMatchObject({ intent: 'plan', intent_by: 'model' })
+    expect(intentCalls(h)).toHaveLength(1)
+    expect(await pack('Momo and the sofa situation')).toMatchObject({ intent: 'plan', intent_by: 'model' })
+    expect(intentCalls(h)).toHaveLength(1) // cached
+
+    expect(await pack('Do you remember what I did yesterday?')).toMatchObject({ intent: 'recall', intent_by: 'rules' })
+    expect(intentCalls(h)).toHaveLength(1)
+  })
+
+  it('keeps the rules’ answer when the model is too slow or answers nonsense', async () => {
+    const h = await setup({ memory: { aidTimeoutMs: { intent: 300 } } })
+    h.fake.script({
+      provider: 'openai',
+      model: 'light',
+      promptIncludes: 'slow',
+      delayMs: 3000,
+      reply: '{"intent":"plan"}',
+    })
+    h.fake.script({ provider: 'openai', model: 'light', reply: '{"intent":"dance"}' })
+    const id = await persona(h)
+    const started = performance.now()
+    const slow = await h.call<MemoryPack>('memory_pack', { persona_id: id, query: 'slow sofa', budget_tokens: 300 })
+    expect(performance.now() - started).toBeLessThan(2000)
+    expect(slow).toMatchObject({ intent: 'general', intent_by: 'rules' })
+    const odd = await h.call<MemoryPack>('memory_pack', { persona_id: id, query: 'odd sofa', budget_tokens: 300 })
+    expect(odd).toMatchObject({ intent: 'general', intent_by: 'rules' })
+  })
+})

@@ -1,0 +1,116 @@
+import { z } from 'zod'
+import type { Persona } from '@shared/contract'
+import { parseModelRef, resolveModel } from '../llm/models'
+import type { LlmRegistry } from '../llm/providers'
+import { classifyIntent } from './intent'
+import { askJson } from './memoryJobs'
+import type { PackRequest } from './scheduler'
+import type { MemoryStore } from './store'
+
+export interface PackAidsDeps {
+  llm: LlmRegistry
+  env: NodeJS.ProcessEnv
+  /** The settings' default lightweight model, if any. */
+  lightweightDefault: () => string | null | undefined
+  /** How long a pack waits for the model's intent and the query's embedding. */
+  timeoutMs?: { intent?: number; embed?: number }
+  log?: (message: string) => void
+}
+
+/** Below this many units every candidate fits a pack anyway: the rules' guess is enough. */
+const MODEL_INTENT_MIN_UNITS = 20
+const INTENT_CACHE = 500
+
+const IntentAnswer = z.object({ intent: z.enum(['recall', 'plan', 'fact', 'smalltalk', 'general']) })
+const INTENT_PROMPT = `Classify what the user's message needs from a long-term memory. intent: recall (asks about past events or earlier conversations), plan (to-dos, schedules, reminders, promises), fact (a stable fact or preference about someone), smalltalk (greeting, chit-chat), general (anything else). Field: intent.`
+
+/**
+ * What a MemoryPack gets from the models before it is built: the lightweight model's intent
+ * when the rules are unsure, and the query's vector from the persona's embedding model. Both
+ * have short deadlines and fall back quietly (rules, local vectors): a slow provider may make a
+ * pack plainer, never the reply later by more than the deadline.
+ */
+export class PackAids {
+  /** Answers per query, the rules' fallbacks included: a model that cannot answer is not asked again and again. */
+  private readonly intents = new Map<string, Pick<PackRequest, 'intent' | 'intentBy'>>()
+
+  constructor(private readonly deps: PackAidsDeps) {}
+
+  /** The persona's embedding model as `provider:model`, when one is set and its provider configured. */
+  embeddingModel(persona: Persona): string | null {
+    const text = persona.embedding_model || this.deps.env.LOOMVERSE_EMBEDDING_MODEL
+    if (!text) return null
+    try {
+      const ref = parseModelRef(text)
+      return this.deps.llm.configured().includes(ref.provider) ? `${ref.provider}:${ref.model}` : null
+    } catch {
+      return null
+    }
+  }
+
+  async for(
+    persona: Persona,
+    store: MemoryStore,
+    query: string,
+  ): Promise<Pick<PackRequest, 'intent' | 'intentBy' | 'modelVector'>> {
+    const [intent, modelVector] = await Promise.all([this.intent(persona, store, query), this.vector(persona, query)])
+    return { ...intent, ...(modelVector ? { modelVector } : {}) }
+  }
+
+  private async intent(
+    persona: Persona,
+    store: MemoryStore,
+    query: string,
+  ): Promise<Pick<PackRequest, 'intent' | 'intentBy'>> {
+    const rules = classifyIntent(query)
+    const ruled = { intent: rules.intent, intentBy: 'rules' as const }
+    if (rules.confident || !query.trim()) return ruled
+    const key = query.trim().slice(0, 2000)
+    const cached = this.intents.get(key)
+    if (cached) return cached
+    const units = (store.prepare('SELECT max(id) AS n FROM units').get() as { n: number | null }).n ?? 0
+    if (units < MODEL_INTENT_MIN_UNITS) return ruled
+    let model: string
+    try {
+      const ref = resolveModel('lightweight', persona.lightweight_model, this.deps.env, this.deps.lightweightDefault())
+      if (!this.deps.llm.configured().includes(ref.provider)) return ruled
+      model = `${ref.provider}:${ref.model}`
+    } catch {
+      return ruled
+    }
+    try {
+      const signal = AbortSignal.timeout(this.deps.timeoutMs?.intent ?? 1500)
+      const answer = await askJson({ llm: this.deps.llm, signal }, model, INTENT_PROMPT, key, IntentAnswer)
+      return this.remember(key, { intent: answer.intent, intentBy: 'model' })
+    } catch (e) {
+      this.deps.log?.(`[memory] intent by ${model} failed, the rules decide: ${message(e)}`)
+      return this.remember(key, ruled)
+    }
+  }
+
+  private async vector(persona: Persona, query: string): Promise<PackRequest['modelVector'] | null> {
+    const model = this.embeddingModel(persona)
+    if (!model || !query.trim()) return null
+    const ref = parseModelRef(model)
+    try {
+      const signal = AbortSignal.timeout(this.deps.timeoutMs?.embed ?? 2000)
+      const [vector] = await this.deps.llm
+        .connector(ref.provider)
+        .embed({ model: ref.model, input: [query.slice(0, 4000)], signal })
+      return vector && vector.length > 0 ? { model, vector } : null
+    } catch (e) {
+      this.deps.log?.(`[memory] embedding the query with ${model} failed, local vectors only: ${message(e)}`)
+      return null
+    }
+  }
+
+  private remember(key: string, answer: Pick<PackRequest, 'intent' | 'intentBy'>) {
+    if (this.intents.size >= INTENT_CACHE) this.intents.delete(this.intents.keys().next().value!)
+    this.intents.set(key, answer)
+    return answer
+  }
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e)
+}
