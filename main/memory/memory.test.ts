@@ -73,6 +73,10 @@ describe('memory in the chat', () => {
     const refs = stored[0]!.pack.sections.flatMap((s) => s.items.flatMap((i) => i.refs))
     expect(refs).toContainEqual({ type: 'node', id: a, flow_id: flowId })
 
+    // One capsule job for the burst of exchanges, holding the latest branch's episodes.
+    const { jobs } = await h.call<{ jobs: MemoryJob[] }>('memory_list_jobs', { persona_id: personaId })
+    expect(jobs.filter((j) => j.kind === 'capsule').map((j) => j.status)).toEqual(['queued'])
+
     // Switching to branch B switches what is remembered.
     const onB = await h.call<MemoryPack>('memory_pack', {
       persona_id: personaId,
@@ -162,7 +166,7 @@ describe('memory_import', () => {
     const h = await setup()
     const { personaId } = await persona(h)
     const result = await h.call<{ jobs: number }>('memory_import', { persona_id: personaId, path: file(h, lines) })
-    expect(result.jobs).toBe(2 * 4 + 2) // four jobs per episode, a daily and a weekly summary (delayed)
+    expect(result.jobs).toBe(2 * 4 + 3) // four jobs per episode; daily, weekly and relationship summaries (delayed)
     let status = await h.call<{ jobs: { done: number; failed: number } }>('memory_status', { persona_id: personaId })
     for (let i = 0; i < 300 && status.jobs.done < 8; i++) {
       await new Promise((r) => setTimeout(r, 50))
@@ -193,7 +197,7 @@ describe('memory_import', () => {
       true,
     )
     const queued = await h.call<{ jobs: MemoryJob[] }>('memory_list_jobs', { persona_id: personaId, status: 'queued' })
-    expect(queued.jobs.map((j) => j.scope)).toEqual([expect.stringMatching(/^2023-W10$/), '2023-03-10'])
+    expect(queued.jobs.map((j) => j.scope)).toEqual(['relationship', '2023-W10', '2023-03-10'])
 
     const cleared = h.next('job_progress', (d) => d.job_id === `memory-failed:${personaId}` && d.state === 'done')
     expect(await h.call('memory_retry_jobs', { persona_id: personaId, job_ids: [jobs[0]!.id] })).toEqual({ retried: 1 })

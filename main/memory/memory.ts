@@ -31,6 +31,7 @@ import { listJobs, retryJobs } from './jobList'
 import { MemoryProgress } from './memoryProgress'
 import { hasDirty, modelVectorMeta } from './modelVectors'
 import { PackAids } from './packAids'
+import { CAPSULE_EPISODES } from './capsuleJob'
 import { EPISODE_JOBS, summaryJobs } from './memoryJobs'
 import { buildPack } from './scheduler'
 import { nowSeconds, type MemoryStore, type Payload, type UnitRow } from './store'
@@ -208,6 +209,7 @@ export class MemoryService implements ChatMemory {
         payload: { user_text: input.prompt, reply_text: input.response },
       })
       this.queueEpisodeJobs(input.personaId, store, [id])
+      this.queueCapsule(input.personaId, store, input.flowId, input.nodeId)
       this.deps.bus.emit('memory_changed', { persona_id: input.personaId, unit_ids: [id] })
     } catch (e) {
       // The reply is already saved in the graph; a memory failure must not touch it.
@@ -468,20 +470,8 @@ export class MemoryService implements ChatMemory {
   /** Queues the LLM jobs for new episodes with the persona's lightweight model; none when no provider is set up. */
   private queueEpisodeJobs(personaId: string, store: MemoryStore, unitIds: number[]): number {
     if (unitIds.length === 0) return 0
-    const persona = this.deps.personas.get(personaId)
-    let model: string
-    try {
-      const ref = resolveModel(
-        'lightweight',
-        persona.lightweight_model,
-        this.deps.env,
-        this.deps.settings.get().summary.model,
-      )
-      if (!this.deps.llm.configured().includes(ref.provider)) return 0
-      model = `${ref.provider}:${ref.model}`
-    } catch {
-      return 0
-    }
+    const model = this.jobModel(personaId)
+    if (!model) return 0
     const queue = new JobQueue(store.db)
     let count = 0
     store.db.transaction(() => {
@@ -512,6 +502,51 @@ export class MemoryService implements ChatMemory {
     if (!model) return
     if (modelVectorMeta(store.db)?.model === model && !hasDirty(store.db)) return
     new JobQueue(store.db).enqueue('embed', { model }, { dedupeKey: 'embed-model' })
+    this.worker.wake(this.dbPath(personaId))
+  }
+
+  /** The persona's lightweight model for memory jobs, or null when its provider is not set up. */
+  private jobModel(personaId: string): string | null {
+    const persona = this.deps.personas.get(personaId)
+    try {
+      const ref = resolveModel(
+        'lightweight',
+        persona.lightweight_model,
+        this.deps.env,
+        this.deps.settings.get().summary.model,
+      )
+      return this.deps.llm.configured().includes(ref.provider) ? `${ref.provider}:${ref.model}` : null
+    } catch {
+      return null
+    }
+  }
+
+  /**
+   * A new capsule from the latest exchanges of the branch just answered. A burst of messages
+   * makes one capsule: a capsule job still waiting is given the newer exchanges instead.
+   */
+  private queueCapsule(personaId: string, store: MemoryStore, flowId: string, nodeId: string): void {
+    const model = this.jobModel(personaId)
+    if (!model) return
+    const path = [...this.pathTo(flowId, nodeId)]
+    const ids = (
+      store
+        .prepare(
+          `SELECT id FROM units WHERE kind = ${UnitKind.EPISODE} AND origin_node_id IN (SELECT value FROM json_each(?))
+           ORDER BY coalesce(occurred_at, created_at) DESC, id DESC LIMIT ${CAPSULE_EPISODES}`,
+        )
+        .all(JSON.stringify(path)) as Array<{ id: number }>
+    )
+      .map((r) => r.id)
+      .reverse()
+    if (ids.length === 0) return
+    const payload = JSON.stringify({ model, unit_ids: ids })
+    const key = `capsule:${flowId}`
+    const waiting = store
+      .prepare('UPDATE jobs SET payload_json = ?, updated_at = ? WHERE dedupe_key = ? AND status = 0')
+      .run(payload, nowSeconds(), key)
+    if (waiting.changes === 0)
+      new JobQueue(store.db).enqueue('capsule', { model, unit_ids: ids }, { dedupeKey: key, delaySeconds: 20 })
     this.worker.wake(this.dbPath(personaId))
   }
 

@@ -13,6 +13,7 @@ import {
   UnitState,
   type SummaryScopeType as ScopeType,
 } from './enums'
+import { capsule } from './capsuleJob'
 import { embedWithModel } from './embedJob'
 import { isoDate, type MemoryStore, type UnitRow } from './store'
 
@@ -216,7 +217,7 @@ const extractEntities: MemoryJobHandler = async (raw, ctx) => {
     Entities,
   )
   const { store } = ctx
-  store.db.transaction(() => {
+  const named = store.db.transaction(() => {
     const ids = new Map<string, number>()
     for (const e of r.entities) {
       const id = resolveEntity(store, e.name, EntityType[e.type.toUpperCase() as keyof typeof EntityType], e.aliases)
@@ -241,7 +242,44 @@ const extractEntities: MemoryJobHandler = async (raw, ctx) => {
         )
         .run(src, RelationType[rel.rel.toUpperCase() as keyof typeof RelationType], dst, at, at, ep.unit.id)
     }
+    return [...new Set(ids.values())]
   })()
+  for (const j of entitySummaryJobs(store, ep.model, named))
+    ctx.enqueue(j.kind, j.payload, { dedupeKey: j.dedupeKey, delaySeconds: j.delaySeconds })
+}
+
+/** An entity earns its own summary once this many episodes name it. */
+const ENTITY_SUMMARY_MIN_EPISODES = 3
+
+/** Person and topic summaries for entities named often enough (coalesced: one per entity at a time). */
+export function entitySummaryJobs(
+  store: MemoryStore,
+  model: string,
+  entityIds: number[],
+): Array<{ kind: string; payload: unknown; dedupeKey: string; delaySeconds: number }> {
+  const scopes: Partial<Record<number, { type: ScopeType; prefix: string }>> = {
+    [EntityType.PERSON]: { type: SummaryScopeType.PERSON, prefix: 'person' },
+    [EntityType.TOPIC]: { type: SummaryScopeType.TOPIC, prefix: 'topic' },
+  }
+  const jobs = []
+  for (const id of entityIds) {
+    const e = store.db
+      .prepare(
+        `SELECT etype, (SELECT count(*) FROM unit_entities ue JOIN units u ON u.id = ue.unit_id
+           WHERE ue.entity_id = e.id AND u.kind = ${UnitKind.EPISODE}) AS episodes FROM entities e WHERE id = ?`,
+      )
+      .get(id) as { etype: number; episodes: number } | undefined
+    const scope = e && scopes[e.etype]
+    if (!scope || e.episodes < ENTITY_SUMMARY_MIN_EPISODES) continue
+    const key = `${scope.prefix}:${id}`
+    jobs.push({
+      kind: 'summarize',
+      payload: { model, scope_type: scope.type, scope_key: key, entity_id: id },
+      dedupeKey: `summarize:${scope.type}:${key}`,
+      delaySeconds: 120,
+    })
+  }
+  return jobs
 }
 
 function parseTime(text: string | null | undefined): number | null {
@@ -382,7 +420,7 @@ export function summaryJobs(
 ): Array<{ kind: string; payload: unknown; dedupeKey: string; delaySeconds: number }> {
   const day = dayScope(at)
   const week = isoWeek(at)
-  return [
+  const periods = [
     { type: SummaryScopeType.DAILY, s: day },
     { type: SummaryScopeType.WEEKLY, s: week },
   ].map(({ type, s }) => ({
@@ -391,6 +429,14 @@ export function summaryJobs(
     dedupeKey: `summarize:${type}:${s.key}`,
     delaySeconds: 60,
   }))
+  // The relationship as a whole, from the latest exchanges: rewritten at most every ten minutes.
+  const relationship = {
+    kind: 'summarize',
+    payload: { model, scope_type: SummaryScopeType.RELATIONSHIP, scope_key: 'relationship' },
+    dedupeKey: `summarize:${SummaryScopeType.RELATIONSHIP}:relationship`,
+    delaySeconds: 600,
+  }
+  return [...periods, relationship]
 }
 
 /**
@@ -407,16 +453,16 @@ const summarize: MemoryJobHandler = async (raw, ctx) => {
       ? store.db
           .prepare(
             `SELECT u.* FROM units u JOIN unit_entities ue ON ue.unit_id = u.id WHERE ue.entity_id = ?
-             AND u.kind = ${UnitKind.EPISODE} AND u.state != ${UnitState.ARCHIVED} ORDER BY u.occurred_at LIMIT 200`,
+             AND u.kind = ${UnitKind.EPISODE} AND u.state != ${UnitState.ARCHIVED} ORDER BY u.occurred_at DESC, u.id DESC LIMIT 200`,
           )
           .all(entity_id)
       : store.db
           .prepare(
             `SELECT * FROM units WHERE kind = ${UnitKind.EPISODE} AND state != ${UnitState.ARCHIVED}
-             AND occurred_at >= ? AND occurred_at < ? ORDER BY occurred_at LIMIT 200`,
+             AND occurred_at >= ? AND occurred_at < ? ORDER BY occurred_at DESC, id DESC LIMIT 200`,
           )
           .all(range_start ?? 0, range_end ?? Number.MAX_SAFE_INTEGER)
-  ) as UnitRow[]
+  ).reverse() as UnitRow[] // the latest 200, told in the order they happened
   if (episodes.length === 0) return
   const existing = store.db
     .prepare('SELECT unit_id FROM payload_summary WHERE scope_type = ? AND scope_key = ? LIMIT 1')
@@ -430,7 +476,7 @@ const summarize: MemoryJobHandler = async (raw, ctx) => {
   const r = await askJson(
     ctx,
     model,
-    `Summarise these memories for scope ${scope_key} in a few sentences: what happened, who was involved, how the user felt, what is left open. Field: summary.`,
+    `Summarise these memories ${scopeTopic(store, scope_type as ScopeType, scope_key, entity_id)} in a few sentences: what happened, who was involved, how the user felt, what is left open. Field: summary.`,
     episodes.map((e) => `[${isoDate(e.occurred_at ?? e.created_at)}] ${store.text(e)}`).join('\n'),
     Summary,
   )
@@ -456,6 +502,15 @@ const summarize: MemoryJobHandler = async (raw, ctx) => {
       store.editPayload(existing, payload, 'resummarised')
     }
   })()
+}
+
+/** What a summary is about, in words the model can use. */
+function scopeTopic(store: MemoryStore, type: ScopeType, key: string, entityId: number | null | undefined): string {
+  const name = store.entityName(entityId)
+  if (type === SummaryScopeType.PERSON && name) return `about the person ${name}`
+  if (type === SummaryScopeType.TOPIC && name) return `about the topic ${name}`
+  if (type === SummaryScopeType.RELATIONSHIP) return 'as the story of the relationship between the user and the persona'
+  return `for ${key}`
 }
 
 /** Recomputes every unit's FTS row and vector (idempotent; in chunks so the worker stays responsive). */
@@ -493,4 +548,5 @@ export const memoryJobHandlers: Record<string, MemoryJobHandler> = {
   summarize,
   reindex,
   embed,
+  capsule,
 }

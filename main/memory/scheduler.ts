@@ -103,9 +103,10 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
     .prepare(
       `SELECT * FROM units WHERE kind = 6 AND state != 3
        AND id IN (SELECT unit_id FROM payload_capsule WHERE expires_at IS NULL OR expires_at > ?)
-       ORDER BY occurred_at DESC LIMIT 1`,
+       ORDER BY occurred_at DESC, id DESC LIMIT 5`,
     )
     .all(Math.floor(now)) as UnitRow[]
+  // Newest first; only the newest one the branch may see is kept (below).
   for (const unit of capsule) candidates.push({ unit, section: 'capsule', value: 20, why: 'latest short-term state' })
   // From the open loops' index: closed loops (most of them, in a long memory) are never read.
   const loops = store
@@ -161,8 +162,11 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   lap('texts')
   const seen = new Set<string>()
   const pool: Array<Candidate & { text: string; estimate: number }> = []
+  let capsuleTaken = false
   for (const c of candidates) {
     if (!eligible.has(c.unit.id) || facts.has(c.unit.id)) continue
+    if (c.section === 'capsule' && capsuleTaken) continue
+    if (c.section === 'capsule') capsuleTaken = true
     const raw = texts.get(c.unit.id) ?? store.text(c.unit)
     const key = raw.toLowerCase().replace(/\s+/g, ' ').trim()
     if (!key || seen.has(key)) continue

@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { LlmRegistry } from '../llm/providers'
+import { startFakeLlm, type FakeLlm } from '../testing/fakeLlm'
+import { openMemory } from './db'
+import { SummaryScopeType, UnitKind } from './enums'
+import { MemoryJobRunner } from './runner'
+import { buildPack } from './scheduler'
+import type { MemoryStore } from './store'
+
+const cleanup: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c()
+})
+
+const NOW = 1_700_000_000
+
+async function setup(): Promise<{ store: MemoryStore; fake: FakeLlm; runner: MemoryJobRunner }> {
+  const dir = mkdtempSync(join(tmpdir(), 'loomverse-capsule-'))
+  const store = openMemory(join(dir, 'memory_p.db'), () => NOW)
+  const fake = await startFakeLlm()
+  cleanup.push(
+    () => rmSync(dir, { recursive: true, force: true }),
+    () => store.db.close(),
+    () => fake.close(),
+  )
+  const llm = new LlmRegistry(new Map([['openai', { id: 'openai', baseURL: `${fake.url}/v1`, apiKey: 'sk-test' }]]))
+  return { store, fake, runner: new MemoryJobRunner(store, llm, { backoffSeconds: 0, maxTries: 1 }) }
+}
+
+const MODEL = 'openai:gpt-4o-mini'
+function episode(store: MemoryStore, text: string, node: string, at = NOW - 60): number {
+  return store.createUnit({
+    kind: UnitKind.EPISODE,
+    source: 'chat',
+    occurred_at: at,
+    origin_node_id: node,
+    payload: { user_text: text },
+  })
+}
+const CAPSULE = {
+  mood: 'anxious but hopeful',
+  focus: 'the exam on Friday',
+  tone: 'calm, encouraging',
+  follow_up: ['ask how revision went'],
+}
+
+describe('capsules', () => {
+  it('writes the short-term state of one branch, once, and only that branch sees it until it expires', async () => {
+    const { store, fake, runner } = await setup()
+    const a1 = episode(store, 'My exam is on Friday, I am nervous.', 'n1')
+    const a2 = episode(store, 'I revised chapter three today.', 'n2')
+    fake.script({ provider: 'openai', reply: JSON.stringify(CAPSULE) })
+    runner.queue.enqueue('capsule', { model: MODEL, unit_ids: [a1, a2] })
+    runner.queue.enqueue('capsule', { model: MODEL, unit_ids: [a2, a1] }) // the same exchanges again
+    expect((await runner.runDue()).map((r) => r.outcome)).toEqual(['done', 'done'])
+    const capsules = store.db.prepare(`SELECT id FROM units WHERE kind = ${UnitKind.CAPSULE}`).all()
+    expect(capsules).toHaveLength(1)
+    expect(fake.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(1)
+
+    const pack = (path: string[], now = NOW) => buildPack(store, { query: 'hi', budget: 400, path: new Set(path), now })
+    const onBranch = pack(['n1', 'n2'])
+    expect(onBranch.sections.find((s) => s.kind === 'capsule')?.items[0]?.text).toBe(
+      'Mood: anxious but hopeful; focus: the exam on Friday; tone: calm, encouraging; follow up: ask how revision went',
+    )
+    // Another branch (only n1 on its path) does not see a state built from n2.
+    expect(pack(['n1', 'n9']).sections.some((s) => s.kind === 'capsule')).toBe(false)
+    // Half a day later the state has expired.
+    expect(pack(['n1', 'n2'], NOW + 13 * 3600).sections.some((s) => s.kind === 'capsule')).toBe(false)
+  })
+
+  it('picks the newest capsule the branch may see', async () => {
+    const { store, fake, runner } = await setup()
+    const a = episode(store, 'Branch A: planning a trip to Kyoto.', 'a', NOW - 120)
+    const b = episode(store, 'Branch B: we talk about cooking.', 'b', NOW - 60)
+    fake.script({ provider: 'openai', times: 1, reply: JSON.stringify({ ...CAPSULE, focus: 'Kyoto trip' }) })
+    fake.script({ provider: 'openai', times: 1, reply: JSON.stringify({ ...CAPSULE, focus: 'cooking' }) })
+    runner.queue.enqueue('capsule', { model: MODEL, unit_ids: [a] })
+    await runner.runDue()
+    runner.queue.enqueue('capsule', { model: MODEL, unit_ids: [b] })
+    await runner.runDue()
+    const capsuleOf = (node: string) =>
+      buildPack(store, { query: 'hi', budget: 400, path: new Set([node]), now: NOW })
+        .sections.find((s) => s.kind === 'capsule')
+        ?.items.map((i) => i.text)
+    expect(capsuleOf('a')).toEqual([expect.stringContaining('Kyoto trip')])
+    expect(capsuleOf('b')).toEqual([expect.stringContaining('cooking')])
+  })
+})
+
+describe('person and topic summaries', () => {
+  it('are queued once an entity is named in three episodes, and summarise its episodes by name', async () => {
+    const { store, fake, runner } = await setup()
+    const texts = ['Hana called me.', 'Had lunch with Hana.', 'Hana got a new job.']
+    fake.script({
+      provider: 'openai',
+      times: 3,
+      reply: JSON.stringify({
+        entities: [{ name: 'Hana', type: 'person', aliases: [], role: 'subject' }],
+        relations: [],
+      }),
+    })
+    const scopes = () =>
+      (
+        store.db
+          .prepare("SELECT json_extract(payload_json, '$.scope_key') AS k FROM jobs WHERE kind = 'summarize'")
+          .all() as Array<{ k: string }>
+      ).map((r) => r.k)
+    for (const [i, text] of texts.entries()) {
+      const id = episode(store, text, `n${i}`)
+      runner.queue.enqueue('extract_entities', { unit_id: id, model: MODEL })
+      await runner.runDue()
+      expect(scopes()).toEqual(i < 2 ? [] : ['person:1'])
+    }
+    fake.script({ provider: 'openai', reply: '{"summary":"Hana is a close friend."}' })
+    // Coalesced and delayed: make it due, then run it.
+    store.db.prepare("UPDATE jobs SET run_after = 0 WHERE kind = 'summarize'").run()
+    expect((await runner.runDue()).map((r) => r.outcome)).toEqual(['done'])
+    const summary = store.db.prepare(`SELECT scope_type, scope_key, summary_text FROM payload_summary`).get()
+    expect(summary).toEqual({
+      scope_type: SummaryScopeType.PERSON,
+      scope_key: 'person:1',
+      summary_text: 'Hana is a close friend.',
+    })
+    const asked = JSON.stringify(fake.requests.at(-1)?.body)
+    expect(asked).toContain('about the person Hana')
+    for (const t of texts) expect(asked).toContain(t)
+  })
+})
