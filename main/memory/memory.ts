@@ -33,6 +33,7 @@ import { hasDirty, modelVectorMeta } from './modelVectors'
 import { PackAids } from './packAids'
 import { CAPSULE_EPISODES } from './capsuleJob'
 import { EPISODE_JOBS, summaryJobs } from './memoryJobs'
+import { prunePacks } from './packHistory'
 import { buildPack } from './scheduler'
 import { nowSeconds, type MemoryStore, type Payload, type UnitRow } from './store'
 import { MemoryWorkerHost, defaultMemoryWorker } from './workerHost'
@@ -564,6 +565,7 @@ export class MemoryService implements ChatMemory {
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(nodeId, flowId, query, budget, pack.tokens, JSON.stringify(pack), nowSeconds())
+    prunePacks(store, nodeId)
   }
 
   private busy(dbPath: string): boolean {

@@ -6,6 +6,7 @@ import { JobQueue } from '../jobs/jobQueue'
 import { openMemory } from './db'
 import { EntityType, LoopStatus, Sensitivity, SummaryScopeType, UnitKind, UnitState } from './enums'
 import { importLines } from './importer'
+import { prunePacks } from './packHistory'
 import { buildPack } from './scheduler'
 import type { MemoryStore } from './store'
 
@@ -305,5 +306,31 @@ describe('import', () => {
     // FTS and vectors are ready at once.
     const pack = buildPack(store, { query: 'When did Melanie paint a sunrise?', budget: 200, path: null })
     expect(pack.sections.flatMap((s) => s.items).some((i) => i.refs.some((r) => r.id === 'm2'))).toBe(true)
+  })
+})
+
+describe('pack history', () => {
+  it('keeps the latest packs of a node and the latest overall', () => {
+    const store = memory()
+    const save = (node: string) => {
+      store
+        .prepare(
+          `INSERT INTO memory_packs (node_id, flow_id, query, budget_tokens, tokens, pack_json, created_at)
+           VALUES (?, 'f', 'q', 10, 1, '{}', 0)`,
+        )
+        .run(node)
+      prunePacks(store, node, 150)
+    }
+    for (let i = 0; i < 5; i++) save('again')
+    const ids = (node: string) =>
+      (
+        store.prepare('SELECT id FROM memory_packs WHERE node_id = ? ORDER BY id').all(node) as Array<{ id: number }>
+      ).map((r) => r.id)
+    expect(ids('again')).toEqual([3, 4, 5])
+    for (let i = 6; i <= 200; i++) save(`n${i}`)
+    // At pack #200 the sweep kept the latest 150: #51 onwards.
+    expect(ids('again')).toEqual([])
+    expect(ids('n50')).toEqual([])
+    expect(ids('n51')).toEqual([51])
   })
 })
