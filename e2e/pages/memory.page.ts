@@ -1,17 +1,21 @@
 import { expect, type Locator, type Page } from '@playwright/test'
 
-/** The memory inspector in the side panel: units, a unit's detail, and "Why remembered?". */
+/** The memory inspector in the side panel: units, a unit's detail, "Why remembered?" and the jobs. */
 export class MemoryPage {
   readonly panel: Locator
   readonly detail: Locator
   readonly versions: Locator
   readonly packItems: Locator
+  readonly jobs: Locator
+  readonly jobFilter: Locator
 
   constructor(readonly page: Page) {
     this.panel = page.getByRole('region', { name: 'Memory' })
     this.detail = this.panel.getByTestId('memory-detail')
     this.versions = this.detail.getByTestId('memory-version')
     this.packItems = this.panel.getByTestId('memory-pack-item')
+    this.jobs = this.panel.getByTestId('memory-job')
+    this.jobFilter = this.panel.getByLabel('Status', { exact: true })
   }
 
   /** Opens the panel from the header (a no-op when it is already open). */
@@ -42,6 +46,17 @@ export class MemoryPage {
     await this.detail.getByLabel(field).fill(text)
     if (reason) await this.detail.getByLabel('Reason').fill(reason)
     await this.detail.getByRole('button', { name: 'Save as new version' }).click()
+  }
+
+  /** Rows of the jobs view whose kind reads `kind` (e.g. "Reflection"). */
+  job(kind: string): Locator {
+    return this.jobs.filter({ has: this.page.locator('strong', { hasText: kind }) })
+  }
+
+  async tab(name: string): Promise<void> {
+    const tab = this.panel.getByRole('tab', { name, exact: true })
+    await tab.click()
+    await expect(tab).toHaveAttribute('aria-selected', 'true')
   }
 
   async action(name: string): Promise<void> {

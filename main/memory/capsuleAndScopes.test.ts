@@ -23,7 +23,7 @@ async function setup(): Promise<{ store: MemoryStore; fake: FakeLlm; runner: Mem
   const fake = await startFakeLlm()
   cleanup.push(
     () => rmSync(dir, { recursive: true, force: true }),
-    () => store.db.close(),
+    () => void store.db.close(),
     () => fake.close(),
   )
   const llm = new LlmRegistry(new Map([['openai', { id: 'openai', baseURL: `${fake.url}/v1`, apiKey: 'sk-test' }]]))

@@ -1,5 +1,7 @@
+import i18next from 'i18next'
 import type { StateCreator } from 'zustand'
 import type {
+  MemoryJob,
   MemorySensitivity,
   MemoryUnit,
   MemoryUnitDetail,
@@ -40,7 +42,11 @@ export const defaultMemoryFilter: MemoryFilter = {
   offset: 0,
 }
 
-export type MemoryView = 'units' | 'entities' | 'why'
+export type MemoryView = 'units' | 'entities' | 'why' | 'jobs'
+/** The jobs view's status filter; `all` asks for every status. */
+export type MemoryJobFilter = MemoryJob['status'] | 'all'
+/** The newest jobs the jobs view lists (memory_list_jobs allows up to 500). */
+export const MEMORY_JOB_LIMIT = 200
 export type MemoryEntities = Out<'memory_list_entities'>
 /** The packs injected with one node's reply, newest first. */
 export interface MemoryPacks {
@@ -48,7 +54,7 @@ export interface MemoryPacks {
   packs: Out<'memory_packs_for_node'>
 }
 
-/** The memory inspector: one persona's units, entities and the packs injected into replies. */
+/** The memory inspector: one persona's units, entities, the packs injected into replies, and its jobs. */
 export interface MemorySlice {
   /** Chosen in the panel; null follows the open conversation's persona. */
   memoryPersonaId: string | null
@@ -62,6 +68,10 @@ export interface MemorySlice {
   /** The node whose injected MemoryPacks "Why remembered?" shows. */
   memoryWhyNodeId: string | null
   memoryPacks: MemoryPacks | null
+  /** The background jobs of the persona's memory, newest first, as the filter asks. */
+  memoryJobs: MemoryJob[] | null
+  /** null until the jobs view decides: failed when any job failed, else all. */
+  memoryJobFilter: MemoryJobFilter | null
 
   setMemoryPersona(personaId: string | null): void
   setMemoryView(view: MemoryView): void
@@ -79,6 +89,12 @@ export interface MemorySlice {
   deleteMemoryUnit(unitId: number): Promise<void>
   /** Opens the conversation a memory came from and centres its node. */
   goToNode(nodeId: string, flowId: string | null): Promise<void>
+  /** Opens the jobs view on the given filter, or the default one (failed when any failed, else all). */
+  showMemoryJobs(filter?: MemoryJobFilter): Promise<void>
+  /** Loads the jobs list; a filter given becomes the current one. */
+  loadMemoryJobs(filter?: MemoryJobFilter): Promise<void>
+  /** Queues dead-lettered jobs again (every failed one when no ids are given). */
+  retryMemoryJobs(ids?: number[]): Promise<void>
 }
 
 /** The persona the memory panel shows: the panel's choice, else the open conversation's. */
@@ -131,6 +147,33 @@ export const memorySlice =
       return result.ok ? result.value : null
     }
 
+    /** Answers to older job list requests are dropped: only the newest request's list is shown. */
+    let jobsRequest = 0
+
+    async function listJobs(personaId: string, status: MemoryJob['status'] | undefined) {
+      const out = await get().invoke('memory_list_jobs', {
+        persona_id: personaId,
+        ...(status ? { status } : {}),
+        limit: MEMORY_JOB_LIMIT,
+      })
+      return out?.jobs ?? null
+    }
+
+    /** The jobs for a filter; with none chosen yet, the failed ones when there are any, else all. */
+    async function jobsFor(
+      personaId: string,
+      filter: MemoryJobFilter | null,
+    ): Promise<{ filter: MemoryJobFilter; jobs: MemoryJob[] } | null> {
+      if (filter === null) {
+        const failed = await listJobs(personaId, 'failed')
+        if (failed === null) return null
+        if (failed.length > 0) return { filter: 'failed', jobs: failed }
+        filter = 'all'
+      }
+      const jobs = await listJobs(personaId, filter === 'all' ? undefined : filter)
+      return jobs && { filter, jobs }
+    }
+
     /** Runs a unit action, then refreshes the panel. */
     async function act<T>(run: (personaId: string) => Promise<T | null>): Promise<T | null> {
       const personaId = memoryPersona(get())
@@ -150,6 +193,8 @@ export const memorySlice =
       memoryDetail: null,
       memoryWhyNodeId: null,
       memoryPacks: null,
+      memoryJobs: null,
+      memoryJobFilter: null,
 
       setMemoryPersona(personaId) {
         // The subscription in wireMemoryEvents resets and reloads the panel for the new persona.
@@ -157,6 +202,8 @@ export const memorySlice =
       },
 
       setMemoryView(view) {
+        // Each visit to the jobs view starts on its default filter.
+        if (view === 'jobs' && get().memoryView !== 'jobs') return void get().showMemoryJobs()
         set({ memoryView: view })
       },
 
@@ -170,16 +217,24 @@ export const memorySlice =
       async refreshMemory() {
         const personaId = memoryPersona(get())
         if (!personaId) {
-          set({ memoryUnits: null, memoryStatus: null, memoryEntities: null, memoryDetail: null, memoryPacks: null })
+          set({
+            memoryUnits: null,
+            memoryStatus: null,
+            memoryEntities: null,
+            memoryDetail: null,
+            memoryPacks: null,
+            memoryJobs: null,
+          })
           return
         }
-        const { invoke, memoryFilter, memoryDetail, memoryWhyNodeId } = get()
+        const { invoke, memoryFilter, memoryDetail, memoryWhyNodeId, memoryView } = get()
         const [status, units, entities, detail, packs] = await Promise.all([
           invoke('memory_status', { persona_id: personaId }),
           listUnits(personaId, memoryFilter),
           invoke('memory_list_entities', { persona_id: personaId }),
           memoryDetail ? quietDetail(personaId, memoryDetail.unit.id) : null,
           memoryWhyNodeId ? invoke('memory_packs_for_node', { persona_id: personaId, node_id: memoryWhyNodeId }) : null,
+          memoryView === 'jobs' ? get().loadMemoryJobs() : null,
         ])
         const now = get()
         // Another persona or filter was chosen meanwhile: its own refresh is on the way.
@@ -255,6 +310,32 @@ export const memorySlice =
         if (target && target !== get().flowId) await get().openFlow(target)
         if (get().nodes[nodeId] || get().members[nodeId]) get().focusNode(nodeId)
       },
+
+      async showMemoryJobs(filter) {
+        set({ memoryView: 'jobs', memoryJobFilter: filter ?? null })
+        await get().loadMemoryJobs()
+      },
+
+      async loadMemoryJobs(filter) {
+        if (filter !== undefined) set({ memoryJobFilter: filter })
+        const personaId = memoryPersona(get())
+        if (!personaId) return
+        const request = ++jobsRequest
+        const found = await jobsFor(personaId, get().memoryJobFilter)
+        if (!found || request !== jobsRequest || memoryPersona(get()) !== personaId) return
+        set({ memoryJobs: found.jobs, memoryJobFilter: found.filter })
+      },
+
+      async retryMemoryJobs(ids) {
+        const personaId = memoryPersona(get())
+        if (!personaId) return
+        const out = await get().invoke('memory_retry_jobs', { persona_id: personaId, ...(ids ? { job_ids: ids } : {}) })
+        if (!out) return
+        get().toast('info', i18next.t('memory.jobList.retried', { count: out.retried }))
+        // After "Retry all failed" the failed list would be empty: show every job, to watch them run again.
+        if (!ids && get().memoryJobFilter === 'failed') set({ memoryJobFilter: 'all' })
+        await get().refreshMemory()
+      },
     }
   }
 
@@ -299,6 +380,8 @@ export function wireMemoryEvents(client: Client, store: AppStore): void {
         memoryEntities: null,
         memoryStatus: null,
         memoryPacks: null,
+        memoryJobs: null,
+        memoryJobFilter: null,
       })
     }
     void store.getState().refreshMemory()

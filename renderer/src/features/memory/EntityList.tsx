@@ -1,21 +1,21 @@
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
+import { EntityGraph } from './EntityGraph'
+import { entityMatches } from './entityGraphLayout'
 
-/** The persona's entity graph as a list: each entity with its relations in and out. */
+/** The persona's entity graph, as a list (each entity with its relations in and out) or drawn as a graph. */
 export function EntityList() {
   const { t } = useTranslation()
   const data = useApp((s) => s.memoryEntities)
   const setFilter = useApp((s) => s.setMemoryFilter)
   const setView = useApp((s) => s.setMemoryView)
   const [query, setQuery] = useState('')
+  const [display, setDisplay] = useState<'list' | 'graph'>('list')
 
   const names = useMemo(() => new Map(data?.entities.map((e) => [e.id, e.name]) ?? []), [data])
   if (!data) return <p className="hint">{t('memory.loading')}</p>
-  const q = query.trim().toLowerCase()
-  const shown = q
-    ? data.entities.filter((e) => [e.name, ...e.aliases].some((n) => n.toLowerCase().includes(q)))
-    : data.entities
+  const shown = data.entities.filter((e) => entityMatches(e, query))
   const name = (id: number) => names.get(id) ?? `#${id}`
 
   return (
@@ -27,8 +27,18 @@ export function EntityList() {
         value={query}
         onChange={(e) => setQuery(e.target.value)}
       />
+      <div className="segmented" role="tablist" aria-label={t('memory.graphDisplay')}>
+        <button type="button" role="tab" aria-selected={display === 'list'} onClick={() => setDisplay('list')}>
+          {t('memory.graphListView')}
+        </button>
+        <button type="button" role="tab" aria-selected={display === 'graph'} onClick={() => setDisplay('graph')}>
+          {t('memory.graphView')}
+        </button>
+      </div>
       <p className="hint">{t('memory.entityCount', { count: data.entities.length, edges: data.edges.length })}</p>
-      {shown.length === 0 ? (
+      {display === 'graph' ? (
+        <EntityGraph data={data} query={query} />
+      ) : shown.length === 0 ? (
         <p className="hint">{t('memory.noEntities')}</p>
       ) : (
         <ul className="memory-entities">

@@ -2,11 +2,12 @@ import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
 import { memoryPersona } from '../../store/memorySlice'
 import { EntityList } from './EntityList'
+import { JobList } from './JobList'
 import { UnitDetail } from './UnitDetail'
 import { UnitList } from './UnitList'
 import { WhyRemembered } from './WhyRemembered'
 
-/** The persona's memory: units, versions, evidence, entities, and why something was remembered. */
+/** The persona's memory: units, versions, evidence, entities, why something was remembered, and its jobs. */
 export function MemoryInspector() {
   const { t } = useTranslation()
   const personaId = useApp(memoryPersona)
@@ -30,6 +31,9 @@ export function MemoryInspector() {
             <button type="button" role="tab" aria-selected={view === 'entities'} onClick={() => setView('entities')}>
               {t('memory.entities')}
             </button>
+            <button type="button" role="tab" aria-selected={view === 'jobs'} onClick={() => setView('jobs')}>
+              {t('memory.jobList.tab')}
+            </button>
             {whyNodeId && (
               <button type="button" role="tab" aria-selected={view === 'why'} onClick={() => setView('why')}>
                 {t('memory.why')}
@@ -39,6 +43,7 @@ export function MemoryInspector() {
           {view === 'units' && (detailId !== null ? <UnitDetail key={detailId} /> : <UnitList key={personaId} />)}
           {view === 'entities' && <EntityList />}
           {view === 'why' && <WhyRemembered />}
+          {view === 'jobs' && <JobList />}
         </>
       )}
     </section>
@@ -73,6 +78,7 @@ function PersonaChoice() {
 function MemoryStatusLine() {
   const { t } = useTranslation()
   const status = useApp((s) => s.memoryStatus)
+  const showJobs = useApp((s) => s.showMemoryJobs)
   if (!status) return null
   return (
     <p className="hint memory-status" data-testid="memory-status">
@@ -82,7 +88,14 @@ function MemoryStatusLine() {
       {status.jobs.failed > 0 && (
         <>
           {' · '}
-          <span className="memory-failed">{t('memory.jobsFailed', { count: status.jobs.failed })}</span>
+          <button
+            type="button"
+            className="link memory-failed"
+            title={t('memory.jobList.showFailed')}
+            onClick={() => void showJobs('failed')}
+          >
+            {t('memory.jobsFailed', { count: status.jobs.failed })}
+          </button>
         </>
       )}
     </p>

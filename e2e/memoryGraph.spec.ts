@@ -1,0 +1,93 @@
+import type { Page } from '@playwright/test'
+import { expect, test } from './fixtures'
+import { EntityGraphPage } from './pages/entityGraph.page'
+import { MemoryPage } from './pages/memory.page'
+
+/** The memory jobs run on the lightweight model; the reply itself comes from gpt-4o, so it stays an echo. */
+const LIGHTWEIGHT = 'gpt-4o-mini'
+const MESSAGE = 'My cat Pepper moved with me to Kyoto.'
+
+/**
+ * One answer that fits every episode job (each job's schema keeps its own fields and drops
+ * the rest): entities and a relation for extract_entities, empty results for the others.
+ */
+const EVERY_EPISODE_JOB = JSON.stringify({
+  entities: [
+    { name: 'Pepper', type: 'person', aliases: [], role: 'subject' },
+    { name: 'Kyoto', type: 'place', aliases: [], role: 'mention' },
+  ],
+  relations: [{ src: 'Pepper', rel: 'lives_in', dst: 'Kyoto' }],
+  emotion_label: 'joy',
+  emotion_intensity: 0.4,
+  topic_tags: ['cat'],
+  salience: 0.6,
+  confidence: 0.8,
+  facts: [],
+  open: [],
+  resolved: [],
+})
+
+/** Creates a persona whose memory jobs run on the fake's lightweight model, and binds the conversation to it. */
+async function bindNewPersona(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Personas…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Personas' })
+  await dialog.getByLabel('Name').fill(name)
+  await dialog.getByLabel('Persona', { exact: true }).fill('A librarian in Kyoto who loves tea.')
+  await dialog.getByLabel('Chat', { exact: true }).fill('openai:gpt-4o')
+  await dialog.getByLabel('Lightweight (summaries)').fill(`openai:${LIGHTWEIGHT}`)
+  await dialog.getByRole('button', { name: 'Create persona' }).click()
+  await expect(dialog.getByRole('button', { name })).toBeVisible()
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  const picker = page.getByLabel('Persona', { exact: true })
+  await picker.selectOption({ label: name })
+  await expect(picker.locator('option:checked')).toHaveText(name)
+}
+
+test('entity graph: extracted entities drawn with their relation; search highlights; a node lists its memories', async ({
+  app,
+  page,
+  graph,
+  llm,
+}) => {
+  const memory = new MemoryPage(page)
+  const entities = new EntityGraphPage(memory.panel)
+  llm.script({ model: LIGHTWEIGHT, promptIncludes: 'Pepper', reply: EVERY_EPISODE_JOB })
+  await app.open()
+  await graph.newFlow()
+  await bindNewPersona(page, 'Mio')
+  await graph.send(MESSAGE)
+  await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
+  await memory.open()
+
+  // The memory worker extracts the entities in the background; the list shows them when it is done.
+  await memory.panel.getByRole('tab', { name: 'Entities', exact: true }).click()
+  await expect(memory.panel.getByText('2 entities, 1 relations')).toBeVisible({ timeout: 20_000 })
+
+  await entities.open()
+  await expect(entities.node('Pepper')).toBeVisible()
+  await expect(entities.node('Pepper')).toContainText('person')
+  await expect(entities.node('Kyoto')).toContainText('place')
+  await expect(entities.relation('lives_in')).toHaveCount(1)
+  await expect(entities.relation('lives_in')).toHaveAttribute('title', 'Pepper → lives_in → Kyoto')
+  await expect(entities.figure.locator('.react-flow__edge')).toHaveCount(1)
+  // Read-only: nothing to connect from.
+  await expect(entities.figure.locator('.react-flow__handle.connectable')).toHaveCount(0)
+  // Under the cap, no "showing N of M" note.
+  await expect(memory.panel.getByText(/^Showing \d+ of/)).toHaveCount(0)
+
+  // The search box marks what it finds and dims the rest.
+  await entities.search.fill('kyo')
+  await expect(entities.node('Kyoto')).toHaveClass(/\bmatch\b/)
+  await expect(entities.node('Pepper')).toHaveClass(/\bdim\b/)
+  await entities.search.fill('')
+  await expect(entities.node('Pepper')).not.toHaveClass(/\bdim\b/)
+
+  // A node lists the memories about its entity, as the list's "N memories" does.
+  await entities.node('Pepper').click()
+  await expect(memory.panel.getByRole('tab', { name: 'Memories', exact: true })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  )
+  await expect(memory.panel.getByLabel('Entity', { exact: true }).locator('option:checked')).toHaveText('Pepper')
+  await expect(memory.units(MESSAGE)).toHaveCount(1)
+})

@@ -1,0 +1,88 @@
+import type { Page } from '@playwright/test'
+import { expect, test } from './fixtures'
+import { MemoryPage } from './pages/memory.page'
+
+/** Only the memory jobs send the lightweight model this phrase: the reply itself comes from gpt-4o. */
+const PHRASE = 'violet lighthouse'
+const LIGHTWEIGHT = 'gpt-4o-mini'
+
+/** One answer that fits every episode job: each job's schema keeps its own fields and drops the rest. */
+const EVERY_EPISODE_JOB = JSON.stringify({
+  emotion_label: 'joy',
+  emotion_intensity: 0.4,
+  topic_tags: ['walk'],
+  salience: 0.6,
+  confidence: 0.8,
+  entities: [],
+  relations: [],
+  facts: [],
+  open: [],
+  resolved: [],
+})
+
+/** Creates a persona whose memory jobs run on the fake's lightweight model, and binds the conversation to it. */
+async function bindNewPersona(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Personas…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Personas' })
+  await dialog.getByLabel('Name').fill(name)
+  await dialog.getByLabel('Persona', { exact: true }).fill('A lighthouse keeper who writes everything down.')
+  await dialog.getByLabel('Chat', { exact: true }).fill('openai:gpt-4o')
+  await dialog.getByLabel('Lightweight (summaries)').fill(`openai:${LIGHTWEIGHT}`)
+  await dialog.getByRole('button', { name: 'Create persona' }).click()
+  await expect(dialog.getByRole('button', { name })).toBeVisible()
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  const picker = page.getByLabel('Persona', { exact: true })
+  await picker.selectOption({ label: name })
+  await expect(picker.locator('option:checked')).toHaveText(name)
+}
+
+test('memory jobs: refused by the provider they fail for good, show why, and run again when retried', async ({
+  app,
+  page,
+  graph,
+  llm,
+}) => {
+  const memory = new MemoryPage(page)
+  llm.script({ model: LIGHTWEIGHT, promptIncludes: PHRASE, status: 400 })
+  await app.open()
+  await graph.newFlow()
+  await bindNewPersona(page, 'Rin')
+  await graph.send(`I walked out to the ${PHRASE} this morning.`)
+  await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
+  await memory.open()
+
+  // A 400 is not worth another try: each episode job is dead-lettered at once.
+  const failedCount = memory.panel.getByTestId('memory-status').getByRole('button', { name: /jobs? failed/ })
+  await expect(failedCount).toHaveText('4 jobs failed', { timeout: 20_000 })
+  await failedCount.click()
+  await expect(memory.panel.getByRole('tab', { name: 'Jobs' })).toHaveAttribute('aria-selected', 'true')
+  await expect(memory.jobFilter).toHaveValue('failed')
+  await expect(memory.jobs).toHaveCount(4)
+  for (const kind of ['Reflection', 'People and places', 'Facts', 'Open loops']) {
+    await expect(memory.job(kind).getByTestId('memory-job-error')).toContainText('refused the request')
+    await expect(memory.job(kind).getByRole('button', { name: 'Retry', exact: true })).toBeVisible()
+  }
+
+  // A job names its memory: the link opens it; back on Jobs, the failed ones are shown again.
+  await memory
+    .job('Reflection')
+    .getByRole('button', { name: /^Memory #\d+$/ })
+    .click()
+  await expect(memory.detail).toContainText(PHRASE)
+  await memory.tab('Jobs')
+  await expect(memory.jobFilter).toHaveValue('failed')
+
+  // The provider is back: retry them all, and watch every one finish.
+  llm.reset()
+  llm.script({ model: LIGHTWEIGHT, promptIncludes: PHRASE, reply: EVERY_EPISODE_JOB })
+  await memory.panel.getByRole('button', { name: 'Retry all failed' }).click()
+  await expect(page.getByRole('status').filter({ hasText: '4 jobs queued again' })).toBeVisible()
+  await expect(memory.jobFilter).toHaveValue('all')
+  for (const kind of ['Reflection', 'People and places', 'Facts', 'Open loops'])
+    await expect(memory.job(kind)).toHaveAttribute('data-status', 'done', { timeout: 20_000 })
+  // The period summaries wait a minute after the last episode.
+  await expect(memory.job('Summary').first()).toContainText('waits until')
+  await expect(failedCount).toBeHidden()
+  await memory.jobFilter.selectOption({ label: 'Failed' })
+  await expect(memory.panel.getByText('No failed jobs.')).toBeVisible()
+})
