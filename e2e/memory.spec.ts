@@ -1,21 +1,6 @@
-import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
 import { MemoryPage } from './pages/memory.page'
-
-/** Creates a persona in the Personas dialog and binds the open conversation to it. */
-async function bindNewPersona(page: Page, name: string): Promise<void> {
-  await page.getByRole('button', { name: 'Personas…' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Personas' })
-  await dialog.getByLabel('Name').fill(name)
-  await dialog.getByLabel('Persona', { exact: true }).fill('A librarian in Kyoto who loves tea.')
-  await dialog.getByLabel('Chat', { exact: true }).fill('openai:gpt-4o')
-  await dialog.getByRole('button', { name: 'Create persona' }).click()
-  await expect(dialog.getByRole('button', { name })).toBeVisible()
-  await dialog.getByRole('button', { name: 'Close' }).click()
-  const picker = page.getByLabel('Persona', { exact: true })
-  await picker.selectOption({ label: name })
-  await expect(picker.locator('option:checked')).toHaveText(name)
-}
+import { bindNewPersona } from './pages/persona.steps'
 
 test('memory inspector: episodes listed, edited into a new version, archived; why a reply remembered', async ({
   app,
@@ -25,7 +10,7 @@ test('memory inspector: episodes listed, edited into a new version, archived; wh
   const memory = new MemoryPage(page)
   await app.open()
   await graph.newFlow()
-  await bindNewPersona(page, 'Mio')
+  await bindNewPersona(page, { name: 'Mio', persona: 'A librarian in Kyoto who loves tea.' })
 
   // The first exchange is recorded as an episode; the panel shows it as it arrives.
   await graph.send('I adopted a cat named Pepper today.')

@@ -1,7 +1,7 @@
-import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
 import { EntityGraphPage } from './pages/entityGraph.page'
 import { MemoryPage } from './pages/memory.page'
+import { bindNewPersona } from './pages/persona.steps'
 
 /** The memory jobs run on the lightweight model; the reply itself comes from gpt-4o, so it stays an echo. */
 const LIGHTWEIGHT = 'gpt-4o-mini'
@@ -27,22 +27,6 @@ const EVERY_EPISODE_JOB = JSON.stringify({
   resolved: [],
 })
 
-/** Creates a persona whose memory jobs run on the fake's lightweight model, and binds the conversation to it. */
-async function bindNewPersona(page: Page, name: string): Promise<void> {
-  await page.getByRole('button', { name: 'Personas…' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Personas' })
-  await dialog.getByLabel('Name').fill(name)
-  await dialog.getByLabel('Persona', { exact: true }).fill('A librarian in Kyoto who loves tea.')
-  await dialog.getByLabel('Chat', { exact: true }).fill('openai:gpt-4o')
-  await dialog.getByLabel('Lightweight (summaries)').fill(`openai:${LIGHTWEIGHT}`)
-  await dialog.getByRole('button', { name: 'Create persona' }).click()
-  await expect(dialog.getByRole('button', { name })).toBeVisible()
-  await dialog.getByRole('button', { name: 'Close' }).click()
-  const picker = page.getByLabel('Persona', { exact: true })
-  await picker.selectOption({ label: name })
-  await expect(picker.locator('option:checked')).toHaveText(name)
-}
-
 test('entity graph: extracted entities drawn with their relation; search highlights; a node lists its memories', async ({
   app,
   page,
@@ -54,7 +38,11 @@ test('entity graph: extracted entities drawn with their relation; search highlig
   llm.script({ model: LIGHTWEIGHT, promptIncludes: 'Pepper', reply: EVERY_EPISODE_JOB })
   await app.open()
   await graph.newFlow()
-  await bindNewPersona(page, 'Mio')
+  await bindNewPersona(page, {
+    name: 'Mio',
+    persona: 'A librarian in Kyoto who loves tea.',
+    lightweight: `openai:${LIGHTWEIGHT}`,
+  })
   await graph.send(MESSAGE)
   await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
   await memory.open()

@@ -1,6 +1,6 @@
-import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
 import { MemoryPage } from './pages/memory.page'
+import { bindNewPersona } from './pages/persona.steps'
 
 /** Only the memory jobs send the lightweight model this phrase: the reply itself comes from gpt-4o. */
 const PHRASE = 'violet lighthouse'
@@ -20,22 +20,6 @@ const EVERY_EPISODE_JOB = JSON.stringify({
   resolved: [],
 })
 
-/** Creates a persona whose memory jobs run on the fake's lightweight model, and binds the conversation to it. */
-async function bindNewPersona(page: Page, name: string): Promise<void> {
-  await page.getByRole('button', { name: 'Personas…' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Personas' })
-  await dialog.getByLabel('Name').fill(name)
-  await dialog.getByLabel('Persona', { exact: true }).fill('A lighthouse keeper who writes everything down.')
-  await dialog.getByLabel('Chat', { exact: true }).fill('openai:gpt-4o')
-  await dialog.getByLabel('Lightweight (summaries)').fill(`openai:${LIGHTWEIGHT}`)
-  await dialog.getByRole('button', { name: 'Create persona' }).click()
-  await expect(dialog.getByRole('button', { name })).toBeVisible()
-  await dialog.getByRole('button', { name: 'Close' }).click()
-  const picker = page.getByLabel('Persona', { exact: true })
-  await picker.selectOption({ label: name })
-  await expect(picker.locator('option:checked')).toHaveText(name)
-}
-
 test('memory jobs: refused by the provider they fail for good, show why, and run again when retried', async ({
   app,
   page,
@@ -46,7 +30,11 @@ test('memory jobs: refused by the provider they fail for good, show why, and run
   llm.script({ model: LIGHTWEIGHT, promptIncludes: PHRASE, status: 400 })
   await app.open()
   await graph.newFlow()
-  await bindNewPersona(page, 'Rin')
+  await bindNewPersona(page, {
+    name: 'Rin',
+    persona: 'A lighthouse keeper who writes everything down.',
+    lightweight: `openai:${LIGHTWEIGHT}`,
+  })
   await graph.send(`I walked out to the ${PHRASE} this morning.`)
   await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
   await memory.open()

@@ -2,13 +2,21 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { MemorySensitivity, type MemoryRef, type MemoryUnitDetail } from '@shared/contract'
 import { useApp } from '../../store'
-import { changedFields, editableFields, formatTime, payloadTexts, shortText } from './memoryText'
+import { changedFields, editableFields, formatTime, payloadTexts, reasonKey, shortText } from './memoryText'
 import { UnitBadges } from './UnitList'
 import { ConfirmDialog } from '../modals/ConfirmDialog'
 
 /** One unit: its text, versions, evidence and origin, and what the user can do with it. */
 export function UnitDetail() {
   const { t, i18n } = useTranslation()
+  const versionReason = (reason: string | null) => {
+    if (reason === null) return t('memory.noReason')
+    const known = reasonKey(reason)
+    if (!known) return reason
+    const values = { ...known.values }
+    if (values.level) values.level = t(`memory.sensitivity.${values.level}`)
+    return t(known.key, values)
+  }
   const detail = useApp((s) => s.memoryDetail)
   const open = useApp((s) => s.openMemoryUnit)
   const [editing, setEditing] = useState(false)
@@ -80,7 +88,7 @@ export function UnitDetail() {
             <li key={v.version} data-testid="memory-version" data-version={v.version}>
               <div className="memory-version-head">
                 <strong>v{v.version}</strong>
-                <span>{v.patch_reason ?? t('memory.noReason')}</span>
+                <span>{versionReason(v.patch_reason)}</span>
                 <span className="memory-unit-time">{time(v.created_at)}</span>
               </div>
               {texts.length > 0 && (

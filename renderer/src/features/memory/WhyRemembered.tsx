@@ -26,9 +26,16 @@ export function WhyRemembered() {
                 at: formatTime(p.created_at, i18n.language),
                 tokens: p.pack.tokens,
                 budget: p.budget_tokens,
-                intent: p.pack.intent,
+                intent: `${t(`memory.intents.${p.pack.intent}`, { defaultValue: p.pack.intent })}${p.pack.intent_by ? ` (${t(`memory.intentBy.${p.pack.intent_by}`)})` : ''}`,
               })}
             </p>
+            {p.pack.vectors && (
+              <p className="hint" data-testid="memory-pack-vectors">
+                {t('memory.packVectors', {
+                  list: p.pack.vectors.map((v) => (v.startsWith('local:') ? t('memory.localVectors') : v)).join(', '),
+                })}
+              </p>
+            )}
             <p className="memory-pack-query">
               <span className="hint">{t('memory.packQuery')}</span> {p.query}
             </p>

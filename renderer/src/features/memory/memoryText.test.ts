@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { changedFields, dayToEpoch, editableFields, epochToDay, nextDay, payloadTexts, shortText } from './memoryText'
+import {
+  changedFields,
+  dayToEpoch,
+  editableFields,
+  epochToDay,
+  nextDay,
+  payloadTexts,
+  reasonKey,
+  shortText,
+} from './memoryText'
 
 describe('memory text helpers', () => {
   it('edits only the fields that changed', () => {
@@ -24,5 +33,14 @@ describe('memory text helpers', () => {
   it('shortens long text to one line', () => {
     expect(shortText('a\n b', 10)).toBe('a b')
     expect(shortText('x'.repeat(20), 10)).toHaveLength(10)
+  })
+})
+
+describe('reasonKey', () => {
+  it('names the reasons the app writes, and leaves the user’s own words alone', () => {
+    expect(reasonKey('reflect')).toEqual({ key: 'memory.reasons.reflect' })
+    expect(reasonKey('superseded by fact 12')).toEqual({ key: 'memory.reasons.superseded', values: { id: '12' } })
+    expect(reasonKey('sensitivity secret')).toEqual({ key: 'memory.reasons.sensitivity', values: { level: 'secret' } })
+    expect(reasonKey('fixed the date')).toBeNull()
   })
 })

@@ -67,3 +67,33 @@ export function previousDay(epoch: number): number {
 export function formatTime(epoch: number | null, language: string): string {
   return epoch === null ? '' : new Date(epoch * 1000).toLocaleString(language)
 }
+
+/**
+ * The reasons the app itself writes on a unit's versions (main/memory), as i18n keys with
+ * their values; a reason typed by the user is shown as written (null here).
+ */
+export function reasonKey(reason: string): { key: string; values?: Record<string, string> } | null {
+  const fixed: Record<string, string> = {
+    created: 'created',
+    reflect: 'reflect',
+    'edited by the user': 'edited',
+    pinned: 'pinned',
+    unpinned: 'unpinned',
+    archived: 'archived',
+    unarchived: 'unarchived',
+    'promoted to global': 'global',
+    'made branch-local': 'local',
+    'more evidence': 'moreEvidence',
+    resummarised: 'resummarised',
+  }
+  if (fixed[reason]) return { key: `memory.reasons.${fixed[reason]}` }
+  const numbered = /^(superseded by fact|resolved by episode) (\d+)$/.exec(reason)
+  if (numbered)
+    return {
+      key: `memory.reasons.${numbered[1] === 'superseded by fact' ? 'superseded' : 'resolved'}`,
+      values: { id: numbered[2]! },
+    }
+  const sensitivity = /^sensitivity (normal|private|secret)$/.exec(reason)
+  if (sensitivity) return { key: 'memory.reasons.sensitivity', values: { level: sensitivity[1]! } }
+  return null
+}

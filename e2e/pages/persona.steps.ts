@@ -1,0 +1,26 @@
+import { expect, type Page } from '@playwright/test'
+
+export interface NewPersona {
+  name: string
+  persona: string
+  /** `provider:model` for the chat role; the fake's `gpt-4o` by default. */
+  chat?: string
+  /** `provider:model` for the lightweight role (memory jobs); the app default when absent. */
+  lightweight?: string
+}
+
+/** Creates a persona in the Personas dialog and binds the open conversation to it. */
+export async function bindNewPersona(page: Page, p: NewPersona): Promise<void> {
+  await page.getByRole('button', { name: 'Personas…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Personas' })
+  await dialog.getByLabel('Name').fill(p.name)
+  await dialog.getByLabel('Persona', { exact: true }).fill(p.persona)
+  await dialog.getByLabel('Chat', { exact: true }).fill(p.chat ?? 'openai:gpt-4o')
+  if (p.lightweight) await dialog.getByLabel('Lightweight (summaries)').fill(p.lightweight)
+  await dialog.getByRole('button', { name: 'Create persona' }).click()
+  await expect(dialog.getByRole('button', { name: p.name })).toBeVisible()
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  const picker = page.getByLabel('Persona', { exact: true })
+  await picker.selectOption({ label: p.name })
+  await expect(picker.locator('option:checked')).toHaveText(p.name)
+}
