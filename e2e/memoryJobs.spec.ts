@@ -37,7 +37,13 @@ test('memory jobs: refused by the provider they fail for good, show why, and run
   })
   await graph.send(`I walked out to the ${PHRASE} this morning.`)
   await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
-  await memory.open()
+
+  // The status bar tells of the failures and leads to them.
+  const bar = page.getByTestId('jobs')
+  await expect(bar).toContainText('Memory of Rin failed: 4 jobs', { timeout: 20_000 })
+  await bar.getByRole('button', { name: 'Show jobs' }).click()
+  await expect(memory.panel.getByRole('tab', { name: 'Jobs' })).toHaveAttribute('aria-selected', 'true')
+  await expect(memory.jobFilter).toHaveValue('failed')
 
   // A 400 is not worth another try: each episode job is dead-lettered at once.
   const failedCount = memory.panel.getByTestId('memory-status').getByRole('button', { name: /jobs? failed/ })
@@ -71,6 +77,7 @@ test('memory jobs: refused by the provider they fail for good, show why, and run
   // The period summaries wait a minute after the last episode.
   await expect(memory.job('Summary').first()).toContainText('waits until')
   await expect(failedCount).toBeHidden()
+  await expect(bar).not.toContainText('failed')
   await memory.jobFilter.selectOption({ label: 'Failed' })
   await expect(memory.panel.getByText('No failed jobs.')).toBeVisible()
 })

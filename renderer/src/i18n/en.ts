@@ -36,6 +36,7 @@ export const en = {
     jobsRunning_other: '{{count}} background jobs',
     jobProgress: '{{label}} {{done}}/{{total}}',
     jobFailed: '{{label}} failed: {{error}}',
+    showFailedJobs: 'Show jobs',
     version: 'v{{version}} · {{mode}} · schema {{schema}}',
     modeElectron: 'desktop',
     modeBrowser: 'browser',

@@ -38,6 +38,7 @@ export const ja: Messages = {
     jobsRunning_other: 'バックグラウンド処理 {{count}} 件',
     jobProgress: '{{label}} {{done}}/{{total}}',
     jobFailed: '{{label}} が失敗しました: {{error}}',
+    showFailedJobs: 'ジョブを表示',
     version: 'v{{version}} · {{mode}} · スキーマ {{schema}}',
     modeElectron: 'デスクトップ',
     modeBrowser: 'ブラウザ',

@@ -91,6 +91,8 @@ export interface MemorySlice {
   goToNode(nodeId: string, flowId: string | null): Promise<void>
   /** Opens the jobs view on the given filter, or the default one (failed when any failed, else all). */
   showMemoryJobs(filter?: MemoryJobFilter): Promise<void>
+  /** Opens the memory panel on a persona's failed jobs (from the status bar). */
+  showFailedMemoryJobs(personaId: string): Promise<void>
   /** Loads the jobs list; a filter given becomes the current one. */
   loadMemoryJobs(filter?: MemoryJobFilter): Promise<void>
   /** Queues dead-lettered jobs again (every failed one when no ids are given). */
@@ -314,6 +316,18 @@ export const memorySlice =
       async showMemoryJobs(filter) {
         set({ memoryView: 'jobs', memoryJobFilter: filter ?? null })
         await get().loadMemoryJobs()
+      },
+
+      async showFailedMemoryJobs(personaId) {
+        const s = get()
+        set({
+          panel: 'memory',
+          // The open conversation's persona is followed rather than pinned.
+          memoryPersonaId: s.flow?.persona_id === personaId ? null : personaId,
+          memoryView: 'jobs',
+          memoryDetail: null,
+        })
+        await get().loadMemoryJobs('failed')
       },
 
       async loadMemoryJobs(filter) {

@@ -2,11 +2,15 @@ import { useTranslation } from 'react-i18next'
 import { useShallow } from 'zustand/react/shallow'
 import { useApp } from '../../store'
 
+/** The job id main/memory/memoryProgress.ts gives a persona's failed memory jobs. */
+const MEMORY_FAILED = 'memory-failed:'
+
 export function StatusBar() {
   const { t } = useTranslation()
   const connection = useApp((s) => s.connection)
   const info = useApp((s) => s.info)
   const jobs = useApp(useShallow((s) => Object.values(s.jobs)))
+  const showFailedMemoryJobs = useApp((s) => s.showFailedMemoryJobs)
   const running = jobs.filter((j) => j.state !== 'failed')
   const failed = jobs.filter((j) => j.state === 'failed')
   return (
@@ -23,11 +27,20 @@ export function StatusBar() {
             <progress value={j.done} max={Math.max(j.total, 1)} />
           </span>
         ))}
-        {failed.map((j) => (
-          <span key={j.job_id} className="job job-failed">
-            {t('status.jobFailed', { label: j.label, error: j.error ?? '' })}
-          </span>
-        ))}
+        {failed.map((j) => {
+          // A persona's memory jobs that failed for good: the memory panel can retry them.
+          const personaId = j.job_id.startsWith(MEMORY_FAILED) ? j.job_id.slice(MEMORY_FAILED.length) : null
+          return (
+            <span key={j.job_id} className="job job-failed">
+              {t('status.jobFailed', { label: j.label, error: j.error ?? '' })}
+              {personaId && (
+                <button type="button" className="link" onClick={() => void showFailedMemoryJobs(personaId)}>
+                  {t('status.showFailedJobs')}
+                </button>
+              )}
+            </span>
+          )
+        })}
       </span>
       <span className="spacer" />
       {info && (
