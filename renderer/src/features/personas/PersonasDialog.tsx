@@ -19,7 +19,13 @@ type Draft = Pick<
   max_tokens: string
 }
 
-const roles = ['chat_model', 'lightweight_model', 'vision_model', 'lightweight_vision_model', 'embedding_model'] as const
+const roles = [
+  'chat_model',
+  'lightweight_model',
+  'vision_model',
+  'lightweight_vision_model',
+  'embedding_model',
+] as const
 const blank: Draft = {
   name: '',
   persona_text: '',
