@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { geminiConnector } from './geminiConnector'
 import { connectorContract } from './testing/connectorContract'
-import { ask, askWithImage, png, useConnectorHarness, weatherTrip, withOptions } from './testing/connectorHarness'
+import {
+  ask,
+  askWithImage,
+  pictureBytes,
+  png,
+  useConnectorHarness,
+  weatherTrip,
+  withOptions,
+} from './testing/connectorHarness'
+import { imageContract } from './testing/imageContract'
 
 const h = useConnectorHarness({
   provider: 'gemini',
@@ -13,8 +22,56 @@ describe('geminiConnector: what every connector does', () => {
   // The wrong key is answered as Google does, with 400 INVALID_ARGUMENT rather than 401.
   connectorContract(h, {
     embedModel: 'gemini-embedding-001',
-    models: ['gemini-2.5-flash', 'gemini-2.0-flash', 'gemini-embedding-001', 'text-embedding-004'],
+    models: [
+      'gemini-2.5-flash',
+      'gemini-2.0-flash',
+      'gemini-embedding-001',
+      'text-embedding-004',
+      'gemini-2.5-flash-image',
+    ],
     wrongKey: 'wrong-key',
+  })
+})
+
+describe('geminiConnector generateImage: what every drawing connector does', () => {
+  imageContract(h, { imageModel: 'gemini-2.5-flash-image', wrongKey: 'wrong-key' })
+})
+
+describe('geminiConnector generateImage', () => {
+  const imageModel = 'gemini-2.5-flash-image'
+  const draw = (model = imageModel, prompt = 'a lighthouse') => h.connector().generateImage({ model, prompt })
+
+  it('asks generateContent for the IMAGE modality and takes the picture beside the text', async () => {
+    // The fake answers a line of text first, then the picture, as Gemini image models do.
+    pictureBytes(await draw())
+    expect(h.fake.requests.at(-1)?.path).toBe(`/v1beta/models/${imageModel}:generateContent`)
+    expect(h.lastBody()).toEqual({
+      contents: [{ role: 'user', parts: [{ text: 'a lighthouse' }] }],
+      generationConfig: { responseModalities: ['IMAGE', 'TEXT'] },
+    })
+  })
+
+  it('says so when the model answers in words without a picture', async () => {
+    h.fake.script({ provider: 'gemini', endpoint: 'image', reply: 'I cannot draw that.' })
+    await expect(draw()).rejects.toMatchObject({
+      failure: 'bad_request',
+      message: `${imageModel} answered without a picture`,
+    })
+  })
+
+  it('passes on Gemini’s refusal when a text model is asked for a picture', async () => {
+    await expect(draw('gemini-2.5-flash')).rejects.toMatchObject({
+      failure: 'bad_request',
+      message: 'Gemini refused the request: Model does not support the requested response modalities: image',
+    })
+  })
+
+  it('refuses Imagen models by name, without a request, since Gemini no longer serves them', async () => {
+    await expect(draw('imagen-4.0-generate-001')).rejects.toMatchObject({
+      failure: 'bad_request',
+      message: expect.stringMatching(/^imagen-4\.0-generate-001 is an Imagen model.*gemini-2\.5-flash-image/),
+    })
+    expect(h.fake.requests).toEqual([])
   })
 })
 

@@ -1,10 +1,22 @@
 import { randomUUID } from 'node:crypto'
-import { ApiError, GoogleGenAI, type Content, type GenerateContentConfig, type Part } from '@google/genai'
+import { ApiError, GoogleGenAI, Modality, type Content, type GenerateContentConfig, type Part } from '@google/genai'
 import { deadline } from './deadline'
+import { toGeneratedImage } from './generatedImage'
 import { withIdleTimeout } from './idle'
 import { isObject, parseJson, parseObject } from './json'
 import { LlmError, callFailure, fromStatus, type FailedCall } from './llmError'
-import type { ChatEvent, ChatMessage, ChatRequest, Connector, EmbedRequest, ModelInfo, ToolCall, Usage } from './types'
+import type {
+  ChatEvent,
+  ChatMessage,
+  ChatRequest,
+  Connector,
+  EmbedRequest,
+  GeneratedImage,
+  ImageRequest,
+  ModelInfo,
+  ToolCall,
+  Usage,
+} from './types'
 
 export interface GeminiConfig {
   apiKey: string
@@ -14,6 +26,8 @@ export interface GeminiConfig {
   connectTimeoutMs?: number
   /** Longest silence allowed inside a streaming reply. */
   idleTimeoutMs?: number
+  /** Until a generated picture arrives: image models answer only once the picture is done. */
+  imageTimeoutMs?: number
 }
 
 /** batchEmbedContents refuses more than 100 requests at once. */
@@ -30,6 +44,7 @@ const skipSignature = 'skip_thought_signature_validator'
 export function geminiConnector(config: GeminiConfig): Connector {
   const connectMs = config.connectTimeoutMs ?? 30_000
   const idleMs = config.idleTimeoutMs ?? 60_000
+  const imageMs = config.imageTimeoutMs ?? 180_000
   // One attempt only: retries belong to chatWithRetry, which knows not to retry once text has streamed.
   // (`httpOptions.timeout` is not used: the SDK keeps it armed while the body streams, so it would cut long replies.)
   const ai = new GoogleGenAI({
@@ -109,6 +124,39 @@ export function geminiConnector(config: GeminiConfig): Connector {
         }
       }
       return vectors
+    },
+
+    async generateImage({ model, prompt, signal }: ImageRequest): Promise<GeneratedImage> {
+      // Google shut Imagen down on the Gemini API (August 2026), and the SDK's generateImages
+      // now refuses any client that is not Vertex AI before sending a thing.
+      if (/^(?:models\/)?imagen-/.test(model)) {
+        throw new LlmError(
+          'bad_request',
+          `${model} is an Imagen model, which Gemini no longer serves; choose a Gemini image model such as gemini-2.5-flash-image`,
+        )
+      }
+      const call = deadline(imageMs, signal)
+      try {
+        const res = await ai.models.generateContent({
+          model,
+          contents: [{ role: 'user', parts: [{ text: prompt }] }],
+          // Image models answer text beside the picture; asking for IMAGE alone is refused by some.
+          config: { responseModalities: [Modality.IMAGE, Modality.TEXT], abortSignal: call.signal },
+        })
+        const candidate = res.candidates?.[0]
+        // Thinking image models may send draft pictures marked as thoughts before the real one.
+        const picture = candidate?.content?.parts?.find(
+          (p) => !p.thought && p.inlineData?.data && (p.inlineData.mimeType ?? 'image/').startsWith('image/'),
+        )?.inlineData?.data
+        if (picture) return toGeneratedImage('gemini', model, picture)
+        const why = res.promptFeedback?.blockReason ?? candidate?.finishReason
+        const reason = why && why !== 'STOP' ? ` (${why})` : ''
+        throw new LlmError('bad_request', `${model} answered without a picture${reason}`)
+      } catch (e) {
+        throw mapError(e, model, { signal, timedOut: call.timedOut() })
+      } finally {
+        call.clear()
+      }
     },
 
     async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {

@@ -155,6 +155,18 @@ describe('ollamaConnector embed', () => {
   })
 })
 
+describe('ollamaConnector generateImage', () => {
+  it('refuses plainly, naming the providers that can, without a request', async () => {
+    const drawn = h.connector().generateImage({ model, prompt: 'a lighthouse' })
+    await expect(drawn).rejects.toMatchObject({
+      failure: 'bad_request',
+      retryable: false,
+      message: 'Ollama cannot generate images; choose an OpenAI or Gemini image model',
+    })
+    expect(h.fake.requests).toEqual([])
+  })
+})
+
 describe('detectOllama', () => {
   it('returns the models of an Ollama that answers', async () => {
     const models = await detectOllama(h.fake.url)

@@ -3,7 +3,17 @@ import { deadline } from './deadline'
 import { withIdleTimeout } from './idle'
 import { isObject, parseJson, parseObject } from './json'
 import { LlmError, callFailure, fromStatus, parseRetryAfter, redact, type FailedCall } from './llmError'
-import type { ChatEvent, ChatMessage, ChatRequest, Connector, EmbedRequest, ModelInfo, ToolCall, Usage } from './types'
+import type {
+  ChatEvent,
+  ChatMessage,
+  ChatRequest,
+  Connector,
+  EmbedRequest,
+  GeneratedImage,
+  ModelInfo,
+  ToolCall,
+  Usage,
+} from './types'
 
 export interface OllamaConfig {
   /** `http://127.0.0.1:11434` */
@@ -138,6 +148,11 @@ export function ollamaConnector(config: OllamaConfig): Connector {
       )
       const body = (await readJson(res, request.signal)) as { embeddings?: number[][] }
       return body.embeddings ?? []
+    },
+
+    // Ollama has no stable image-generation API: refuse before sending anything.
+    async generateImage(): Promise<GeneratedImage> {
+      throw new LlmError('bad_request', 'Ollama cannot generate images; choose an OpenAI or Gemini image model')
     },
 
     async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {

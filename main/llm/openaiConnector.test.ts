@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { openaiConnector } from './openaiConnector'
 import { connectorContract } from './testing/connectorContract'
-import { askWithImage, png, useConnectorHarness, weatherTrip, withOptions } from './testing/connectorHarness'
+import {
+  askWithImage,
+  pictureBytes,
+  png,
+  useConnectorHarness,
+  weatherTrip,
+  withOptions,
+} from './testing/connectorHarness'
+import { imageContract } from './testing/imageContract'
 
 const h = useConnectorHarness({
   provider: 'openai',
@@ -12,8 +20,56 @@ const h = useConnectorHarness({
 describe('openaiConnector: what every connector does', () => {
   connectorContract(h, {
     embedModel: 'text-embedding-3-small',
-    models: ['gpt-4o-mini', 'gpt-4o', 'text-embedding-3-small'],
+    models: ['gpt-4o-mini', 'gpt-4o', 'text-embedding-3-small', 'gpt-image-1', 'dall-e-3'],
     wrongKey: 'sk-wrong-key',
+  })
+})
+
+describe('openaiConnector generateImage: what every drawing connector does', () => {
+  imageContract(h, { imageModel: 'gpt-image-1', wrongKey: 'sk-wrong-key' })
+})
+
+describe('openaiConnector generateImage', () => {
+  const draw = (model: string, prompt = 'a lighthouse') => h.connector().generateImage({ model, prompt })
+
+  it('asks a GPT image model without response_format, which it would refuse', async () => {
+    pictureBytes(await draw('gpt-image-1'))
+    expect(h.fake.requests.at(-1)).toMatchObject({ method: 'POST', path: '/v1/images/generations' })
+    expect(h.lastBody()).toEqual({ model: 'gpt-image-1', prompt: 'a lighthouse', n: 1 })
+  })
+
+  it('asks DALL·E for base64, since it would otherwise answer a link', async () => {
+    pictureBytes(await draw('dall-e-3'))
+    expect(h.lastBody()).toEqual({ model: 'dall-e-3', prompt: 'a lighthouse', n: 1, response_format: 'b64_json' })
+    expect(h.fake.requests).toHaveLength(1)
+  })
+
+  it('fetches the picture when the server answers a link', async () => {
+    // A model the fake treats like DALL·E, which the connector does not know to ask for base64.
+    h.fake.script({ provider: 'openai', model: 'local-painter', endpoint: 'image' })
+    const bytes = pictureBytes(await draw('local-painter'))
+    const [generate, fetched] = h.fake.requests
+    expect(generate?.body).toEqual({ model: 'local-painter', prompt: 'a lighthouse', n: 1 })
+    expect(fetched).toMatchObject({ method: 'GET', path: expect.stringMatching(/^\/openai-files\/images\/.+\.png$/) })
+    // The link is pre-signed storage: the key stays with the API.
+    expect(fetched?.headers.authorization).toBeUndefined()
+    expect(bytes.length).toBeGreaterThan(50)
+  })
+
+  it('works the same through OpenRouter, naming it in errors', async () => {
+    const router = openaiConnector({ provider: 'openrouter', apiKey: 'sk-wrong', baseURL: `${h.fake.url}/v1` })
+    await expect(router.generateImage({ model: 'gpt-image-1', prompt: 'x' })).rejects.toMatchObject({
+      failure: 'auth',
+      message: 'invalid API key for OpenRouter',
+    })
+  })
+
+  it('names the parameter OpenAI refused', async () => {
+    const refused = h.connector().generateImage({ model: 'gpt-image-1', prompt: '' })
+    await expect(refused).rejects.toMatchObject({
+      failure: 'bad_request',
+      message: "OpenAI refused the request: Missing required parameter: 'prompt'.",
+    })
   })
 })
 

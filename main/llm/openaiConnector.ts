@@ -1,8 +1,21 @@
 import OpenAI from 'openai'
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
+import type { ImageGenerateParamsNonStreaming } from 'openai/resources/images'
+import { deadline } from './deadline'
+import { toGeneratedImage } from './generatedImage'
 import { withIdleTimeout } from './idle'
-import { LlmError, fromStatus, parseRetryAfter, providerNames } from './llmError'
-import type { ChatEvent, ChatMessage, ChatRequest, Connector, EmbedRequest, ModelInfo, ProviderId } from './types'
+import { LlmError, callFailure, fromStatus, parseRetryAfter, providerNames } from './llmError'
+import type {
+  ChatEvent,
+  ChatMessage,
+  ChatRequest,
+  Connector,
+  EmbedRequest,
+  GeneratedImage,
+  ImageRequest,
+  ModelInfo,
+  ProviderId,
+} from './types'
 
 export interface OpenAiConfig {
   provider: Extract<ProviderId, 'openai' | 'openrouter'>
@@ -12,12 +25,15 @@ export interface OpenAiConfig {
   connectTimeoutMs?: number
   /** Longest silence allowed inside a streaming reply. */
   idleTimeoutMs?: number
+  /** Until a generated picture arrives: image models answer only once the picture is done. */
+  imageTimeoutMs?: number
 }
 
 /** OpenAI and every server that speaks its chat-completions API (OpenRouter, LM Studio, vLLM, llama.cpp…). */
 export function openaiConnector(config: OpenAiConfig): Connector {
   const { provider } = config
   const idleMs = config.idleTimeoutMs ?? 60_000
+  const imageMs = config.imageTimeoutMs ?? 180_000
   // The SDK's own retries are off: ours know not to retry once text has streamed.
   const client = new OpenAI({
     apiKey: config.apiKey,
@@ -89,6 +105,24 @@ export function openaiConnector(config: OpenAiConfig): Connector {
       }
     },
 
+    async generateImage({ model, prompt, signal }: ImageRequest): Promise<GeneratedImage> {
+      let image
+      try {
+        const body: ImageGenerateParamsNonStreaming = { model, prompt, n: 1 }
+        // DALL·E answers with a link unless asked for base64; the GPT image models always answer
+        // base64 and refuse `response_format` as an unknown parameter.
+        if (isDallE(model)) body.response_format = 'b64_json'
+        const res = await client.images.generate(body, { signal, timeout: imageMs })
+        image = res.data?.[0]
+      } catch (e) {
+        throw mapError(provider, model, e, signal)
+      }
+      if (image?.b64_json) return toGeneratedImage(provider, model, image.b64_json)
+      // Servers that copy the API may answer a link even so.
+      if (image?.url) return toGeneratedImage(provider, model, await download(provider, image.url, imageMs, signal))
+      throw new LlmError('bad_request', `${model} answered without a picture`)
+    },
+
     async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
       try {
         const models: ModelInfo[] = []
@@ -134,6 +168,30 @@ function toOpenAi(m: ChatMessage): ChatCompletionMessageParam {
 
 function toTool(t: { name: string; description: string; parameters: Record<string, unknown> }): ChatCompletionTool {
   return { type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }
+}
+
+/** `dall-e-3`, also behind a router prefix (`openai/dall-e-3`). */
+function isDallE(model: string): boolean {
+  return /(^|\/)dall-e-/.test(model)
+}
+
+/** The picture behind a link the provider answered, as base64. The link is pre-signed: it takes no key. */
+async function download(provider: ProviderId, url: string, ms: number, signal?: AbortSignal): Promise<string> {
+  const call = deadline(ms, signal)
+  try {
+    const res = await fetch(url, { signal: call.signal })
+    if (!res.ok) {
+      throw new LlmError(
+        'unavailable',
+        `the picture ${providerNames[provider]} made could not be fetched (${res.status})`,
+      )
+    }
+    return Buffer.from(await res.arrayBuffer()).toString('base64')
+  } catch (e) {
+    throw callFailure(e, { provider, signal, timedOut: call.timedOut() })
+  } finally {
+    call.clear()
+  }
 }
 
 function mapError(provider: ProviderId, model: string, e: unknown, signal?: AbortSignal): LlmError {

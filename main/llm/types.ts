@@ -57,10 +57,24 @@ export interface EmbedRequest {
   signal?: AbortSignal
 }
 
+export interface ImageRequest {
+  model: string
+  prompt: string
+  signal?: AbortSignal
+}
+
+/** One generated picture, as the provider sent it (PNG, JPEG or WebP). */
+export interface GeneratedImage {
+  mime: string
+  data_base64: string
+}
+
 export interface Connector {
   readonly provider: ProviderId
   /** Streams the reply. Errors before the first event may be retried by the caller; later ones may not. */
   chat(request: ChatRequest): AsyncIterable<ChatEvent>
   embed(request: EmbedRequest): Promise<number[][]>
+  /** One picture from a text prompt; an LlmError('bad_request') names a provider that cannot. */
+  generateImage(request: ImageRequest): Promise<GeneratedImage>
   listModels(signal?: AbortSignal): Promise<ModelInfo[]>
 }

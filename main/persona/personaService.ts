@@ -15,6 +15,7 @@ interface AiRow {
   VISION_MODEL: string | null
   LIGHTWEIGHT_VISION_MODEL: string | null
   EMBEDDING_MODEL: string | null
+  IMAGE_MODEL: string | null
   TEMPERATURE: number | null
   MAX_TOKENS: number | null
   CREATED_AT: string
@@ -31,6 +32,7 @@ const columns = {
   vision_model: 'VISION_MODEL',
   lightweight_vision_model: 'LIGHTWEIGHT_VISION_MODEL',
   embedding_model: 'EMBEDDING_MODEL',
+  image_model: 'IMAGE_MODEL',
   temperature: 'TEMPERATURE',
   max_tokens: 'MAX_TOKENS',
 } as const
@@ -118,6 +120,7 @@ function toPersona(r: AiRow): Persona {
     vision_model: r.VISION_MODEL,
     lightweight_vision_model: r.LIGHTWEIGHT_VISION_MODEL,
     embedding_model: r.EMBEDDING_MODEL ?? null,
+    image_model: r.IMAGE_MODEL ?? null,
     temperature: r.TEMPERATURE,
     max_tokens: r.MAX_TOKENS,
     created: r.CREATED_AT,

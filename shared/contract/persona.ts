@@ -23,6 +23,8 @@ export const Persona = z.object({
   lightweight_vision_model: z.string().nullable(),
   /** Null: the environment's LOOMVERSE_EMBEDDING_MODEL, else only the built-in local embedder. */
   embedding_model: z.string().nullable(),
+  /** Null: the environment's LOOMVERSE_IMAGE_MODEL, else the persona cannot make pictures. */
+  image_model: z.string().nullable(),
   temperature: z.number().nullable(),
   max_tokens: z.number().int().nullable(),
   created: z.string(),
@@ -39,6 +41,7 @@ const Fields = z.object({
   vision_model: ModelRefText.nullable(),
   lightweight_vision_model: ModelRefText.nullable(),
   embedding_model: ModelRefText.nullable(),
+  image_model: ModelRefText.nullable(),
   temperature: z.number().min(0).max(2).nullable(),
   max_tokens: z.number().int().min(1).max(1_000_000).nullable(),
 })

@@ -7,6 +7,7 @@ import { migrate as createNodeContexts } from './0005-create-node-contexts'
 import { migrate as createAi } from './0006-create-ai'
 import { migrate as addAiVisionModels } from './0007-add-ai-vision-models'
 import { migrate as addAiEmbeddingModel } from './0015-add-ai-embedding-model'
+import { migrate as addAiImageModel } from './0016-add-ai-image-model'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -21,4 +22,5 @@ export const appMigrations: readonly Migration[] = [
   // The world's steps (buildings, items) are numbered from 8 on in their own list.
   ...worldSteps,
   { version: 15, name: 'add-ai-embedding-model', up: addAiEmbeddingModel },
+  { version: 16, name: 'add-ai-image-model', up: addAiImageModel },
 ]

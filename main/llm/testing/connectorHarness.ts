@@ -4,13 +4,14 @@
 import { afterEach, beforeEach, expect } from 'vitest'
 import { startFakeLlm, type FakeLlm, type Provider } from '../../testing/fakeLlm'
 import { LlmError } from '../llmError'
-import type { ChatEvent, ChatMessage, ChatRequest, Connector, ToolCall, ToolSpec } from '../types'
+import type { ChatEvent, ChatMessage, ChatRequest, Connector, GeneratedImage, ToolCall, ToolSpec } from '../types'
 
 /** The settings the shared tests vary; each connector's own config takes them under these names. */
 export interface ConnectorOptions {
   apiKey?: string
   connectTimeoutMs?: number
   idleTimeoutMs?: number
+  imageTimeoutMs?: number
 }
 
 type RequestBody = Record<string, unknown>
@@ -127,6 +128,14 @@ export function useConnectorHarness(setup: ConnectorSetup): ConnectorHarness {
 }
 
 export const ask = (text: string): ChatMessage[] => [{ role: 'user', content: text }]
+
+/** The bytes of a generated picture, after checking its mime is what they show. */
+export function pictureBytes(image: GeneratedImage): Buffer {
+  const bytes = Buffer.from(image.data_base64, 'base64')
+  expect(image.mime).toBe('image/png')
+  expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+  return bytes
+}
 
 /** A tiny PNG header, enough to travel as an image. */
 export const png = 'iVBORw0KGgo='

@@ -2,6 +2,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { sameModel } from './models'
+import type { PictureLinks } from './pictures'
 import type { RuleBook } from './scripts'
 import type { Provider } from './types'
 
@@ -25,6 +26,8 @@ export interface Context {
   config: Config
   /** Ids unique within one fake (`call_fake_1`, …), restarting at reset, so tests see stable values. */
   nextId: (prefix: string) => string
+  /** Pictures answered as links, served back by the fake itself. */
+  links: PictureLinks
 }
 
 /** Configured models first, then any a rule names. */

@@ -10,7 +10,8 @@ export interface ErrorAnswer {
 export type Failure =
   | { kind: 'bad_key'; key: string | null }
   | { kind: 'model_not_found'; model: string; method?: string }
-  | { kind: 'bad_request'; message: string }
+  /** `param` and `code` only reach OpenAI's body, which names the offending parameter. */
+  | { kind: 'bad_request'; message: string; param?: string; code?: string }
   | { kind: 'no_route'; method: string; path: string }
   | { kind: 'status'; status: number; model: string; retryAfterMs?: number }
 
@@ -21,9 +22,9 @@ export function errorAnswer(provider: Provider, failure: Failure): ErrorAnswer {
 }
 
 function openaiError(f: Failure): ErrorAnswer {
-  const body = (status: number, message: string, type: string, code: string | null) => ({
+  const body = (status: number, message: string, type: string, code: string | null, param: string | null = null) => ({
     status,
-    body: { error: { message, type, param: null, code } },
+    body: { error: { message, type, param, code } },
   })
   switch (f.kind) {
     case 'bad_key':
@@ -43,7 +44,7 @@ function openaiError(f: Failure): ErrorAnswer {
         'model_not_found',
       )
     case 'bad_request':
-      return body(400, f.message, 'invalid_request_error', null)
+      return body(400, f.message, 'invalid_request_error', f.code ?? null, f.param)
     case 'no_route':
       return body(404, `Invalid URL (${f.method} ${f.path})`, 'invalid_request_error', null)
     case 'status':

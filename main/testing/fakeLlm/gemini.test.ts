@@ -1,5 +1,5 @@
-import { ApiError, FinishReason, GoogleGenAI, Type } from '@google/genai'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ApiError, FinishReason, GoogleGenAI, Modality, Type } from '@google/genai'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { startFakeLlm, type FakeLlm } from './index'
 
 let fake: FakeLlm
@@ -134,5 +134,85 @@ describe('fake LLM: Gemini', () => {
     const names: string[] = []
     for await (const model of await client().models.list()) names.push(model.name ?? '')
     expect(names).toContain('models/gemini-2.5-flash')
+  })
+})
+
+describe('fake LLM: Gemini pictures', () => {
+  const asPicture = { responseModalities: [Modality.IMAGE, Modality.TEXT] }
+  const isPng = (b64: string | undefined) =>
+    Buffer.from(b64 ?? '', 'base64')
+      .subarray(0, 8)
+      .equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]))
+
+  it('answers an image model asked for IMAGE with text and an inlineData PNG from the prompt', async () => {
+    const ai = client()
+    const draw = (contents: string) =>
+      ai.models.generateContent({ model: 'gemini-2.5-flash-image', contents, config: asPicture })
+    const fox = await draw('a fox')
+    const parts = fox.candidates?.[0]?.content?.parts ?? []
+    expect(parts[0]?.text).toEqual(expect.any(String))
+    expect(parts[1]?.inlineData?.mimeType).toBe('image/png')
+    expect(isPng(parts[1]?.inlineData?.data)).toBe(true)
+    const again = (await draw('a fox')).candidates?.[0]?.content?.parts?.[1]?.inlineData?.data
+    const owl = (await draw('an owl')).candidates?.[0]?.content?.parts?.[1]?.inlineData?.data
+    expect(again).toBe(parts[1]?.inlineData?.data)
+    expect(owl).not.toBe(parts[1]?.inlineData?.data)
+    expect(fake.requests[0]).toMatchObject({
+      path: '/v1beta/models/gemini-2.5-flash-image:generateContent',
+      body: { generationConfig: { responseModalities: ['IMAGE', 'TEXT'] } },
+    })
+  })
+
+  it('streams the picture as its own chunk', async () => {
+    const stream = await client().models.generateContentStream({
+      model: 'gemini-2.5-flash-image',
+      contents: 'a fox',
+      config: asPicture,
+    })
+    const pictures: string[] = []
+    for await (const chunk of stream) {
+      for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
+        if (part.inlineData?.data) pictures.push(part.inlineData.data)
+      }
+    }
+    expect(pictures).toHaveLength(1)
+    expect(isPng(pictures[0])).toBe(true)
+  })
+
+  it('refuses the IMAGE modality for a text model, as Gemini does', async () => {
+    const failure = client().models.generateContent({ model: 'gemini-2.5-flash', contents: 'x', config: asPicture })
+    await expect(failure).rejects.toBeInstanceOf(ApiError)
+    await expect(failure).rejects.toMatchObject({ status: 400, message: expect.stringContaining('modalities') })
+  })
+
+  it('lets image rules script a refusal in words, errors and prompts, leaving chat alone', async () => {
+    fake.script({ provider: 'gemini', endpoint: 'image', promptIncludes: 'forbidden', reply: 'I cannot draw that.' })
+    fake.script({ provider: 'gemini', endpoint: 'image', status: 503, times: 1 })
+    const ai = client()
+    const refused = await ai.models.generateContent({
+      model: 'gemini-2.5-flash-image',
+      contents: 'a forbidden thing',
+      config: asPicture,
+    })
+    expect(refused.candidates?.[0]?.content?.parts).toEqual([{ text: 'I cannot draw that.' }])
+    expect(await ai.models.generateContent({ model: 'gemini-2.5-flash', contents: 'hi' })).toMatchObject({
+      text: 'echo: hi',
+    })
+    await expect(
+      ai.models.generateContent({ model: 'gemini-2.5-flash-image', contents: 'a cat', config: asPicture }),
+    ).rejects.toMatchObject({ status: 503 })
+  })
+
+  // Why the fake has no Imagen `:predict` route: the SDK no longer calls one on the Gemini API.
+  it('is never asked for Imagen: the SDK refuses generateImages outside Vertex AI', async () => {
+    // The SDK also warns that generateImages is deprecated; that is not this test's output.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const failure = client().models.generateImages({ model: 'imagen-4.0-generate-001', prompt: 'a fox' })
+      await expect(failure).rejects.toThrow(/only supported by/)
+      expect(fake.requests).toEqual([])
+    } finally {
+      warn.mockRestore()
+    }
   })
 })

@@ -1,7 +1,8 @@
 // Gemini Developer API routes as @google/genai calls them: /v1beta/models/{model}:{method}.
 
-import { bodyObject, knownModels, type Context } from './context'
+import { bodyObject, isKnownModel, knownModels, type Context } from './context'
 import { dimensionsFrom, embed } from './embeddings'
+import { answerPicture, drawsPictures, wantsPicture } from './geminiImages'
 import { beginCall, sendFailure } from './respond'
 import { countTokens, replyFor } from './scripts'
 import { sendJson, sse, streamFrames, type Frame } from './stream'
@@ -65,18 +66,21 @@ async function generate(ctx: Context, model: string, streaming: boolean): Promis
     })
   }
   const contents = body.contents as Content[]
-  const rule = await beginCall(ctx, {
-    provider: 'gemini',
-    model,
-    endpoint: 'chat',
-    streaming,
-    method,
-    prompt: lastUserText(contents),
-  })
+  const picture = wantsPicture(body)
+  if (picture && isKnownModel(ctx, 'gemini', model) && !drawsPictures(model)) {
+    return sendFailure(ctx, 'gemini', {
+      kind: 'bad_request',
+      message: 'Model does not support the requested response modalities: image',
+    })
+  }
+  const prompt = lastUserText(contents)
+  const endpoint = picture ? 'image' : 'chat'
+  const rule = await beginCall(ctx, { provider: 'gemini', model, endpoint, streaming, method, prompt })
   if (rule === undefined) return
 
-  const reply = replyFor(ctx, rule, lastUserText(contents))
   const promptTokenCount = contents.reduce((sum, c) => sum + countTokens(textOf(c)), 0)
+  if (picture) return answerPicture(ctx, { model, prompt, promptTokenCount, streaming, rule })
+  const reply = replyFor(ctx, rule, prompt)
   const candidatesTokenCount = countTokens(reply.text + reply.toolCalls.map((c) => c.name + c.argsJson).join(''))
   const usageMetadata = {
     promptTokenCount,
@@ -123,7 +127,9 @@ async function embedOne(ctx: Context, model: string): Promise<void> {
   })
   if (rule === undefined) return
   const size = dimensionsFrom(body.outputDimensionality, ctx.config.embeddingDimensions)
-  sendJson(ctx.res, 200, { embedding: { values: embed(model, textOf(body.content as Content), size, ctx.config.meanings) } })
+  sendJson(ctx.res, 200, {
+    embedding: { values: embed(model, textOf(body.content as Content), size, ctx.config.meanings) },
+  })
 }
 
 /** What `ai.models.embedContent` calls: one request per content, answered in order. */

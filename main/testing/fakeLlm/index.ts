@@ -11,6 +11,7 @@
 import type { AddressInfo } from 'node:net'
 import type { Config } from './context'
 import { defaultModels } from './models'
+import { PictureLinks } from './pictures'
 import { RuleBook } from './scripts'
 import { createFakeServer } from './server'
 import type { FakeLlm, FakeLlmOptions, RecordedRequest } from './types'
@@ -35,7 +36,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const closing = new AbortController()
   let seq = 0
   const nextId = (prefix: string) => `${prefix}${++seq}`
-  const server = createFakeServer({ rules, config, requests, closing: closing.signal, nextId })
+  const links = new PictureLinks()
+  const server = createFakeServer({ rules, config, requests, closing: closing.signal, nextId, links })
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -57,6 +59,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       rules.clear()
       config.meanings.length = 0
       requests.length = 0
+      links.clear()
       seq = 0
     },
     close() {

@@ -1,8 +1,15 @@
 import type { Provider } from './types'
 
 export const defaultModels: Record<Provider, string[]> = {
-  openai: ['gpt-4o-mini', 'gpt-4o', 'text-embedding-3-small'],
-  gemini: ['gemini-2.5-flash', 'gemini-2.0-flash', 'gemini-embedding-001', 'text-embedding-004'],
+  openai: ['gpt-4o-mini', 'gpt-4o', 'text-embedding-3-small', 'gpt-image-1', 'dall-e-3'],
+  // No Imagen: Google shut it down on the Gemini API, so a real server lists none either.
+  gemini: [
+    'gemini-2.5-flash',
+    'gemini-2.0-flash',
+    'gemini-embedding-001',
+    'text-embedding-004',
+    'gemini-2.5-flash-image',
+  ],
   ollama: ['llama3.2:latest', 'nomic-embed-text:latest'],
 }
 

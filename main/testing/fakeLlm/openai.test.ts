@@ -1,4 +1,4 @@
-import OpenAI, { AuthenticationError, NotFoundError, RateLimitError } from 'openai'
+import OpenAI, { AuthenticationError, BadRequestError, NotFoundError, RateLimitError } from 'openai'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startFakeLlm, type FakeLlm } from './index'
 
@@ -184,5 +184,96 @@ describe('fake LLM: OpenAI-compatible embeddings and models', () => {
     for await (const model of client().models.list()) ids.push(model.id)
     expect(ids).toContain('gpt-4o-mini')
     expect(ids).toContain('text-embedding-3-small')
+  })
+})
+
+const isPng = (bytes: Buffer) => bytes.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]))
+const decoded = (b64: string | undefined) => Buffer.from(b64 ?? '', 'base64')
+
+describe('fake LLM: OpenAI images', () => {
+  it('answers a GPT image model with a base64 PNG drawn from the prompt, and records the request', async () => {
+    const openai = client()
+    const fox = await openai.images.generate({ model: 'gpt-image-1', prompt: 'a fox', n: 1 })
+    const again = await openai.images.generate({ model: 'gpt-image-1', prompt: 'a fox' })
+    const owl = await openai.images.generate({ model: 'gpt-image-1', prompt: 'an owl' })
+    const bytes = decoded(fox.data?.[0]?.b64_json)
+    expect(isPng(bytes)).toBe(true)
+    expect(fox).toMatchObject({ output_format: 'png', usage: { output_tokens: expect.any(Number) } })
+    expect(decoded(again.data?.[0]?.b64_json).equals(bytes)).toBe(true)
+    expect(decoded(owl.data?.[0]?.b64_json).equals(bytes)).toBe(false)
+    expect(fake.requests[0]).toMatchObject({
+      provider: 'openai',
+      method: 'POST',
+      path: '/v1/images/generations',
+      model: 'gpt-image-1',
+      body: { prompt: 'a fox', n: 1 },
+    })
+  })
+
+  it('refuses response_format for a GPT image model, as OpenAI does', async () => {
+    const failure = client().images.generate({ model: 'gpt-image-1', prompt: 'x', response_format: 'b64_json' })
+    await expect(failure).rejects.toBeInstanceOf(BadRequestError)
+    await expect(failure).rejects.toMatchObject({ param: 'response_format', code: 'unknown_parameter' })
+  })
+
+  it('answers DALL·E with a link to the PNG unless asked for b64_json; the link needs no key', async () => {
+    const openai = client()
+    const linked = await openai.images.generate({ model: 'dall-e-3', prompt: 'a fox' })
+    const inline = await openai.images.generate({ model: 'dall-e-3', prompt: 'a fox', response_format: 'b64_json' })
+    const asked = await openai.images.generate({ model: 'dall-e-3', prompt: 'a fox', response_format: 'url' })
+    expect(linked.data?.[0]).toMatchObject({ url: expect.stringContaining(fake.url), revised_prompt: 'a fox' })
+    expect(linked.data?.[0]?.b64_json).toBeUndefined()
+    expect(asked.data?.[0]?.url).toEqual(expect.any(String))
+
+    const res = await fetch(linked.data?.[0]?.url ?? '')
+    expect(res.headers.get('content-type')).toBe('image/png')
+    const bytes = Buffer.from(await res.arrayBuffer())
+    expect(isPng(bytes)).toBe(true)
+    expect(bytes.equals(decoded(inline.data?.[0]?.b64_json))).toBe(true)
+    expect(fake.requests.at(-1)).toMatchObject({ provider: 'openai', method: 'GET' })
+    expect((await fetch(`${fake.url}/openai-files/images/nothing.png`)).status).toBe(404)
+  })
+
+  it('answers bad input with OpenAI’s error body naming the parameter', async () => {
+    const res = await fetch(`${fake.url}/v1/images/generations`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-test', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-image-1' }),
+    })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({
+      error: {
+        message: "Missing required parameter: 'prompt'.",
+        type: 'invalid_request_error',
+        param: 'prompt',
+        code: 'missing_required_parameter',
+      },
+    })
+    await expect(client().images.generate({ model: 'gpt-image-1', prompt: 'x', n: 11 })).rejects.toMatchObject({
+      status: 400,
+      param: 'n',
+    })
+  })
+
+  it('checks the key and the model like every other route', async () => {
+    const wrongKey = client({ apiKey: 'sk-wrong-key' }).images.generate({ model: 'gpt-image-1', prompt: 'x' })
+    await expect(wrongKey).rejects.toBeInstanceOf(AuthenticationError)
+    const unknown = client().images.generate({ model: 'gpt-painter', prompt: 'x' })
+    await expect(unknown).rejects.toBeInstanceOf(NotFoundError)
+  })
+
+  it('serves image rules by prompt, for their times, with their status', async () => {
+    fake.script({ provider: 'openai', endpoint: 'image', promptIncludes: 'forbidden', status: 400 })
+    const limited = fake.script({ provider: 'openai', endpoint: 'image', status: 429, retryAfterMs: 10, times: 1 })
+    const openai = client({ maxRetries: 0 })
+    await expect(openai.images.generate({ model: 'gpt-image-1', prompt: 'a forbidden thing' })).rejects.toMatchObject({
+      status: 400,
+    })
+    await expect(openai.images.generate({ model: 'gpt-image-1', prompt: 'a cat' })).rejects.toBeInstanceOf(
+      RateLimitError,
+    )
+    const drawn = await openai.images.generate({ model: 'gpt-image-1', prompt: 'a cat' })
+    expect(isPng(decoded(drawn.data?.[0]?.b64_json))).toBe(true)
+    expect(limited.served).toBe(1)
   })
 })

@@ -1,7 +1,8 @@
-// OpenAI-compatible routes under /v1: chat completions (plain and SSE), embeddings, models.
+// OpenAI-compatible routes under /v1: chat completions (plain and SSE), embeddings, images, models.
 
 import { bodyObject, knownModels, type Context } from './context'
 import { dimensionsFrom, embed, toBase64Floats } from './embeddings'
+import { imageGenerations } from './openaiImages'
 import { beginCall, modelInBody, sendFailure } from './respond'
 import { countTokens, replyFor, type Reply } from './scripts'
 import { sendJson, sse, streamFrames, type Frame } from './stream'
@@ -10,12 +11,15 @@ const created = 1_700_000_000
 
 export async function handleOpenai(ctx: Context): Promise<void> {
   const { req, url } = ctx
+  // Picture links are pre-signed storage URLs: they take no key.
+  if (req.method === 'GET' && ctx.links.serve(url.pathname, ctx.res)) return
   const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? null
   if (bearer !== ctx.config.openaiKey) return sendFailure(ctx, 'openai', { kind: 'bad_key', key: bearer })
 
   const path = url.pathname.replace(/\/+$/, '')
   if (req.method === 'POST' && path === '/v1/chat/completions') return chatCompletions(ctx)
   if (req.method === 'POST' && path === '/v1/embeddings') return embeddings(ctx)
+  if (req.method === 'POST' && path === '/v1/images/generations') return imageGenerations(ctx)
   if (req.method === 'GET' && path === '/v1/models') {
     return sendJson(ctx.res, 200, { object: 'list', data: knownModels(ctx, 'openai').map(modelEntry) })
   }

@@ -34,6 +34,14 @@ describe('fake LLM scripting', () => {
     await expect(ask('local-model')).rejects.toMatchObject({ status: 500 })
   })
 
+  it('keeps image rules to image requests, and chat rules away from them', async () => {
+    fake.script({ endpoint: 'image', model: 'local-painter', status: 500 })
+    fake.script({ reply: 'chat only' })
+    expect(await ask('local-model')).toBe('chat only')
+    const drawn = openai().images.generate({ model: 'local-painter', prompt: 'x' })
+    await expect(drawn).rejects.toMatchObject({ status: 500 })
+  })
+
   it('waits `delayMs` before answering', async () => {
     fake.script({ reply: 'late', delayMs: 150 })
     const started = Date.now()

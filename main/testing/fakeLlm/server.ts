@@ -5,6 +5,7 @@ import type { Config, Context } from './context'
 import { geminiPath, handleGemini } from './geminiRoutes'
 import { handleOllama } from './ollamaRoutes'
 import { handleOpenai } from './openaiRoutes'
+import { pictureLinkPrefix, type PictureLinks } from './pictures'
 import type { RuleBook } from './scripts'
 import { cut, sendJson } from './stream'
 import type { Provider, RecordedRequest } from './types'
@@ -20,6 +21,7 @@ export interface ServerParts {
   /** Aborted by close(): every pending wait and stream stops. */
   closing: AbortSignal
   nextId: (prefix: string) => string
+  links: PictureLinks
 }
 
 export function createFakeServer(parts: ServerParts): Server {
@@ -41,8 +43,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, parts: ServerPar
   const gone = new AbortController()
   res.once('close', () => gone.abort())
   const signal = AbortSignal.any([parts.closing, gone.signal])
-  const { rules, config, nextId } = parts
-  const ctx: Context = { req, res, url, body, signal, rules, config, nextId }
+  const { rules, config, nextId, links } = parts
+  const ctx: Context = { req, res, url, body, signal, rules, config, nextId, links }
 
   if (provider === 'openai') return handleOpenai(ctx)
   if (provider === 'gemini') return handleGemini(ctx)
@@ -50,8 +52,12 @@ async function serve(req: IncomingMessage, res: ServerResponse, parts: ServerPar
   sendJson(res, 404, { error: { message: `no fake provider serves ${url.pathname}` } })
 }
 
-/** /v1beta and /v1alpha are Gemini; /v1 is OpenAI except Gemini's `models/{m}:{method}` form; / and /api are Ollama. */
+/**
+ * /v1beta and /v1alpha are Gemini; /v1 is OpenAI except Gemini's `models/{m}:{method}` form, and so
+ * are OpenAI's picture links; / and /api are Ollama.
+ */
 function providerFor(method: string, path: string): Provider | 'unknown' {
+  if (path.startsWith(pictureLinkPrefix)) return 'openai'
   if (path.startsWith('/v1beta/') || path.startsWith('/v1alpha/')) return 'gemini'
   if (path === '/v1' || path.startsWith('/v1/')) {
     const gemini = geminiPath.exec(path)

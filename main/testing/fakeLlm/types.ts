@@ -2,8 +2,11 @@
 
 export type Provider = 'openai' | 'gemini' | 'ollama'
 
-/** Which kind of call a rule answers; models lists are never scripted. */
-export type Endpoint = 'chat' | 'embed'
+/**
+ * Which kind of call a rule answers; models lists are never scripted. `image` is OpenAI's
+ * /v1/images/generations and a Gemini generateContent that asks for the IMAGE modality.
+ */
+export type Endpoint = 'chat' | 'embed' | 'image'
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 429 | 500 | 503
 
@@ -25,8 +28,15 @@ export interface ScriptRule {
   model?: string
   /** Default `chat`. */
   endpoint?: Endpoint
-  /** Only requests whose last user message contains this text (tell apart jobs sharing one model). */
+  /**
+   * Only requests whose last user message contains this text (tell apart jobs sharing one model);
+   * for `image` rules, the prompt.
+   */
   promptIncludes?: string
+  /**
+   * The reply; the echo of the last user message when absent. In `image` rules on Gemini the model
+   * answers this text and no picture, as a refusing image model does; OpenAI's images API ignores it.
+   */
   reply?: string | ScriptedReply
   /** How the reply text is split into stream deltas; their concatenation is the text. */
   chunks?: string[]

@@ -12,6 +12,9 @@ export interface WsClientOptions {
   requestTimeoutMs?: number
 }
 
+/** Methods that wait on a provider or a big file: a picture takes a minute, not a few seconds. */
+const slowMethods: Record<string, number> = { generate_image: 200_000, memory_import: 600_000 }
+
 type Pending = { resolve: (r: Result<unknown>) => void; timer: ReturnType<typeof setTimeout> }
 
 const RETRY_MIN_MS = 250
@@ -86,6 +89,7 @@ export function wsClient(options: WsClientOptions): Client {
   function request(action: string, data: unknown): Promise<Result<unknown>> {
     const id = `c${++seq}`
     const text = JSON.stringify({ id, action, data })
+    const waitMs = Math.max(timeoutMs, slowMethods[action] ?? 0)
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         pending.delete(id)
@@ -93,9 +97,9 @@ export function wsClient(options: WsClientOptions): Client {
         if (i >= 0) outbox.splice(i, 1)
         resolve({
           ok: false,
-          error: { code: 'unavailable', message: `${action}: no answer from Loomverse within ${timeoutMs / 1000} s` },
+          error: { code: 'unavailable', message: `${action}: no answer from Loomverse within ${waitMs / 1000} s` },
         })
-      }, timeoutMs)
+      }, waitMs)
       pending.set(id, { resolve, timer })
       sendRaw(text)
     })

@@ -14,6 +14,7 @@ type Draft = Pick<
   | 'vision_model'
   | 'lightweight_vision_model'
   | 'embedding_model'
+  | 'image_model'
 > & {
   temperature: string
   max_tokens: string
@@ -25,6 +26,7 @@ const roles = [
   'vision_model',
   'lightweight_vision_model',
   'embedding_model',
+  'image_model',
 ] as const
 const blank: Draft = {
   name: '',
@@ -35,6 +37,7 @@ const blank: Draft = {
   vision_model: null,
   lightweight_vision_model: null,
   embedding_model: null,
+  image_model: null,
   temperature: '',
   max_tokens: '',
 }

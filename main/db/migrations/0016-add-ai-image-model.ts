@@ -1,0 +1,7 @@
+import type { Database } from 'better-sqlite3'
+import { addColumnOnce } from '../columns'
+
+/** The persona's image model for `generate_image` (null: LOOMVERSE_IMAGE_MODEL, else none). */
+export function migrate(db: Database): void {
+  addColumnOnce(db, 'ai', 'IMAGE_MODEL', 'TEXT')
+}
