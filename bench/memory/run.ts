@@ -275,4 +275,5 @@ function locomo(): void {
 }
 
 locomo()
-await synthetic()
+// LOOMVERSE_BENCH_ONLY=locomo: just the recall figures (tuning the Scheduler).
+if (process.env.LOOMVERSE_BENCH_ONLY !== 'locomo') await synthetic()
