@@ -29,6 +29,37 @@ export class WorldPage {
     await expect(dialog).toHaveCount(0)
   }
 
+  /** A building's button in the sidebar (its name, then how many items it holds). */
+  building(name: string): Locator {
+    return this.sidebar.getByRole('button', { name: new RegExp(`^${name}`) })
+  }
+
+  /** Walks into a building: the item list then shows what it holds. */
+  async goTo(name: string): Promise<void> {
+    await this.building(name).click()
+    await expect(this.building(name)).toHaveAttribute('aria-current', 'location')
+    await expect(this.sidebar.getByRole('heading', { name: `Items in ${name}` })).toBeVisible()
+  }
+
+  /** Fills the sidebar's "New item…" form and submits it from the keyboard. */
+  async createItem(item: { type: 'Document' | 'Object'; name: string; description: string; text?: string }) {
+    const form = this.sidebar.locator('details.new-item')
+    if (!(await form.evaluate((d: HTMLDetailsElement) => d.open))) await form.getByText('New item…').click()
+    await form.getByLabel('Item type').selectOption({ label: item.type })
+    await form.getByLabel('Description').fill(item.description)
+    if (item.text !== undefined) await form.getByLabel('Text (optional)').fill(item.text)
+    await form.getByLabel('Item name').fill(item.name)
+    await form.getByLabel('Item name').press('Enter')
+    await expect(this.item(item.name)).toBeVisible()
+  }
+
+  /** Moves the item whose dialog is open to another building; the dialog closes as the item leaves. */
+  async moveTo(dialog: Locator, building: string): Promise<void> {
+    await dialog.getByLabel('Move to…').selectOption({ label: building })
+    await dialog.getByRole('button', { name: 'Move', exact: true }).click()
+    await expect(dialog).toHaveCount(0)
+  }
+
   /** Drags a file from outside the browser and drops it on the graph, as the OS would. */
   async dropFile(name: string, mime: string, bytes: Buffer): Promise<void> {
     const dataTransfer = await this.page.evaluateHandle(

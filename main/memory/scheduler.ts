@@ -53,6 +53,13 @@ interface Candidate {
 const FTS_PER_TERM = 400
 const FTS_KEEP = 80
 const KNN_K = 80
+/**
+ * Reciprocal-rank fusion: each list gives weight × k / (k + rank). Keywords weigh more than the
+ * local hashed n-gram vectors, which match spelling rather than meaning (LoCoMo recall 0.70 →
+ * 0.71 with 1.5 and k = 20; k = 60 lost 0.03).
+ */
+const RRF_K = 20
+const KEYWORD_WEIGHT = 1.5
 const MAX_TERMS = 8
 /** Past this, an item's text is cut: one long exchange must not eat the whole budget. */
 const ITEM_CHARS = 700
@@ -373,9 +380,10 @@ function hybridRetrieve(
     hit.why.push(why)
     fused.set(id, hit)
   }
-  ftsRanked.forEach(([id, s], rank) => bump(id, 30 / (30 + rank), `keyword #${rank + 1} (${s.toFixed(2)})`))
-  knnRanked.forEach(([id, d], rank) => bump(id, 30 / (30 + rank), `vector #${rank + 1} (${(1 - d).toFixed(2)})`))
-  meaningRanked.forEach(([id, d], rank) => bump(id, 30 / (30 + rank), `meaning #${rank + 1} (${(1 - d).toFixed(2)})`))
+  const rrf = (rank: number) => RRF_K / (RRF_K + rank)
+  ftsRanked.forEach(([id, s], rank) => bump(id, KEYWORD_WEIGHT * rrf(rank), `keyword #${rank + 1} (${s.toFixed(2)})`))
+  knnRanked.forEach(([id, d], rank) => bump(id, rrf(rank), `vector #${rank + 1} (${(1 - d).toFixed(2)})`))
+  meaningRanked.forEach(([id, d], rank) => bump(id, rrf(rank), `meaning #${rank + 1} (${(1 - d).toFixed(2)})`))
   if (fused.size === 0) return new Map()
 
   const out = new Map<number, { unit: UnitRow; score: number; why: string }>()

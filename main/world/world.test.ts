@@ -107,6 +107,22 @@ describe('pictures', () => {
     expect(view).toMatchObject({ kind: 'picture', mime: 'image/png', data_base64: pngBytes().toString('base64') })
   })
 
+  it('summarises with the persona’s own lightweight vision model when the upload names the persona', async () => {
+    const h = await start({ jobWorker: sourceWorker(), env: summaryEnv })
+    h.fake.script({ provider: 'openai', model: 'aoi-eyes', reply: 'アオイが見た赤い正方形。' })
+    const persona = await h.call<{ id: string }>('create_persona', {
+      name: 'Aoi',
+      lightweight_vision_model: 'openai:aoi-eyes',
+    })
+    const item = await h.call<Item>('picture_upload', {
+      filename: 'red.png',
+      data_base64: pngBytes().toString('base64'),
+      persona_id: persona.id,
+    })
+    expect((await ready(h, item.id)).item.description).toBe('アオイが見た赤い正方形。')
+    expect(h.fake.requests.some((r) => r.model === 'vision-mini')).toBe(false)
+  })
+
   it('refuses a text file, an SVG, an oversized and a too-many-pixel image clearly, storing nothing', async () => {
     const h = await start({ env: { LOOMVERSE_MAX_IMAGE_MB: '0.0005', LOOMVERSE_MAX_IMAGE_MEGAPIXELS: '0.001' } })
     const upload = (filename: string, bytes: Buffer) =>
@@ -139,10 +155,66 @@ describe('pictures', () => {
     expect(existsSync(images) ? readdirSync(images) : []).toEqual([])
   })
 
-  it('reports that image generation is unavailable for the provider', async () => {
+  it('says plainly when no image model is set, storing nothing', async () => {
     const h = await start()
     const r = await h.core.router.call('generate_image', { prompt: 'a cat' }, { transport: 'internal' })
-    expect(r).toMatchObject({ ok: false, error: { code: 'unavailable', message: expect.stringContaining('openai') } })
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: 'unavailable', message: expect.stringContaining('画像生成のモデルが設定されていません') },
+    })
+    expect(existsSync(join(h.core.paths.home, 'image'))).toBe(false)
+  })
+})
+
+describe('pictures the persona generates', () => {
+  it('become picture items in its building by tool call, checked, summarised, the call recorded', async () => {
+    const h = await start({ jobWorker: sourceWorker(), env: summaryEnv })
+    h.fake.script({ provider: 'openai', model: 'vision-mini', reply: '海辺の夕焼けの絵。' })
+    const persona = await h.call<{ id: string }>('create_persona', {
+      name: 'Aoi',
+      image_model: 'openai:gpt-image-1',
+    })
+    const flow = await h.call<Flow>('create_flow', { name: 'art', persona_id: persona.id })
+    const { museumId } = await library(h)
+    await h.call('move_to', { building_id: museumId, persona_id: persona.id })
+    h.fake.script({
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      times: 1,
+      reply: { toolCalls: [{ name: 'generate_image', arguments: { prompt: 'a sunset over the sea' } }] },
+    })
+    h.fake.script({ provider: 'openai', model: 'gpt-4o-mini', times: 1, reply: '描きました。' })
+    const made = h.next('item_updated', (e) => e.item.type === 'picture')
+    const recorded = h.next('tool_calls_recorded')
+    await h.call('chat_send', { flow_id: flow.id, prompt: '夕焼けの絵を描いて' })
+    const item = (await made).item
+    expect(item).toMatchObject({ name: 'a sunset over the sea', owner: { kind: 'building', id: museumId } })
+    const asked = h.fake.requests.find((r) => r.path === '/v1/images/generations')
+    expect(asked?.body).toMatchObject({ model: 'gpt-image-1', prompt: 'a sunset over the sea' })
+    const calls = (await recorded).calls
+    expect(calls[0]).toMatchObject({ name: 'generate_image', is_error: false })
+    expect(calls[0]!.result).toContain(item.id)
+    expect((await ready(h, item.id)).item.description).toBe('海辺の夕焼けの絵。')
+    const view = await h.call<ItemContent>('item_view', { item_id: item.id })
+    expect(view).toMatchObject({ kind: 'picture', mime: 'image/png' })
+  })
+
+  it('records a refused generation as a failed tool call, and stores nothing', async () => {
+    const h = await start()
+    const persona = await h.call<{ id: string }>('create_persona', { name: 'Aoi', image_model: 'openai:gpt-image-1' })
+    const flow = await h.call<Flow>('create_flow', { name: 'art', persona_id: persona.id })
+    h.fake.script({ provider: 'openai', endpoint: 'image', status: 400 })
+    h.fake.script({
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      times: 1,
+      reply: { toolCalls: [{ name: 'generate_image', arguments: { prompt: 'something' } }] },
+    })
+    h.fake.script({ provider: 'openai', model: 'gpt-4o-mini', times: 1, reply: 'ごめんなさい。' })
+    const recorded = h.next('tool_calls_recorded')
+    await h.call('chat_send', { flow_id: flow.id, prompt: '絵を描いて' })
+    expect((await recorded).calls[0]).toMatchObject({ name: 'generate_image', is_error: true })
+    expect(existsSync(join(h.core.paths.home, 'image'))).toBe(false)
   })
 })
 

@@ -84,6 +84,9 @@ export function createWorld(deps: WorldDeps): World {
     get_item: (i) => world.store.requireItem(i.item_id),
     item_view: (i) => world.view(i.item_id),
     document_create: (i) => world.documentCreate(i, i.persona_id ? { kind: 'persona', id: i.persona_id } : user),
+    object_create: (i) => world.objectCreate(i),
+    item_move: (i) => world.moveItem(i),
+    item_delete: (i) => world.deleteItem(i.item_id),
     item_use: (i) => world.itemUse(i, i.persona_id ? { kind: 'persona', id: i.persona_id } : user),
     document_write: (i) => world.documentWrite(i.item_id, i.content, user),
     list_document_versions: (i) => {

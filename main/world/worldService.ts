@@ -1,10 +1,11 @@
 import { rmSync } from 'node:fs'
 import type { Building, Item, ItemContent, Parsed, World } from '@shared/contract'
 import { AppError } from '@shared/errors'
-import { resolveModel } from '../llm/models'
+import { parseModelRef } from '../llm/models'
 import type { WorldDeps } from './world'
 import { checkImage, decodeBase64, imageLimits } from './files/checkImage'
 import { ItemFiles } from './files/itemFiles'
+import { prepareTrash } from './files/itemTrash'
 import { resolveItemPath } from './files/safePaths'
 import { parseItemAction } from './itemAction'
 import { applyPatch } from './patchText'
@@ -156,6 +157,57 @@ export class WorldService {
     return this.emitItem(item)
   }
 
+  /** Seed 000's `object`: a name and a description, no file and so no summary to make. */
+  objectCreate(input: Parsed<'object_create'>): Item {
+    const buildingId = input.building_id ?? this.userBuilding()
+    this.store.requireBuilding(buildingId)
+    const item = this.store.insertItem({
+      type: 'object',
+      name: input.name,
+      description: input.description,
+      filePath: null,
+      state: { created_by: 'user' },
+      summaryStatus: 'none',
+      owner: { kind: 'building', id: buildingId },
+    })
+    this.changed()
+    return this.emitItem(item)
+  }
+
+  /** Only the location row changes; files stay where they are (their path does not name the building). */
+  moveItem(input: Parsed<'item_move'>): Item {
+    this.store.requireItem(input.item_id)
+    this.store.requireBuilding(input.building_id)
+    const item = this.store.moveItem(input.item_id, input.building_id)
+    this.changed()
+    return this.emitItem(item)
+  }
+
+  /**
+   * Nothing is lost for good: the files and a record of the item (every document version
+   * included) go to a new `trash/…` folder first; the rows are removed in the same
+   * transaction as the files move, and if either fails both are put back. A summary job
+   * still running for the item finds it gone and stops; a persona asking for it is told
+   * it was not found.
+   */
+  deleteItem(itemId: string): { item_id: string; trashed_path: string } {
+    const item = this.store.requireItem(itemId)
+    const versions = item.type === 'document' ? this.store.versionsWithContent(item.id) : []
+    const trash = prepareTrash(this.deps.paths.home, item, versions)
+    try {
+      this.deps.db.transaction(() => {
+        this.store.deleteItem(item.id)
+        trash.moveIn()
+      })()
+    } catch (e) {
+      trash.undo()
+      throw e
+    }
+    this.deps.bus.emit('item_deleted', { item_id: item.id })
+    this.changed()
+    return { item_id: item.id, trashed_path: trash.path }
+  }
+
   itemUse(input: Parsed<'item_use'>, author: Author): { item: Item; message: string } {
     const t = this.texts()
     const item = this.store.requireItem(input.item_id)
@@ -215,16 +267,43 @@ export class WorldService {
       summaryStatus: 'pending',
       owner: { kind: 'building', id: buildingId },
     })
-    this.summarize(item, null)
+    this.summarize(item, input.persona_id ?? null)
     this.changed()
     return this.emitItem(item)
   }
 
-  /** No connector here generates images yet: say so plainly, naming the persona's provider. */
-  generateImage(input: Parsed<'generate_image'>): never {
+  /**
+   * Seed 000: a picture made by the persona's image model becomes a picture item in the
+   * persona's building, with its summary queued like an upload's. Checked like an upload too:
+   * what the provider sent is stored only if it really is a supported image.
+   */
+  async generateImage(input: Parsed<'generate_image'>, signal?: AbortSignal): Promise<Item> {
+    const t = this.texts()
     const persona = this.deps.personas.find(input.persona_id)
-    const ref = resolveModel('chat', persona?.chat_model, this.deps.env)
-    throw new AppError('unavailable', this.texts().noImageGeneration(ref.provider))
+    const text = persona?.image_model || this.deps.env.LOOMVERSE_IMAGE_MODEL
+    if (!text) throw new AppError('unavailable', t.noImageModel)
+    const ref = parseModelRef(text)
+    const buildingId = input.building_id ?? this.personaBuilding(input.persona_id)
+    this.store.requireBuilding(buildingId)
+    const image = await this.deps.llm
+      .connector(ref.provider)
+      .generateImage({ model: ref.model, prompt: input.prompt, signal: signal ?? AbortSignal.timeout(180_000) })
+    const bytes = decodeBase64(image.data_base64)
+    const name = input.prompt.replace(/\s+/g, ' ').trim().slice(0, 60)
+    const type = checkImage(bytes, name, imageLimits(this.deps.env), t)
+    const filePath = this.files.create('image', type.ext, bytes)
+    const item = this.store.insertItem({
+      type: 'picture',
+      name,
+      description: '',
+      filePath,
+      state: { mime_type: type.mime, source: 'generated', prompt: input.prompt.slice(0, 2000), model: text },
+      summaryStatus: 'pending',
+      owner: { kind: 'building', id: buildingId },
+    })
+    this.summarize(item, input.persona_id ?? null)
+    this.changed()
+    return this.emitItem(item)
   }
 
   private summarize(item: Item, personaId: string | null): void {

@@ -212,6 +212,25 @@ export class WorldStore {
     return this.requireItem(id)
   }
 
+  /** Puts the item in a building, whoever held it before. */
+  moveItem(id: string, buildingId: string): Item {
+    this.db
+      .prepare(
+        `INSERT INTO item_location (ITEM_ID, OWNER_KIND, OWNER_ID, UPDATED_AT) VALUES (?, 'building', ?, ?)
+         ON CONFLICT (ITEM_ID) DO UPDATE SET OWNER_KIND = excluded.OWNER_KIND, OWNER_ID = excluded.OWNER_ID,
+           UPDATED_AT = excluded.UPDATED_AT`,
+      )
+      .run(id, buildingId, isoNow())
+    return this.requireItem(id)
+  }
+
+  /** Removes the item and every row about it (named, not left to ON DELETE CASCADE, so no PRAGMA is relied on). */
+  deleteItem(id: string): void {
+    this.db.prepare('DELETE FROM document_version WHERE ITEM_ID = ?').run(id)
+    this.db.prepare('DELETE FROM item_location WHERE ITEM_ID = ?').run(id)
+    this.db.prepare('DELETE FROM item WHERE ITEM_ID = ?').run(id)
+  }
+
   // — document history —
 
   latestVersion(itemId: string): number {
@@ -238,6 +257,17 @@ export class WorldStore {
            FROM document_version WHERE ITEM_ID = ? ORDER BY VERSION DESC`,
       )
       .all(itemId) as DocumentVersion[]
+  }
+
+  /** Every version with its text, newest first: what goes into the trash record of a deleted document. */
+  versionsWithContent(itemId: string): Array<DocumentVersion & { content: string }> {
+    return this.db
+      .prepare(
+        `SELECT VERSION AS version, AUTHOR AS author, ACTION AS action, length(CONTENT) AS chars, CREATED_AT AS created,
+                CONTENT AS content
+           FROM document_version WHERE ITEM_ID = ? ORDER BY VERSION DESC`,
+      )
+      .all(itemId) as Array<DocumentVersion & { content: string }>
   }
 
   version(itemId: string, version: number): (DocumentVersion & { content: string }) | null {

@@ -52,8 +52,8 @@ export async function runWorldTool(
       }
       case 'generate_image': {
         const input = check('generate_image', { ...asRecord(args), ...withPersona })
-        world.generateImage(input)
-        return { content: '' }
+        const item = await world.generateImage(input)
+        return { content: world.texts().generated(item.id, item.name) }
       }
       default:
         return { content: `error: unknown tool ${name}`, isError: true }

@@ -154,6 +154,22 @@ export const worldMethods = {
     input: z.object({ item_id: Id, version: z.number().int().positive() }).strict(),
     output: Item,
   },
+  /** A new object item (a name and a description, no file) in the building named, else the user's. */
+  object_create: {
+    input: z.object({ name: Name, description: Description, building_id: Id.optional() }).strict(),
+    output: Item,
+  },
+  /** Puts an item in another building (also one a persona was holding). */
+  item_move: { input: z.object({ item_id: Id, building_id: Id }).strict(), output: Item },
+  /**
+   * Deletes an item without losing it for good: its file, summary and a record of the item
+   * (with every document version) move to a new folder under `trash/` in the data home,
+   * then the rows go. `trashed_path` is that folder, relative to the data home.
+   */
+  item_delete: {
+    input: z.object({ item_id: Id }).strict(),
+    output: z.object({ item_id: Id, trashed_path: z.string().nullable() }),
+  },
   /** Stores an uploaded image (PNG, JPEG, WebP, GIF) as a picture item in the building (default: the user's). */
   picture_upload: {
     input: z
@@ -161,13 +177,22 @@ export const worldMethods = {
         building_id: Id.optional(),
         filename: z.string().max(500),
         data_base64: z.string().max(60_000_000),
+        /** Whose lightweight vision model summarises it (the open conversation's persona). */
+        persona_id: Id.optional(),
       })
       .strict(),
     output: Item,
   },
-  /** Generates a picture with the persona's provider and places it in its building. */
+  /** Generates a picture with the persona's image model and places it in its building (or `building_id`). */
   generate_image: {
-    input: z.object({ prompt: z.string().min(1).max(10_000), persona_id: Id.optional() }).strict(),
+    input: z
+      .object({
+        prompt: z.string().trim().min(1).max(10_000),
+        persona_id: Id.optional(),
+        /** Where the picture goes; the persona's building by default (the user's, from the sidebar). */
+        building_id: Id.optional(),
+      })
+      .strict(),
     output: Item,
   },
 
@@ -195,6 +220,8 @@ export const worldEvents = {
   world_changed: z.object({ world: World }),
   /** An item was created or changed (summary arrived, text patched, moved). */
   item_updated: z.object({ item: Item }),
+  /** An item was deleted (its files are in the trash folder). */
+  item_deleted: z.object({ item_id: z.string() }),
   /** A reply called tools; `calls` is everything recorded on that node so far. */
   tool_calls_recorded: z.object({ node_id: z.string(), calls: z.array(ToolCallRecord) }),
 } as const satisfies EventSpecs

@@ -3,11 +3,16 @@ import { randomUUID } from 'node:crypto'
 /** The seed's naming rule: `YYYYMMDD_HHMMSS_<uuid>.<ext>`, local time, so files sort by when they arrived. */
 export function itemFileName(ext: string, now: Date = new Date(), uuid: string = randomUUID()): string {
   if (!/^[a-z0-9]{1,8}$/.test(ext)) throw new Error(`bad file extension "${ext}"`)
+  return `${timeStamp(now)}_${uuid}.${ext}`
+}
+
+/** `YYYYMMDD_HHMMSS` in local time: the prefix of every name we give a file or folder. */
+export function timeStamp(now: Date = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0')
-  const stamp =
+  return (
     `${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}_` +
     `${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`
-  return `${stamp}_${uuid}.${ext}`
+  )
 }
 
 /** What an item file may be called: our own names only (plus `.summary.txt` beside them). */

@@ -43,7 +43,7 @@ export function resolveItemPath(home: string, filePath: string): { folder: ItemF
 }
 
 /** A folder swapped for a symlink pointing out of the home is refused, not followed. */
-function checkFolderInsideHome(home: string, dir: string): void {
+export function checkFolderInsideHome(home: string, dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const rel = relative(realpathSync(home), realpathSync(dir))
   if (rel.startsWith('..') || isAbsolute(rel)) throw new AppError('forbidden', `${dir} points outside the data folder`)

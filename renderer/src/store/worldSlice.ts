@@ -29,13 +29,29 @@ export interface WorldSlice {
   moveUser(buildingId: string): Promise<void>
   openItem(id: string | null): void
   applyItem(item: Item): void
+  /** Forgets a deleted item: the list, the open modal, the next prompt's attachments. */
+  forgetItem(itemId: string): void
+  /** A new document or object in the user's building. */
+  createItem(input: NewItem): Promise<Item | null>
+  /** Carries an item to another building; its modal closes, as it leaves the list. */
+  moveItem(itemId: string, buildingId: string): Promise<void>
+  /** Deletes an item; its files go to the trash folder, which the toast names. */
+  deleteItem(itemId: string): Promise<void>
   /** Stores an image file as a picture here and attaches it to the next prompt. */
   uploadPicture(file: { name: string; data_base64: string }): Promise<Item | null>
+  /** True while a picture is being generated from the sidebar. */
+  generatingPicture: boolean
+  /** Asks the open conversation's persona's image model for a picture, hung where the user is. */
+  generatePicture(prompt: string): Promise<Item | null>
   /** Hands the attached images to a send and clears them. */
   takeAttachedImages(): Array<{ mime: AttachedImage['mime']; data_base64: string }>
   detachImage(itemId: string): void
   loadToolCalls(flowId: string): Promise<void>
 }
+
+export type NewItem =
+  | { type: 'document'; name: string; description: string; content: string }
+  | { type: 'object'; name: string; description: string }
 
 const imageMimes = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif'])
 
@@ -58,6 +74,7 @@ export const worldSlice =
       hereItems: [],
       openItemId: null,
       toolCalls: {},
+      generatingPicture: false,
       attachedImages: [],
 
       async loadWorld() {
@@ -93,18 +110,64 @@ export const worldSlice =
         const inHere = item.owner?.kind === 'building' && item.owner.id === here
         set((s) => {
           const known = s.hereItems.some((i) => i.id === item.id)
+          // An open modal whose item left closes for good, not again when the user follows it.
+          const openItemId = !inHere && s.openItemId === item.id ? null : s.openItemId
           if (known)
             return {
+              openItemId,
               hereItems: inHere
                 ? s.hereItems.map((i) => (i.id === item.id ? item : i))
                 : s.hereItems.filter((i) => i.id !== item.id),
             }
-          return inHere ? { hereItems: [...s.hereItems, item] } : {}
+          return inHere ? { hereItems: [...s.hereItems, item] } : { openItemId }
         })
       },
 
+      forgetItem(itemId) {
+        set((s) => ({
+          hereItems: s.hereItems.filter((i) => i.id !== itemId),
+          openItemId: s.openItemId === itemId ? null : s.openItemId,
+          attachedImages: s.attachedImages.filter((i) => i.itemId !== itemId),
+        }))
+      },
+
+      async createItem(input) {
+        const buildingId = get().world?.user_building_id ?? undefined
+        const where = buildingId ? { building_id: buildingId } : {}
+        const { name, description } = input
+        const item =
+          input.type === 'document'
+            ? await get().invoke('document_create', { name, description, content: input.content, ...where })
+            : await get().invoke('object_create', { name, description, ...where })
+        if (!item) return null
+        get().applyItem(item)
+        get().toast('info', i18next.t('world.newItem.created', { name: item.name }))
+        return item
+      },
+
+      async moveItem(itemId, buildingId) {
+        const item = await get().invoke('item_move', { item_id: itemId, building_id: buildingId })
+        if (!item) return
+        get().applyItem(item)
+        const building = get().world?.buildings.find((b) => b.id === buildingId)?.name ?? ''
+        get().toast('info', i18next.t('world.moveItem.done', { name: item.name, building }))
+      },
+
+      async deleteItem(itemId) {
+        const done = await get().invoke('item_delete', { item_id: itemId })
+        if (!done) return
+        get().forgetItem(itemId)
+        const path = done.trashed_path ? inHome(get().info?.home, done.trashed_path) : ''
+        get().toast('info', i18next.t('world.deleteItem.done', { path }))
+      },
+
       async uploadPicture(file) {
-        const item = await get().invoke('picture_upload', { filename: file.name, data_base64: file.data_base64 })
+        const personaId = get().flow?.persona_id
+        const item = await get().invoke('picture_upload', {
+          filename: file.name,
+          data_base64: file.data_base64,
+          ...(personaId ? { persona_id: personaId } : {}),
+        })
         if (!item) return null
         get().applyItem(item)
         const mime = String(item.state.mime_type ?? '')
@@ -118,6 +181,25 @@ export const worldSlice =
         }
         get().toast('info', i18next.t('world.pictureCreated', { name: item.name }))
         return item
+      },
+
+      async generatePicture(prompt) {
+        const personaId = get().flow?.persona_id ?? undefined
+        const buildingId = get().world?.user_building_id ?? undefined
+        set({ generatingPicture: true })
+        try {
+          const item = await get().invoke('generate_image', {
+            prompt,
+            ...(personaId ? { persona_id: personaId } : {}),
+            ...(buildingId ? { building_id: buildingId } : {}),
+          })
+          if (!item) return null
+          get().applyItem(item)
+          get().toast('info', i18next.t('world.pictureCreated', { name: item.name }))
+          return item
+        } finally {
+          set({ generatingPicture: false })
+        }
       },
 
       takeAttachedImages() {
@@ -146,6 +228,7 @@ export function wireWorldEvents(client: Client, store: AppStore): void {
     if (before !== world.user_building_id) void store.getState().loadWorld()
   })
   client.on('item_updated', ({ item }) => store.getState().applyItem(item))
+  client.on('item_deleted', ({ item_id }) => store.getState().forgetItem(item_id))
   client.on('tool_calls_recorded', ({ node_id, calls }) =>
     store.setState((s) => ({ toolCalls: { ...s.toolCalls, [node_id]: calls } })),
   )
@@ -158,4 +241,11 @@ export function wireWorldEvents(client: Client, store: AppStore): void {
     store.setState({ toolCalls: {} })
     if (state.flowId) void store.getState().loadToolCalls(state.flowId)
   })
+}
+
+/** A path under the data home as the user's file manager would show it (FILE_PATHs use `/`). */
+function inHome(home: string | undefined, relative: string): string {
+  if (!home) return relative
+  const sep = home.includes('\\') && !home.includes('/') ? '\\' : '/'
+  return `${home.replace(/[\\/]+$/, '')}${sep}${relative.split('/').join(sep)}`
 }

@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
+import { GeneratePicture } from './GeneratePicture'
 import { ItemIcon } from './ItemIcon'
+import { NewItem } from './NewItem'
 
 /** What the user's building holds: type icon, name, summary; click to open. */
 export function ItemList() {
@@ -30,6 +32,8 @@ export function ItemList() {
         </ul>
       )}
       <p className="hint">{t('world.dropHint')}</p>
+      <NewItem />
+      <GeneratePicture />
     </section>
   )
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { DocumentVersion, Item, ItemContent } from '@shared/contract'
 import { useApp } from '../../store'
 import { Dialog } from '../modals/Dialog'
+import { DeleteItemConfirm, ItemActions } from './ItemActions'
 import { ItemIcon } from './ItemIcon'
 
 /** The open item: a zoomable picture, a document with edit/append/history, or an object that cannot be viewed. */
@@ -12,10 +13,22 @@ export function ItemModal() {
   const openItem = useApp((s) => s.openItem)
   const close = useCallback(() => openItem(null), [openItem])
   if (!id || !item) return null
-  return <ItemDialog item={item} onClose={close} />
+  return <OpenItem key={item.id} item={item} onClose={close} />
 }
 
-function ItemDialog({ item, onClose }: { item: Item; onClose: () => void }) {
+/** The item's dialog, or the delete question in its place: one dialog at a time, so Escape closes only that one. */
+function OpenItem({ item, onClose }: { item: Item; onClose: () => void }) {
+  const [confirming, setConfirming] = useState(false)
+  const ask = useCallback(() => setConfirming(true), [])
+  const back = useCallback(() => setConfirming(false), [])
+  return confirming ? (
+    <DeleteItemConfirm item={item} onClose={back} />
+  ) : (
+    <ItemDialog item={item} onClose={onClose} onDelete={ask} />
+  )
+}
+
+function ItemDialog({ item, onClose, onDelete }: { item: Item; onClose: () => void; onDelete: () => void }) {
   const { t } = useTranslation()
   return (
     <Dialog title={item.name} onClose={onClose}>
@@ -38,6 +51,8 @@ function ItemDialog({ item, onClose }: { item: Item; onClose: () => void }) {
             {t('world.close')}
           </button>
         </div>
+        {/* Last in the dialog, so the focus that opens on its first button never lands on Move or Delete. */}
+        <ItemActions item={item} onDelete={onDelete} />
       </div>
     </Dialog>
   )
