@@ -15,14 +15,7 @@ import type { LlmRegistry } from '../llm/providers'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { openMemory } from './db'
-import {
-  LoopStatus,
-  Sensitivity,
-  UnitKind,
-  UnitState,
-  kindValue,
-  sensitivityValue,
-} from './enums'
+import { LoopStatus, Sensitivity, UnitKind, UnitState, kindValue, sensitivityValue } from './enums'
 import { importLines } from './importer'
 import { listJobs, retryJobs } from './jobList'
 import { MemoryProgress } from './memoryProgress'

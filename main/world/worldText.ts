@@ -26,7 +26,8 @@ const texts = {
         ? '文書に追記しました。要約を作り直しています。'
         : '差分を適用しました。要約を作り直しています。',
     created: (id: string, name: string) => `文書「${name}」を作成しました（item_id: ${id}）。`,
-    noImageModel: '画像生成のモデルが設定されていません。ペルソナ設定の「画像生成」（または LOOMVERSE_IMAGE_MODEL）で選んでください。',
+    noImageModel:
+      '画像生成のモデルが設定されていません。ペルソナ設定の「画像生成」（または LOOMVERSE_IMAGE_MODEL）で選んでください。',
     generated: (id: string, name: string) => `画像「${name}」を生成しました（item_id: ${id}）。`,
     noBuilding: '建物がありません。先に建物を作ってください。',
   },
@@ -46,7 +47,8 @@ const texts = {
         ? 'Appended to the document. Its summary is being rebuilt.'
         : 'Diff applied. Its summary is being rebuilt.',
     created: (id: string, name: string) => `Created the document "${name}" (item_id: ${id}).`,
-    noImageModel: 'No image model is set: choose one under Pictures in the persona’s settings (or set LOOMVERSE_IMAGE_MODEL).',
+    noImageModel:
+      'No image model is set: choose one under Pictures in the persona’s settings (or set LOOMVERSE_IMAGE_MODEL).',
     generated: (id: string, name: string) => `Generated the picture "${name}" (item_id: ${id}).`,
     noBuilding: 'There is no building yet. Create one first.',
   },
