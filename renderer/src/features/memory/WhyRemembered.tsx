@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import type { MemoryPack } from '@shared/contract'
 import { useApp } from '../../store'
-import { formatTime } from './memoryText'
+import { formatTime, whyParts } from './memoryText'
 import { RefLink } from './UnitDetail'
 
 /** "Why did the persona remember this?": every MemoryPack injected with the node's reply. */
@@ -56,6 +56,19 @@ export function WhyRemembered() {
   )
 }
 
+/** The Scheduler's reason in the UI's language (unknown pieces as written). */
+function WhyText({ why }: { why: string }) {
+  const { t } = useTranslation()
+  const { parts, value } = whyParts(why)
+  const text = parts.map((p) => (p.key ? t(p.key, { ...p.values, defaultValue: p.raw }) : p.raw))
+  return (
+    <span title={why}>
+      {text.join(t('memory.whyParts.separator'))}
+      {value !== null && <span className="hint"> {t('memory.whyParts.value', { value })}</span>}
+    </span>
+  )
+}
+
 function PackSection({ section }: { section: MemoryPack['sections'][number] }) {
   const { t } = useTranslation()
   const open = useApp((s) => s.openMemoryUnit)
@@ -74,7 +87,7 @@ function PackSection({ section }: { section: MemoryPack['sections'][number] }) {
             </div>
             <pre>{item.text}</pre>
             <p className="memory-why-reason">
-              <span className="hint">{t('memory.whyLabel')}</span> {item.why}
+              <span className="hint">{t('memory.whyLabel')}</span> <WhyText why={item.why} />
             </p>
             {item.refs.length > 0 && (
               <div className="memory-refs">

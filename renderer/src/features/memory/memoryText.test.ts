@@ -8,6 +8,7 @@ import {
   payloadTexts,
   reasonKey,
   shortText,
+  whyParts,
 } from './memoryText'
 
 describe('memory text helpers', () => {
@@ -42,5 +43,21 @@ describe('reasonKey', () => {
     expect(reasonKey('superseded by fact 12')).toEqual({ key: 'memory.reasons.superseded', values: { id: '12' } })
     expect(reasonKey('sensitivity secret')).toEqual({ key: 'memory.reasons.sensitivity', values: { level: 'secret' } })
     expect(reasonKey('fixed the date')).toBeNull()
+  })
+})
+
+describe('whyParts', () => {
+  it('reads the Scheduler’s reasons into parts the UI can translate', () => {
+    expect(whyParts('keyword #1 (2.31), vector #4 (0.52); linked to Hana (value 0.812)')).toEqual({
+      parts: [
+        { key: 'memory.whyParts.keyword', values: { rank: '1', score: '2.31' }, raw: 'keyword #1 (2.31)' },
+        { key: 'memory.whyParts.vector', values: { rank: '4', score: '0.52' }, raw: 'vector #4 (0.52)' },
+        { key: 'memory.whyParts.linked', values: { name: 'Hana' }, raw: 'linked to Hana' },
+      ],
+      value: '0.812',
+    })
+    expect(whyParts('facts (value 1.000)').parts).toEqual([{ key: 'memory.section.facts', raw: 'facts' }])
+    expect(whyParts('next to #12 (value 0.2)').parts[0]).toMatchObject({ values: { id: '12' } })
+    expect(whyParts('something new').parts).toEqual([{ key: null, raw: 'something new' }])
   })
 })

@@ -97,3 +97,40 @@ export function reasonKey(reason: string): { key: string; values?: Record<string
   if (sensitivity) return { key: 'memory.reasons.sensitivity', values: { level: sensitivity[1]! } }
   return null
 }
+
+/** One piece of a pack item's `why` (main/memory/scheduler.ts) as an i18n key and values. */
+export interface WhyPart {
+  key: string | null
+  values?: Record<string, string>
+  /** The text as written, when no key fits. */
+  raw: string
+}
+
+const whyFixed: Record<string, string> = {
+  'always injected': 'always',
+  'latest short-term state': 'capsule',
+  'open loop': 'loop',
+  pinned: 'pinned',
+}
+const sections = new Set(['persona', 'contract', 'capsule', 'loops', 'facts', 'summaries', 'episodes'])
+
+/** Splits "keyword #1 (2.31), vector #4 (0.52); linked to Hana (value 0.812)" into translatable parts. */
+export function whyParts(why: string): { parts: WhyPart[]; value: string | null } {
+  const valued = /^(.*) \(value ([\d.]+)\)$/.exec(why)
+  const body = valued ? valued[1]! : why
+  const parts = body
+    .split(/[;,] /)
+    .filter(Boolean)
+    .map((raw): WhyPart => {
+      if (whyFixed[raw]) return { key: `memory.whyParts.${whyFixed[raw]}`, raw }
+      if (sections.has(raw)) return { key: `memory.section.${raw}`, raw }
+      const ranked = /^(keyword|vector|meaning) #(\d+) \(([-\d.]+)\)$/.exec(raw)
+      if (ranked) return { key: `memory.whyParts.${ranked[1]}`, values: { rank: ranked[2]!, score: ranked[3]! }, raw }
+      const linked = /^linked to (.+)$/.exec(raw)
+      if (linked) return { key: 'memory.whyParts.linked', values: { name: linked[1]! }, raw }
+      const next = /^next to #(\d+)$/.exec(raw)
+      if (next) return { key: 'memory.whyParts.next', values: { id: next[1]! }, raw }
+      return { key: null, raw }
+    })
+  return { parts, value: valued ? valued[2]! : null }
+}
