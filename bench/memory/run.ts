@@ -15,6 +15,7 @@ import { importLines } from '../../main/memory/importer'
 import { buildPack } from '../../main/memory/scheduler'
 import type { MemoryStore } from '../../main/memory/store'
 import { vectorIndexOf } from '../../main/memory/vectorIndex'
+import { modelKnn } from './modelKnn'
 import { fillMemory, pick, words } from './syntheticMemory'
 import { MemoryWorkerHost, defaultMemoryWorker } from '../../main/memory/workerHost'
 
@@ -276,4 +277,7 @@ function locomo(): void {
 
 locomo()
 // LOOMVERSE_BENCH_ONLY=locomo: just the recall figures (tuning the Scheduler).
-if (process.env.LOOMVERSE_BENCH_ONLY !== 'locomo') await synthetic()
+if (process.env.LOOMVERSE_BENCH_ONLY !== 'locomo') {
+  await synthetic()
+  modelKnn(print, pct)
+}
