@@ -87,3 +87,26 @@ describe('job queue', () => {
     close()
   })
 })
+
+describe('pruneDone', () => {
+  it('forgets finished jobs past the age, keeping recent, queued and failed ones', () => {
+    let now = 1_000_000
+    const { db } = openDatabase(join(home(), 'loomverse.db'), { migrations: appMigrations, label: 'loomverse.db' })
+    const queue = new JobQueue(db, { now: () => now, maxTries: 1 })
+    const old = queue.enqueue('a', {})
+    const failed = queue.enqueue('b', {})
+    queue.claim()
+    queue.complete(old)
+    queue.claim()
+    queue.fail(failed, 'boom')
+    now += 8 * 86_400
+    const recent = queue.enqueue('c', {})
+    queue.claim()
+    queue.complete(recent)
+    const waiting = queue.enqueue('d', {})
+    expect(queue.pruneDone(7 * 86_400)).toBe(1)
+    expect(queue.get(old)).toBeNull()
+    expect([failed, recent, waiting].map((id) => queue.get(id)?.status)).toEqual([3, 2, 0])
+    db.close()
+  })
+})

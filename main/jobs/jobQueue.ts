@@ -147,6 +147,13 @@ export class JobQueue {
     )
   }
 
+  /** Forgets finished jobs older than this: months of exchanges leave millions behind. Failed ones stay. */
+  pruneDone(olderThanSeconds: number): number {
+    return this.db
+      .prepare(`DELETE FROM jobs WHERE status = ${JobStatus.done} AND updated_at < ?`)
+      .run(this.now() - olderThanSeconds).changes
+  }
+
   get(id: number): JobRow | null {
     return (this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined) ?? null
   }

@@ -456,7 +456,9 @@ export class MemoryService implements ChatMemory {
     if (!store) return false
     return (
       (store.db
-        .prepare('SELECT count(*) FROM jobs WHERE status = 1 OR (status = 0 AND run_after <= ?)')
+        .prepare(
+          'SELECT EXISTS (SELECT 1 FROM jobs WHERE status = 1) OR EXISTS (SELECT 1 FROM jobs WHERE status = 0 AND run_after <= ?)',
+        )
         .pluck()
         .get(nowSeconds()) as number) > 0
     )

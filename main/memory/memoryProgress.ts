@@ -36,10 +36,13 @@ export class MemoryProgress {
   /** Emits both entries as the jobs table has them now. */
   report(personaId: string, lastError?: string): void {
     const db = this.deps.db(personaId)
+    // Each count reads its slice of the (status, run_after) index: done jobs pile up over
+    // months, and this runs on the main thread after every job.
     const { pending, failed } = db
       .prepare(
-        `SELECT count(*) FILTER (WHERE status = ${JobStatus.running} OR (status = ${JobStatus.queued} AND run_after <= ?)) AS pending,
-                count(*) FILTER (WHERE status = ${JobStatus.failed}) AS failed FROM jobs`,
+        `SELECT (SELECT count(*) FROM jobs WHERE status = ${JobStatus.running})
+              + (SELECT count(*) FROM jobs WHERE status = ${JobStatus.queued} AND run_after <= ?) AS pending,
+                (SELECT count(*) FROM jobs WHERE status = ${JobStatus.failed}) AS failed`,
       )
       .get(nowSeconds()) as { pending: number; failed: number }
     const done = this.finishedSince.get(personaId) ?? 0

@@ -11,6 +11,8 @@ export interface JobOutcome {
   error?: string
 }
 
+const DONE_KEPT_SECONDS = 7 * 86_400
+
 /** One persona database's jobs: claims (BEGIN IMMEDIATE + lease), runs, completes or backs off. */
 export class MemoryJobRunner {
   readonly queue: JobQueue
@@ -39,6 +41,8 @@ export class MemoryJobRunner {
         enqueue: (kind, payload, o) => this.queue.enqueue(kind, payload, o),
       })
       this.queue.complete(job.id)
+      // Now and then, finished jobs of more than a week ago go (the counts stay cheap).
+      if (job.id % 500 === 0) this.queue.pruneDone(DONE_KEPT_SECONDS)
       return { job, outcome: 'done' }
     } catch (e) {
       if (signal.aborted) throw e // stopping: the lease brings the job back next start
