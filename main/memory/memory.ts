@@ -385,6 +385,12 @@ export class MemoryService implements ChatMemory {
     const model = persona && this.aids.embeddingModel(persona)
     if (!model) return
     if (modelVectorMeta(store.db)?.model === model && !hasDirty(store.db)) return
+    // A catch-up that failed for good within the hour is not queued again on every exchange:
+    // the failed job waits in the Jobs view for the user's retry (a fixed key, a model back up).
+    const failedLately = store
+      .prepare(`SELECT 1 FROM jobs WHERE status = 3 AND kind = 'embed' AND updated_at > ? LIMIT 1`)
+      .get(nowSeconds() - 3600)
+    if (failedLately) return
     new JobQueue(store.db).enqueue('embed', { model }, { dedupeKey: 'embed-model' })
     this.worker.wake(this.dbPath(personaId))
   }

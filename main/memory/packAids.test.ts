@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { MemoryPack } from '@shared/contract'
+import type { MemoryJob, MemoryPack } from '@shared/contract'
 import { useLlmCore, type LlmHarness } from '../testing/llmCore'
 
 const setup = useLlmCore()
@@ -116,6 +116,17 @@ describe("the persona's embedding model", () => {
     })
     expect(pack.vectors).toEqual(['local:hash-ngram-256'])
     expect(items(pack).some((i) => i.text.includes('tiny kitten'))).toBe(true)
+
+    // The catch-up fails for good once; later packs do not queue it again and again.
+    const failedEmbeds = async () =>
+      (await h.call<{ jobs: MemoryJob[] }>('memory_list_jobs', { persona_id: id, status: 'failed' })).jobs.filter(
+        (j) => j.kind === 'embed',
+      )
+    await until(async () => (await failedEmbeds()).length === 1)
+    await h.call('memory_pack', { persona_id: id, query: 'kitten', budget_tokens: 400 })
+    await h.call('memory_pack', { persona_id: id, query: 'shelter', budget_tokens: 400 })
+    const all = await h.call<{ jobs: MemoryJob[] }>('memory_list_jobs', { persona_id: id })
+    expect(all.jobs.filter((j) => j.kind === 'embed')).toHaveLength(1)
   })
 })
 
