@@ -172,5 +172,17 @@ describe('intent by the lightweight model', () => {
     expect(slow).toMatchObject({ intent: 'general', intent_by: 'rules' })
     const odd = await h.call<MemoryPack>('memory_pack', { persona_id: id, query: 'odd sofa', budget_tokens: 300 })
     expect(odd).toMatchObject({ intent: 'general', intent_by: 'rules' })
+    // After the time-out the model rests: the nonsense was never asked for.
+    expect(intentCalls(h)).toHaveLength(1)
+  })
+
+  it('keeps asking a reachable model that once answered nonsense (only that question falls back)', async () => {
+    const h = await setup()
+    h.fake.script({ provider: 'openai', model: 'light', times: 1, reply: '{"intent":"dance"}' })
+    h.fake.script({ provider: 'openai', model: 'light', reply: '{"intent":"fact"}' })
+    const id = await persona(h)
+    const pack = (query: string) => h.call<MemoryPack>('memory_pack', { persona_id: id, query, budget_tokens: 300 })
+    expect(await pack('odd sofa')).toMatchObject({ intent: 'general', intent_by: 'rules' })
+    expect(await pack('Momo the sofa cat')).toMatchObject({ intent: 'fact', intent_by: 'model' })
   })
 })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Persona } from '@shared/contract'
 import { parseModelRef, resolveModel } from '../llm/models'
+import { LlmError } from '../llm/llmError'
 import type { LlmRegistry } from '../llm/providers'
 import { classifyIntent } from './intent'
 import { askJson } from './memoryJobs'
@@ -20,6 +21,8 @@ export interface PackAidsDeps {
 /** Below this many units every candidate fits a pack anyway: the rules' guess is enough. */
 const MODEL_INTENT_MIN_UNITS = 20
 const INTENT_CACHE = 500
+/** After a provider fails, packs go without it for a while rather than wait on it every message. */
+const RESTING_MS = 5 * 60_000
 
 const IntentAnswer = z.object({ intent: z.enum(['recall', 'plan', 'fact', 'smalltalk', 'general']) })
 const INTENT_PROMPT = `Classify what the user's message needs from a long-term memory. intent: recall (asks about past events or earlier conversations), plan (to-dos, schedules, reminders, promises), fact (a stable fact or preference about someone), smalltalk (greeting, chit-chat), general (anything else). Field: intent.`
@@ -33,6 +36,9 @@ const INTENT_PROMPT = `Classify what the user's message needs from a long-term m
 export class PackAids {
   /** Answers per query, the rules' fallbacks included: a model that cannot answer is not asked again and again. */
   private readonly intents = new Map<string, Pick<PackRequest, 'intent' | 'intentBy'>>()
+
+  /** When each helper (intent, embedding) may be asked again after a failure. */
+  private readonly resting = { intent: 0, embed: 0 }
 
   constructor(private readonly deps: PackAidsDeps) {}
 
@@ -69,7 +75,7 @@ export class PackAids {
     const cached = this.intents.get(key)
     if (cached) return cached
     const units = (store.prepare('SELECT max(id) AS n FROM units').get() as { n: number | null }).n ?? 0
-    if (units < MODEL_INTENT_MIN_UNITS) return ruled
+    if (units < MODEL_INTENT_MIN_UNITS || Date.now() < this.resting.intent) return ruled
     let model: string
     try {
       const ref = resolveModel('lightweight', persona.lightweight_model, this.deps.env, this.deps.lightweightDefault())
@@ -84,13 +90,15 @@ export class PackAids {
       return this.remember(key, { intent: answer.intent, intentBy: 'model' })
     } catch (e) {
       this.deps.log?.(`[memory] intent by ${model} failed, the rules decide: ${message(e)}`)
+      // The provider failed (not the answer's shape): leave it be for a while.
+      if (e instanceof LlmError) this.resting.intent = Date.now() + RESTING_MS
       return this.remember(key, ruled)
     }
   }
 
   private async vector(persona: Persona, query: string): Promise<PackRequest['modelVector'] | null> {
     const model = this.embeddingModel(persona)
-    if (!model || !query.trim()) return null
+    if (!model || !query.trim() || Date.now() < this.resting.embed) return null
     const ref = parseModelRef(model)
     try {
       const signal = AbortSignal.timeout(this.deps.timeoutMs?.embed ?? 2000)
@@ -100,6 +108,7 @@ export class PackAids {
       return vector && vector.length > 0 ? { model, vector } : null
     } catch (e) {
       this.deps.log?.(`[memory] embedding the query with ${model} failed, local vectors only: ${message(e)}`)
+      this.resting.embed = Date.now() + RESTING_MS
       return null
     }
   }
