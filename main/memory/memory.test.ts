@@ -162,6 +162,38 @@ describe('memory_import', () => {
     })
   })
 
+  it('imports a long log in steps: progress in the status bar, the event loop never held long', async () => {
+    const h = await setup()
+    const { personaId } = await persona(h)
+    const long = Array.from({ length: 6000 }, (_, i) => ({
+      id: `L${i}`,
+      speaker: i % 2 ? 'Mel' : 'Caro',
+      text: `Line ${i} about the garden, the river and the old bridge.`,
+      time: 1_700_000_000 + i * 60,
+    }))
+    const progress: number[] = []
+    const off = h.core.bus.listen((event, data) => {
+      const d = data as { job_id: string; done: number }
+      if (event === 'job_progress' && d.job_id === `memory-import:${personaId}`) progress.push(d.done)
+    })
+    let worst = 0
+    let last = performance.now()
+    const tick = setInterval(() => {
+      const now = performance.now()
+      worst = Math.max(worst, now - last)
+      last = now
+    }, 1)
+    const result = await h.call('memory_import', { persona_id: personaId, path: file(h, long), no_llm: true })
+    clearInterval(tick)
+    off()
+    expect(result).toMatchObject({ imported: 6000, skipped: 0 })
+    expect(progress.length).toBeGreaterThan(1)
+    expect(progress).toEqual([...progress].sort((a, b) => a - b))
+    expect(progress.at(-1)).toBe(6000)
+    // In one transaction this import holds the loop for about a second.
+    expect(worst).toBeLessThan(250)
+  }, 30_000)
+
   it('with the model: the memory worker runs every episode job', async () => {
     const h = await setup()
     const { personaId } = await persona(h)

@@ -16,7 +16,7 @@ import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { openMemory } from './db'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindValue, sensitivityValue } from './enums'
-import { importLines } from './importer'
+import { importLinesInSteps } from './importer'
 import { listJobs, retryJobs } from './jobList'
 import { MemoryProgress } from './memoryProgress'
 import { hasDirty, modelVectorMeta } from './modelVectors'
@@ -244,7 +244,15 @@ export class MemoryService implements ChatMemory {
     } catch (e) {
       throw new AppError('not_found', `cannot read "${input.path}": ${(e as Error).message}`)
     }
-    const result = importLines(store, text.replace(/^\uFEFF/, ''))
+    let shown = 0
+    const result = await importLinesInSteps(store, text.replace(/^\uFEFF/, ''), {
+      onProgress: (done, total) => {
+        // A few updates a second are enough for the status bar.
+        if (done < total && performance.now() - shown < 250) return
+        shown = performance.now()
+        this.progress.importing(input.persona_id, done, total)
+      },
+    })
     const jobs = input.no_llm ? 0 : this.queueEpisodeJobs(input.persona_id, store, result.unitIds)
     if (result.unitIds.length > 0)
       this.deps.bus.emit('memory_changed', { persona_id: input.persona_id, unit_ids: result.unitIds.slice(0, 1000) })

@@ -33,6 +33,19 @@ export class MemoryProgress {
     this.report(personaId, job.outcome === 'dead' ? `${job.kind}: ${job.error ?? ''}` : undefined)
   }
 
+  /** A chat log being imported: lines read of all (`done === total` ends the entry). */
+  importing(personaId: string, done: number, total: number): void {
+    const ja = uiLanguage(this.deps.language()) === 'ja'
+    const name = this.deps.personaName(personaId)
+    this.deps.bus.emit('job_progress', {
+      job_id: `memory-import:${personaId}`,
+      label: ja ? `${name}の記憶に取り込み中` : `Importing into the memory of ${name}`,
+      state: done >= total ? 'done' : 'running',
+      done,
+      total,
+    })
+  }
+
   /** Emits both entries as the jobs table has them now. */
   report(personaId: string, lastError?: string): void {
     const db = this.deps.db(personaId)
