@@ -106,6 +106,7 @@ export function startCore(options: CoreOptions): Core {
     personas,
     chat,
     env: options.env ?? process.env,
+    log,
     // A playbook's memorize step becomes an episode in the persona's memory.
     memorize: async ({ persona_id, text }) => {
       if (persona_id) memory.service.addUnit({ persona_id, kind: 'episode', text })

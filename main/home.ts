@@ -18,6 +18,8 @@ export function homePaths(home: string) {
     documents: join(home, 'documents'),
     scenarios: join(home, 'scenarios'),
     exports: join(home, 'exports'),
+    /** Deleted items, one `YYYYMMDD_HHMMSS_<uuid>/` folder each, until restored. */
+    trash: join(home, 'trash'),
     hostFile: join(home, 'host.json'),
   }
 }

@@ -60,6 +60,31 @@ export class WorldPage {
     await expect(dialog).toHaveCount(0)
   }
 
+  /** Deletes the item whose dialog is open, confirming when asked; it leaves the list. */
+  async deleteItem(dialog: Locator, name: string): Promise<void> {
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click()
+    const confirm = this.page.getByRole('dialog', { name: `Delete “${name}”?` })
+    await confirm.getByRole('button', { name: 'Move to trash' }).click()
+    await expect(this.page.getByRole('dialog')).toHaveCount(0)
+    await expect(this.item(name)).toHaveCount(0)
+  }
+
+  /** The sidebar's folded "Trash (N)" list. */
+  get trash(): Locator {
+    return this.sidebar.locator('details.trash-list')
+  }
+
+  /** A deleted item's row in the Trash list. */
+  trashed(name: string): Locator {
+    return this.trash.locator('li[data-trash-id]').filter({ hasText: name })
+  }
+
+  /** Unfolds the Trash list (if folded) and returns it. */
+  async openTrash(): Promise<Locator> {
+    if (!(await this.trash.evaluate((d: HTMLDetailsElement) => d.open))) await this.trash.locator('summary').click()
+    return this.trash
+  }
+
   /** Drags a file from outside the browser and drops it on the graph, as the OS would. */
   async dropFile(name: string, mime: string, bytes: Buffer): Promise<void> {
     const dataTransfer = await this.page.evaluateHandle(

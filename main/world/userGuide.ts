@@ -25,7 +25,8 @@ export const userGuide = {
 - document（文書）: テキスト。全文を読み、追記・編集・版の履歴と復元ができます。
 絵と文書には 300 文字以内の要約が自動で付きます（作成中は「要約中…」と表示）。
 サイドバーの「新しいアイテム…」から文書や物を作れます。アイテムを開くと別の建物へ移したり、
-削除したりできます。削除したアイテムはデータフォルダの trash/ に移されるので、そこから取り出せます。
+削除したりできます。削除したアイテムはデータフォルダの trash/ に移され、通知の「元に戻す」か
+サイドバーの「ゴミ箱」の「復元」で元の建物に戻せます。
 
 ## 画像を持ち込む
 画像ファイルをウィンドウにドラッグ＆ドロップするか、クリップボードから貼り付けると、
@@ -58,7 +59,7 @@ through its version history). Pictures and documents get a summary of at most 30
 characters automatically ("summarising…" shows while it is made).
 Make a document or an object with "New item…" in the sidebar. Open an item to move it to
 another building or to delete it; a deleted item's files go to the trash/ folder in your
-data folder, where you can still find them.
+data folder, and "Undo" on the notice or "Restore" in the sidebar's Trash list puts it back.
 
 ## Bringing images in
 Drop an image file on the window, or paste one, and it becomes a picture in your

@@ -34,6 +34,8 @@ export interface WorldDeps {
   chat: ChatService
   env: NodeJS.ProcessEnv
   memorize?: MemorySink
+  /** Where the world reports what it passed over (an unreadable trash record); stderr by default. */
+  log?: (message: string) => void
 }
 
 export interface World {
@@ -87,6 +89,8 @@ export function createWorld(deps: WorldDeps): World {
     object_create: (i) => world.objectCreate(i),
     item_move: (i) => world.moveItem(i),
     item_delete: (i) => world.deleteItem(i.item_id),
+    trash_list: () => world.trashList(),
+    item_restore: (i) => world.restoreItem(i.trash_id),
     item_use: (i) => world.itemUse(i, i.persona_id ? { kind: 'persona', id: i.persona_id } : user),
     document_write: (i) => world.documentWrite(i.item_id, i.content, user),
     list_document_versions: (i) => {

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto'
 import { rmSync } from 'node:fs'
-import type { Building, Item, ItemContent, Parsed, World } from '@shared/contract'
+import type { Building, Item, ItemContent, Parsed, TrashEntry, World } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import { parseModelRef } from '../llm/models'
 import type { WorldDeps } from './world'
@@ -7,6 +8,8 @@ import { checkImage, decodeBase64, imageLimits } from './files/checkImage'
 import { ItemFiles } from './files/itemFiles'
 import { prepareTrash } from './files/itemTrash'
 import { resolveItemPath } from './files/safePaths'
+import { listTrashed, openTrash } from './files/trashRecords'
+import { prepareRestore } from './files/trashRestore'
 import { parseItemAction } from './itemAction'
 import { applyPatch } from './patchText'
 import { SUMMARIZE_ITEM, type SummarizePayload } from './summarizeItemJob'
@@ -193,7 +196,7 @@ export class WorldService {
   deleteItem(itemId: string): { item_id: string; trashed_path: string } {
     const item = this.store.requireItem(itemId)
     const versions = item.type === 'document' ? this.store.versionsWithContent(item.id) : []
-    const trash = prepareTrash(this.deps.paths.home, item, versions)
+    const trash = prepareTrash(this.deps.paths, item, versions)
     try {
       this.deps.db.transaction(() => {
         this.store.deleteItem(item.id)
@@ -204,8 +207,62 @@ export class WorldService {
       throw e
     }
     this.deps.bus.emit('item_deleted', { item_id: item.id })
+    this.deps.bus.emit('trash_changed', {})
     this.changed()
     return { item_id: item.id, trashed_path: trash.path }
+  }
+
+  /** Deleted items waiting in trash/, newest first, with the name of the building each came from. */
+  trashList(): TrashEntry[] {
+    const names = new Map(this.store.buildings().map((b) => [b.id, b.name]))
+    const log = this.deps.log ?? ((m: string) => console.error(m))
+    return listTrashed(this.deps.paths, log).map(({ trashId, record }) => {
+      const from = record.item.owner?.kind === 'building' ? record.item.owner.id : null
+      return {
+        trash_id: trashId,
+        item: { name: record.item.name, type: record.item.type, description: record.item.description },
+        deleted_at: record.deleted,
+        from_building_id: from,
+        from_building_name: (from && names.get(from)) ?? null,
+      }
+    })
+  }
+
+  /**
+   * deleteItem undone: the rows (same id unless something took it meanwhile), every document
+   * version, the file and its summary back under their old names when free. It goes to the
+   * building it came from, or the user's if that building is gone (or a persona held it).
+   * Every check runs first; the rows and the file moves share one transaction and the moves
+   * are reversed if it fails, so a failed restore leaves the trash folder as it was.
+   */
+  restoreItem(trashId: string): Item {
+    const trashed = openTrash(this.deps.paths, trashId)
+    const was = trashed.record.item
+    const from = was.owner?.kind === 'building' ? this.store.building(was.owner.id) : null
+    const buildingId = from?.id ?? this.userBuilding()
+    const id = this.store.item(was.id) ? randomUUID() : was.id
+    const move = prepareRestore(this.deps.paths.home, trashed)
+    let item: Item
+    try {
+      item = this.deps.db.transaction(() => {
+        const restored = this.store.restoreItem(
+          was,
+          { id, filePath: move.filePath, buildingId },
+          trashed.record.versions,
+        )
+        move.moveOut()
+        return restored
+      })()
+    } catch (e) {
+      move.undo()
+      throw e
+    }
+    move.finish()
+    // The summary job that was running at deletion found the item gone and stopped: start it again.
+    if (item.summary_status === 'pending') this.summarize(item, null)
+    this.deps.bus.emit('trash_changed', {})
+    this.changed()
+    return this.emitItem(item)
   }
 
   itemUse(input: Parsed<'item_use'>, author: Author): { item: Item; message: string } {

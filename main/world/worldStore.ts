@@ -224,6 +224,43 @@ export class WorldStore {
     return this.requireItem(id)
   }
 
+  /**
+   * Writes a deleted item's rows back from its trash record: the item as it was (its
+   * created time too, so it sorts where it stood), in `buildingId`, with every document
+   * version. Callers run it inside a transaction with the file moves.
+   */
+  restoreItem(
+    item: Item,
+    at: { id: string; filePath: string | null; buildingId: string },
+    versions: Array<DocumentVersion & { content: string }>,
+  ): Item {
+    const now = isoNow()
+    this.db
+      .prepare(
+        `INSERT INTO item (ITEM_ID, TYPE, NAME, DESCRIPTION, FILE_PATH, STATE_JSON, SUMMARY_STATUS, CREATED_AT, UPDATED_AT)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        at.id,
+        item.type,
+        item.name,
+        item.description,
+        at.filePath,
+        JSON.stringify(item.state),
+        item.summary_status,
+        item.created,
+        now,
+      )
+    this.db
+      .prepare(`INSERT INTO item_location (ITEM_ID, OWNER_KIND, OWNER_ID, UPDATED_AT) VALUES (?, 'building', ?, ?)`)
+      .run(at.id, at.buildingId, now)
+    const insert = this.db.prepare(
+      'INSERT INTO document_version (ITEM_ID, VERSION, CONTENT, AUTHOR, ACTION, CREATED_AT) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    for (const v of versions) insert.run(at.id, v.version, v.content, v.author, v.action, v.created)
+    return this.requireItem(at.id)
+  }
+
   /** Removes the item and every row about it (named, not left to ON DELETE CASCADE, so no PRAGMA is relied on). */
   deleteItem(id: string): void {
     this.db.prepare('DELETE FROM document_version WHERE ITEM_ID = ?').run(id)

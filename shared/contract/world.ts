@@ -91,6 +91,26 @@ export const ToolCallRecord = z.object({
 })
 export type ToolCallRecord = z.infer<typeof ToolCallRecord>
 
+/**
+ * A trash folder's name, `YYYYMMDD_HHMMSS_<uuid>`, and nothing else: no separator, no `..`,
+ * so a trash id can never name a path outside `trash/`.
+ */
+export const TRASH_ID = /^\d{8}_\d{6}_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+const TrashId = z.string().regex(TRASH_ID, 'trash_id must be the name of a trash folder (YYYYMMDD_HHMMSS_<uuid>)')
+
+/** A deleted item waiting in `trash/`, as the Trash list shows it. */
+export const TrashEntry = z.object({
+  trash_id: z.string(),
+  item: Item.pick({ name: true, type: true, description: true }),
+  /** When it was deleted (ISO 8601, like every other time in the contract). */
+  deleted_at: z.string(),
+  /** The building it stood in; null if a persona held it. */
+  from_building_id: z.string().nullable(),
+  /** That building's name; null once the building is gone (a restore then lands in the user's building). */
+  from_building_name: z.string().nullable(),
+})
+export type TrashEntry = z.infer<typeof TrashEntry>
+
 export const PlaybookName = z.enum(['item_view_playbook', 'item_edit_playbook', 'document_create_playbook'])
 export type PlaybookName = z.infer<typeof PlaybookName>
 
@@ -170,6 +190,15 @@ export const worldMethods = {
     input: z.object({ item_id: Id }).strict(),
     output: z.object({ item_id: Id, trashed_path: z.string().nullable() }),
   },
+  /** Deleted items waiting in `trash/`, newest first. A folder whose `item.json` cannot be read is left out (and logged). */
+  trash_list: { input: z.object({}).strict(), output: z.array(TrashEntry) },
+  /**
+   * Puts a deleted item back: its rows (same id), document versions, file and summary, in
+   * the building it came from, else the user's; then its trash folder goes. `trash_id` is
+   * the folder's name, the last part of `item_delete`'s `trashed_path`. All or nothing:
+   * a restore that fails leaves the trash folder as it was.
+   */
+  item_restore: { input: z.object({ trash_id: TrashId }).strict(), output: Item },
   /** Stores an uploaded image (PNG, JPEG, WebP, GIF) as a picture item in the building (default: the user's). */
   picture_upload: {
     input: z
@@ -222,6 +251,8 @@ export const worldEvents = {
   item_updated: z.object({ item: Item }),
   /** An item was deleted (its files are in the trash folder). */
   item_deleted: z.object({ item_id: z.string() }),
+  /** Something went into or came out of `trash/`: Trash lists should load again. */
+  trash_changed: z.object({}),
   /** A reply called tools; `calls` is everything recorded on that node so far. */
   tool_calls_recorded: z.object({ node_id: z.string(), calls: z.array(ToolCallRecord) }),
 } as const satisfies EventSpecs

@@ -1,26 +1,35 @@
 import { randomUUID } from 'node:crypto'
-import { copyFileSync, constants, lstatSync, mkdirSync, renameSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
-import type { DocumentVersion, Item } from '@shared/contract'
+import { mkdirSync, rmSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+import { z } from 'zod'
+import { DocumentVersion, Item } from '@shared/contract'
+import type { HomePaths } from '../../home'
 import { writeFileAtomic } from './atomicWrite'
 import { summaryFileName, timeStamp } from './itemFileName'
+import { exists, moveFile } from './moveFile'
 import { checkFolderInsideHome, pathInside, resolveItemPath } from './safePaths'
 
-/** Where deleted items go, under the data home. */
-export const TRASH_FOLDER = 'trash'
+/** The record's own name inside each trash folder. */
+export const TRASH_RECORD = 'item.json'
 
-/** The record beside a deleted item's files, `item.json`: enough to put the item back by hand. */
-export interface TrashRecord {
-  kind: 'loomverse.trashed_item'
-  format: 1
-  deleted: string
+/**
+ * The record beside a deleted item's files, `item.json`: enough to put the item back (by
+ * hand or with item_restore). A schema rather than a bare type, because the file is read
+ * back and may have been edited or damaged in between.
+ */
+export const TrashRecord = z.object({
+  kind: z.literal('loomverse.trashed_item'),
+  format: z.literal(1),
+  /** When it was deleted, ISO 8601. */
+  deleted: z.string(),
   /** The item as it was, with where it stood (`owner`) and its FILE_PATH. */
-  item: Item
+  item: Item,
   /** Names of the files moved in beside this record (the item's file, its summary). */
-  files: string[]
+  files: z.array(z.string()),
   /** Every document version with its text, newest first (the database rows are gone). */
-  versions: Array<DocumentVersion & { content: string }>
-}
+  versions: z.array(DocumentVersion.extend({ content: z.string() })),
+})
+export type TrashRecord = z.infer<typeof TrashRecord>
 
 /** A trash folder made ready for one item: `moveIn` brings its files, `undo` puts them back. */
 export interface TrashMove {
@@ -38,15 +47,15 @@ export interface TrashMove {
  * step so the caller can do it inside the transaction that removes the rows.
  */
 export function prepareTrash(
-  home: string,
+  paths: Pick<HomePaths, 'home' | 'trash'>,
   item: Item,
   versions: Array<DocumentVersion & { content: string }>,
 ): TrashMove {
+  const { home, trash } = paths
   const sources = item.file_path ? existingFiles(home, item.file_path) : []
-  const root = join(home, TRASH_FOLDER)
-  checkFolderInsideHome(home, root)
+  checkFolderInsideHome(home, trash)
   const name = `${timeStamp()}_${randomUUID()}`
-  const dir = join(root, name)
+  const dir = join(trash, name)
   // Not recursive: a folder that already exists is an error, never shared by two items.
   mkdirSync(dir, { mode: 0o700 })
   const record: TrashRecord = {
@@ -58,7 +67,7 @@ export function prepareTrash(
     versions,
   }
   try {
-    writeFileAtomic(join(dir, 'item.json'), JSON.stringify(record, null, 2))
+    writeFileAtomic(join(dir, TRASH_RECORD), JSON.stringify(record, null, 2))
   } catch (e) {
     rmSync(dir, { recursive: true, force: true })
     throw e
@@ -66,7 +75,7 @@ export function prepareTrash(
 
   const moved: Array<{ from: string; to: string }> = []
   return {
-    path: `${TRASH_FOLDER}/${name}`,
+    path: relative(home, dir).split(sep).join('/'),
     moveIn() {
       for (const source of sources) {
         const to = pathInside(dir, source.name)
@@ -94,24 +103,4 @@ function existingFiles(home: string, filePath: string): Array<{ name: string; pa
     { name: summaryName, path: pathInside(join(home, folder), summaryName) },
   ]
   return candidates.filter((c) => exists(c.path))
-}
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path)
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** A rename; across file systems (a folder mounted inside the home), a copy then a removal. */
-function moveFile(from: string, to: string): void {
-  try {
-    renameSync(from, to)
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e
-    copyFileSync(from, to, constants.COPYFILE_EXCL)
-    rmSync(from)
-  }
 }

@@ -1,5 +1,6 @@
 import { lstatSync, mkdirSync, realpathSync } from 'node:fs'
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { TRASH_ID } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import { ITEM_FILE_NAME } from './itemFileName'
 
@@ -47,4 +48,23 @@ export function checkFolderInsideHome(home: string, dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const rel = relative(realpathSync(home), realpathSync(dir))
   if (rel.startsWith('..') || isAbsolute(rel)) throw new AppError('forbidden', `${dir} points outside the data folder`)
+}
+
+/**
+ * A trash id → its folder under `trashDir`. Only the folder-name shape is accepted, so no id
+ * can climb out; the folder must be a real folder (a symlink put there is refused, not followed).
+ */
+export function resolveTrashFolder(home: string, trashDir: string, trashId: string): string {
+  if (!TRASH_ID.test(trashId))
+    throw new AppError('bad_input', `"${trashId}" is not a trash id (YYYYMMDD_HHMMSS_<uuid>)`)
+  checkFolderInsideHome(home, trashDir)
+  const dir = join(realpathSync(trashDir), trashId)
+  let isFolder: boolean
+  try {
+    isFolder = lstatSync(dir).isDirectory()
+  } catch {
+    throw new AppError('not_found', `trash ${trashId} not found`)
+  }
+  if (!isFolder) throw new AppError('forbidden', `trash/${trashId} is not a folder`)
+  return dir
 }

@@ -10,6 +10,7 @@ import { modalSlice, type ModalSlice } from './modalSlice'
 import { personaSlice, type PersonaSlice } from './personaSlice'
 import { settingsSlice, type SettingsSlice } from './settingsSlice'
 import { toastSlice, type ToastSlice } from './toastSlice'
+import { trashSlice, wireTrashEvents, type TrashSlice } from './trashSlice'
 import { wireWorldEvents, worldSlice, type WorldSlice } from './worldSlice'
 
 export type App = ConnectionSlice &
@@ -21,6 +22,7 @@ export type App = ConnectionSlice &
   ModalSlice &
   PersonaSlice &
   WorldSlice &
+  TrashSlice &
   MemorySlice
 export type AppStore = UseBoundStore<StoreApi<App>>
 
@@ -39,9 +41,11 @@ export function createAppStore(client: Client): AppStore {
     ...modalSlice(...a),
     ...personaSlice(client)(...a),
     ...worldSlice(client)(...a),
+    ...trashSlice(...a),
     ...memorySlice(client)(...a),
   }))
   wireWorldEvents(client, store)
+  wireTrashEvents(client, store)
   wireMemoryEvents(client, store)
   client.on('settings_updated', (settings) => store.setState({ settings, settingsError: null }))
   client.on('job_progress', (progress) => store.getState().applyJobProgress(progress))

@@ -95,6 +95,6 @@ describe('app store', () => {
     const before = fake.calls()
     fake.link('connected')
     expect(store.getState().connection).toBe('connected')
-    expect(fake.calls()).toBe(before + 4) // app_info, get_settings, list_personas and get_world
+    expect(fake.calls()).toBe(before + 5) // app_info, get_settings, list_personas, get_world and trash_list
   })
 })

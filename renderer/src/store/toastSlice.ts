@@ -1,27 +1,36 @@
 import type { StateCreator } from 'zustand'
 import type { App } from './index'
 
+/** One button on a toast ("Undo"): it runs, and the toast goes. */
+export interface ToastAction {
+  label: string
+  run(): void
+}
+
 export interface Toast {
   id: number
   kind: 'info' | 'error'
   message: string
+  action?: ToastAction
 }
 
 export interface ToastSlice {
   toasts: Toast[]
-  toast(kind: Toast['kind'], message: string): void
+  toast(kind: Toast['kind'], message: string, action?: ToastAction): void
   dismissToast(id: number): void
 }
 
 let next = 1
 const VISIBLE_MS = 6000
+/** A toast with a button stays longer: reaching it by keyboard takes more than reading it. */
+const WITH_ACTION_MS = 12_000
 
 export const toastSlice: StateCreator<App, [], [], ToastSlice> = (set, get) => ({
   toasts: [],
-  toast(kind, message) {
+  toast(kind, message, action) {
     const id = next++
-    set((s) => ({ toasts: [...s.toasts.slice(-4), { id, kind, message }] }))
-    setTimeout(() => get().dismissToast(id), VISIBLE_MS)
+    set((s) => ({ toasts: [...s.toasts.slice(-4), { id, kind, message, ...(action ? { action } : {}) }] }))
+    setTimeout(() => get().dismissToast(id), action ? WITH_ACTION_MS : VISIBLE_MS)
   },
   dismissToast(id) {
     set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }))

@@ -35,7 +35,7 @@ export interface WorldSlice {
   createItem(input: NewItem): Promise<Item | null>
   /** Carries an item to another building; its modal closes, as it leaves the list. */
   moveItem(itemId: string, buildingId: string): Promise<void>
-  /** Deletes an item; its files go to the trash folder, which the toast names. */
+  /** Deletes an item; its files go to the trash folder, which the toast names (with an Undo). */
   deleteItem(itemId: string): Promise<void>
   /** Stores an image file as a picture here and attaches it to the next prompt. */
   uploadPicture(file: { name: string; data_base64: string }): Promise<Item | null>
@@ -158,7 +158,12 @@ export const worldSlice =
         if (!done) return
         get().forgetItem(itemId)
         const path = done.trashed_path ? inHome(get().info?.home, done.trashed_path) : ''
-        get().toast('info', i18next.t('world.deleteItem.done', { path }))
+        // The trash folder's name is its trash id: the toast's Undo restores exactly this deletion.
+        const trashId = done.trashed_path?.split('/').pop()
+        const undo = trashId
+          ? { label: i18next.t('world.trash.undo'), run: () => void get().restoreItem(trashId) }
+          : undefined
+        get().toast('info', i18next.t('world.deleteItem.done', { path }), undo)
       },
 
       async uploadPicture(file) {

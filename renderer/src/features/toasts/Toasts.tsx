@@ -10,6 +10,18 @@ export function Toasts() {
       {toasts.map((toast) => (
         <div key={toast.id} className={`toast toast-${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
           <span>{toast.message}</span>
+          {toast.action && (
+            <button
+              type="button"
+              className="toast-action"
+              onClick={() => {
+                dismiss(toast.id)
+                toast.action!.run()
+              }}
+            >
+              {toast.action.label}
+            </button>
+          )}
           <button type="button" aria-label={t('common.dismiss')} onClick={() => dismiss(toast.id)}>
             ×
           </button>

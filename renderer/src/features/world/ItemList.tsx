@@ -3,8 +3,9 @@ import { useApp } from '../../store'
 import { GeneratePicture } from './GeneratePicture'
 import { ItemIcon } from './ItemIcon'
 import { NewItem } from './NewItem'
+import { TrashList } from './TrashList'
 
-/** What the user's building holds: type icon, name, summary; click to open. */
+/** What the user's building holds: type icon, name, summary; click to open. Below, what was deleted. */
 export function ItemList() {
   const { t } = useTranslation()
   const items = useApp((s) => s.hereItems)
@@ -34,6 +35,7 @@ export function ItemList() {
       <p className="hint">{t('world.dropHint')}</p>
       <NewItem />
       <GeneratePicture />
+      <TrashList />
     </section>
   )
 }
