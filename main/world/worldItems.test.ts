@@ -133,9 +133,12 @@ describe('deleting items', () => {
 
     const deleted = h.next('item_deleted')
     const changed = h.next('world_changed')
-    const result = await h.call<{ item_id: string; trashed_path: string }>('item_delete', { item_id: doc.id })
+    const result = await h.call<{ item_id: string; trash_id: string; trashed_path: string }>('item_delete', {
+      item_id: doc.id,
+    })
     expect(result.item_id).toBe(doc.id)
     expect(result.trashed_path).toMatch(/^trash\/\d{8}_\d{6}_[0-9a-f-]{36}$/)
+    expect(result.trashed_path).toBe(`trash/${result.trash_id}`)
     expect(await deleted).toEqual({ item_id: doc.id })
     expect((await changed).world.buildings.find((b) => b.id === libraryId)!.item_count).toBe(2)
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { rmSync } from 'node:fs'
+import { basename } from 'node:path'
 import type { Building, Item, ItemContent, Parsed, TrashEntry, World } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import { parseModelRef } from '../llm/models'
@@ -193,7 +194,7 @@ export class WorldService {
    * still running for the item finds it gone and stops; a persona asking for it is told
    * it was not found.
    */
-  deleteItem(itemId: string): { item_id: string; trashed_path: string } {
+  deleteItem(itemId: string): { item_id: string; trash_id: string; trashed_path: string } {
     const item = this.store.requireItem(itemId)
     const versions = item.type === 'document' ? this.store.versionsWithContent(item.id) : []
     const trash = prepareTrash(this.deps.paths, item, versions)
@@ -209,7 +210,7 @@ export class WorldService {
     this.deps.bus.emit('item_deleted', { item_id: item.id })
     this.deps.bus.emit('trash_changed', {})
     this.changed()
-    return { item_id: item.id, trashed_path: trash.path }
+    return { item_id: item.id, trash_id: basename(trash.path), trashed_path: trash.path }
   }
 
   /** Deleted items waiting in trash/, newest first, with the name of the building each came from. */

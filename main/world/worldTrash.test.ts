@@ -25,8 +25,6 @@ const folder = (h: LlmHarness, ...parts: string[]) => {
   return existsSync(dir) ? readdirSync(dir).sort() : []
 }
 
-const trashIdOf = (trashedPath: string) => trashedPath.split('/').pop()!
-
 /** A document with a summary beside its file and two versions, then deleted. */
 async function deletedDiary(h: LlmHarness, buildingId?: string) {
   const doc = await h.call<Item>('document_create', {
@@ -40,8 +38,8 @@ async function deletedDiary(h: LlmHarness, buildingId?: string) {
     action_json: JSON.stringify({ action_type: 'update_description', description: '二日分の日記' }),
   })
   await h.call('document_write', { item_id: doc.id, content: '一日目\n二日目' })
-  const { trashed_path } = await h.call<{ trashed_path: string }>('item_delete', { item_id: doc.id })
-  return { doc, trashId: trashIdOf(trashed_path), fileName: doc.file_path!.slice('documents/'.length) }
+  const { trash_id } = await h.call<{ trash_id: string }>('item_delete', { item_id: doc.id })
+  return { doc, trashId: trash_id, fileName: doc.file_path!.slice('documents/'.length) }
 }
 
 describe('the Trash list', () => {
@@ -52,12 +50,12 @@ describe('the Trash list', () => {
     expect(await h.call('trash_list', {})).toEqual([])
 
     const changed = h.next('trash_changed')
-    const deskGone = await h.call<{ trashed_path: string }>('item_delete', { item_id: desk!.id })
+    const deskGone = await h.call<{ trash_id: string }>('item_delete', { item_id: desk!.id })
     await changed
     const { trashId } = await deletedDiary(h)
 
     const list = await h.call<TrashEntry[]>('trash_list', {})
-    expect(list.map((e) => e.trash_id)).toEqual([trashId, trashIdOf(deskGone.trashed_path)])
+    expect(list.map((e) => e.trash_id)).toEqual([trashId, deskGone.trash_id])
     expect(list[0]).toEqual({
       trash_id: trashId,
       item: { name: '日記', type: 'document', description: '二日分の日記' },
@@ -141,7 +139,7 @@ describe('restoring a deleted item', () => {
     const { libraryId, museumId } = await buildings(h)
     const { doc, trashId } = await deletedDiary(h, museumId)
     const [desk] = await h.call<Item[]>('list_items', { building_id: libraryId })
-    const deskGone = await h.call<{ trashed_path: string }>('item_delete', { item_id: desk!.id })
+    const deskGone = await h.call<{ trash_id: string }>('item_delete', { item_id: desk!.id })
     await h.call('delete_building', { id: museumId })
 
     const entry = (await h.call<TrashEntry[]>('trash_list', {})).find((e) => e.trash_id === trashId)!
@@ -150,7 +148,7 @@ describe('restoring a deleted item', () => {
       id: doc.id,
       owner: { kind: 'building', id: libraryId },
     })
-    expect(await h.call<Item>('item_restore', { trash_id: trashIdOf(deskGone.trashed_path) })).toMatchObject({
+    expect(await h.call<Item>('item_restore', { trash_id: deskGone.trash_id })).toMatchObject({
       id: desk!.id,
       type: 'object',
       file_path: null,

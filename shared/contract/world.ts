@@ -188,14 +188,15 @@ export const worldMethods = {
    */
   item_delete: {
     input: z.object({ item_id: Id }).strict(),
-    output: z.object({ item_id: Id, trashed_path: z.string().nullable() }),
+    /** `trash_id` restores exactly this deletion (`item_restore`); the path is relative to the data home. */
+    output: z.object({ item_id: Id, trash_id: TrashId, trashed_path: z.string() }),
   },
   /** Deleted items waiting in `trash/`, newest first. A folder whose `item.json` cannot be read is left out (and logged). */
   trash_list: { input: z.object({}).strict(), output: z.array(TrashEntry) },
   /**
    * Puts a deleted item back: its rows (same id), document versions, file and summary, in
    * the building it came from, else the user's; then its trash folder goes. `trash_id` is
-   * the folder's name, the last part of `item_delete`'s `trashed_path`. All or nothing:
+   * the folder's name, as `item_delete` answered it. All or nothing:
    * a restore that fails leaves the trash folder as it was.
    */
   item_restore: { input: z.object({ trash_id: TrashId }).strict(), output: Item },

@@ -157,12 +157,9 @@ export const worldSlice =
         const done = await get().invoke('item_delete', { item_id: itemId })
         if (!done) return
         get().forgetItem(itemId)
-        const path = done.trashed_path ? inHome(get().info?.home, done.trashed_path) : ''
-        // The trash folder's name is its trash id: the toast's Undo restores exactly this deletion.
-        const trashId = done.trashed_path?.split('/').pop()
-        const undo = trashId
-          ? { label: i18next.t('world.trash.undo'), run: () => void get().restoreItem(trashId) }
-          : undefined
+        const path = inHome(get().info?.home, done.trashed_path)
+        // The toast's Undo restores exactly this deletion.
+        const undo = { label: i18next.t('world.trash.undo'), run: () => void get().restoreItem(done.trash_id) }
         get().toast('info', i18next.t('world.deleteItem.done', { path }), undo)
       },
 
