@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Flow, Item, World } from '@shared/contract'
 import { useLlmCore, type LlmHarness } from '../testing/llmCore'
+import { buildingIds } from './testing/buildingIds'
 import { sourceWorker } from '../testing/sourceWorker'
 import type { TrashRecord } from './files/itemTrash'
 import { SUMMARY_BATCH } from './worldService'
@@ -11,14 +12,6 @@ import { SUMMARY_BATCH } from './worldService'
 // and deletion that always leaves the item in trash/ rather than losing it.
 
 const start = useLlmCore()
-
-async function buildings(h: LlmHarness): Promise<{ libraryId: string; museumId: string }> {
-  const world = await h.call<World>('get_world', {})
-  return {
-    libraryId: world.buildings.find((b) => b.kind === 'library')!.id,
-    museumId: world.buildings.find((b) => b.kind === 'museum')!.id,
-  }
-}
 
 const names = async (h: LlmHarness, buildingId: string) =>
   (await h.call<Item[]>('list_items', { building_id: buildingId })).map((i) => i.name)
@@ -34,7 +27,7 @@ const folder = (h: LlmHarness, name: string) => {
 describe('objects the user creates', () => {
   it('are placed in the user’s building, or the one named, with no file and no summary to wait for', async () => {
     const h = await start()
-    const { libraryId, museumId } = await buildings(h)
+    const { libraryId, museumId } = await buildingIds(h)
     const changed = h.next('world_changed')
     const lamp = await h.call<Item>('object_create', { name: '  ランプ  ', description: '真鍮のランプ。' })
     expect(lamp).toMatchObject({
@@ -56,7 +49,7 @@ describe('objects the user creates', () => {
 
   it('refuses a blank or too long name, a too long description and an unknown building, writing nothing', async () => {
     const h = await start()
-    const { libraryId } = await buildings(h)
+    const { libraryId } = await buildingIds(h)
     const before = await names(h, libraryId)
     const bad = [
       { name: '   ', description: 'x' },
@@ -83,7 +76,7 @@ describe('objects the user creates', () => {
 describe('moving items between buildings', () => {
   it('moves an item and tells every window: the item with its new owner, and the new counts', async () => {
     const h = await start()
-    const { libraryId, museumId } = await buildings(h)
+    const { libraryId, museumId } = await buildingIds(h)
     const doc = await h.call<Item>('document_create', { name: '詩集', description: '短い詩', content: '春の詩' })
     const updated = h.next('item_updated', (e) => e.item.id === doc.id && e.item.owner?.id === museumId)
     const changed = h.next('world_changed')
@@ -104,7 +97,7 @@ describe('moving items between buildings', () => {
 
   it('refuses an unknown building or item by name, and the item stays where it was', async () => {
     const h = await start()
-    const { libraryId } = await buildings(h)
+    const { libraryId } = await buildingIds(h)
     const desk = (await h.call<Item[]>('list_items', { building_id: libraryId })).find((i) => i.type === 'object')!
     expect(await refused(h, 'item_move', { item_id: desk.id, building_id: 'atlantis' })).toEqual({
       ok: false,
@@ -121,7 +114,7 @@ describe('moving items between buildings', () => {
 describe('deleting items', () => {
   it('moves a document’s file, summary and history into trash/, then it is gone everywhere; twice is not_found', async () => {
     const h = await start()
-    const { libraryId } = await buildings(h)
+    const { libraryId } = await buildingIds(h)
     const doc = await h.call<Item>('document_create', { name: '日記', description: '日記', content: '一日目' })
     // A summary beside the file, and a second version in the history.
     await h.call('item_use', {
@@ -174,7 +167,7 @@ describe('deleting items', () => {
 
   it('keeps an object’s record and the demo user guide like any other item', async () => {
     const h = await start()
-    const { libraryId } = await buildings(h)
+    const { libraryId } = await buildingIds(h)
     const [desk, guide] = await h.call<Item[]>('list_items', { building_id: libraryId })
     const deskGone = await h.call<{ trashed_path: string }>('item_delete', { item_id: desk!.id })
     expect(readdirSync(join(h.core.paths.home, deskGone.trashed_path))).toEqual(['item.json'])

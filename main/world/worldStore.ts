@@ -170,6 +170,8 @@ export class WorldStore {
     state: Record<string, unknown>
     summaryStatus: Item['summary_status']
     owner: { kind: 'building' | 'persona'; id: string }
+    /** ISO time; now by default (a restored item keeps its own). */
+    created?: string
   }): Item {
     const id = item.id ?? randomUUID()
     const now = isoNow()
@@ -186,7 +188,7 @@ export class WorldStore {
         item.filePath,
         JSON.stringify(item.state),
         item.summaryStatus,
-        now,
+        item.created ?? now,
         now,
       )
     this.db
@@ -234,26 +236,17 @@ export class WorldStore {
     at: { id: string; filePath: string | null; buildingId: string },
     versions: Array<DocumentVersion & { content: string }>,
   ): Item {
-    const now = isoNow()
-    this.db
-      .prepare(
-        `INSERT INTO item (ITEM_ID, TYPE, NAME, DESCRIPTION, FILE_PATH, STATE_JSON, SUMMARY_STATUS, CREATED_AT, UPDATED_AT)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        at.id,
-        item.type,
-        item.name,
-        item.description,
-        at.filePath,
-        JSON.stringify(item.state),
-        item.summary_status,
-        item.created,
-        now,
-      )
-    this.db
-      .prepare(`INSERT INTO item_location (ITEM_ID, OWNER_KIND, OWNER_ID, UPDATED_AT) VALUES (?, 'building', ?, ?)`)
-      .run(at.id, at.buildingId, now)
+    this.insertItem({
+      id: at.id,
+      type: item.type,
+      name: item.name,
+      description: item.description,
+      filePath: at.filePath,
+      state: item.state,
+      summaryStatus: item.summary_status,
+      owner: { kind: 'building', id: at.buildingId },
+      created: item.created,
+    })
     const insert = this.db.prepare(
       'INSERT INTO document_version (ITEM_ID, VERSION, CONTENT, AUTHOR, ACTION, CREATED_AT) VALUES (?, ?, ?, ?, ?, ?)',
     )

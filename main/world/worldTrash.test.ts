@@ -1,21 +1,14 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { DocumentVersion, Item, TrashEntry, World } from '@shared/contract'
+import type { DocumentVersion, Item, TrashEntry } from '@shared/contract'
 import { useLlmCore, type LlmHarness } from '../testing/llmCore'
+import { buildingIds } from './testing/buildingIds'
 
 // The way back from item_delete: the Trash list read from each folder's item.json, and
 // item_restore putting rows, versions, file and summary back, all or nothing.
 
 const start = useLlmCore()
-
-async function buildings(h: LlmHarness): Promise<{ libraryId: string; museumId: string }> {
-  const world = await h.call<World>('get_world', {})
-  return {
-    libraryId: world.buildings.find((b) => b.kind === 'library')!.id,
-    museumId: world.buildings.find((b) => b.kind === 'museum')!.id,
-  }
-}
 
 const refused = (h: LlmHarness, method: string, input: unknown) =>
   h.core.router.call(method, input, { transport: 'internal' })
@@ -45,7 +38,7 @@ async function deletedDiary(h: LlmHarness, buildingId?: string) {
 describe('the Trash list', () => {
   it('lists deleted items newest first, with when and where from, and says so when it changes', async () => {
     const h = await start()
-    const { libraryId } = await buildings(h)
+    const { libraryId } = await buildingIds(h)
     const [desk] = await h.call<Item[]>('list_items', { building_id: libraryId })
     expect(await h.call('trash_list', {})).toEqual([])
 
@@ -97,7 +90,7 @@ describe('the Trash list', () => {
 describe('restoring a deleted item', () => {
   it('brings a document back whole: same id, building, file, summary and every version; the folder goes', async () => {
     const h = await start()
-    const { libraryId } = await buildings(h)
+    const { libraryId } = await buildingIds(h)
     const { doc, trashId, fileName } = await deletedDiary(h)
 
     const updated = h.next('item_updated', (e) => e.item.id === doc.id)
@@ -136,7 +129,7 @@ describe('restoring a deleted item', () => {
 
   it('lands in the user’s building when its own is gone, and an object comes back without files', async () => {
     const h = await start()
-    const { libraryId, museumId } = await buildings(h)
+    const { libraryId, museumId } = await buildingIds(h)
     const { doc, trashId } = await deletedDiary(h, museumId)
     const [desk] = await h.call<Item[]>('list_items', { building_id: libraryId })
     const deskGone = await h.call<{ trash_id: string }>('item_delete', { item_id: desk!.id })
