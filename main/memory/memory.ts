@@ -19,7 +19,7 @@ import { LoopStatus, Sensitivity, UnitKind, UnitState, kindValue, sensitivityVal
 import { importLinesInSteps } from './importer'
 import { listJobs, retryJobs } from './jobList'
 import { MemoryProgress } from './memoryProgress'
-import { hasDirty, modelVectorMeta } from './modelVectors'
+import { dirtyCount, hasDirty, modelVectorMeta } from './modelVectors'
 import { PackAids } from './packAids'
 import { CAPSULE_EPISODES } from './capsuleJob'
 import { EPISODE_JOBS, summaryJobs } from './memoryJobs'
@@ -323,7 +323,9 @@ export class MemoryService implements ChatMemory {
   }
 
   status(personaId: string) {
-    return memoryStatus(this.store(personaId))
+    const store = this.store(personaId)
+    const model = this.aids.embeddingModel(this.deps.personas.get(personaId))
+    return { ...memoryStatus(store), vectors: { model, waiting: model ? dirtyCount(store.db) : 0 } }
   }
 
   reindex(personaId: string): { job_id: number } {

@@ -32,6 +32,10 @@ export function markDirty(db: Db, unitId: number, kind: number): void {
     ).run(unitId)
 }
 
+export function dirtyCount(db: Db): number {
+  return db.prepare('SELECT count(*) FROM model_vector_dirty').pluck().get() as number
+}
+
 export function hasDirty(db: Db): boolean {
   return db.prepare('SELECT 1 FROM model_vector_dirty LIMIT 1').get() !== undefined
 }

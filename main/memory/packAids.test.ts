@@ -65,12 +65,16 @@ describe("the persona's embedding model", () => {
       h.call<MemoryPack>('memory_pack', { persona_id: id, query: 'How is my feline doing?', budget_tokens: 400 })
 
     // The first pack finds the memory unembedded: it queues the catch-up and answers from local vectors.
+    type Status = { jobs: { done: number }; vectors: { model: string | null; waiting: number } }
+    const status = () => h.call<Status>('memory_status', { persona_id: id })
+    expect((await status()).vectors).toEqual({
+      model: 'openai:text-embedding-3-small',
+      waiting: filler.length + 1,
+    })
     const before = await ask()
     expect(items(before).some((i) => /meaning #/.test(i.why))).toBe(false)
-    await until(async () => {
-      const s = await h.call<{ jobs: { done: number } }>('memory_status', { persona_id: id })
-      return s.jobs.done >= 1
-    })
+    await until(async () => (await status()).jobs.done >= 1)
+    expect((await status()).vectors.waiting).toBe(0)
     const embedCalls = h.fake.requests.filter((r) => r.path === '/v1/embeddings')
     // One batch for the whole memory, then one call per pack for the query.
     expect(

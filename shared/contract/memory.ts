@@ -236,6 +236,8 @@ export const memoryMethods = {
         done: z.number().int(),
         failed: z.number().int(),
       }),
+      /** The persona's embedding model (null: built-in vectors only) and the units it has yet to embed. */
+      vectors: z.object({ model: z.string().nullable(), waiting: z.number().int() }),
     }),
   },
   /** The persona's memory jobs, newest first; failed ones can be retried by hand. */

@@ -215,6 +215,9 @@ export const en = {
     status_one: '{{count}} memory',
     status_other: '{{count}} memories',
     jobs: 'jobs: {{queued}} queued ({{due}} due), {{running}} running, {{done}} done',
+    vectorsWaiting_one: '{{model}}: {{count}} memory to embed',
+    vectorsWaiting_other: '{{model}}: {{count}} memories to embed',
+    vectorsReady: '{{model}}: every memory embedded',
     jobsFailed_one: '{{count}} job failed',
     jobsFailed_other: '{{count}} jobs failed',
     jobList: {

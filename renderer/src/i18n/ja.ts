@@ -216,6 +216,9 @@ export const ja: Messages = {
     status_one: '記憶 {{count}} 件',
     status_other: '記憶 {{count}} 件',
     jobs: '処理: 待機 {{queued}}（実行可能 {{due}}）、実行中 {{running}}、完了 {{done}}',
+    vectorsWaiting_one: '{{model}}: 埋め込み待ちの記憶 {{count}} 件',
+    vectorsWaiting_other: '{{model}}: 埋め込み待ちの記憶 {{count}} 件',
+    vectorsReady: '{{model}}: すべての記憶を埋め込み済み',
     jobsFailed_one: '失敗 {{count}} 件',
     jobsFailed_other: '失敗 {{count}} 件',
     jobList: {

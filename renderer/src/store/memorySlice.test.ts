@@ -77,7 +77,7 @@ function memoryClient(units: MemoryUnit[], jobs: MemoryJob[] = []) {
             done: count('done'),
             failed: count('failed'),
           }
-          return { ok: true, value: { units: units.length, jobs: counts } }
+          return { ok: true, value: { units: units.length, jobs: counts, vectors: { model: null, waiting: 0 } } }
         }
         case 'memory_list_jobs':
           return {

@@ -85,6 +85,16 @@ function MemoryStatusLine() {
       {t('memory.status', { count: status.units })}
       {' · '}
       {t('memory.jobs', status.jobs)}
+      {status.vectors.model && (
+        <>
+          {' · '}
+          <span data-testid="memory-vectors">
+            {status.vectors.waiting > 0
+              ? t('memory.vectorsWaiting', { model: status.vectors.model, count: status.vectors.waiting })
+              : t('memory.vectorsReady', { model: status.vectors.model })}
+          </span>
+        </>
+      )}
       {status.jobs.failed > 0 && (
         <>
           {' · '}
