@@ -178,7 +178,7 @@ export class MemoryService implements ChatMemory {
     const store = this.store(input.personaId)
     const persona = this.deps.personas.get(input.personaId)
     this.catchUpEmbeddings(input.personaId, store)
-    const aids = await this.aids.for(persona, store, input.query)
+    const aids = await this.aids.gather(persona, store, input.query)
     const pack = buildPack(store, {
       query: input.query,
       budget: input.budgetTokens,
@@ -223,7 +223,7 @@ export class MemoryService implements ChatMemory {
   async pack(input: Parsed<'memory_pack'>): Promise<MemoryPack> {
     const store = this.store(input.persona_id)
     this.catchUpEmbeddings(input.persona_id, store)
-    const aids = await this.aids.for(this.deps.personas.get(input.persona_id), store, input.query)
+    const aids = await this.aids.gather(this.deps.personas.get(input.persona_id), store, input.query)
     const pack = buildPack(store, {
       ...aids,
       query: input.query,

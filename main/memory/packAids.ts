@@ -54,7 +54,8 @@ export class PackAids {
     }
   }
 
-  async for(
+  /** The intent (and who decided it) and the query's model vector, each within its deadline. */
+  async gather(
     persona: Persona,
     store: MemoryStore,
     query: string,
