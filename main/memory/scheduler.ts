@@ -1,11 +1,10 @@
 import type { MemoryPack, MemoryUnitKind } from '@shared/contract'
 import { tokenCount } from '../graph/tokens'
-import { LOCAL_EMBEDDER, embedLocal, vectorBlob } from './embedder'
+import { LOCAL_EMBEDDER } from './embedder'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindName } from './enums'
 import { classifyIntent, intentWeights, type Intent } from './intent'
-import { nearestByModel } from './modelVectors'
+import { addNeighbours, entityLinked, hybridRetrieve, unitsByIds } from './retrieval'
 import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from './store'
-import { vectorIndexOf } from './vectorIndex'
 
 export interface PackRequest {
   query: string
@@ -49,26 +48,8 @@ interface Candidate {
   mandatory?: boolean
 }
 
-/** How many candidates each retriever brings before fusion. */
-const FTS_PER_TERM = 400
-const FTS_KEEP = 80
-const KNN_K = 80
-/**
- * Reciprocal-rank fusion: each list gives weight × k / (k + rank). Keywords weigh more than the
- * local hashed n-gram vectors, which match spelling rather than meaning (LoCoMo recall 0.70 →
- * 0.71 with 1.5 and k = 20; k = 60 lost 0.03).
- */
-const RRF_K = 20
-const KEYWORD_WEIGHT = 1.5
-const MAX_TERMS = 8
 /** Past this, an item's text is cut: one long exchange must not eat the whole budget. */
 const ITEM_CHARS = 700
-
-const STOP = new Set(
-  'the and but for with are was were been this that you your our their his her have has had not what when where who how about from did does into than then them they she him its also just like more some will would could should there here which while over very much many any all can may might shall been being these those why'.split(
-    ' ',
-  ),
-)
 
 /**
  * The Scheduler (seed 004): builds a MemoryPack from the persona's memory for one query.
@@ -276,171 +257,6 @@ function explicitSecretAsk(query: string): boolean {
   return /\b(secret|secrets)\b|秘密/i.test(query)
 }
 
-/** Query words worth searching: 3+ characters (trigram FTS finds nothing shorter), CJK as trigrams. */
-export function searchTerms(query: string): string[] {
-  const terms = new Set<string>()
-  for (const word of query
-    .normalize('NFKC')
-    .toLowerCase()
-    .match(/[\p{L}\p{N}]+/gu) ?? []) {
-    if (/[\u3040-\u30ff\u3400-\u9fff]/.test(word)) {
-      for (let i = 0; i + 3 <= word.length; i++) terms.add(word.slice(i, i + 3))
-      continue
-    }
-    if (word.length < 3 || STOP.has(word)) continue
-    terms.add(word.length > 5 ? word.replace(/(ing|ed|es|s)$/, '') : word)
-  }
-  return [...terms].sort((a, b) => b.length - a.length).slice(0, MAX_TERMS)
-}
-
-/** The kinds KNN searches, each with how many neighbours it brings. */
-const knnKinds = [
-  [UnitKind.EPISODE, KNN_K],
-  [UnitKind.FACT, 30],
-  [UnitKind.SUMMARY, 15],
-] as const
-
-/**
- * The k nearest units of a kind that are not archived (nor SECRET unless allowed), nearest
- * first: from the in-memory vector index (vectorIndex.ts), or from sqlite-vec itself inside a
- * transaction (the index must not take in writes that may still roll back). `sync: false`
- * when the caller has just synced the index.
- */
-export function nearest(
-  store: MemoryStore,
-  vector: Float32Array,
-  kind: UnitKind,
-  k: number,
-  allowSecret: boolean,
-  sync = true,
-): Array<{ id: number; distance: number }> {
-  const sensitivityBelow = allowSecret ? Sensitivity.SECRET + 1 : Sensitivity.SECRET
-  const index = vectorIndexOf(store)
-  if (!store.db.inTransaction && index.has(kind)) {
-    if (sync) index.sync()
-    return index.search(vector, kind, k, { excludeState: UnitState.ARCHIVED, sensitivityBelow })
-  }
-  return store
-    .prepare(
-      `SELECT unit_id AS id, distance FROM vec_units WHERE embedding MATCH ? AND k = ? AND kind = ? AND state != ? AND sensitivity < ?`,
-    )
-    .all(vectorBlob(vector), k, kind, UnitState.ARCHIVED, sensitivityBelow) as Array<{ id: number; distance: number }>
-}
-
-/**
- * FTS5 and KNN candidates of the retrievable kinds, fused by reciprocal rank with recency,
- * salience and pin. FTS ranks by our own IDF-weighted term overlap: bm25 over a very common
- * term costs ~100 ms at 100k rows, while a rowid-ordered LIMIT per term stays cheap.
- */
-function hybridRetrieve(
-  store: MemoryStore,
-  { query, modelVector }: Pick<PackRequest, 'query' | 'modelVector'>,
-  allowSecret: boolean,
-  now: number,
-  lap: (stage: string) => void = () => {},
-): Map<number, { unit: UnitRow; score: number; why: string }> {
-  const total = Math.max(1, (store.prepare('SELECT max(id) AS n FROM units').get() as { n: number | null }).n ?? 1)
-  const fts = new Map<number, number>()
-  const ftsStmt = store.prepare(
-    `SELECT rowid AS id FROM units_fts WHERE units_fts MATCH ? ORDER BY rowid DESC LIMIT ${FTS_PER_TERM}`,
-  )
-  for (const term of searchTerms(query)) {
-    const ids = (ftsStmt.all(`"${term.replace(/"/g, '""')}"`) as Array<{ id: number }>).map((r) => r.id)
-    if (ids.length === 0) continue
-    const df = ids.length >= FTS_PER_TERM ? Math.max(FTS_PER_TERM, total / 20) : ids.length
-    const idf = Math.log(1 + total / df)
-    for (const id of ids) fts.set(id, (fts.get(id) ?? 0) + idf)
-  }
-  const ftsRanked = [...fts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, FTS_KEEP)
-  lap('fts')
-
-  const knn = new Map<number, number>()
-  if (query.trim()) {
-    const vector = embedLocal(query)
-    if (!store.db.inTransaction) vectorIndexOf(store).sync()
-    for (const [kind, k] of knnKinds)
-      for (const row of nearest(store, vector, kind, k, allowSecret, false))
-        if (row.distance < 0.95) knn.set(Number(row.id), row.distance)
-    lap('knn')
-  }
-  const knnRanked = [...knn.entries()].sort((a, b) => a[1] - b[1])
-  // The embedding model's neighbours, a ranking of their own: meaning the n-grams cannot see.
-  const meaning = new Map<number, number>()
-  if (modelVector)
-    for (const [kind, k] of knnKinds)
-      for (const row of nearestByModel(store.db, modelVector.model, modelVector.vector, kind, k))
-        meaning.set(row.id, row.distance)
-  const meaningRanked = [...meaning.entries()].sort((a, b) => a[1] - b[1])
-  lap('model-knn')
-
-  const fused = new Map<number, { score: number; why: string[] }>()
-  const bump = (id: number, score: number, why: string) => {
-    const hit = fused.get(id) ?? { score: 0, why: [] }
-    hit.score += score
-    hit.why.push(why)
-    fused.set(id, hit)
-  }
-  const rrf = (rank: number) => RRF_K / (RRF_K + rank)
-  ftsRanked.forEach(([id, s], rank) => bump(id, KEYWORD_WEIGHT * rrf(rank), `keyword #${rank + 1} (${s.toFixed(2)})`))
-  knnRanked.forEach(([id, d], rank) => bump(id, rrf(rank), `vector #${rank + 1} (${(1 - d).toFixed(2)})`))
-  meaningRanked.forEach(([id, d], rank) => bump(id, rrf(rank), `meaning #${rank + 1} (${(1 - d).toFixed(2)})`))
-  if (fused.size === 0) return new Map()
-
-  const out = new Map<number, { unit: UnitRow; score: number; why: string }>()
-  for (const unit of unitsByIds(store, [...fused.keys()])) {
-    const hit = fused.get(unit.id)!
-    const ageDays = Math.max(0, (now - (unit.occurred_at ?? unit.created_at)) / 86_400)
-    const recency = Math.exp(-ageDays / 90)
-    const score = hit.score + 0.15 * recency + 0.3 * unit.salience + 0.2 * unit.pin
-    out.set(unit.id, { unit, score, why: hit.why.join(', ') })
-  }
-  return out
-}
-
-/** How many of the best episode hits bring the exchanges just before and after them. */
-const NEIGHBOUR_HITS = 8
-/** Their value, as a share of the hit's (LoCoMo: 0.3–0.7 all help; 0.4 best, without overfitting much). */
-const NEIGHBOUR_SHARE = 0.4
-
-/**
- * The turns around the best episode hits: a question often matches one side of an exchange
- * while the answer sits in the next turn ("Where did you go?" / "To the lake.").
- */
-function addNeighbours(store: MemoryStore, fused: Map<number, { unit: UnitRow; score: number; why: string }>): void {
-  const best = [...fused.values()]
-    .filter((h) => h.unit.kind === UnitKind.EPISODE)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, NEIGHBOUR_HITS)
-  const wanted = new Map<number, { score: number; why: string }>()
-  for (const h of best)
-    for (const id of [h.unit.id - 1, h.unit.id + 1]) {
-      if (fused.has(id)) continue
-      const score = h.score * NEIGHBOUR_SHARE
-      if ((wanted.get(id)?.score ?? -1) < score) wanted.set(id, { score, why: `next to #${h.unit.id}` })
-    }
-  for (const unit of unitsByIds(store, [...wanted.keys()]))
-    if (unit.kind === UnitKind.EPISODE) fused.set(unit.id, { unit, ...wanted.get(unit.id)! })
-}
-
-/** Units tied to entities the query names (by any alias of 3+ characters). */
-function entityLinked(store: MemoryStore, query: string): Map<number, string> {
-  const text = query.normalize('NFKC').toLowerCase()
-  if (!text.trim()) return new Map()
-  const entities = store
-    .prepare(
-      `SELECT DISTINCT a.entity_id AS id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id
-       WHERE length(a.alias) >= 3 AND instr(?, a.alias) > 0 LIMIT 10`,
-    )
-    .all(text) as Array<{ id: number; name: string }>
-  const out = new Map<number, string>()
-  const stmt = store.prepare(
-    'SELECT unit_id AS id FROM unit_entities WHERE entity_id = ? ORDER BY unit_id DESC LIMIT 20',
-  )
-  for (const e of entities)
-    for (const { id } of stmt.all(e.id) as Array<{ id: number }>) if (!out.has(id)) out.set(id, e.name)
-  return out
-}
-
 /**
  * Which candidates may be injected: not archived, not SECRET unless asked, and — for a pack
  * built for a node — from that node's branch. An episode counts when its node is on the
@@ -498,13 +314,6 @@ function textsOf(store: MemoryStore, ids: number[]): Map<number, string> {
     .prepare('SELECT f.rowid AS id, f.text FROM json_each(?) j JOIN units_fts f ON f.rowid = j.value')
     .all(JSON.stringify(ids)) as Array<{ id: number; text: string }>
   return new Map(rows.map((r) => [r.id, r.text]))
-}
-
-function unitsByIds(store: MemoryStore, ids: number[]): UnitRow[] {
-  if (ids.length === 0) return []
-  return store
-    .prepare('SELECT u.* FROM json_each(?) j JOIN units u ON u.id = j.value')
-    .all(JSON.stringify(ids)) as UnitRow[]
 }
 
 function unitsWhere(store: MemoryStore, where: string): UnitRow[] {
