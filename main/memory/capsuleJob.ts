@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { PermanentJobError } from '../jobs/handlers'
 import { UnitKind, UnitState } from './enums'
-import { askJson, type MemoryJobHandler } from './memoryJobs'
+import { askJson, type MemoryJobHandler } from './jobContext'
 import { isoDate, type UnitRow } from './store'
 
 /** How long a capsule holds after its latest exchange: short-term state, stale after half a day. */

@@ -1,5 +1,5 @@
 import { parseModelRef } from '../llm/models'
-import type { MemoryJobContext } from './memoryJobs'
+import type { MemoryJobContext } from './jobContext'
 import { hasDirty, takeDirty, writeModelVectors } from './modelVectors'
 
 /** Units per embedding request: every provider accepts this many inputs at once. */

@@ -1,33 +1,11 @@
 import { z } from 'zod'
 import { PermanentJobError } from '../jobs/handlers'
-import { parseModelRef } from '../llm/models'
-import type { LlmRegistry } from '../llm/providers'
-import type { ChatMessage } from '../llm/types'
-import {
-  EntityRole,
-  EntityType,
-  LoopStatus,
-  RelationType,
-  SummaryScopeType,
-  UnitKind,
-  UnitState,
-  type SummaryScopeType as ScopeType,
-} from './enums'
 import { capsule } from './capsuleJob'
 import { embedWithModel } from './embedJob'
-import { isoDate, type MemoryStore, type UnitRow } from './store'
-
-/** What a memory job gets: the persona's store, the LLM connectors, a stop signal. */
-export interface MemoryJobContext {
-  store: MemoryStore
-  llm: LlmRegistry
-  signal: AbortSignal
-  now: () => number
-  enqueue(kind: string, payload: unknown, options?: { dedupeKey?: string; delaySeconds?: number }): void
-}
-
-/** A memory job handler. Idempotent: a job may run again after a crash or a retry. */
-export type MemoryJobHandler = (payload: unknown, ctx: MemoryJobContext) => Promise<void>
+import { EntityRole, EntityType, LoopStatus, RelationType, UnitKind, UnitState } from './enums'
+import type { MemoryStore, UnitRow } from './store'
+import { askJson, type MemoryJobContext, type MemoryJobHandler } from './jobContext'
+import { entitySummaryJobs, summarize } from './summaryJobs'
 
 /** The jobs an episode gets after it is saved (summaries are queued per period, coalesced). */
 export const EPISODE_JOBS = ['reflect', 'extract_entities', 'extract_facts', 'extract_loops'] as const
@@ -92,47 +70,6 @@ const Loops = z.object({
   open: z.array(z.object({ text: z.string().min(1).max(500), due: z.string().nullable().optional() })).max(10),
   resolved: z.array(z.number().int()).max(20).default([]),
 })
-
-const Summary = z.object({ summary: z.string().min(1).max(4000) })
-
-const SummarizePayload = z.object({
-  model: z.string(),
-  scope_type: z.number().int().min(1).max(5),
-  scope_key: z.string(),
-  range_start: z.number().int().nullable().optional(),
-  range_end: z.number().int().nullable().optional(),
-  entity_id: z.number().int().nullable().optional(),
-})
-
-/** Asks the lightweight model for a JSON object and validates it; a malformed answer is retried. */
-export async function askJson<T>(
-  ctx: Pick<MemoryJobContext, 'llm' | 'signal'>,
-  model: string,
-  system: string,
-  user: string,
-  schema: z.ZodType<T>,
-): Promise<T> {
-  const ref = parseModelRef(model)
-  const messages: ChatMessage[] = [
-    { role: 'system', content: `${system}\nAnswer with one JSON object only.` },
-    { role: 'user', content: user },
-  ]
-  let text = ''
-  for await (const e of ctx.llm
-    .connector(ref.provider)
-    .chat({ model: ref.model, messages, json: true, temperature: 0, signal: ctx.signal }))
-    if (e.type === 'delta') text += e.text
-  const json = text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(json)
-  } catch {
-    throw new Error(`the model's answer is not JSON: ${text.slice(0, 200)}`)
-  }
-  const result = schema.safeParse(parsed)
-  if (!result.success) throw new Error(`the model's answer does not fit: ${result.error.message.slice(0, 300)}`)
-  return result.data
-}
 
 function episode(ctx: MemoryJobContext, raw: unknown): { unit: UnitRow; text: string; model: string } | null {
   const p = UnitPayload.safeParse(raw)
@@ -248,40 +185,6 @@ const extractEntities: MemoryJobHandler = async (raw, ctx) => {
     ctx.enqueue(j.kind, j.payload, { dedupeKey: j.dedupeKey, delaySeconds: j.delaySeconds })
 }
 
-/** An entity earns its own summary once this many episodes name it. */
-const ENTITY_SUMMARY_MIN_EPISODES = 3
-
-/** Person and topic summaries for entities named often enough (coalesced: one per entity at a time). */
-export function entitySummaryJobs(
-  store: MemoryStore,
-  model: string,
-  entityIds: number[],
-): Array<{ kind: string; payload: unknown; dedupeKey: string; delaySeconds: number }> {
-  const scopes: Partial<Record<number, { type: ScopeType; prefix: string }>> = {
-    [EntityType.PERSON]: { type: SummaryScopeType.PERSON, prefix: 'person' },
-    [EntityType.TOPIC]: { type: SummaryScopeType.TOPIC, prefix: 'topic' },
-  }
-  const jobs = []
-  for (const id of entityIds) {
-    const e = store.db
-      .prepare(
-        `SELECT etype, (SELECT count(*) FROM unit_entities ue JOIN units u ON u.id = ue.unit_id
-           WHERE ue.entity_id = e.id AND u.kind = ${UnitKind.EPISODE}) AS episodes FROM entities e WHERE id = ?`,
-      )
-      .get(id) as { etype: number; episodes: number } | undefined
-    const scope = e && scopes[e.etype]
-    if (!scope || e.episodes < ENTITY_SUMMARY_MIN_EPISODES) continue
-    const key = `${scope.prefix}:${id}`
-    jobs.push({
-      kind: 'summarize',
-      payload: { model, scope_type: scope.type, scope_key: key, entity_id: id },
-      dedupeKey: `summarize:${scope.type}:${key}`,
-      delaySeconds: 120,
-    })
-  }
-  return jobs
-}
-
 function parseTime(text: string | null | undefined): number | null {
   if (!text) return null
   const t = Date.parse(text)
@@ -391,126 +294,6 @@ const extractLoops: MemoryJobHandler = async (raw, ctx) => {
       store.editPayload(id, { status: LoopStatus.CLOSED }, `resolved by episode ${ep.unit.id}`)
     }
   })()
-}
-
-/** ISO week key, e.g. `2025-W50`. */
-export function isoWeek(epochSeconds: number): { key: string; start: number; end: number } {
-  const d = new Date(epochSeconds * 1000)
-  const day = (d.getUTCDay() + 6) % 7
-  const monday = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - day)
-  const thursday = new Date(monday + 3 * 86_400_000)
-  const yearStart = Date.UTC(thursday.getUTCFullYear(), 0, 1)
-  const week = Math.floor((thursday.getTime() - yearStart) / 86_400_000 / 7) + 1
-  return {
-    key: `${thursday.getUTCFullYear()}-W${String(week).padStart(2, '0')}`,
-    start: monday / 1000,
-    end: monday / 1000 + 7 * 86_400,
-  }
-}
-
-export function dayScope(epochSeconds: number): { key: string; start: number; end: number } {
-  const start = Math.floor(epochSeconds / 86_400) * 86_400
-  return { key: isoDate(epochSeconds), start, end: start + 86_400 }
-}
-
-/** The summary jobs an episode at this time calls for (coalesced by their dedupe keys). */
-export function summaryJobs(
-  at: number,
-  model: string,
-): Array<{ kind: string; payload: unknown; dedupeKey: string; delaySeconds: number }> {
-  const day = dayScope(at)
-  const week = isoWeek(at)
-  const periods = [
-    { type: SummaryScopeType.DAILY, s: day },
-    { type: SummaryScopeType.WEEKLY, s: week },
-  ].map(({ type, s }) => ({
-    kind: 'summarize',
-    payload: { model, scope_type: type, scope_key: s.key, range_start: s.start, range_end: s.end },
-    dedupeKey: `summarize:${type}:${s.key}`,
-    delaySeconds: 60,
-  }))
-  // The relationship as a whole, from the latest exchanges: rewritten at most every ten minutes.
-  const relationship = {
-    kind: 'summarize',
-    payload: { model, scope_type: SummaryScopeType.RELATIONSHIP, scope_key: 'relationship' },
-    dedupeKey: `summarize:${SummaryScopeType.RELATIONSHIP}:relationship`,
-    delaySeconds: 600,
-  }
-  return [...periods, relationship]
-}
-
-/**
- * A daily, weekly, person, topic or relationship summary. The same scope is rewritten as a
- * new version of its one summary unit; evidence is every episode it read.
- */
-const summarize: MemoryJobHandler = async (raw, ctx) => {
-  const p = SummarizePayload.safeParse(raw)
-  if (!p.success) throw new PermanentJobError(`bad payload: ${p.error.message}`)
-  const { store } = ctx
-  const { scope_type, scope_key, range_start, range_end, entity_id, model } = p.data
-  const episodes = (
-    entity_id != null
-      ? store.db
-          .prepare(
-            `SELECT u.* FROM units u JOIN unit_entities ue ON ue.unit_id = u.id WHERE ue.entity_id = ?
-             AND u.kind = ${UnitKind.EPISODE} AND u.state != ${UnitState.ARCHIVED} ORDER BY u.occurred_at DESC, u.id DESC LIMIT 200`,
-          )
-          .all(entity_id)
-      : store.db
-          .prepare(
-            `SELECT * FROM units WHERE kind = ${UnitKind.EPISODE} AND state != ${UnitState.ARCHIVED}
-             AND occurred_at >= ? AND occurred_at < ? ORDER BY occurred_at DESC, id DESC LIMIT 200`,
-          )
-          .all(range_start ?? 0, range_end ?? Number.MAX_SAFE_INTEGER)
-  ).reverse() as UnitRow[] // the latest 200, told in the order they happened
-  if (episodes.length === 0) return
-  const existing = store.db
-    .prepare('SELECT unit_id FROM payload_summary WHERE scope_type = ? AND scope_key = ? LIMIT 1')
-    .pluck()
-    .get(scope_type, scope_key) as number | undefined
-  const evidence = episodes.map((e) => e.id)
-  if (existing !== undefined) {
-    const had = store.evidenceOf(existing)
-    if (had.length === evidence.length && had.every((id, i) => id === evidence[i])) return // nothing new
-  }
-  const r = await askJson(
-    ctx,
-    model,
-    `Summarise these memories ${scopeTopic(store, scope_type as ScopeType, scope_key, entity_id)} in a few sentences: what happened, who was involved, how the user felt, what is left open. Field: summary.`,
-    episodes.map((e) => `[${isoDate(e.occurred_at ?? e.created_at)}] ${store.text(e)}`).join('\n'),
-    Summary,
-  )
-  store.db.transaction(() => {
-    const payload = {
-      scope_type: scope_type as ScopeType,
-      scope_key,
-      range_start: range_start ?? null,
-      range_end: range_end ?? null,
-      summary_text: r.summary,
-    }
-    if (existing === undefined) {
-      store.createUnit({
-        kind: UnitKind.SUMMARY,
-        source: 'summarize',
-        occurred_at: episodes.at(-1)!.occurred_at,
-        state: UnitState.CONSOLIDATED,
-        evidence,
-        payload,
-      })
-    } else {
-      store.addEvidence(existing, evidence)
-      store.editPayload(existing, payload, 'resummarised')
-    }
-  })()
-}
-
-/** What a summary is about, in words the model can use. */
-function scopeTopic(store: MemoryStore, type: ScopeType, key: string, entityId: number | null | undefined): string {
-  const name = store.entityName(entityId)
-  if (type === SummaryScopeType.PERSON && name) return `about the person ${name}`
-  if (type === SummaryScopeType.TOPIC && name) return `about the topic ${name}`
-  if (type === SummaryScopeType.RELATIONSHIP) return 'as the story of the relationship between the user and the persona'
-  return `for ${key}`
 }
 
 /** Recomputes every unit's FTS row and vector (idempotent; in chunks so the worker stays responsive). */

@@ -4,7 +4,7 @@ import { parseModelRef, resolveModel } from '../llm/models'
 import { LlmError } from '../llm/llmError'
 import type { LlmRegistry } from '../llm/providers'
 import { classifyIntent } from './intent'
-import { askJson } from './memoryJobs'
+import { askJson } from './jobContext'
 import type { PackRequest } from './scheduler'
 import type { MemoryStore } from './store'
 

@@ -2,7 +2,8 @@ import { PermanentJobError } from '../jobs/handlers'
 import { JobQueue, type JobRow, type QueueOptions } from '../jobs/jobQueue'
 import { LlmError } from '../llm/llmError'
 import type { LlmRegistry } from '../llm/providers'
-import { memoryJobHandlers, type MemoryJobHandler } from './memoryJobs'
+import type { MemoryJobHandler } from './jobContext'
+import { memoryJobHandlers } from './memoryJobs'
 import type { MemoryStore } from './store'
 
 export interface JobOutcome {
