@@ -10,7 +10,6 @@ import type { EventBus } from '../host/events'
 import type { Handlers } from '../host/router'
 import type { JobService, WorkerEntry } from '../jobs/jobService'
 import { JobQueue } from '../jobs/jobQueue'
-import { resolveModel } from '../llm/models'
 import type { LlmRegistry } from '../llm/providers'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
@@ -18,12 +17,10 @@ import { openMemory } from './db'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindValue, sensitivityValue } from './enums'
 import { importLinesInSteps } from './importer'
 import { listJobs, retryJobs } from './jobList'
+import { MemoryJobPlanner } from './jobPlanner'
 import { MemoryProgress } from './memoryProgress'
-import { dirtyCount, hasDirty, modelVectorMeta } from './modelVectors'
+import { dirtyCount } from './modelVectors'
 import { PackAids } from './packAids'
-import { CAPSULE_EPISODES } from './capsuleJob'
-import { EPISODE_JOBS } from './memoryJobs'
-import { summaryJobs } from './summaryJobs'
 import { entityGraph, listUnits, memoryStatus, packsForNode, unitDetail } from './memoryQueries'
 import { prunePacks } from './packHistory'
 import { buildPack } from './scheduler'
@@ -123,6 +120,7 @@ export class MemoryService implements ChatMemory {
   readonly worker: MemoryWorkerHost
   private readonly progress: MemoryProgress
   private readonly aids: PackAids
+  private readonly planner: MemoryJobPlanner
 
   constructor(private readonly deps: MemoryDeps) {
     this.worker = new MemoryWorkerHost({
@@ -136,7 +134,7 @@ export class MemoryService implements ChatMemory {
         this.deps.bus.emit('memory_changed', { persona_id: personaId, unit_ids: [] })
         this.progress.finished(personaId, m)
         // Jobs write facts and summaries: the embedding model catches up with them.
-        if (m.kind !== 'embed') this.catchUpEmbeddings(personaId, this.store(personaId))
+        if (m.kind !== 'embed') this.planner.catchUpEmbeddings(personaId, this.store(personaId))
       },
       log: (m) => console.error(m),
     })
@@ -146,6 +144,12 @@ export class MemoryService implements ChatMemory {
       lightweightDefault: () => deps.settings.get().summary.model,
       timeoutMs: deps.aidTimeoutMs,
       log: (m) => console.error(m),
+    })
+    this.planner = new MemoryJobPlanner({
+      ...deps,
+      embeddingModel: (persona) => this.aids.embeddingModel(persona),
+      wake: (personaId) => this.worker.wake(this.dbPath(personaId)),
+      pathTo: (flowId, nodeId) => this.pathTo(flowId, nodeId),
     })
     this.progress = new MemoryProgress({
       bus: deps.bus,
@@ -178,7 +182,7 @@ export class MemoryService implements ChatMemory {
   async packFor(input: Parameters<ChatMemory['packFor']>[0]): Promise<string | null> {
     const store = this.store(input.personaId)
     const persona = this.deps.personas.get(input.personaId)
-    this.catchUpEmbeddings(input.personaId, store)
+    this.planner.catchUpEmbeddings(input.personaId, store)
     const aids = await this.aids.gather(persona, store, input.query)
     const pack = buildPack(store, {
       query: input.query,
@@ -201,8 +205,8 @@ export class MemoryService implements ChatMemory {
         origin_flow_id: input.flowId,
         payload: { user_text: input.prompt, reply_text: input.response },
       })
-      this.queueEpisodeJobs(input.personaId, store, [id])
-      this.queueCapsule(input.personaId, store, input.flowId, input.nodeId)
+      this.planner.queueEpisodeJobs(input.personaId, store, [id])
+      this.planner.queueCapsule(input.personaId, store, input.flowId, input.nodeId)
       this.deps.bus.emit('memory_changed', { persona_id: input.personaId, unit_ids: [id] })
     } catch (e) {
       // The reply is already saved in the graph; a memory failure must not touch it.
@@ -223,7 +227,7 @@ export class MemoryService implements ChatMemory {
 
   async pack(input: Parsed<'memory_pack'>): Promise<MemoryPack> {
     const store = this.store(input.persona_id)
-    this.catchUpEmbeddings(input.persona_id, store)
+    this.planner.catchUpEmbeddings(input.persona_id, store)
     const aids = await this.aids.gather(this.deps.personas.get(input.persona_id), store, input.query)
     const pack = buildPack(store, {
       ...aids,
@@ -254,7 +258,7 @@ export class MemoryService implements ChatMemory {
         this.progress.importing(input.persona_id, done, total)
       },
     })
-    const jobs = input.no_llm ? 0 : this.queueEpisodeJobs(input.persona_id, store, result.unitIds)
+    const jobs = input.no_llm ? 0 : this.planner.queueEpisodeJobs(input.persona_id, store, result.unitIds)
     if (result.unitIds.length > 0)
       this.deps.bus.emit('memory_changed', { persona_id: input.persona_id, unit_ids: result.unitIds.slice(0, 1000) })
     return { imported: result.imported, skipped: result.skipped, errors: result.errors, jobs }
@@ -361,95 +365,6 @@ export class MemoryService implements ChatMemory {
   }
 
   // ---- internals
-
-  /** Queues the LLM jobs for new episodes with the persona's lightweight model; none when no provider is set up. */
-  private queueEpisodeJobs(personaId: string, store: MemoryStore, unitIds: number[]): number {
-    if (unitIds.length === 0) return 0
-    const model = this.jobModel(personaId)
-    if (!model) return 0
-    const queue = new JobQueue(store.db)
-    let count = 0
-    store.db.transaction(() => {
-      const times = new Set<number>()
-      for (const id of unitIds) {
-        for (const kind of EPISODE_JOBS) {
-          queue.enqueue(kind, { unit_id: id, model }, { dedupeKey: `${kind}:${id}` })
-          count++
-        }
-        const at = store.unit(id)?.occurred_at
-        if (at != null) times.add(Math.floor(at / 86_400) * 86_400)
-      }
-      for (const day of times)
-        for (const j of summaryJobs(day, model)) {
-          queue.enqueue(j.kind, j.payload, { dedupeKey: j.dedupeKey, delaySeconds: j.delaySeconds })
-          count++
-        }
-    })()
-    this.catchUpEmbeddings(personaId, store)
-    this.worker.wake(this.dbPath(personaId))
-    return count
-  }
-
-  /** Queues the embedding model's catch-up when units changed since their vectors (or the model did). */
-  private catchUpEmbeddings(personaId: string, store: MemoryStore): void {
-    const persona = this.deps.personas.find(personaId)
-    const model = persona && this.aids.embeddingModel(persona)
-    if (!model) return
-    if (modelVectorMeta(store.db)?.model === model && !hasDirty(store.db)) return
-    // A catch-up that failed for good within the hour is not queued again on every exchange:
-    // the failed job waits in the Jobs view for the user's retry (a fixed key, a model back up).
-    const failedLately = store
-      .prepare(`SELECT 1 FROM jobs WHERE status = 3 AND kind = 'embed' AND updated_at > ? LIMIT 1`)
-      .get(nowSeconds() - 3600)
-    if (failedLately) return
-    new JobQueue(store.db).enqueue('embed', { model }, { dedupeKey: 'embed-model' })
-    this.worker.wake(this.dbPath(personaId))
-  }
-
-  /** The persona's lightweight model for memory jobs, or null when its provider is not set up. */
-  private jobModel(personaId: string): string | null {
-    const persona = this.deps.personas.get(personaId)
-    try {
-      const ref = resolveModel(
-        'lightweight',
-        persona.lightweight_model,
-        this.deps.env,
-        this.deps.settings.get().summary.model,
-      )
-      return this.deps.llm.configured().includes(ref.provider) ? `${ref.provider}:${ref.model}` : null
-    } catch {
-      return null
-    }
-  }
-
-  /**
-   * A new capsule from the latest exchanges of the branch just answered. A burst of messages
-   * makes one capsule: a capsule job still waiting is given the newer exchanges instead.
-   */
-  private queueCapsule(personaId: string, store: MemoryStore, flowId: string, nodeId: string): void {
-    const model = this.jobModel(personaId)
-    if (!model) return
-    const path = [...this.pathTo(flowId, nodeId)]
-    const ids = (
-      store
-        .prepare(
-          `SELECT id FROM units WHERE kind = ${UnitKind.EPISODE} AND origin_node_id IN (SELECT value FROM json_each(?))
-           ORDER BY coalesce(occurred_at, created_at) DESC, id DESC LIMIT ${CAPSULE_EPISODES}`,
-        )
-        .all(JSON.stringify(path)) as Array<{ id: number }>
-    )
-      .map((r) => r.id)
-      .reverse()
-    if (ids.length === 0) return
-    const payload = JSON.stringify({ model, unit_ids: ids })
-    const key = `capsule:${flowId}`
-    const waiting = store
-      .prepare('UPDATE jobs SET payload_json = ?, updated_at = ? WHERE dedupe_key = ? AND status = 0')
-      .run(payload, nowSeconds(), key)
-    if (waiting.changes === 0)
-      new JobQueue(store.db).enqueue('capsule', { model, unit_ids: ids }, { dedupeKey: key, delaySeconds: 20 })
-    this.worker.wake(this.dbPath(personaId))
-  }
 
   private savePack(
     store: MemoryStore,
