@@ -129,3 +129,50 @@ describe('person and topic summaries', () => {
     for (const t of texts) expect(asked).toContain(t)
   })
 })
+
+describe('branch summaries', () => {
+  it('keep one summary per fork of the same day, grow with their branch, and each fork sees only its own', async () => {
+    const { store, fake, runner } = await setup()
+    const root = episode(store, 'We planned a weekend trip.', 'root', NOW - 300)
+    const a = episode(store, 'Fork A: we chose the mountains.', 'a', NOW - 200)
+    const b = episode(store, 'Fork B: we chose the sea.', 'b', NOW - 100)
+    const day = { model: MODEL, scope_type: SummaryScopeType.DAILY, scope_key: '2023-11-14' }
+    const summarize = async (unitIds: number[], summary: string) => {
+      fake.script({ provider: 'openai', times: 1, reply: JSON.stringify({ summary }) })
+      runner.queue.enqueue('summarize', { ...day, unit_ids: unitIds })
+      return runner.runDue()
+    }
+    await summarize([root, a], 'A weekend in the mountains was planned.')
+    await summarize([root, b], 'A weekend by the sea was planned.')
+    const summaries = () =>
+      store.db.prepare(`SELECT unit_id, summary_text FROM payload_summary ORDER BY unit_id`).all() as Array<{
+        unit_id: number
+        summary_text: string
+      }>
+    expect(summaries().map((s) => s.summary_text)).toEqual([
+      'A weekend in the mountains was planned.',
+      'A weekend by the sea was planned.',
+    ])
+    // Fork A grows: its own summary is rewritten (a new version), fork B's stays.
+    const a2 = episode(store, 'Fork A: we booked a hut.', 'a2', NOW - 50)
+    await summarize([root, a, a2], 'A weekend in the mountains, a hut booked.')
+    expect(summaries().map((s) => s.summary_text)).toEqual([
+      'A weekend in the mountains, a hut booked.',
+      'A weekend by the sea was planned.',
+    ])
+    expect(store.versions(summaries()[0]!.unit_id).length).toBe(2)
+    // The same list again asks the model nothing.
+    const asked = fake.requests.length
+    await summarize([root, a, a2], 'unused')
+    expect(fake.requests.length).toBe(asked)
+
+    const seen = (path: string[]) =>
+      buildPack(store, { query: 'the weekend', budget: 600, path: new Set(path), now: NOW })
+        .sections.find((s) => s.kind === 'summaries')
+        ?.items.map((i) => i.text) ?? []
+    expect(seen(['root', 'a', 'a2']).join()).toContain('hut booked')
+    expect(seen(['root', 'a', 'a2']).join()).not.toContain('sea')
+    expect(seen(['root', 'b']).join()).toContain('by the sea')
+    expect(seen(['root', 'b']).join()).not.toContain('mountains')
+  })
+})

@@ -5,11 +5,11 @@ import type { LlmRegistry } from '../llm/providers'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { CAPSULE_EPISODES } from './capsuleJob'
-import { UnitKind } from './enums'
+import { UnitKind, UnitState } from './enums'
 import { EPISODE_JOBS } from './memoryJobs'
 import { hasDirty, modelVectorMeta } from './modelVectors'
 import { nowSeconds, type MemoryStore } from './store'
-import { summaryJobs } from './summaryJobs'
+import { SUMMARY_EPISODES, summaryJobs } from './summaryJobs'
 
 export interface PlannerDeps {
   personas: PersonaService
@@ -33,7 +33,11 @@ export class MemoryJobPlanner {
   constructor(private readonly deps: PlannerDeps) {}
 
   /** Queues the LLM jobs for new episodes with the persona's lightweight model; none when no provider is set up. */
-  queueEpisodeJobs(personaId: string, store: MemoryStore, unitIds: number[]): number {
+  /**
+   * `periodSummaries`: imported episodes (on no branch) get the day's and week's summaries of
+   * everything; a chat exchange gets its branch's own instead (queueBranchJobs).
+   */
+  queueEpisodeJobs(personaId: string, store: MemoryStore, unitIds: number[], periodSummaries = true): number {
     if (unitIds.length === 0) return 0
     const model = this.jobModel(personaId)
     if (!model) return 0
@@ -49,11 +53,12 @@ export class MemoryJobPlanner {
         const at = store.unit(id)?.occurred_at
         if (at != null) times.add(Math.floor(at / 86_400) * 86_400)
       }
-      for (const day of times)
-        for (const j of summaryJobs(day, model)) {
-          queue.enqueue(j.kind, j.payload, { dedupeKey: j.dedupeKey, delaySeconds: j.delaySeconds })
-          count++
-        }
+      if (periodSummaries)
+        for (const day of times)
+          for (const j of summaryJobs(day, model)) {
+            queue.enqueue(j.kind, j.payload, { dedupeKey: j.dedupeKey, delaySeconds: j.delaySeconds })
+            count++
+          }
     })()
     this.catchUpEmbeddings(personaId, store)
     this.deps.wake(personaId)
@@ -93,31 +98,76 @@ export class MemoryJobPlanner {
   }
 
   /**
-   * A new capsule from the latest exchanges of the branch just answered. A burst of messages
-   * makes one capsule: a capsule job still waiting is given the newer exchanges instead.
+   * The jobs over the branch just answered: its capsule (the latest exchanges) and its own
+   * day, week and relationship summaries. Each rests only on the branch's episodes (and
+   * imported ones, which every branch shares), so another branch never sees it, and a retry
+   * that forks the conversation does not leave a summary of both forks that neither may use.
    */
-  queueCapsule(personaId: string, store: MemoryStore, flowId: string, nodeId: string): void {
+  queueBranchJobs(personaId: string, store: MemoryStore, flowId: string, nodeId: string, at: number): void {
     const model = this.jobModel(personaId)
     if (!model) return
-    const path = [...this.deps.pathTo(flowId, nodeId)]
-    const ids = (
-      store
-        .prepare(
-          `SELECT id FROM units WHERE kind = ${UnitKind.EPISODE} AND origin_node_id IN (SELECT value FROM json_each(?))
-           ORDER BY coalesce(occurred_at, created_at) DESC, id DESC LIMIT ${CAPSULE_EPISODES}`,
-        )
-        .all(JSON.stringify(path)) as Array<{ id: number }>
-    )
-      .map((r) => r.id)
-      .reverse()
-    if (ids.length === 0) return
-    const payload = JSON.stringify({ model, unit_ids: ids })
-    const key = `capsule:${flowId}`
-    const waiting = store
-      .prepare('UPDATE jobs SET payload_json = ?, updated_at = ? WHERE dedupe_key = ? AND status = 0')
-      .run(payload, nowSeconds(), key)
-    if (waiting.changes === 0)
-      new JobQueue(store.db).enqueue('capsule', { model, unit_ids: ids }, { dedupeKey: key, delaySeconds: 20 })
+    const path = JSON.stringify([...this.deps.pathTo(flowId, nodeId)])
+    const onBranch = (where: string, limit: number, ...params: number[]) =>
+      (
+        store
+          .prepare(
+            `SELECT id FROM units WHERE kind = ${UnitKind.EPISODE} AND state != ${UnitState.ARCHIVED}
+             AND (origin_node_id IS NULL OR origin_node_id IN (SELECT value FROM json_each(?))) ${where}
+             ORDER BY coalesce(occurred_at, created_at) DESC, id DESC LIMIT ${limit}`,
+          )
+          .all(path, ...params) as Array<{ id: number }>
+      )
+        .map((r) => r.id)
+        .reverse()
+    store.db.transaction(() => {
+      const latest = onBranch('', CAPSULE_EPISODES)
+      if (latest.length > 0)
+        this.queueForBranch(store, 'capsule', `capsule:${flowId}`, nodeId, { model, unit_ids: latest }, 20)
+      for (const job of summaryJobs(at, model)) {
+        const p = job.payload as { range_start?: number; range_end?: number }
+        const ids =
+          p.range_start === undefined
+            ? onBranch('', SUMMARY_EPISODES)
+            : onBranch('AND occurred_at >= ? AND occurred_at < ?', SUMMARY_EPISODES, p.range_start, p.range_end!)
+        if (ids.length > 0)
+          this.queueForBranch(
+            store,
+            job.kind,
+            `${job.dedupeKey}:${flowId}`,
+            nodeId,
+            { ...p, unit_ids: ids },
+            job.delaySeconds,
+          )
+      }
+    })()
     this.deps.wake(personaId)
+  }
+
+  /**
+   * Queues a job over a branch's episodes, coalescing with a waiting one of the same branch:
+   * a waiting job whose episodes all lie on this branch is given the newer list; a waiting job
+   * of another fork is left alone, and this one queued beside it.
+   */
+  private queueForBranch(
+    store: MemoryStore,
+    kind: string,
+    keyPrefix: string,
+    nodeId: string,
+    payload: { unit_ids: number[] } & Record<string, unknown>,
+    delaySeconds: number,
+  ): void {
+    const ids = new Set(payload.unit_ids)
+    const waiting = store
+      .prepare(`SELECT id, payload_json FROM jobs WHERE status = 0 AND kind = ? AND substr(dedupe_key, 1, ?) = ?`)
+      .all(kind, keyPrefix.length, keyPrefix) as Array<{ id: number; payload_json: string }>
+    for (const w of waiting) {
+      const earlier = (JSON.parse(w.payload_json) as { unit_ids?: number[] }).unit_ids ?? []
+      if (!earlier.every((id) => ids.has(id))) continue
+      store
+        .prepare('UPDATE jobs SET payload_json = ?, updated_at = ? WHERE id = ?')
+        .run(JSON.stringify(payload), nowSeconds(), w.id)
+      return
+    }
+    new JobQueue(store.db).enqueue(kind, payload, { dedupeKey: `${keyPrefix}:${nodeId}`, delaySeconds })
   }
 }

@@ -73,9 +73,14 @@ describe('memory in the chat', () => {
     const refs = stored[0]!.pack.sections.flatMap((s) => s.items.flatMap((i) => i.refs))
     expect(refs).toContainEqual({ type: 'node', id: a, flow_id: flowId })
 
-    // One capsule job for the burst of exchanges, holding the latest branch's episodes.
+    // Branch jobs per fork: A then C (on A) coalesce into one, B has its own — for the capsule
+    // and for each of the day's, the week's and the relationship's summaries.
     const { jobs } = await h.call<{ jobs: MemoryJob[] }>('memory_list_jobs', { persona_id: personaId })
-    expect(jobs.filter((j) => j.kind === 'capsule').map((j) => j.status)).toEqual(['queued'])
+    expect(jobs.filter((j) => j.kind === 'capsule').map((j) => j.status)).toEqual(['queued', 'queued'])
+    const scopes = jobs.filter((j) => j.kind === 'summarize').map((j) => j.scope)
+    expect(scopes.filter((s) => s === 'relationship')).toHaveLength(2)
+    expect(new Set(scopes).size).toBe(3)
+    expect(scopes).toHaveLength(6)
 
     // Switching to branch B switches what is remembered.
     const onB = await h.call<MemoryPack>('memory_pack', {

@@ -205,8 +205,9 @@ export class MemoryService implements ChatMemory {
         origin_flow_id: input.flowId,
         payload: { user_text: input.prompt, reply_text: input.response },
       })
-      this.planner.queueEpisodeJobs(input.personaId, store, [id])
-      this.planner.queueCapsule(input.personaId, store, input.flowId, input.nodeId)
+      this.planner.queueEpisodeJobs(input.personaId, store, [id], false)
+      const at = store.requireUnit(id).occurred_at ?? nowSeconds()
+      this.planner.queueBranchJobs(input.personaId, store, input.flowId, input.nodeId, at)
       this.deps.bus.emit('memory_changed', { persona_id: input.personaId, unit_ids: [id] })
     } catch (e) {
       // The reply is already saved in the graph; a memory failure must not touch it.

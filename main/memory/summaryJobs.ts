@@ -10,6 +10,10 @@ import { isoDate, type MemoryStore, type UnitRow } from './store'
 
 const Summary = z.object({ summary: z.string().min(1).max(4000) })
 
+/** The latest episodes a summary reads. */
+export const SUMMARY_EPISODES = 200
+const SUMMARY_EPISODES_MAX = 1000
+
 const SummarizePayload = z.object({
   model: z.string(),
   scope_type: z.number().int().min(1).max(5),
@@ -17,6 +21,8 @@ const SummarizePayload = z.object({
   range_start: z.number().int().nullable().optional(),
   range_end: z.number().int().nullable().optional(),
   entity_id: z.number().int().nullable().optional(),
+  /** A branch's episodes (jobPlanner.queueBranchJobs); absent: every episode of the scope. */
+  unit_ids: z.array(z.number().int()).max(SUMMARY_EPISODES_MAX).optional(),
 })
 
 /** An entity earns its own summary once this many episodes name it. */
@@ -107,32 +113,33 @@ export const summarize: MemoryJobHandler = async (raw, ctx) => {
   const p = SummarizePayload.safeParse(raw)
   if (!p.success) throw new PermanentJobError(`bad payload: ${p.error.message}`)
   const { store } = ctx
-  const { scope_type, scope_key, range_start, range_end, entity_id, model } = p.data
+  const { scope_type, scope_key, range_start, range_end, entity_id, model, unit_ids } = p.data
   const episodes = (
-    entity_id != null
+    unit_ids
       ? store.db
           .prepare(
-            `SELECT u.* FROM units u JOIN unit_entities ue ON ue.unit_id = u.id WHERE ue.entity_id = ?
+            `SELECT * FROM units WHERE id IN (SELECT value FROM json_each(?)) AND kind = ${UnitKind.EPISODE}
+             AND state != ${UnitState.ARCHIVED} ORDER BY occurred_at DESC, id DESC LIMIT ${SUMMARY_EPISODES}`,
+          )
+          .all(JSON.stringify(unit_ids))
+      : entity_id != null
+        ? store.db
+            .prepare(
+              `SELECT u.* FROM units u JOIN unit_entities ue ON ue.unit_id = u.id WHERE ue.entity_id = ?
              AND u.kind = ${UnitKind.EPISODE} AND u.state != ${UnitState.ARCHIVED} ORDER BY u.occurred_at DESC, u.id DESC LIMIT 200`,
-          )
-          .all(entity_id)
-      : store.db
-          .prepare(
-            `SELECT * FROM units WHERE kind = ${UnitKind.EPISODE} AND state != ${UnitState.ARCHIVED}
+            )
+            .all(entity_id)
+        : store.db
+            .prepare(
+              `SELECT * FROM units WHERE kind = ${UnitKind.EPISODE} AND state != ${UnitState.ARCHIVED}
              AND occurred_at >= ? AND occurred_at < ? ORDER BY occurred_at DESC, id DESC LIMIT 200`,
-          )
-          .all(range_start ?? 0, range_end ?? Number.MAX_SAFE_INTEGER)
+            )
+            .all(range_start ?? 0, range_end ?? Number.MAX_SAFE_INTEGER)
   ).reverse() as UnitRow[] // the latest 200, told in the order they happened
   if (episodes.length === 0) return
-  const existing = store.db
-    .prepare('SELECT unit_id FROM payload_summary WHERE scope_type = ? AND scope_key = ? LIMIT 1')
-    .pluck()
-    .get(scope_type, scope_key) as number | undefined
   const evidence = episodes.map((e) => e.id)
-  if (existing !== undefined) {
-    const had = store.evidenceOf(existing)
-    if (had.length === evidence.length && had.every((id, i) => id === evidence[i])) return // nothing new
-  }
+  const existing = summaryToRewrite(store, scope_type, scope_key, evidence, unit_ids !== undefined)
+  if (existing === null) return // nothing new
   const r = await askJson(
     ctx,
     model,
@@ -162,6 +169,32 @@ export const summarize: MemoryJobHandler = async (raw, ctx) => {
       store.editPayload(existing, payload, 'resummarised')
     }
   })()
+}
+
+/**
+ * The summary unit of this scope to rewrite (undefined: write a new one; null: it already says
+ * exactly this). A branch's summary is the one whose episodes all lie in the new list — the
+ * same branch, grown; another fork's summary is left as it is, for that fork.
+ */
+function summaryToRewrite(
+  store: MemoryStore,
+  scopeType: number,
+  scopeKey: string,
+  evidence: number[],
+  perBranch: boolean,
+): number | null | undefined {
+  const ids = store.db
+    .prepare('SELECT unit_id FROM payload_summary WHERE scope_type = ? AND scope_key = ? ORDER BY unit_id')
+    .pluck()
+    .all(scopeType, scopeKey) as number[]
+  const wanted = new Set(evidence)
+  const same = (had: number[]) => had.length === evidence.length && had.every((id) => wanted.has(id))
+  for (const id of perBranch ? ids : ids.slice(0, 1)) {
+    const had = store.evidenceOf(id)
+    if (same(had)) return null
+    if (!perBranch || had.every((e) => wanted.has(e))) return id
+  }
+  return undefined
 }
 
 /** What a summary is about, in words the model can use. */
