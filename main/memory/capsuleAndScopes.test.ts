@@ -31,7 +31,8 @@ async function setup(): Promise<{ store: MemoryStore; fake: FakeLlm; runner: Mem
 }
 
 const MODEL = 'openai:gpt-4o-mini'
-function episode(store: MemoryStore, text: string, node: string, at = NOW - 60): number {
+/** An episode on a branch (`node`), or imported, on every branch (`null`). */
+function episode(store: MemoryStore, text: string, node: string | null, at = NOW - 60): number {
   return store.createUnit({
     kind: UnitKind.EPISODE,
     source: 'chat',
@@ -91,7 +92,7 @@ describe('capsules', () => {
 })
 
 describe('person and topic summaries', () => {
-  it('are queued once an entity is named in three episodes, and summarise its episodes by name', async () => {
+  it('of imported episodes are queued once an entity is named in three, and summarise its episodes by name', async () => {
     const { store, fake, runner } = await setup()
     const texts = ['Hana called me.', 'Had lunch with Hana.', 'Hana got a new job.']
     fake.script({
@@ -109,7 +110,8 @@ describe('person and topic summaries', () => {
           .all() as Array<{ k: string }>
       ).map((r) => r.k)
     for (const [i, text] of texts.entries()) {
-      const id = episode(store, text, `n${i}`)
+      // Imported: on every branch, so the worker summarises across them (chat episodes: jobPlanner).
+      const id = episode(store, text, null)
       runner.queue.enqueue('extract_entities', { unit_id: id, model: MODEL })
       await runner.runDue()
       expect(scopes()).toEqual(i < 2 ? [] : ['person:1'])

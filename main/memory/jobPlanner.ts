@@ -9,7 +9,7 @@ import { UnitKind, UnitState } from './enums'
 import { EPISODE_JOBS } from './memoryJobs'
 import { hasDirty, modelVectorMeta } from './modelVectors'
 import { nowSeconds, type MemoryStore } from './store'
-import { SUMMARY_EPISODES, summaryJobs } from './summaryJobs'
+import { ENTITY_SUMMARY_MIN_EPISODES, SUMMARY_EPISODES, entitySummaryJobs, summaryJobs } from './summaryJobs'
 
 export interface PlannerDeps {
   personas: PersonaService
@@ -138,6 +138,38 @@ export class MemoryJobPlanner {
             { ...p, unit_ids: ids },
             job.delaySeconds,
           )
+      }
+    })()
+    this.deps.wake(personaId)
+  }
+
+  /**
+   * Person and topic summaries for the entities a chat episode names, over the episodes of its
+   * branch that name them (once there are enough): called when its entities have been found.
+   */
+  queueEntitySummaries(personaId: string, store: MemoryStore, episodeId: number): void {
+    const ep = store.unit(episodeId)
+    const model = this.jobModel(personaId)
+    if (!ep?.origin_node_id || !ep.origin_flow_id || !model) return
+    const nodeId = ep.origin_node_id
+    const path = JSON.stringify([...this.deps.pathTo(ep.origin_flow_id, nodeId)])
+    const entities = store
+      .prepare('SELECT entity_id FROM unit_entities WHERE unit_id = ?')
+      .pluck()
+      .all(episodeId) as number[]
+    const onBranch = store.prepare(
+      `SELECT u.id FROM unit_entities ue JOIN units u ON u.id = ue.unit_id WHERE ue.entity_id = ?
+       AND u.kind = ${UnitKind.EPISODE} AND u.state != ${UnitState.ARCHIVED}
+       AND (u.origin_node_id IS NULL OR u.origin_node_id IN (SELECT value FROM json_each(?)))
+       ORDER BY u.occurred_at DESC, u.id DESC LIMIT ${SUMMARY_EPISODES}`,
+    )
+    store.db.transaction(() => {
+      for (const job of entitySummaryJobs(store, model, entities)) {
+        const payload = job.payload as { entity_id: number } & Record<string, unknown>
+        const ids = (onBranch.pluck().all(payload.entity_id, path) as number[]).reverse()
+        if (ids.length < ENTITY_SUMMARY_MIN_EPISODES) continue
+        const key = `${job.dedupeKey}:${ep.origin_flow_id}`
+        this.queueForBranch(store, job.kind, key, nodeId, { ...payload, unit_ids: ids }, job.delaySeconds)
       }
     })()
     this.deps.wake(personaId)

@@ -97,6 +97,37 @@ describe('memory in the chat', () => {
     expect(all.text).toContain('Pepper')
   })
 
+  it('queues a person’s summary over the episodes of one branch once it names them three times', async () => {
+    const h = await setup()
+    const hana = { name: 'Hana', type: 'person', aliases: [], role: 'subject' }
+    h.fake.script({
+      provider: 'openai',
+      model: 'light-hana',
+      reply: JSON.stringify({ ...JSON.parse(JOB_REPLY), entities: [hana] }),
+    })
+    const p = await h.call<{ id: string }>('create_persona', { name: 'Mika', lightweight_model: 'openai:light-hana' })
+    const f = await h.call<{ id: string }>('create_flow', { name: 'talk', persona_id: p.id })
+    const a1 = await say(h, f.id, 'Hana called me.', 'Nice!')
+    const a2 = await say(h, f.id, 'Hana and I had lunch.', 'Lovely.', a1)
+    await say(h, f.id, 'Hana got a new job.', 'Great news.', a2)
+    const b1 = await say(h, f.id, 'Hana moved abroad.', 'Oh.') // another fork: one mention so far
+    const personJobs = async () => {
+      let jobs: MemoryJob[] = []
+      for (let i = 0; i < 300; i++) {
+        jobs = (await h.call<{ jobs: MemoryJob[] }>('memory_list_jobs', { persona_id: p.id })).jobs
+        if (!jobs.some((j) => j.kind === 'extract_entities' && j.status !== 'done')) break
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      return jobs.filter((j) => j.scope === 'person:1').map((j) => j.status)
+    }
+    // One, for the branch with three mentions; the one-mention fork gets none yet.
+    expect(await personJobs()).toEqual(['queued'])
+    // Once the other fork names her three times too, it gets its own.
+    const b2 = await say(h, f.id, 'Hana sent photos from Lisbon.', 'Beautiful.', b1)
+    await say(h, f.id, 'Hana visits next month.', 'Fun!', b2)
+    expect(await personJobs()).toEqual(['queued', 'queued'])
+  }, 30_000)
+
   it('lets the user edit, pin, archive, mark secret, promote and delete units', async () => {
     const h = await setup()
     const { personaId } = await persona(h)

@@ -133,6 +133,11 @@ export class MemoryService implements ChatMemory {
         if (!personaId) return
         this.deps.bus.emit('memory_changed', { persona_id: personaId, unit_ids: [] })
         this.progress.finished(personaId, m)
+        if (m.kind === 'extract_entities' && m.outcome === 'done') {
+          const job = new JobQueue(this.store(personaId).db).get(m.job_id)
+          const unitId = job && (JSON.parse(job.payload_json) as { unit_id?: number }).unit_id
+          if (unitId) this.planner.queueEntitySummaries(personaId, this.store(personaId), unitId)
+        }
         // Jobs write facts and summaries: the embedding model catches up with them.
         if (m.kind !== 'embed') this.planner.catchUpEmbeddings(personaId, this.store(personaId))
       },

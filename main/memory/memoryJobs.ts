@@ -181,6 +181,9 @@ const extractEntities: MemoryJobHandler = async (raw, ctx) => {
     }
     return [...new Set(ids.values())]
   })()
+  // A chat episode lies on a branch: the main thread queues that branch's entity summaries
+  // (it knows the graph). An imported one belongs to every branch: summarise across them.
+  if (ep.unit.origin_node_id !== null) return
   for (const j of entitySummaryJobs(store, ep.model, named))
     ctx.enqueue(j.kind, j.payload, { dedupeKey: j.dedupeKey, delaySeconds: j.delaySeconds })
 }

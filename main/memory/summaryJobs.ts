@@ -26,7 +26,7 @@ const SummarizePayload = z.object({
 })
 
 /** An entity earns its own summary once this many episodes name it. */
-const ENTITY_SUMMARY_MIN_EPISODES = 3
+export const ENTITY_SUMMARY_MIN_EPISODES = 3
 
 /** Person and topic summaries for entities named often enough (coalesced: one per entity at a time). */
 export function entitySummaryJobs(
