@@ -79,6 +79,17 @@ function episode(ctx: MemoryJobContext, raw: unknown): { unit: UnitRow; text: st
   return { unit, text: ctx.store.text(unit), model: p.data.model }
 }
 
+/** Whether units of this kind already rest on the episode: a re-run job must not add them twice. */
+function derivedFrom(store: MemoryStore, episodeId: number, kind: number): boolean {
+  return (
+    store
+      .prepare(
+        'SELECT 1 FROM unit_evidence ue JOIN units u ON u.id = ue.unit_id WHERE ue.evidence_unit_id = ? AND u.kind = ? LIMIT 1',
+      )
+      .get(episodeId, kind) !== undefined
+  )
+}
+
 /** Emotion, topics, salience and confidence of one episode. Skips an episode already reflected. */
 const reflect: MemoryJobHandler = async (raw, ctx) => {
   const ep = episode(ctx, raw)
@@ -203,12 +214,7 @@ const extractFacts: MemoryJobHandler = async (raw, ctx) => {
   const ep = episode(ctx, raw)
   if (!ep) return
   const { store } = ctx
-  const already = store.db
-    .prepare(
-      `SELECT 1 FROM unit_evidence ue JOIN units u ON u.id = ue.unit_id WHERE ue.evidence_unit_id = ? AND u.kind = ${UnitKind.FACT} LIMIT 1`,
-    )
-    .get(ep.unit.id)
-  if (already) return
+  if (derivedFrom(store, ep.unit.id, UnitKind.FACT)) return // done before
   const r = await askJson(
     ctx,
     ep.model,
@@ -261,12 +267,7 @@ const extractLoops: MemoryJobHandler = async (raw, ctx) => {
   const ep = episode(ctx, raw)
   if (!ep) return
   const { store } = ctx
-  const already = store.db
-    .prepare(
-      `SELECT 1 FROM unit_evidence ue JOIN units u ON u.id = ue.unit_id WHERE ue.evidence_unit_id = ? AND u.kind = ${UnitKind.LOOP} LIMIT 1`,
-    )
-    .get(ep.unit.id)
-  if (already) return
+  if (derivedFrom(store, ep.unit.id, UnitKind.LOOP)) return // done before
   const open = store.db
     .prepare(
       `SELECT unit_id AS id, loop_text AS text FROM payload_loop WHERE status = ${LoopStatus.OPEN}
