@@ -56,6 +56,17 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
+      // The main thread and the worker threads share each SQLite file. A plain (deferred)
+      // transaction that reads and then writes fails with SQLITE_BUSY when the other thread
+      // commits in between, and busy_timeout cannot help it: say which kind every one is.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[arguments.length=0] > CallExpression.callee[callee.property.name='transaction']",
+          message:
+            'Call .immediate() (a write transaction: takes the write lock at BEGIN) or .deferred() (read only) on db.transaction(fn).',
+        },
+      ],
     },
   },
   {

@@ -16,38 +16,40 @@ export const sentence = (n: number) => Array.from({ length: n }, pick).join(' ')
 /** 70% episodes, 20% facts, 5% summaries, 5% loops: what a long-lived memory roughly holds. */
 export function fillMemory(store: MemoryStore, from: number, to: number): void {
   const base = 1_600_000_000
-  store.db.transaction(() => {
-    for (let i = from; i < to; i++) {
-      const r = i % 20
-      const at = base + i * 600
-      if (r < 14)
-        store.createUnit({
-          kind: UnitKind.EPISODE,
-          source: 'bench',
-          occurred_at: at,
-          payload: { user_text: `I talked about ${sentence(12)}.`, reply_text: `That sounds like ${sentence(10)}.` },
-        })
-      else if (r < 18)
-        store.createUnit({
-          kind: UnitKind.FACT,
-          occurred_at: at,
-          payload: { predicate: 'likes', object_text: sentence(3), evidence_unit_ids_json: '[]' },
-        })
-      else if (r < 19)
-        store.createUnit({
-          kind: UnitKind.SUMMARY,
-          occurred_at: at,
-          payload: { scope_type: 1, scope_key: `day:${i}`, summary_text: sentence(40) },
-        })
-      else
-        store.createUnit({
-          kind: UnitKind.LOOP,
-          occurred_at: at,
-          payload: {
-            status: i % 200 === 19 ? LoopStatus.OPEN : LoopStatus.CLOSED,
-            loop_text: `Follow up on ${sentence(4)}`,
-          },
-        })
-    }
-  })()
+  store.db
+    .transaction(() => {
+      for (let i = from; i < to; i++) {
+        const r = i % 20
+        const at = base + i * 600
+        if (r < 14)
+          store.createUnit({
+            kind: UnitKind.EPISODE,
+            source: 'bench',
+            occurred_at: at,
+            payload: { user_text: `I talked about ${sentence(12)}.`, reply_text: `That sounds like ${sentence(10)}.` },
+          })
+        else if (r < 18)
+          store.createUnit({
+            kind: UnitKind.FACT,
+            occurred_at: at,
+            payload: { predicate: 'likes', object_text: sentence(3), evidence_unit_ids_json: '[]' },
+          })
+        else if (r < 19)
+          store.createUnit({
+            kind: UnitKind.SUMMARY,
+            occurred_at: at,
+            payload: { scope_type: 1, scope_key: `day:${i}`, summary_text: sentence(40) },
+          })
+        else
+          store.createUnit({
+            kind: UnitKind.LOOP,
+            occurred_at: at,
+            payload: {
+              status: i % 200 === 19 ? LoopStatus.OPEN : LoopStatus.CLOSED,
+              loop_text: `Follow up on ${sentence(4)}`,
+            },
+          })
+      }
+    })
+    .immediate()
 }

@@ -65,12 +65,14 @@ export class GraphService {
 
   deleteFlow(id: string): { id: string; deleted_node_ids: string[] } {
     const flow = this.getFlow(id)
-    const deleted = this.db.transaction(() => {
-      this.store.deleteFlow(id)
-      const orphans = flow.nodes.map((m) => m.id).filter((nodeId) => this.store.flowsOf(nodeId).length === 0)
-      for (const nodeId of orphans) this.store.deleteNode(nodeId)
-      return orphans
-    })()
+    const deleted = this.db
+      .transaction(() => {
+        this.store.deleteFlow(id)
+        const orphans = flow.nodes.map((m) => m.id).filter((nodeId) => this.store.flowsOf(nodeId).length === 0)
+        for (const nodeId of orphans) this.store.deleteNode(nodeId)
+        return orphans
+      })
+      .immediate()
     this.history.forget(id)
     this.bus.emit('flow_deleted', { id })
     return { id, deleted_node_ids: deleted }
@@ -236,10 +238,12 @@ export class GraphService {
     options: { created?: string } = {},
   ): Flow {
     const rec = new ChangeRecorder(this.store, flowId)
-    this.db.transaction(() => {
-      body(rec)
-      this.store.touchFlow(flowId, isoNow())
-    })()
+    this.db
+      .transaction(() => {
+        body(rec)
+        this.store.touchFlow(flowId, isoNow())
+      })
+      .immediate()
     this.history.record(flowId, { label, changes: rec.changes, touched: [...rec.touched] })
     for (const id of rec.touched) {
       const node = this.store.node(id)
@@ -252,10 +256,12 @@ export class GraphService {
 
   private replay(flowId: string, touched: string[], body: () => void): void {
     const before = new Set(touched.filter((id) => this.store.isMember(flowId, id)))
-    this.db.transaction(() => {
-      body()
-      this.store.touchFlow(flowId, isoNow())
-    })()
+    this.db
+      .transaction(() => {
+        body()
+        this.store.touchFlow(flowId, isoNow())
+      })
+      .immediate()
     // Nodes that came back, or whose text went back, must reach the canvas with their content.
     for (const id of touched) {
       const node = this.store.isMember(flowId, id) ? this.store.node(id) : null

@@ -66,16 +66,18 @@ export async function summarizeNode(raw: unknown, ctx: JobContext): Promise<void
   }
   const { summary, tags } = parseSummary(text)
 
-  const written = ctx.db.transaction(() => {
-    const now = store.node(id)
-    if (!now || now.prompt !== node.prompt || now.response !== node.response) return false
-    ctx.db
-      .prepare('UPDATE nodes SET summary_text = ?, summary_updated = 0, summary_last_built = ? WHERE id = ?')
-      .run(summary, isoNow(), id)
-    // The user's own tags stay; the model's are added after them.
-    store.setTags(id, [...new Set([...now.metadata.tags, ...tags])])
-    return true
-  })()
+  const written = ctx.db
+    .transaction(() => {
+      const now = store.node(id)
+      if (!now || now.prompt !== node.prompt || now.response !== node.response) return false
+      ctx.db
+        .prepare('UPDATE nodes SET summary_text = ?, summary_updated = 0, summary_last_built = ? WHERE id = ?')
+        .run(summary, isoNow(), id)
+      // The user's own tags stay; the model's are added after them.
+      store.setTags(id, [...new Set([...now.metadata.tags, ...tags])])
+      return true
+    })
+    .immediate()
   if (written) ctx.nodesChanged([id])
 }
 

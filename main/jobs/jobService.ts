@@ -66,9 +66,9 @@ export class JobService {
     jobs: Array<{ kind: string; payload: unknown; dedupeKey?: string }>,
   ): number {
     this.labels.set(batch, label)
-    const ids = this.options.db.transaction(() =>
-      jobs.map((j) => this.queue.enqueue(j.kind, j.payload, { batch, dedupeKey: j.dedupeKey })),
-    )()
+    const ids = this.options.db
+      .transaction(() => jobs.map((j) => this.queue.enqueue(j.kind, j.payload, { batch, dedupeKey: j.dedupeKey })))
+      .immediate()
     this.report(batch)
     this.send({ type: 'wake' })
     return ids.length

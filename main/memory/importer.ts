@@ -34,7 +34,7 @@ export function importLines(store: MemoryStore, text: string, source = 'import')
   const result: ImportResult = { imported: 0, skipped: 0, errors: [], unitIds: [] }
   const lines = text.split(/\r?\n/)
   const one = lineImporter(store, source, result)
-  store.db.transaction(() => lines.forEach(one))()
+  store.db.transaction(() => lines.forEach(one)).immediate()
   return result
 }
 
@@ -52,7 +52,7 @@ export async function importLinesInSteps(
   const one = lineImporter(store, options.source ?? 'import', result)
   const step = options.linesPerStep ?? 64
   for (let start = 0; start < lines.length; start += step) {
-    store.db.transaction(() => lines.slice(start, start + step).forEach((raw, k) => one(raw, start + k)))()
+    store.db.transaction(() => lines.slice(start, start + step).forEach((raw, k) => one(raw, start + k))).immediate()
     options.onProgress?.(Math.min(start + step, lines.length), lines.length)
     await new Promise((resolve) => setImmediate(resolve))
   }

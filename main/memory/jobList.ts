@@ -49,7 +49,7 @@ export function retryJobs(db: Db, ids: readonly number[] | undefined): number {
   let retried = 0
   db.transaction(() => {
     for (const id of targets) if (queue.retry(id)) retried++
-  })()
+  }).immediate()
   return retried
 }
 

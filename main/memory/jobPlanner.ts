@@ -43,23 +43,25 @@ export class MemoryJobPlanner {
     if (!model) return 0
     const queue = new JobQueue(store.db)
     let count = 0
-    store.db.transaction(() => {
-      const times = new Set<number>()
-      for (const id of unitIds) {
-        for (const kind of EPISODE_JOBS) {
-          queue.enqueue(kind, { unit_id: id, model }, { dedupeKey: `${kind}:${id}` })
-          count++
-        }
-        const at = store.unit(id)?.occurred_at
-        if (at != null) times.add(Math.floor(at / 86_400) * 86_400)
-      }
-      if (periodSummaries)
-        for (const day of times)
-          for (const j of summaryJobs(day, model)) {
-            queue.enqueue(j.kind, j.payload, { dedupeKey: j.dedupeKey, delaySeconds: j.delaySeconds })
+    store.db
+      .transaction(() => {
+        const times = new Set<number>()
+        for (const id of unitIds) {
+          for (const kind of EPISODE_JOBS) {
+            queue.enqueue(kind, { unit_id: id, model }, { dedupeKey: `${kind}:${id}` })
             count++
           }
-    })()
+          const at = store.unit(id)?.occurred_at
+          if (at != null) times.add(Math.floor(at / 86_400) * 86_400)
+        }
+        if (periodSummaries)
+          for (const day of times)
+            for (const j of summaryJobs(day, model)) {
+              queue.enqueue(j.kind, j.payload, { dedupeKey: j.dedupeKey, delaySeconds: j.delaySeconds })
+              count++
+            }
+      })
+      .immediate()
     this.catchUpEmbeddings(personaId, store)
     this.deps.wake(personaId)
     return count
@@ -119,27 +121,29 @@ export class MemoryJobPlanner {
       )
         .map((r) => r.id)
         .reverse()
-    store.db.transaction(() => {
-      const latest = onBranch('', CAPSULE_EPISODES)
-      if (latest.length > 0)
-        this.queueForBranch(store, 'capsule', `capsule:${flowId}`, nodeId, { model, unit_ids: latest }, 20)
-      for (const job of summaryJobs(at, model)) {
-        const p = job.payload as { range_start?: number; range_end?: number }
-        const ids =
-          p.range_start === undefined
-            ? onBranch('', SUMMARY_EPISODES)
-            : onBranch('AND occurred_at >= ? AND occurred_at < ?', SUMMARY_EPISODES, p.range_start, p.range_end!)
-        if (ids.length > 0)
-          this.queueForBranch(
-            store,
-            job.kind,
-            `${job.dedupeKey}:${flowId}`,
-            nodeId,
-            { ...p, unit_ids: ids },
-            job.delaySeconds,
-          )
-      }
-    })()
+    store.db
+      .transaction(() => {
+        const latest = onBranch('', CAPSULE_EPISODES)
+        if (latest.length > 0)
+          this.queueForBranch(store, 'capsule', `capsule:${flowId}`, nodeId, { model, unit_ids: latest }, 20)
+        for (const job of summaryJobs(at, model)) {
+          const p = job.payload as { range_start?: number; range_end?: number }
+          const ids =
+            p.range_start === undefined
+              ? onBranch('', SUMMARY_EPISODES)
+              : onBranch('AND occurred_at >= ? AND occurred_at < ?', SUMMARY_EPISODES, p.range_start, p.range_end!)
+          if (ids.length > 0)
+            this.queueForBranch(
+              store,
+              job.kind,
+              `${job.dedupeKey}:${flowId}`,
+              nodeId,
+              { ...p, unit_ids: ids },
+              job.delaySeconds,
+            )
+        }
+      })
+      .immediate()
     this.deps.wake(personaId)
   }
 
@@ -163,15 +167,17 @@ export class MemoryJobPlanner {
        AND (u.origin_node_id IS NULL OR u.origin_node_id IN (SELECT value FROM json_each(?)))
        ORDER BY u.occurred_at DESC, u.id DESC LIMIT ${SUMMARY_EPISODES}`,
     )
-    store.db.transaction(() => {
-      for (const job of entitySummaryJobs(store, model, entities)) {
-        const payload = job.payload as { entity_id: number } & Record<string, unknown>
-        const ids = (onBranch.pluck().all(payload.entity_id, path) as number[]).reverse()
-        if (ids.length < ENTITY_SUMMARY_MIN_EPISODES) continue
-        const key = `${job.dedupeKey}:${ep.origin_flow_id}`
-        this.queueForBranch(store, job.kind, key, nodeId, { ...payload, unit_ids: ids }, job.delaySeconds)
-      }
-    })()
+    store.db
+      .transaction(() => {
+        for (const job of entitySummaryJobs(store, model, entities)) {
+          const payload = job.payload as { entity_id: number } & Record<string, unknown>
+          const ids = (onBranch.pluck().all(payload.entity_id, path) as number[]).reverse()
+          if (ids.length < ENTITY_SUMMARY_MIN_EPISODES) continue
+          const key = `${job.dedupeKey}:${ep.origin_flow_id}`
+          this.queueForBranch(store, job.kind, key, nodeId, { ...payload, unit_ids: ids }, job.delaySeconds)
+        }
+      })
+      .immediate()
     this.deps.wake(personaId)
   }
 

@@ -3,23 +3,11 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { MemoryJob, MemoryPack, MemoryUnit } from '@shared/contract'
 import { useLlmCore, type LlmHarness } from '../testing/llmCore'
+import { everyMemoryJobReply } from '../testing/memoryJobReply'
 
 const setup = useLlmCore()
 
-/** One reply every memory job's schema accepts (unknown keys are dropped by zod). */
-const JOB_REPLY = JSON.stringify({
-  emotion_label: 'neutral',
-  emotion_intensity: 0.1,
-  topic_tags: ['pets'],
-  salience: 0.6,
-  confidence: 0.7,
-  entities: [],
-  relations: [],
-  facts: [],
-  open: [],
-  resolved: [],
-  summary: 'Talked about pets.',
-})
+const JOB_REPLY = everyMemoryJobReply()
 
 async function persona(h: LlmHarness): Promise<{ personaId: string; flowId: string }> {
   h.fake.script({ provider: 'openai', model: 'light-model', reply: JOB_REPLY })
@@ -103,7 +91,7 @@ describe('memory in the chat', () => {
     h.fake.script({
       provider: 'openai',
       model: 'light-hana',
-      reply: JSON.stringify({ ...JSON.parse(JOB_REPLY), entities: [hana] }),
+      reply: everyMemoryJobReply({ entities: [hana] }),
     })
     const p = await h.call<{ id: string }>('create_persona', { name: 'Mika', lightweight_model: 'openai:light-hana' })
     const f = await h.call<{ id: string }>('create_flow', { name: 'talk', persona_id: p.id })

@@ -102,21 +102,23 @@ const reflect: MemoryJobHandler = async (raw, ctx) => {
     Reflection,
   )
   const { store } = ctx
-  store.db.transaction(() => {
-    store.editPayload(ep.unit.id, { reflection_json: JSON.stringify(r) }, 'reflect')
-    store.editMeta(
-      ep.unit.id,
-      {
-        emotion_label: r.emotion_label,
-        emotion_intensity: r.emotion_intensity,
-        topic_tags: r.topic_tags,
-        salience: r.salience,
-        confidence: r.confidence,
-        state: ep.unit.state === UnitState.RAW ? UnitState.VALIDATED : undefined,
-      },
-      'reflect',
-    )
-  })()
+  store.db
+    .transaction(() => {
+      store.editPayload(ep.unit.id, { reflection_json: JSON.stringify(r) }, 'reflect')
+      store.editMeta(
+        ep.unit.id,
+        {
+          emotion_label: r.emotion_label,
+          emotion_intensity: r.emotion_intensity,
+          topic_tags: r.topic_tags,
+          salience: r.salience,
+          confidence: r.confidence,
+          state: ep.unit.state === UnitState.RAW ? UnitState.VALIDATED : undefined,
+        },
+        'reflect',
+      )
+    })
+    .immediate()
 }
 
 export function normalizeName(name: string): string {
@@ -165,33 +167,35 @@ const extractEntities: MemoryJobHandler = async (raw, ctx) => {
     Entities,
   )
   const { store } = ctx
-  const named = store.db.transaction(() => {
-    const ids = new Map<string, number>()
-    for (const e of r.entities) {
-      const id = resolveEntity(store, e.name, EntityType[e.type.toUpperCase() as keyof typeof EntityType], e.aliases)
-      ids.set(normalizeName(e.name), id)
-      store.db
-        .prepare('INSERT OR IGNORE INTO unit_entities (unit_id, entity_id, role, weight) VALUES (?, ?, ?, 1.0)')
-        .run(ep.unit.id, id, roleValues[e.role])
-    }
-    const at = ep.unit.occurred_at ?? ep.unit.created_at
-    for (const rel of r.relations) {
-      const src = ids.get(normalizeName(rel.src)) ?? resolveEntity(store, rel.src, EntityType.TOPIC)
-      const dst = ids.get(normalizeName(rel.dst)) ?? resolveEntity(store, rel.dst, EntityType.TOPIC)
-      // A second episode strengthens the edge; the same episode again changes nothing.
-      store.db
-        .prepare(
-          `INSERT INTO edges (src_entity_id, rel_type, dst_entity_id, weight, first_seen_at, last_seen_at, evidence_unit_id)
+  const named = store.db
+    .transaction(() => {
+      const ids = new Map<string, number>()
+      for (const e of r.entities) {
+        const id = resolveEntity(store, e.name, EntityType[e.type.toUpperCase() as keyof typeof EntityType], e.aliases)
+        ids.set(normalizeName(e.name), id)
+        store.db
+          .prepare('INSERT OR IGNORE INTO unit_entities (unit_id, entity_id, role, weight) VALUES (?, ?, ?, 1.0)')
+          .run(ep.unit.id, id, roleValues[e.role])
+      }
+      const at = ep.unit.occurred_at ?? ep.unit.created_at
+      for (const rel of r.relations) {
+        const src = ids.get(normalizeName(rel.src)) ?? resolveEntity(store, rel.src, EntityType.TOPIC)
+        const dst = ids.get(normalizeName(rel.dst)) ?? resolveEntity(store, rel.dst, EntityType.TOPIC)
+        // A second episode strengthens the edge; the same episode again changes nothing.
+        store.db
+          .prepare(
+            `INSERT INTO edges (src_entity_id, rel_type, dst_entity_id, weight, first_seen_at, last_seen_at, evidence_unit_id)
            VALUES (?, ?, ?, 1.0, ?, ?, ?)
            ON CONFLICT (src_entity_id, rel_type, dst_entity_id) DO UPDATE SET
              weight = weight + (CASE WHEN evidence_unit_id IS excluded.evidence_unit_id THEN 0 ELSE 1 END),
              last_seen_at = max(coalesce(last_seen_at, 0), excluded.last_seen_at),
              evidence_unit_id = excluded.evidence_unit_id`,
-        )
-        .run(src, RelationType[rel.rel.toUpperCase() as keyof typeof RelationType], dst, at, at, ep.unit.id)
-    }
-    return [...new Set(ids.values())]
-  })()
+          )
+          .run(src, RelationType[rel.rel.toUpperCase() as keyof typeof RelationType], dst, at, at, ep.unit.id)
+      }
+      return [...new Set(ids.values())]
+    })
+    .immediate()
   // A chat episode lies on a branch: the main thread queues that branch's entity summaries
   // (it knows the graph). An imported one belongs to every branch: summarise across them.
   if (ep.unit.origin_node_id !== null) return
@@ -223,43 +227,46 @@ const extractFacts: MemoryJobHandler = async (raw, ctx) => {
     Facts,
   )
   const at = ep.unit.occurred_at ?? ep.unit.created_at
-  store.db.transaction(() => {
-    for (const f of r.facts) {
-      const subject = resolveEntity(store, f.subject, EntityType.PERSON)
-      const open = store.db
-        .prepare(
-          `SELECT unit_id, object_text FROM payload_fact WHERE subject_entity_id = ? AND predicate = ?
+  store.db
+    .transaction(() => {
+      for (const f of r.facts) {
+        const subject = resolveEntity(store, f.subject, EntityType.PERSON)
+        const open = store.db
+          .prepare(
+            `SELECT unit_id, object_text FROM payload_fact WHERE subject_entity_id = ? AND predicate = ?
            AND (valid_to IS NULL OR valid_to > ?) AND unit_id IN (SELECT id FROM units WHERE state != ${UnitState.ARCHIVED})`,
-        )
-        .all(subject, f.predicate, at) as Array<{ unit_id: number; object_text: string | null }>
-      const same = open.find((o) => normalizeName(o.object_text ?? '') === normalizeName(f.object))
-      if (same) {
-        // Seen again: one more piece of evidence, no new unit.
-        const ids = new Set([...store.evidenceOf(same.unit_id), ep.unit.id])
-        store.addEvidence(same.unit_id, [ep.unit.id])
-        store.editPayload(same.unit_id, { evidence_unit_ids_json: JSON.stringify([...ids]) }, 'more evidence')
-        continue
+          )
+          .all(subject, f.predicate, at) as Array<{ unit_id: number; object_text: string | null }>
+        const same = open.find((o) => normalizeName(o.object_text ?? '') === normalizeName(f.object))
+        if (same) {
+          // Seen again: one more piece of evidence, no new unit.
+          const ids = new Set([...store.evidenceOf(same.unit_id), ep.unit.id])
+          store.addEvidence(same.unit_id, [ep.unit.id])
+          store.editPayload(same.unit_id, { evidence_unit_ids_json: JSON.stringify([...ids]) }, 'more evidence')
+          continue
+        }
+        const id = store.createUnit({
+          kind: UnitKind.FACT,
+          source: 'extract_facts',
+          occurred_at: at,
+          confidence: f.confidence,
+          state: UnitState.VALIDATED,
+          sensitivity: ep.unit.sensitivity,
+          evidence: [ep.unit.id],
+          payload: {
+            subject_entity_id: subject,
+            predicate: f.predicate,
+            object_text: f.object,
+            valid_from: parseTime(f.valid_from) ?? at,
+            valid_to: parseTime(f.valid_to),
+            evidence_unit_ids_json: JSON.stringify([ep.unit.id]),
+          },
+        })
+        if (f.exclusive)
+          for (const o of open) store.editPayload(o.unit_id, { valid_to: at }, `superseded by fact ${id}`)
       }
-      const id = store.createUnit({
-        kind: UnitKind.FACT,
-        source: 'extract_facts',
-        occurred_at: at,
-        confidence: f.confidence,
-        state: UnitState.VALIDATED,
-        sensitivity: ep.unit.sensitivity,
-        evidence: [ep.unit.id],
-        payload: {
-          subject_entity_id: subject,
-          predicate: f.predicate,
-          object_text: f.object,
-          valid_from: parseTime(f.valid_from) ?? at,
-          valid_to: parseTime(f.valid_to),
-          evidence_unit_ids_json: JSON.stringify([ep.unit.id]),
-        },
-      })
-      if (f.exclusive) for (const o of open) store.editPayload(o.unit_id, { valid_to: at }, `superseded by fact ${id}`)
-    }
-  })()
+    })
+    .immediate()
 }
 
 /** Open loops an episode starts, and earlier loops it resolves (closed, not deleted). */
@@ -282,22 +289,24 @@ const extractLoops: MemoryJobHandler = async (raw, ctx) => {
     Loops,
   )
   const at = ep.unit.occurred_at ?? ep.unit.created_at
-  store.db.transaction(() => {
-    for (const l of r.open)
-      store.createUnit({
-        kind: UnitKind.LOOP,
-        source: 'extract_loops',
-        occurred_at: at,
-        sensitivity: ep.unit.sensitivity,
-        evidence: [ep.unit.id],
-        payload: { status: LoopStatus.OPEN, due_at: parseTime(l.due), loop_text: l.text },
-      })
-    for (const id of r.resolved) {
-      if (!open.some((o) => o.id === id)) continue
-      store.addEvidence(id, [ep.unit.id])
-      store.editPayload(id, { status: LoopStatus.CLOSED }, `resolved by episode ${ep.unit.id}`)
-    }
-  })()
+  store.db
+    .transaction(() => {
+      for (const l of r.open)
+        store.createUnit({
+          kind: UnitKind.LOOP,
+          source: 'extract_loops',
+          occurred_at: at,
+          sensitivity: ep.unit.sensitivity,
+          evidence: [ep.unit.id],
+          payload: { status: LoopStatus.OPEN, due_at: parseTime(l.due), loop_text: l.text },
+        })
+      for (const id of r.resolved) {
+        if (!open.some((o) => o.id === id)) continue
+        store.addEvidence(id, [ep.unit.id])
+        store.editPayload(id, { status: LoopStatus.CLOSED }, `resolved by episode ${ep.unit.id}`)
+      }
+    })
+    .immediate()
 }
 
 /** Recomputes every unit's FTS row and vector (idempotent; in chunks so the worker stays responsive). */
@@ -311,9 +320,11 @@ const reindex: MemoryJobHandler = async (_raw, ctx) => {
       .pluck()
       .all(after) as number[]
     if (ids.length === 0) return
-    store.db.transaction(() => {
-      for (const id of ids) store.reindex(id)
-    })()
+    store.db
+      .transaction(() => {
+        for (const id of ids) store.reindex(id)
+      })
+      .immediate()
     after = ids.at(-1)!
     await new Promise((r) => setImmediate(r))
   }

@@ -82,7 +82,7 @@ export function writeModelVectors(
       insert.run(BigInt(r.id), vectorBlob(normalised(r.vector)), BigInt(r.kind))
       clean.run(r.id, r.gen)
     }
-  })()
+  }).immediate()
 }
 
 /** The units nearest to a query vector of the same model; empty when the table holds another model's. */

@@ -114,44 +114,46 @@ export class MemoryStore {
   }
 
   createUnit(input: NewUnit): number {
-    return this.db.transaction(() => {
-      const now = this.now()
-      const { id } = this.prepare(
-        `INSERT INTO units (kind, occurred_at, created_at, updated_at, source, state, confidence, salience,
+    return this.db
+      .transaction(() => {
+        const now = this.now()
+        const { id } = this.prepare(
+          `INSERT INTO units (kind, occurred_at, created_at, updated_at, source, state, confidence, salience,
            sensitivity, pin, topic_tags, emotion_label, emotion_intensity, origin_node_id, origin_flow_id,
            external_ref, is_global)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      ).get(
-        input.kind,
-        input.occurred_at ?? now,
-        now,
-        now,
-        input.source ?? null,
-        input.state ?? UnitState.RAW,
-        input.confidence ?? 0.5,
-        input.salience ?? 0,
-        input.sensitivity ?? 0,
-        input.pin ? 1 : 0,
-        input.topic_tags ? input.topic_tags.join(',') : null,
-        input.emotion_label ?? null,
-        input.emotion_intensity ?? null,
-        input.origin_node_id ?? null,
-        input.origin_flow_id ?? null,
-        input.external_ref ?? null,
-        input.is_global ? 1 : 0,
-      ) as { id: number }
-      const { table, columns } = payloadTables[input.kind]
-      // Fields left out take the column's default (is_active = 1).
-      const given = columns.filter((c) => input.payload[c] !== undefined)
-      this.prepare(
-        `INSERT INTO ${table} (unit_id${given.map((c) => `, ${c}`).join('')}) VALUES (?${', ?'.repeat(given.length)})`,
-      ).run(id, ...given.map((c) => toSql(input.payload[c])))
-      for (const e of new Set(input.evidence ?? []))
-        this.prepare('INSERT OR IGNORE INTO unit_evidence (unit_id, evidence_unit_id) VALUES (?, ?)').run(id, e)
-      this.reindex(id)
-      this.snapshot(id, 'created', null)
-      return id
-    })()
+        ).get(
+          input.kind,
+          input.occurred_at ?? now,
+          now,
+          now,
+          input.source ?? null,
+          input.state ?? UnitState.RAW,
+          input.confidence ?? 0.5,
+          input.salience ?? 0,
+          input.sensitivity ?? 0,
+          input.pin ? 1 : 0,
+          input.topic_tags ? input.topic_tags.join(',') : null,
+          input.emotion_label ?? null,
+          input.emotion_intensity ?? null,
+          input.origin_node_id ?? null,
+          input.origin_flow_id ?? null,
+          input.external_ref ?? null,
+          input.is_global ? 1 : 0,
+        ) as { id: number }
+        const { table, columns } = payloadTables[input.kind]
+        // Fields left out take the column's default (is_active = 1).
+        const given = columns.filter((c) => input.payload[c] !== undefined)
+        this.prepare(
+          `INSERT INTO ${table} (unit_id${given.map((c) => `, ${c}`).join('')}) VALUES (?${', ?'.repeat(given.length)})`,
+        ).run(id, ...given.map((c) => toSql(input.payload[c])))
+        for (const e of new Set(input.evidence ?? []))
+          this.prepare('INSERT OR IGNORE INTO unit_evidence (unit_id, evidence_unit_id) VALUES (?, ?)').run(id, e)
+        this.reindex(id)
+        this.snapshot(id, 'created', null)
+        return id
+      })
+      .immediate()
   }
 
   unit(id: number): UnitRow | null {
@@ -171,51 +173,55 @@ export class MemoryStore {
 
   /** A new version with the payload fields changed; the previous payload stays in `unit_versions`. */
   editPayload(id: number, patch: Payload, reason: string): void {
-    this.db.transaction(() => {
-      const unit = this.requireUnit(id)
-      const { table, columns } = payloadTables[unit.kind]
-      const unknown = Object.keys(patch).filter((k) => !columns.includes(k))
-      if (unknown.length > 0)
-        throw new AppError('bad_input', `${kindName(unit.kind)} units have no field ${unknown.join(', ')}`)
-      const next = { ...this.payload(unit), ...patch }
-      this.prepare(`UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE unit_id = ?`).run(
-        ...columns.map((c) => toSql(next[c])),
-        id,
-      )
-      this.prepare('UPDATE units SET updated_at = ? WHERE id = ?').run(this.now(), id)
-      this.reindex(id)
-      this.snapshot(id, reason, unit.version)
-    })()
+    this.db
+      .transaction(() => {
+        const unit = this.requireUnit(id)
+        const { table, columns } = payloadTables[unit.kind]
+        const unknown = Object.keys(patch).filter((k) => !columns.includes(k))
+        if (unknown.length > 0)
+          throw new AppError('bad_input', `${kindName(unit.kind)} units have no field ${unknown.join(', ')}`)
+        const next = { ...this.payload(unit), ...patch }
+        this.prepare(`UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE unit_id = ?`).run(
+          ...columns.map((c) => toSql(next[c])),
+          id,
+        )
+        this.prepare('UPDATE units SET updated_at = ? WHERE id = ?').run(this.now(), id)
+        this.reindex(id)
+        this.snapshot(id, reason, unit.version)
+      })
+      .immediate()
   }
 
   /** A new version with metadata changed (state, sensitivity, pin, reflection…). */
   editMeta(id: number, meta: UnitMeta, reason: string): void {
-    this.db.transaction(() => {
-      const unit = this.requireUnit(id)
-      const set: Record<string, unknown> = {
-        occurred_at: meta.occurred_at,
-        source: meta.source,
-        state: meta.state,
-        confidence: meta.confidence,
-        salience: meta.salience,
-        sensitivity: meta.sensitivity,
-        pin: meta.pin === undefined ? undefined : meta.pin ? 1 : 0,
-        topic_tags: meta.topic_tags === undefined ? undefined : (meta.topic_tags?.join(',') ?? null),
-        emotion_label: meta.emotion_label,
-        emotion_intensity: meta.emotion_intensity,
-        is_global: meta.is_global === undefined ? undefined : meta.is_global ? 1 : 0,
-      }
-      const fields = Object.entries(set).filter(([, v]) => v !== undefined)
-      if (fields.length === 0) return
-      this.prepare(`UPDATE units SET ${fields.map(([k]) => `${k} = ?`).join(', ')}, updated_at = ? WHERE id = ?`).run(
-        ...fields.map(([, v]) => v as string | number | null),
-        this.now(),
-        id,
-      )
-      if (meta.state !== undefined || meta.sensitivity !== undefined || meta.occurred_at !== undefined)
-        this.reindexVector(id)
-      this.snapshot(id, reason, unit.version)
-    })()
+    this.db
+      .transaction(() => {
+        const unit = this.requireUnit(id)
+        const set: Record<string, unknown> = {
+          occurred_at: meta.occurred_at,
+          source: meta.source,
+          state: meta.state,
+          confidence: meta.confidence,
+          salience: meta.salience,
+          sensitivity: meta.sensitivity,
+          pin: meta.pin === undefined ? undefined : meta.pin ? 1 : 0,
+          topic_tags: meta.topic_tags === undefined ? undefined : (meta.topic_tags?.join(',') ?? null),
+          emotion_label: meta.emotion_label,
+          emotion_intensity: meta.emotion_intensity,
+          is_global: meta.is_global === undefined ? undefined : meta.is_global ? 1 : 0,
+        }
+        const fields = Object.entries(set).filter(([, v]) => v !== undefined)
+        if (fields.length === 0) return
+        this.prepare(`UPDATE units SET ${fields.map(([k]) => `${k} = ?`).join(', ')}, updated_at = ? WHERE id = ?`).run(
+          ...fields.map(([, v]) => v as string | number | null),
+          this.now(),
+          id,
+        )
+        if (meta.state !== undefined || meta.sensitivity !== undefined || meta.occurred_at !== undefined)
+          this.reindexVector(id)
+        this.snapshot(id, reason, unit.version)
+      })
+      .immediate()
   }
 
   addEvidence(id: number, evidence: number[]): void {
@@ -232,17 +238,19 @@ export class MemoryStore {
   }
 
   deleteUnit(id: number): boolean {
-    return this.db.transaction(() => {
-      if (!this.unit(id)) return false
-      this.prepare('DELETE FROM units_fts WHERE rowid = ?').run(id)
-      this.prepare('DELETE FROM vec_units WHERE unit_id = ?').run(BigInt(id))
-      this.logVectorChange(id)
-      deleteModelVector(this.db, id)
-      // Edges keep their pair but lose the deleted evidence.
-      this.prepare('UPDATE edges SET evidence_unit_id = NULL WHERE evidence_unit_id = ?').run(id)
-      this.prepare('DELETE FROM units WHERE id = ?').run(id)
-      return true
-    })()
+    return this.db
+      .transaction(() => {
+        if (!this.unit(id)) return false
+        this.prepare('DELETE FROM units_fts WHERE rowid = ?').run(id)
+        this.prepare('DELETE FROM vec_units WHERE unit_id = ?').run(BigInt(id))
+        this.logVectorChange(id)
+        deleteModelVector(this.db, id)
+        // Edges keep their pair but lose the deleted evidence.
+        this.prepare('UPDATE edges SET evidence_unit_id = NULL WHERE evidence_unit_id = ?').run(id)
+        this.prepare('DELETE FROM units WHERE id = ?').run(id)
+        return true
+      })
+      .immediate()
   }
 
   versions(id: number): Array<{

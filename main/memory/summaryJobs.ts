@@ -147,28 +147,30 @@ export const summarize: MemoryJobHandler = async (raw, ctx) => {
     episodes.map((e) => `[${isoDate(e.occurred_at ?? e.created_at)}] ${store.text(e)}`).join('\n'),
     Summary,
   )
-  store.db.transaction(() => {
-    const payload = {
-      scope_type: scope_type as ScopeType,
-      scope_key,
-      range_start: range_start ?? null,
-      range_end: range_end ?? null,
-      summary_text: r.summary,
-    }
-    if (existing === undefined) {
-      store.createUnit({
-        kind: UnitKind.SUMMARY,
-        source: 'summarize',
-        occurred_at: episodes.at(-1)!.occurred_at,
-        state: UnitState.CONSOLIDATED,
-        evidence,
-        payload,
-      })
-    } else {
-      store.addEvidence(existing, evidence)
-      store.editPayload(existing, payload, 'resummarised')
-    }
-  })()
+  store.db
+    .transaction(() => {
+      const payload = {
+        scope_type: scope_type as ScopeType,
+        scope_key,
+        range_start: range_start ?? null,
+        range_end: range_end ?? null,
+        summary_text: r.summary,
+      }
+      if (existing === undefined) {
+        store.createUnit({
+          kind: UnitKind.SUMMARY,
+          source: 'summarize',
+          occurred_at: episodes.at(-1)!.occurred_at,
+          state: UnitState.CONSOLIDATED,
+          evidence,
+          payload,
+        })
+      } else {
+        store.addEvidence(existing, evidence)
+        store.editPayload(existing, payload, 'resummarised')
+      }
+    })
+    .immediate()
 }
 
 /**

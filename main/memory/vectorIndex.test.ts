@@ -61,21 +61,23 @@ describe('vector index', () => {
   it('answers what sqlite-vec answers, per kind, with archived and SECRET units filtered', () => {
     const store = memory()
     const { rand, sentence } = corpus()
-    store.db.transaction(() => {
-      for (let i = 0; i < 600; i++) {
-        const kind = i % 3 === 0 ? UnitKind.FACT : UnitKind.EPISODE
-        const payload =
-          kind === UnitKind.FACT
-            ? { predicate: 'likes', object_text: sentence(3), evidence_unit_ids_json: '[]' }
-            : { user_text: sentence(10), reply_text: sentence(6) }
-        store.createUnit({
-          kind,
-          payload,
-          state: rand() < 0.1 ? UnitState.ARCHIVED : UnitState.RAW,
-          sensitivity: rand() < 0.1 ? Sensitivity.SECRET : Sensitivity.NORMAL,
-        })
-      }
-    })()
+    store.db
+      .transaction(() => {
+        for (let i = 0; i < 600; i++) {
+          const kind = i % 3 === 0 ? UnitKind.FACT : UnitKind.EPISODE
+          const payload =
+            kind === UnitKind.FACT
+              ? { predicate: 'likes', object_text: sentence(3), evidence_unit_ids_json: '[]' }
+              : { user_text: sentence(10), reply_text: sentence(6) }
+          store.createUnit({
+            kind,
+            payload,
+            state: rand() < 0.1 ? UnitState.ARCHIVED : UnitState.RAW,
+            sensitivity: rand() < 0.1 ? Sensitivity.SECRET : Sensitivity.NORMAL,
+          })
+        }
+      })
+      .immediate()
     const index = vectorIndexOf(store)
     index.sync()
     expect(index.size).toBe(600)
@@ -167,7 +169,7 @@ describe('vector index', () => {
     const request = { query: 'tell me about the castle and the ramen', budget: 600, path: null, now: 1_700_100_000 }
     const outside = buildPack(store, request)
     const searches = vectorIndexOf(store).stats.searches
-    const inside = store.db.transaction(() => buildPack(store, request))()
+    const inside = store.db.transaction(() => buildPack(store, request)).immediate()
     expect(vectorIndexOf(store).stats.searches).toBe(searches)
     expect(inside.sections.flatMap((s) => s.items.map((i) => i.unit_id))).toEqual(
       outside.sections.flatMap((s) => s.items.map((i) => i.unit_id)),

@@ -69,7 +69,7 @@ export class VectorIndex {
     }
     // One read transaction: the log and the vectors come from the same snapshot.
     if (db.inTransaction) run()
-    else db.transaction(run)()
+    else db.transaction(run).deferred()
   }
 
   /** Reloads every vector from `vec_units` (the first sync does it; the bench times it). */
@@ -77,7 +77,7 @@ export class VectorIndex {
     const { db } = this.store
     const run = () => this.load((this.stmts.head.get() as { hi: number | null }).hi ?? 0)
     if (db.inTransaction) run()
-    else db.transaction(run)()
+    else db.transaction(run).deferred()
   }
 
   private load(head: number): void {

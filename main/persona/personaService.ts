@@ -82,10 +82,12 @@ export class PersonaService {
 
   delete(id: string): { id: string } {
     this.get(id)
-    this.db.transaction(() => {
-      this.db.prepare('UPDATE flows SET persona_id = NULL WHERE persona_id = ?').run(id)
-      this.db.prepare('DELETE FROM ai WHERE AIID = ?').run(id)
-    })()
+    this.db
+      .transaction(() => {
+        this.db.prepare('UPDATE flows SET persona_id = NULL WHERE persona_id = ?').run(id)
+        this.db.prepare('DELETE FROM ai WHERE AIID = ?').run(id)
+      })
+      .immediate()
     this.bus.emit('personas_changed', { personas: this.list() })
     return { id }
   }

@@ -32,11 +32,13 @@ export class SettingsService {
   }
 
   update(patch: SettingsPatch): Settings {
-    this.db.transaction(() => {
-      for (const [key, value] of Object.entries(patch)) {
-        if (value !== undefined) writeSetting(this.db, key, value)
-      }
-    })()
+    this.db
+      .transaction(() => {
+        for (const [key, value] of Object.entries(patch)) {
+          if (value !== undefined) writeSetting(this.db, key, value)
+        }
+      })
+      .immediate()
     const settings = this.get()
     this.bus.emit('settings_updated', settings)
     return settings

@@ -16,43 +16,45 @@ export function ensureDemoWorld(world: WorldService): void {
   }
   const lang = world.language()
   const ja = lang === 'ja'
-  store.db.transaction(() => {
-    store.insertBuilding({
-      name: ja ? '美術館' : 'Museum',
-      description: ja ? '生成した絵や持ち込んだ絵が飾られる場所。' : 'Where generated and uploaded pictures hang.',
-      kind: 'museum',
+  store.db
+    .transaction(() => {
+      store.insertBuilding({
+        name: ja ? '美術館' : 'Museum',
+        description: ja ? '生成した絵や持ち込んだ絵が飾られる場所。' : 'Where generated and uploaded pictures hang.',
+        kind: 'museum',
+      })
+      const library = store.insertBuilding({
+        name: ja ? '図書館' : 'Library',
+        description: ja
+          ? '詩や小説、日記、説明書が所蔵される場所。'
+          : 'Where poems, stories, diaries and manuals are kept.',
+        kind: 'library',
+      })
+      store.setUserBuilding(library.id)
+      store.insertItem({
+        type: 'object',
+        name: ja ? '閲覧机' : 'Reading desk',
+        description: ja
+          ? '古い樫の机。本を広げるのにちょうどいい。'
+          : 'An old oak desk, just right for spreading out a book.',
+        filePath: null,
+        state: {},
+        summaryStatus: 'none',
+        owner: { kind: 'building', id: library.id },
+      })
+      const filePath = world.files.create('documents', 'txt', userGuide.text)
+      const guide = store.insertItem({
+        type: 'document',
+        name: userGuide.name[lang],
+        description: userGuide.summary[lang],
+        filePath,
+        state: { created_by: 'system' },
+        summaryStatus: 'ready',
+        owner: { kind: 'building', id: library.id },
+      })
+      // Written by hand, so the first run makes no model call.
+      world.files.writeSummary(filePath, userGuide.summary[lang])
+      store.addVersion(guide.id, userGuide.text, 'system', 'create')
     })
-    const library = store.insertBuilding({
-      name: ja ? '図書館' : 'Library',
-      description: ja
-        ? '詩や小説、日記、説明書が所蔵される場所。'
-        : 'Where poems, stories, diaries and manuals are kept.',
-      kind: 'library',
-    })
-    store.setUserBuilding(library.id)
-    store.insertItem({
-      type: 'object',
-      name: ja ? '閲覧机' : 'Reading desk',
-      description: ja
-        ? '古い樫の机。本を広げるのにちょうどいい。'
-        : 'An old oak desk, just right for spreading out a book.',
-      filePath: null,
-      state: {},
-      summaryStatus: 'none',
-      owner: { kind: 'building', id: library.id },
-    })
-    const filePath = world.files.create('documents', 'txt', userGuide.text)
-    const guide = store.insertItem({
-      type: 'document',
-      name: userGuide.name[lang],
-      description: userGuide.summary[lang],
-      filePath,
-      state: { created_by: 'system' },
-      summaryStatus: 'ready',
-      owner: { kind: 'building', id: library.id },
-    })
-    // Written by hand, so the first run makes no model call.
-    world.files.writeSummary(filePath, userGuide.summary[lang])
-    store.addVersion(guide.id, userGuide.text, 'system', 'create')
-  })()
+    .immediate()
 }

@@ -82,13 +82,15 @@ export async function summarizeItem(raw: unknown, ctx: JobContext): Promise<void
   const summary = clampSummary(reply)
   if (!summary) throw new Error('the model returned an empty summary')
 
-  ctx.db.transaction(() => {
-    const now = store.item(item.id)
-    if (!now) return
-    if (p.version !== null && store.latestVersion(item.id) !== p.version) return
-    files.writeSummary(item.file_path!, summary)
-    store.updateItem(item.id, { description: summary, summaryStatus: 'ready' })
-  })()
+  ctx.db
+    .transaction(() => {
+      const now = store.item(item.id)
+      if (!now) return
+      if (p.version !== null && store.latestVersion(item.id) !== p.version) return
+      files.writeSummary(item.file_path!, summary)
+      store.updateItem(item.id, { description: summary, summaryStatus: 'ready' })
+    })
+    .immediate()
 }
 
 /** At most 300 characters (code points, so a Japanese sentence is never cut mid-character). */

@@ -82,11 +82,13 @@ export class WorldService {
         `this building still holds ${held} item${held === 1 ? '' : 's'}; it was not deleted`,
       )
     }
-    this.deps.db.transaction(() => {
-      this.store.deleteBuilding(id)
-      const user = this.store.userLocationRow()
-      if (!user?.building_id) this.store.setUserBuilding(this.store.buildings()[0]?.id ?? null)
-    })()
+    this.deps.db
+      .transaction(() => {
+        this.store.deleteBuilding(id)
+        const user = this.store.userLocationRow()
+        if (!user?.building_id) this.store.setUserBuilding(this.store.buildings()[0]?.id ?? null)
+      })
+      .immediate()
     this.changed()
     return { id }
   }
@@ -139,19 +141,21 @@ export class WorldService {
     const filePath = this.files.create('documents', 'txt', input.content)
     let item: Item
     try {
-      item = this.deps.db.transaction(() => {
-        const created = this.store.insertItem({
-          type: 'document',
-          name: input.name,
-          description: input.description,
-          filePath,
-          state: { created_by: authorName(author) },
-          summaryStatus: 'pending',
-          owner: { kind: 'building', id: buildingId },
+      item = this.deps.db
+        .transaction(() => {
+          const created = this.store.insertItem({
+            type: 'document',
+            name: input.name,
+            description: input.description,
+            filePath,
+            state: { created_by: authorName(author) },
+            summaryStatus: 'pending',
+            owner: { kind: 'building', id: buildingId },
+          })
+          this.store.addVersion(created.id, input.content, authorName(author), 'create')
+          return created
         })
-        this.store.addVersion(created.id, input.content, authorName(author), 'create')
-        return created
-      })()
+        .immediate()
     } catch (e) {
       rmSync(resolveItemPath(this.deps.paths.home, filePath).path, { force: true })
       throw e
@@ -199,10 +203,12 @@ export class WorldService {
     const versions = item.type === 'document' ? this.store.versionsWithContent(item.id) : []
     const trash = prepareTrash(this.deps.paths, item, versions)
     try {
-      this.deps.db.transaction(() => {
-        this.store.deleteItem(item.id)
-        trash.moveIn()
-      })()
+      this.deps.db
+        .transaction(() => {
+          this.store.deleteItem(item.id)
+          trash.moveIn()
+        })
+        .immediate()
     } catch (e) {
       trash.undo()
       throw e
@@ -245,15 +251,17 @@ export class WorldService {
     const move = prepareRestore(this.deps.paths.home, trashed)
     let item: Item
     try {
-      item = this.deps.db.transaction(() => {
-        const restored = this.store.restoreItem(
-          was,
-          { id, filePath: move.filePath, buildingId },
-          trashed.record.versions,
-        )
-        move.moveOut()
-        return restored
-      })()
+      item = this.deps.db
+        .transaction(() => {
+          const restored = this.store.restoreItem(
+            was,
+            { id, filePath: move.filePath, buildingId },
+            trashed.record.versions,
+          )
+          move.moveOut()
+          return restored
+        })
+        .immediate()
     } catch (e) {
       move.undo()
       throw e
@@ -299,12 +307,14 @@ export class WorldService {
 
   /** A new version: history row and file together, then a fresh summary. */
   private writeDocument(item: Item, content: string, author: Author, action: string, personaId: string | null): Item {
-    const updated = this.deps.db.transaction(() => {
-      this.store.addVersion(item.id, content, authorName(author), action)
-      // The file is replaced inside the transaction: if the write fails, the version row rolls back.
-      this.files.replace(item.file_path!, content)
-      return this.store.updateItem(item.id, { summaryStatus: 'pending' })
-    })()
+    const updated = this.deps.db
+      .transaction(() => {
+        this.store.addVersion(item.id, content, authorName(author), action)
+        // The file is replaced inside the transaction: if the write fails, the version row rolls back.
+        this.files.replace(item.file_path!, content)
+        return this.store.updateItem(item.id, { summaryStatus: 'pending' })
+      })
+      .immediate()
     this.summarize(updated, personaId)
     return this.emitItem(updated)
   }

@@ -48,23 +48,25 @@ export interface GraphSnapshot {
 
 /** One consistent read of the flows and their nodes, even while another process writes. */
 export function snapshot(graph: GraphService, flowIds?: readonly string[]): GraphSnapshot {
-  return graph.store.db.transaction(() => {
-    const ids = flowIds ? [...new Set(flowIds)] : graph.listFlows().map((f) => f.id)
-    const loaded = ids.map((id) => {
-      if (!graph.store.flowRow(id)) throw new AppError('not_found', `flow ${id} not found`)
-      return graph.loadFlow(id)
+  return graph.store.db
+    .transaction(() => {
+      const ids = flowIds ? [...new Set(flowIds)] : graph.listFlows().map((f) => f.id)
+      const loaded = ids.map((id) => {
+        if (!graph.store.flowRow(id)) throw new AppError('not_found', `flow ${id} not found`)
+        return graph.loadFlow(id)
+      })
+      const nodes = new Map(loaded.flatMap((l) => l.nodes).map((n) => [n.id, n]))
+      const byId = (a: { id: string }, b: { id: string }) => byCodeUnits(a.id, b.id)
+      return {
+        flows: sortByTimestamp(
+          loaded.map((l) => l.flow),
+          (f) => f.created,
+          byId,
+        ),
+        nodes: sortByTimestamp([...nodes.values()], (n) => n.timestamp, byId),
+      }
     })
-    const nodes = new Map(loaded.flatMap((l) => l.nodes).map((n) => [n.id, n]))
-    const byId = (a: { id: string }, b: { id: string }) => byCodeUnits(a.id, b.id)
-    return {
-      flows: sortByTimestamp(
-        loaded.map((l) => l.flow),
-        (f) => f.created,
-        byId,
-      ),
-      nodes: sortByTimestamp([...nodes.values()], (n) => n.timestamp, byId),
-    }
-  })()
+    .immediate()
 }
 
 /** Every file of the export, by path. Pure: the same snapshot always gives the same bytes. */

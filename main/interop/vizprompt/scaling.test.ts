@@ -29,30 +29,32 @@ const setup = useVizprompt()
 function conversation(core: Core, count: number): string {
   const store = core.graph.store
   const flowId = core.graph.createFlow({ name: 'bench', description: 'a long one' }).id
-  core.db.transaction(() => {
-    let main: string | null = null
-    let branch: string | null = null
-    for (let i = 0; i < count; i++) {
-      const id = randomUUID()
-      const onBranch = i % 7 === 3 && main !== null
-      const parent = onBranch ? (branch ?? main) : main
-      store.insertNode({
-        id,
-        timestamp: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
-        prompt: `Turn ${i}: 今日の話題は${i % 2 ? '東京の桜' : '京都の紅葉'}について。`,
-        response: `Reply ${i}. **Markdown**:\n\n- one\n- two\r\n\nそして日本語も。`,
-        model: 'bench:model',
-      })
-      store.setTags(id, [`topic${i % 13}`, i % 2 ? '桜' : '紅葉'])
-      store.addMember(flowId, id, { x: onBranch ? 380 : 0, y: i * 260.5 })
-      if (parent) store.addEdge(flowId, parent, id)
-      if (onBranch) branch = id
-      else {
-        if (i % 23 === 0 && branch && main) store.addEdge(flowId, branch, id)
-        main = id
+  core.db
+    .transaction(() => {
+      let main: string | null = null
+      let branch: string | null = null
+      for (let i = 0; i < count; i++) {
+        const id = randomUUID()
+        const onBranch = i % 7 === 3 && main !== null
+        const parent = onBranch ? (branch ?? main) : main
+        store.insertNode({
+          id,
+          timestamp: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+          prompt: `Turn ${i}: 今日の話題は${i % 2 ? '東京の桜' : '京都の紅葉'}について。`,
+          response: `Reply ${i}. **Markdown**:\n\n- one\n- two\r\n\nそして日本語も。`,
+          model: 'bench:model',
+        })
+        store.setTags(id, [`topic${i % 13}`, i % 2 ? '桜' : '紅葉'])
+        store.addMember(flowId, id, { x: onBranch ? 380 : 0, y: i * 260.5 })
+        if (parent) store.addEdge(flowId, parent, id)
+        if (onBranch) branch = id
+        else {
+          if (i % 23 === 0 && branch && main) store.addEdge(flowId, branch, id)
+          main = id
+        }
       }
-    }
-  })()
+    })
+    .immediate()
   return flowId
 }
 

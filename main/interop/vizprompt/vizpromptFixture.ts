@@ -90,26 +90,28 @@ export function buildFlow(core: Core, count: number, name = 'メインフロー'
   const store = core.graph.store
   const flowId = core.graph.createFlow({ name, description: 'line one\r\nline two\n' }).id
   const ids: string[] = []
-  core.db.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      const id = randomUUID()
-      store.insertNode({
-        id,
-        timestamp: stamp(i),
-        prompt: `#${i} ${TEXTS[i % TEXTS.length]}`,
-        response: TEXTS[(i + 3) % TEXTS.length]!,
-        model: i % 5 === 0 ? '' : 'gpt-test',
-        status: i % 97 === 5 ? 'error' : 'complete',
-      })
-      store.setTags(id, i % 3 === 0 ? [TAGS[i % TAGS.length]!, TAGS[(i + 1) % TAGS.length]!] : [])
-      store.addMember(flowId, id, i % 4 === 0 ? { x: i * 10.25, y: -i / 3 } : null)
-      if (i % 50 === 1) store.setPinned(flowId, id, true)
-      for (const parent of parentsOf(i, ids)) store.addEdge(flowId, parent, id)
-      if (i % 2 === 0) enrich(core, id, i)
-      ids.push(id)
-    }
-    core.graph.updateFlow({ id: flowId, system_prompt: 'あなたは親切です。\n', token_budget: 12000 })
-  })()
+  core.db
+    .transaction(() => {
+      for (let i = 0; i < count; i++) {
+        const id = randomUUID()
+        store.insertNode({
+          id,
+          timestamp: stamp(i),
+          prompt: `#${i} ${TEXTS[i % TEXTS.length]}`,
+          response: TEXTS[(i + 3) % TEXTS.length]!,
+          model: i % 5 === 0 ? '' : 'gpt-test',
+          status: i % 97 === 5 ? 'error' : 'complete',
+        })
+        store.setTags(id, i % 3 === 0 ? [TAGS[i % TAGS.length]!, TAGS[(i + 1) % TAGS.length]!] : [])
+        store.addMember(flowId, id, i % 4 === 0 ? { x: i * 10.25, y: -i / 3 } : null)
+        if (i % 50 === 1) store.setPinned(flowId, id, true)
+        for (const parent of parentsOf(i, ids)) store.addEdge(flowId, parent, id)
+        if (i % 2 === 0) enrich(core, id, i)
+        ids.push(id)
+      }
+      core.graph.updateFlow({ id: flowId, system_prompt: 'あなたは親切です。\n', token_budget: 12000 })
+    })
+    .immediate()
   return { flowId, ids }
 }
 

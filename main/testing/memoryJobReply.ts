@@ -1,0 +1,22 @@
+/**
+ * One answer that fits every memory episode job (reflect, extract_entities, extract_facts,
+ * extract_loops) and a summary: each job's schema keeps its own fields and drops the rest, so a
+ * test can script a single reply for the lightweight model. `extra` replaces fields, e.g.
+ * entities for the entity graph.
+ */
+export function everyMemoryJobReply(extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    emotion_label: 'neutral',
+    emotion_intensity: 0.1,
+    topic_tags: ['pets'],
+    salience: 0.6,
+    confidence: 0.7,
+    entities: [],
+    relations: [],
+    facts: [],
+    open: [],
+    resolved: [],
+    summary: 'Talked about pets.',
+    ...extra,
+  })
+}
