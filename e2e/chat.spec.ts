@@ -32,25 +32,16 @@ test('a reply streams into the new node, and Stop keeps what arrived', async ({ 
   expect(second.messages.map((m) => m.content)).toContain('Tell me a story')
 })
 
-test('a provider that refuses the key shows why on the node', async ({ page, llm }) => {
-  const { startServer } = await import('./fixtures')
-  const server = await startServer({
-    env: {
-      OPENAI_BASE_URL: `${llm.url}/v1`,
-      OPENAI_API_KEY: 'sk-wrong',
-      LOOMVERSE_DEFAULT_MODEL: 'openai:gpt-4o-mini',
-    },
-  })
-  const graph = new GraphPage(page, server.wsUrl)
-  try {
-    await page.goto(server.url)
+test.describe('with a key the provider refuses', () => {
+  test.use({ serverEnv: { OPENAI_API_KEY: 'sk-wrong' } })
+
+  test('a provider that refuses the key shows why on the node', async ({ app, graph }) => {
+    await app.open()
     await graph.newFlow()
     await graph.send('hello?')
     await expect(graph.card(1).getByTestId('node-error')).toHaveText('invalid API key for OpenAI')
     await expect(graph.card(1).getByRole('button', { name: 'Try again' })).toBeVisible()
-  } finally {
-    await server.stop()
-  }
+  })
 })
 
 test('a second tab sees the new node and its streaming reply live', async ({

@@ -83,15 +83,23 @@ export function llmEnv(llm: FakeLlm): NodeJS.ProcessEnv {
   return { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: 'sk-test', LOOMVERSE_DEFAULT_MODEL: 'openai:gpt-4o-mini' }
 }
 
-export const test = base.extend<{ llm: FakeLlm; server: Server; app: AppPage; graph: GraphPage }>({
+export const test = base.extend<{
+  /** More environment for the app under test (`test.use({ serverEnv })`), beside the fake LLM's. */
+  serverEnv: NodeJS.ProcessEnv
+  llm: FakeLlm
+  server: Server
+  app: AppPage
+  graph: GraphPage
+}>({
+  serverEnv: [{}, { option: true }],
   // eslint-disable-next-line no-empty-pattern
   llm: async ({}, use) => {
     const llm = await startFakeLlm()
     await use(llm)
     await llm.close()
   },
-  server: async ({ llm }, use) => {
-    const server = await startServer({ env: llmEnv(llm) })
+  server: async ({ llm, serverEnv }, use) => {
+    const server = await startServer({ env: { ...llmEnv(llm), ...serverEnv } })
     await use(server)
     await server.stop()
   },

@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures'
 import { MemoryPage } from './pages/memory.page'
-import { bindNewPersona } from './pages/persona.steps'
+import { firstExchangeWith } from './pages/persona.steps'
 
 test('memory inspector: episodes listed, edited into a new version, archived; why a reply remembered', async ({
   app,
@@ -8,13 +8,9 @@ test('memory inspector: episodes listed, edited into a new version, archived; wh
   graph,
 }) => {
   const memory = new MemoryPage(page)
-  await app.open()
-  await graph.newFlow()
-  await bindNewPersona(page, { name: 'Mio', persona: 'A librarian in Kyoto who loves tea.' })
-
   // The first exchange is recorded as an episode; the panel shows it as it arrives.
-  await graph.send('I adopted a cat named Pepper today.')
-  await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
+  const mio = { name: 'Mio', persona: 'A librarian in Kyoto who loves tea.' }
+  await firstExchangeWith(app, graph, mio, 'I adopted a cat named Pepper today.')
   await memory.open()
   await expect(memory.units('cat named Pepper')).toHaveCount(1)
   await expect(memory.panel.getByTestId('memory-status')).toContainText('jobs:')

@@ -1,30 +1,20 @@
 import { expect, test } from './fixtures'
 import { EntityGraphPage } from './pages/entityGraph.page'
 import { MemoryPage } from './pages/memory.page'
-import { bindNewPersona } from './pages/persona.steps'
+import { everyMemoryJobReply } from '../main/testing/memoryJobReply'
+import { firstExchangeWith } from './pages/persona.steps'
 
 /** The memory jobs run on the lightweight model; the reply itself comes from gpt-4o, so it stays an echo. */
 const LIGHTWEIGHT = 'gpt-4o-mini'
 const MESSAGE = 'My cat Pepper moved with me to Kyoto.'
 
-/**
- * One answer that fits every episode job (each job's schema keeps its own fields and drops
- * the rest): entities and a relation for extract_entities, empty results for the others.
- */
-const EVERY_EPISODE_JOB = JSON.stringify({
+/** Every episode job's answer, with the entities and relation the graph should draw. */
+const EVERY_EPISODE_JOB = everyMemoryJobReply({
   entities: [
     { name: 'Pepper', type: 'person', aliases: [], role: 'subject' },
     { name: 'Kyoto', type: 'place', aliases: [], role: 'mention' },
   ],
   relations: [{ src: 'Pepper', rel: 'lives_in', dst: 'Kyoto' }],
-  emotion_label: 'joy',
-  emotion_intensity: 0.4,
-  topic_tags: ['cat'],
-  salience: 0.6,
-  confidence: 0.8,
-  facts: [],
-  open: [],
-  resolved: [],
 })
 
 test('entity graph: extracted entities drawn with their relation; search highlights; a node lists its memories', async ({
@@ -36,15 +26,8 @@ test('entity graph: extracted entities drawn with their relation; search highlig
   const memory = new MemoryPage(page)
   const entities = new EntityGraphPage(memory.panel)
   llm.script({ model: LIGHTWEIGHT, promptIncludes: 'Pepper', reply: EVERY_EPISODE_JOB })
-  await app.open()
-  await graph.newFlow()
-  await bindNewPersona(page, {
-    name: 'Mio',
-    persona: 'A librarian in Kyoto who loves tea.',
-    lightweight: `openai:${LIGHTWEIGHT}`,
-  })
-  await graph.send(MESSAGE)
-  await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
+  const mio = { name: 'Mio', persona: 'A librarian in Kyoto who loves tea.', lightweight: `openai:${LIGHTWEIGHT}` }
+  await firstExchangeWith(app, graph, mio, MESSAGE)
   await memory.open()
 
   // The memory worker extracts the entities in the background; the list shows them when it is done.

@@ -1,24 +1,13 @@
 import { expect, test } from './fixtures'
 import { MemoryPage } from './pages/memory.page'
-import { bindNewPersona } from './pages/persona.steps'
+import { everyMemoryJobReply } from '../main/testing/memoryJobReply'
+import { firstExchangeWith } from './pages/persona.steps'
 
 /** Only the memory jobs send the lightweight model this phrase: the reply itself comes from gpt-4o. */
 const PHRASE = 'violet lighthouse'
 const LIGHTWEIGHT = 'gpt-4o-mini'
 
-/** One answer that fits every episode job: each job's schema keeps its own fields and drops the rest. */
-const EVERY_EPISODE_JOB = JSON.stringify({
-  emotion_label: 'joy',
-  emotion_intensity: 0.4,
-  topic_tags: ['walk'],
-  salience: 0.6,
-  confidence: 0.8,
-  entities: [],
-  relations: [],
-  facts: [],
-  open: [],
-  resolved: [],
-})
+const EVERY_EPISODE_JOB = everyMemoryJobReply()
 
 test('memory jobs: refused by the provider they fail for good, show why, and run again when retried', async ({
   app,
@@ -28,15 +17,12 @@ test('memory jobs: refused by the provider they fail for good, show why, and run
 }) => {
   const memory = new MemoryPage(page)
   llm.script({ model: LIGHTWEIGHT, promptIncludes: PHRASE, status: 400 })
-  await app.open()
-  await graph.newFlow()
-  await bindNewPersona(page, {
+  const rin = {
     name: 'Rin',
     persona: 'A lighthouse keeper who writes everything down.',
     lightweight: `openai:${LIGHTWEIGHT}`,
-  })
-  await graph.send(`I walked out to the ${PHRASE} this morning.`)
-  await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
+  }
+  await firstExchangeWith(app, graph, rin, `I walked out to the ${PHRASE} this morning.`)
 
   // The status bar tells of the failures and leads to them.
   const bar = page.getByTestId('jobs')

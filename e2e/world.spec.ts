@@ -1,186 +1,172 @@
 import { pngBytes } from '../main/world/testing/pngBytes'
-import { expect, llmEnv, startServer, test } from './fixtures'
-import { GraphPage } from './pages/graph.page'
+import { expect, test } from './fixtures'
 import { WorldPage } from './pages/world.page'
 
-// Summaries use their own model names, so a scripted chat reply never goes to a summary job.
-const summaryEnv = {
-  LOOMVERSE_DEFAULT_LIGHTWEIGHT_MODEL: 'openai:summary-mini',
-  LOOMVERSE_LIGHTWEIGHT_VISION_MODEL: 'openai:vision-mini',
-}
+test.use({
+  serverEnv: {
+    // Summaries use their own model names, so a scripted chat reply never goes to a summary job.
+    LOOMVERSE_DEFAULT_LIGHTWEIGHT_MODEL: 'openai:summary-mini',
+    LOOMVERSE_LIGHTWEIGHT_VISION_MODEL: 'openai:vision-mini',
+    LOOMVERSE_IMAGE_MODEL: 'openai:gpt-image-1',
+  },
+})
 
 test('a dropped PNG becomes a picture in the library, opens as an image, and goes out with the next prompt; a text file is refused', async ({
+  app,
   page,
+  graph,
   llm,
 }) => {
-  const server = await startServer({ env: { ...llmEnv(llm), ...summaryEnv } })
-  try {
-    llm.script({ provider: 'openai', model: 'vision-mini', reply: '赤い正方形の絵。' })
-    await page.goto(server.url)
-    const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
-    const world = new WorldPage(page)
-    await graph.newFlow()
-    // The first-run world: the user stands in the library, which holds the user guide.
-    await expect(world.sidebar.getByRole('button', { name: /^図書館/ })).toHaveAttribute('aria-current', 'location')
-    await expect(world.item('Loomverse 使い方ガイド')).toBeVisible()
+  llm.script({ provider: 'openai', model: 'vision-mini', reply: '赤い正方形の絵。' })
+  await app.open()
+  const world = new WorldPage(page)
+  await graph.newFlow()
+  // The first-run world: the user stands in the library, which holds the user guide.
+  await expect(world.sidebar.getByRole('button', { name: /^図書館/ })).toHaveAttribute('aria-current', 'location')
+  await expect(world.item('Loomverse 使い方ガイド')).toBeVisible()
 
-    await world.dropFile('red.png', 'image/png', pngBytes(8, 8))
-    await expect(page.locator('.toast')).toContainText('Picture item created: red')
-    await expect(world.item('red')).toBeVisible()
-    await expect(world.item('red')).toContainText('赤い正方形の絵。', { timeout: 15_000 })
+  await world.dropFile('red.png', 'image/png', pngBytes(8, 8))
+  await expect(page.locator('.toast')).toContainText('Picture item created: red')
+  await expect(world.item('red')).toBeVisible()
+  await expect(world.item('red')).toContainText('赤い正方形の絵。', { timeout: 15_000 })
 
-    const dialog = await world.open('red')
-    await expect(dialog.getByRole('img', { name: 'red' })).toHaveAttribute('src', /^data:image\/png;base64,iVBOR/)
-    await expect(dialog.getByTestId('item-summary')).toContainText('赤い正方形の絵。')
-    await dialog.getByRole('button', { name: 'Zoom in' }).click()
-    await expect(dialog.locator('.item-picture.zoomed')).toBeVisible()
-    await world.close(dialog)
+  const dialog = await world.open('red')
+  await expect(dialog.getByRole('img', { name: 'red' })).toHaveAttribute('src', /^data:image\/png;base64,iVBOR/)
+  await expect(dialog.getByTestId('item-summary')).toContainText('赤い正方形の絵。')
+  await dialog.getByRole('button', { name: 'Zoom in' }).click()
+  await expect(dialog.locator('.item-picture.zoomed')).toBeVisible()
+  await world.close(dialog)
 
-    // The picture rides along with the next prompt as an image input.
-    await expect(page.getByRole('list', { name: 'Images attached to your next message' }).getByRole('img')).toHaveCount(
-      1,
-    )
-    await graph.send('この絵をどう思う？')
-    await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
-    const sent = JSON.stringify(
-      llm.requests.filter((r) => r.path === '/v1/chat/completions' && r.model === 'gpt-4o-mini').at(-1)!.body,
-    )
-    expect(sent).toContain('data:image/png;base64,iVBOR')
-    await expect(page.getByRole('list', { name: 'Images attached to your next message' })).toHaveCount(0)
+  // The picture rides along with the next prompt as an image input.
+  await expect(page.getByRole('list', { name: 'Images attached to your next message' }).getByRole('img')).toHaveCount(1)
+  await graph.send('この絵をどう思う？')
+  await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
+  const sent = JSON.stringify(
+    llm.requests.filter((r) => r.path === '/v1/chat/completions' && r.model === 'gpt-4o-mini').at(-1)!.body,
+  )
+  expect(sent).toContain('data:image/png;base64,iVBOR')
+  await expect(page.getByRole('list', { name: 'Images attached to your next message' })).toHaveCount(0)
 
-    await world.dropFile('notes.txt', 'text/plain', Buffer.from('just some notes'))
-    await expect(page.locator('.toast-error')).toContainText('notes.txt')
-    await expect(page.locator('.toast-error')).toContainText('PNG・JPEG・WebP・GIF')
-    await expect(world.item('notes')).toHaveCount(0)
-  } finally {
-    await server.stop()
-  }
+  await world.dropFile('notes.txt', 'text/plain', Buffer.from('just some notes'))
+  await expect(page.locator('.toast-error')).toContainText('notes.txt')
+  await expect(page.locator('.toast-error')).toContainText('PNG・JPEG・WebP・GIF')
+  await expect(world.item('notes')).toHaveCount(0)
 })
 
 test('a persona writes a document by tool call, patches it, and the sidebar and modal follow; an object is not viewable', async ({
+  app,
   page,
+  graph,
   llm,
 }) => {
-  const server = await startServer({ env: { ...llmEnv(llm), ...summaryEnv } })
-  try {
-    await page.goto(server.url)
-    const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
-    const world = new WorldPage(page)
-    await graph.newFlow()
+  await app.open()
+  const world = new WorldPage(page)
+  await graph.newFlow()
 
-    llm.script({
-      provider: 'openai',
-      model: 'gpt-4o-mini',
-      times: 1,
-      reply: {
-        toolCalls: [
-          {
-            name: 'document_create',
-            arguments: { name: '私の日記', description: '今日の日記', content: '今日は晴れ。\n散歩をした。\n' },
+  llm.script({
+    provider: 'openai',
+    model: 'gpt-4o-mini',
+    times: 1,
+    reply: {
+      toolCalls: [
+        {
+          name: 'document_create',
+          arguments: { name: '私の日記', description: '今日の日記', content: '今日は晴れ。\n散歩をした。\n' },
+        },
+      ],
+    },
+  })
+  llm.script({ provider: 'openai', model: 'gpt-4o-mini', times: 1, reply: '日記を書いて図書館に置きました。' })
+  llm.script({
+    provider: 'openai',
+    model: 'summary-mini',
+    promptIncludes: '300文字以内',
+    times: 1,
+    reply: '晴れた日に散歩をした日記。',
+  })
+  await graph.send('日記を書いて')
+  await expect(graph.card(1).getByTestId('node-response')).toContainText('図書館に置きました')
+  await expect(graph.card(1).getByTestId('node-tool-calls')).toContainText('Tool calls: 1')
+  await expect(world.item('私の日記')).toContainText('晴れた日に散歩をした日記。', { timeout: 15_000 })
+
+  let dialog = await world.open('私の日記')
+  await expect(dialog.getByTestId('document-text')).toHaveText('今日は晴れ。\n散歩をした。\n')
+  await world.close(dialog)
+
+  // The persona appends with item_use / patch_content; the summary is made again.
+  const id = await world.itemId('私の日記')
+  llm.script({
+    provider: 'openai',
+    model: 'gpt-4o-mini',
+    times: 1,
+    reply: {
+      toolCalls: [
+        {
+          name: 'item_use',
+          arguments: {
+            item_id: id,
+            action_json: JSON.stringify({ action_type: 'patch_content', patch: '夜は本を読んだ。' }),
           },
-        ],
-      },
-    })
-    llm.script({ provider: 'openai', model: 'gpt-4o-mini', times: 1, reply: '日記を書いて図書館に置きました。' })
-    llm.script({
-      provider: 'openai',
-      model: 'summary-mini',
-      promptIncludes: '300文字以内',
-      times: 1,
-      reply: '晴れた日に散歩をした日記。',
-    })
-    await graph.send('日記を書いて')
-    await expect(graph.card(1).getByTestId('node-response')).toContainText('図書館に置きました')
-    await expect(graph.card(1).getByTestId('node-tool-calls')).toContainText('Tool calls: 1')
-    await expect(world.item('私の日記')).toContainText('晴れた日に散歩をした日記。', { timeout: 15_000 })
+        },
+      ],
+    },
+  })
+  llm.script({ provider: 'openai', model: 'gpt-4o-mini', times: 1, reply: '追記しました。' })
+  // Any number of times: a summary retried on a loaded machine gets the same answer.
+  llm.script({
+    provider: 'openai',
+    model: 'summary-mini',
+    promptIncludes: '夜は本を読んだ',
+    reply: '散歩と読書の一日の日記。',
+  })
+  await graph.send('日記に追記して')
+  await expect(graph.card(2).getByTestId('node-response')).toContainText('追記しました')
+  await expect(world.item('私の日記')).toContainText('散歩と読書の一日の日記。', { timeout: 15_000 })
+  dialog = await world.open('私の日記')
+  await expect(dialog.getByTestId('document-text')).toHaveText('今日は晴れ。\n散歩をした。\n夜は本を読んだ。')
+  await expect(dialog.getByTestId('item-summary')).toContainText('散歩と読書の一日の日記。')
+  // What the persona wrote is versioned: the history shows both versions.
+  await dialog.getByRole('button', { name: 'History' }).click()
+  await expect(dialog.locator('.item-history li')).toHaveCount(2)
+  await expect(dialog.locator('.item-history li').first()).toContainText('patch_content')
+  await world.close(dialog)
 
-    let dialog = await world.open('私の日記')
-    await expect(dialog.getByTestId('document-text')).toHaveText('今日は晴れ。\n散歩をした。\n')
-    await world.close(dialog)
-
-    // The persona appends with item_use / patch_content; the summary is made again.
-    const id = await world.itemId('私の日記')
-    llm.script({
-      provider: 'openai',
-      model: 'gpt-4o-mini',
-      times: 1,
-      reply: {
-        toolCalls: [
-          {
-            name: 'item_use',
-            arguments: {
-              item_id: id,
-              action_json: JSON.stringify({ action_type: 'patch_content', patch: '夜は本を読んだ。' }),
-            },
-          },
-        ],
-      },
-    })
-    llm.script({ provider: 'openai', model: 'gpt-4o-mini', times: 1, reply: '追記しました。' })
-    // Any number of times: a summary retried on a loaded machine gets the same answer.
-    llm.script({
-      provider: 'openai',
-      model: 'summary-mini',
-      promptIncludes: '夜は本を読んだ',
-      reply: '散歩と読書の一日の日記。',
-    })
-    await graph.send('日記に追記して')
-    await expect(graph.card(2).getByTestId('node-response')).toContainText('追記しました')
-    await expect(world.item('私の日記')).toContainText('散歩と読書の一日の日記。', { timeout: 15_000 })
-    dialog = await world.open('私の日記')
-    await expect(dialog.getByTestId('document-text')).toHaveText('今日は晴れ。\n散歩をした。\n夜は本を読んだ。')
-    await expect(dialog.getByTestId('item-summary')).toContainText('散歩と読書の一日の日記。')
-    // What the persona wrote is versioned: the history shows both versions.
-    await dialog.getByRole('button', { name: 'History' }).click()
-    await expect(dialog.locator('.item-history li')).toHaveCount(2)
-    await expect(dialog.locator('.item-history li').first()).toContainText('patch_content')
-    await world.close(dialog)
-
-    dialog = await world.open('閲覧机')
-    await expect(dialog).toContainText('Not viewable')
-    await expect(dialog).toContainText('古い樫の机')
-  } finally {
-    await server.stop()
-  }
+  dialog = await world.open('閲覧机')
+  await expect(dialog).toContainText('Not viewable')
+  await expect(dialog).toContainText('古い樫の机')
 })
 
 test('a picture generated from the sidebar hangs where the user is; a refusal is explained and nothing is added', async ({
+  app,
   page,
+  graph,
   llm,
 }) => {
-  const server = await startServer({
-    env: { ...llmEnv(llm), ...summaryEnv, LOOMVERSE_IMAGE_MODEL: 'openai:gpt-image-1' },
+  llm.script({ provider: 'openai', model: 'vision-mini', reply: '夕暮れの灯台の絵。' })
+  await app.open()
+  const world = new WorldPage(page)
+  await graph.newFlow()
+
+  await world.sidebar.getByText('Generate a picture…').click()
+  await world.sidebar.getByLabel('What to draw').fill('A lighthouse at dusk')
+  await world.sidebar.getByRole('button', { name: 'Generate', exact: true }).click()
+  await expect(page.locator('.toast')).toContainText('Picture item created: A lighthouse at dusk')
+  await expect(world.item('A lighthouse at dusk')).toContainText('夕暮れの灯台の絵。', { timeout: 15_000 })
+  expect(llm.requests.find((r) => r.path === '/v1/images/generations')?.body).toMatchObject({
+    model: 'gpt-image-1',
+    prompt: 'A lighthouse at dusk',
   })
-  try {
-    llm.script({ provider: 'openai', model: 'vision-mini', reply: '夕暮れの灯台の絵。' })
-    await page.goto(server.url)
-    const graph = new GraphPage(page, `ws://127.0.0.1:${server.port}/ws?token=${server.token}`)
-    const world = new WorldPage(page)
-    await graph.newFlow()
+  const dialog = await world.open('A lighthouse at dusk')
+  await expect(dialog.getByRole('img', { name: 'A lighthouse at dusk' })).toHaveAttribute(
+    'src',
+    /^data:image\/png;base64,iVBOR/,
+  )
+  await world.close(dialog)
 
-    await world.sidebar.getByText('Generate a picture…').click()
-    await world.sidebar.getByLabel('What to draw').fill('A lighthouse at dusk')
-    await world.sidebar.getByRole('button', { name: 'Generate', exact: true }).click()
-    await expect(page.locator('.toast')).toContainText('Picture item created: A lighthouse at dusk')
-    await expect(world.item('A lighthouse at dusk')).toContainText('夕暮れの灯台の絵。', { timeout: 15_000 })
-    expect(llm.requests.find((r) => r.path === '/v1/images/generations')?.body).toMatchObject({
-      model: 'gpt-image-1',
-      prompt: 'A lighthouse at dusk',
-    })
-    const dialog = await world.open('A lighthouse at dusk')
-    await expect(dialog.getByRole('img', { name: 'A lighthouse at dusk' })).toHaveAttribute(
-      'src',
-      /^data:image\/png;base64,iVBOR/,
-    )
-    await world.close(dialog)
-
-    llm.script({ provider: 'openai', endpoint: 'image', status: 400 })
-    await world.sidebar.getByLabel('What to draw').fill('Something refused')
-    await world.sidebar.getByRole('button', { name: 'Generate', exact: true }).click()
-    await expect(page.locator('.toast-error')).toContainText('refused the request')
-    await expect(world.item('Something refused')).toHaveCount(0)
-    await expect(world.sidebar.getByLabel('What to draw')).toHaveValue('Something refused')
-  } finally {
-    await server.stop()
-  }
+  llm.script({ provider: 'openai', endpoint: 'image', status: 400 })
+  await world.sidebar.getByLabel('What to draw').fill('Something refused')
+  await world.sidebar.getByRole('button', { name: 'Generate', exact: true }).click()
+  await expect(page.locator('.toast-error')).toContainText('refused the request')
+  await expect(world.item('Something refused')).toHaveCount(0)
+  await expect(world.sidebar.getByLabel('What to draw')).toHaveValue('Something refused')
 })

@@ -1,4 +1,6 @@
 import { expect, type Page } from '@playwright/test'
+import type { AppPage } from './app.page'
+import type { GraphPage } from './graph.page'
 
 export interface NewPersona {
   name: string
@@ -23,4 +25,21 @@ export async function bindNewPersona(page: Page, p: NewPersona): Promise<void> {
   const picker = page.getByLabel('Persona', { exact: true })
   await picker.selectOption({ label: p.name })
   await expect(picker.locator('option:checked')).toHaveText(p.name)
+}
+
+/**
+ * The memory specs' opening: a new conversation bound to a new persona, and a first exchange
+ * answered (the fake echoes it), so the persona has an episode to remember.
+ */
+export async function firstExchangeWith(
+  app: AppPage,
+  graph: GraphPage,
+  persona: NewPersona,
+  message: string,
+): Promise<void> {
+  await app.open()
+  await graph.newFlow()
+  await bindNewPersona(app.page, persona)
+  await graph.send(message)
+  await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
 }
