@@ -8,7 +8,7 @@ import { embedLocal } from '../../main/memory/embedder'
 import { UnitKind } from '../../main/memory/enums'
 import { buildPack } from '../../main/memory/scheduler'
 import { vectorIndexOf } from '../../main/memory/vectorIndex'
-import { fillMemory, pick } from './syntheticMemory'
+import { addAnchors, benchQueries, fillMemory } from './syntheticMemory'
 
 const fill = fillMemory
 
@@ -20,12 +20,8 @@ function pct(samples: number[], p: number): number {
 const dir = mkdtempSync(join(tmpdir(), 'loomverse-profile-memory-'))
 const store = openMemory(join(dir, 'memory_profile.db'))
 try {
-  store.createUnit({
-    kind: UnitKind.PERSONA,
-    payload: { persona_text: 'You are Mika, a calm librarian who loves tea.' },
-  })
-  store.createUnit({ kind: UnitKind.CONTRACT, payload: { contract_text: 'Be honest; never give medical advice.' } })
-  const queries = Array.from({ length: 200 }, () => `What did I say about ${pick()} and ${pick()} last time?`)
+  addAnchors(store)
+  const queries = benchQueries()
   const run = (units: number) => {
     for (const q of queries.slice(0, 20)) buildPack(store, { query: q, budget: 2000, path: null })
     const index = vectorIndexOf(store)

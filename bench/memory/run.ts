@@ -16,7 +16,7 @@ import { buildPack } from '../../main/memory/scheduler'
 import type { MemoryStore } from '../../main/memory/store'
 import { vectorIndexOf } from '../../main/memory/vectorIndex'
 import { modelKnn } from './modelKnn'
-import { fillMemory, pick, words } from './syntheticMemory'
+import { addAnchors, benchQueries, fillMemory, words } from './syntheticMemory'
 import { MemoryWorkerHost, defaultMemoryWorker } from '../../main/memory/workerHost'
 
 const repoRoot = resolve(import.meta.dirname, '../..')
@@ -50,12 +50,8 @@ async function synthetic(): Promise<void> {
   const file = join(dir, 'memory_bench.db')
   const store = openMemory(file)
   try {
-    store.createUnit({
-      kind: UnitKind.PERSONA,
-      payload: { persona_text: 'You are Mika, a calm librarian who loves tea.' },
-    })
-    store.createUnit({ kind: UnitKind.CONTRACT, payload: { contract_text: 'Be honest; never give medical advice.' } })
-    const queries = Array.from({ length: 200 }, () => `What did I say about ${pick()} and ${pick()} last time?`)
+    addAnchors(store)
+    const queries = benchQueries()
     const rate10k = fill(store, 0, 10_000)
     print({ bench: 'memory.ingest', units: 10_000, units_per_s: Math.round(rate10k) })
     const pack = (n: number) => {

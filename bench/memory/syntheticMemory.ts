@@ -53,3 +53,17 @@ export function fillMemory(store: MemoryStore, from: number, to: number): void {
     })
     .immediate()
 }
+
+/** The persona's anchors every pack carries: who it is, and its contract. */
+export function addAnchors(store: MemoryStore): void {
+  store.createUnit({
+    kind: UnitKind.PERSONA,
+    payload: { persona_text: 'You are Mika, a calm librarian who loves tea.' },
+  })
+  store.createUnit({ kind: UnitKind.CONTRACT, payload: { contract_text: 'Be honest; never give medical advice.' } })
+}
+
+/** Recall questions over the synthetic vocabulary. */
+export function benchQueries(n = 200): string[] {
+  return Array.from({ length: n }, () => `What did I say about ${pick()} and ${pick()} last time?`)
+}

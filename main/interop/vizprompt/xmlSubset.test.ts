@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { Node } from '@shared/contract'
 import { nodeXml, parseNodeXml, readXmlFully } from './nodeXml'
 import { readXmlSubset } from './xmlSubset'
+import { seededRandom } from '../../testing/seededRandom'
 
 /** The subset reader either passes a file on, or makes exactly the full parser's tree of it. */
 function agrees(xml: string): boolean {
@@ -10,14 +11,6 @@ function agrees(xml: string): boolean {
   if (subset === undefined) return false
   expect(readXmlFully(xml), xml).toEqual(subset)
   return true
-}
-
-function random(seed: number): () => number {
-  let s = seed
-  return () => {
-    s = (s * 1103515245 + 12345) % 2 ** 31
-    return s / 2 ** 31
-  }
 }
 
 const PIECES = [
@@ -92,7 +85,7 @@ function node(next: () => number): Node {
 
 describe('node file subset reader', () => {
   it('reads every node Loomverse writes, as the full parser does', () => {
-    const next = random(3)
+    const next = seededRandom(3)
     let read = 0
     for (let i = 0; i < 2000; i++) {
       const n = node(next)
@@ -109,7 +102,7 @@ describe('node file subset reader', () => {
   })
 
   it('never accepts a damaged file that the full parser refuses or reads differently', () => {
-    const next = random(5)
+    const next = seededRandom(5)
     let read = 0
     for (let i = 0; i < 4000; i++) {
       const xml = nodeXml(node(next))

@@ -4,6 +4,7 @@ import { VizpromptError } from './vizpromptError'
 import { parseYaml, toYaml } from './yamlFile'
 import { readYamlSubset } from './yamlSubset'
 import { writeYamlSubset } from './yamlWriter'
+import { seededRandom } from '../../testing/seededRandom'
 
 /** What the full parser makes of a text: its value, or null when it refuses it. */
 function full(text: string): { value: unknown } | null {
@@ -19,15 +20,6 @@ function agrees(text: string): boolean {
   // toEqual treats +0 and -0, and key order, leniently.
   expect(JSON.stringify(subset.value)).toBe(JSON.stringify(full(text)!.value))
   return true
-}
-
-/** A small deterministic generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let s = seed
-  return () => {
-    s = (s * 1103515245 + 12345) % 2 ** 31
-    return s / 2 ** 31
-  }
 }
 
 const PIECES = [
@@ -115,7 +107,7 @@ function value(next: () => number, depth: number): unknown {
 
 describe('YAML writer', () => {
   it('writes exactly what yaml writes', () => {
-    const next = random(13)
+    const next = seededRandom(13)
     for (let i = 0; i < 4000; i++) {
       const v = { [text(next)]: value(next, 0), k: value(next, 1) }
       const written = writeYamlSubset(v)
@@ -169,7 +161,7 @@ describe('YAML subset reader', () => {
   })
 
   it('agrees with the full parser on random values written by toYaml', () => {
-    const next = random(7)
+    const next = seededRandom(7)
     let read = 0
     for (let i = 0; i < 3000; i++) {
       const v = { k: value(next, 0), [text(next)]: value(next, 0) }
@@ -180,7 +172,7 @@ describe('YAML subset reader', () => {
   })
 
   it('never accepts a damaged text the full parser reads differently or refuses', () => {
-    const next = random(11)
+    const next = seededRandom(11)
     for (let i = 0; i < 3000; i++) {
       const lines = toYaml({ a: value(next, 0), b: [value(next, 1), { c: value(next, 1) }], d: 'x' }).split('\n')
       const at = Math.floor(next() * lines.length)
