@@ -10,12 +10,19 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  timeout: 30_000,
+  // Generous for a 2-core machine with other work running: a step waits for what the user
+  // would see, never for a fixed time, so a slow machine only makes it slower, not wrong.
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   reporter: 'list',
   use: {
     browserName: 'chromium',
     headless: true,
-    trace: 'retain-on-failure',
+    // Recording a trace snapshots the page on every action, which more than doubled the long
+    // canvas specs' time with two workers on two cores. Opt in with LOOMVERSE_E2E_TRACE=1 to
+    // debug; a failure still leaves a screenshot.
+    trace: process.env.LOOMVERSE_E2E_TRACE ? 'retain-on-failure' : 'off',
+    screenshot: 'only-on-failure',
     launchOptions: {
       executablePath,
       args: [

@@ -3,12 +3,13 @@
 // in Debian's Chromium). Every step runs even after a failure so one run shows everything;
 // the last line is the plain `N passed, N failed, N skipped` CI reads.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-const reports = join('node_modules', '.cache', 'loomverse-test')
-rmSync(reports, { recursive: true, force: true })
-mkdirSync(reports, { recursive: true })
+// Each run its own report folder, so two runs side by side (two checkouts) never read each other's.
+const reports = mkdtempSync(join(tmpdir(), 'loomverse-test-'))
+process.on('exit', () => rmSync(reports, { recursive: true, force: true }))
 const unitReport = join(reports, 'unit.json')
 const e2eReport = join(reports, 'e2e.json')
 const bin = (name) => join('node_modules', '.bin', name)

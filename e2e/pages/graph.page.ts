@@ -33,7 +33,22 @@ export class GraphPage {
 
   async fitView(): Promise<void> {
     await this.page.getByRole('button', { name: 'Fit View' }).click()
-    await this.page.waitForTimeout(350) // the view animates
+    await this.viewSettled()
+  }
+
+  /** Waits until the canvas stops moving (fit and centre animate): its transform is the same on two reads 100 ms apart. */
+  async viewSettled(): Promise<void> {
+    await this.page.waitForFunction(
+      () => {
+        const transform = document.querySelector<HTMLElement>('.react-flow__viewport')?.style.transform ?? ''
+        const memo = window as unknown as { __lastViewport?: string }
+        const settled = memo.__lastViewport === transform
+        memo.__lastViewport = transform
+        return settled
+      },
+      undefined,
+      { polling: 100 },
+    )
   }
 
   card(index: number): Locator {
@@ -103,6 +118,8 @@ export class GraphPage {
             if (reply.status === 'success') resolve(reply.data)
             else reject(new Error(reply.error?.message))
           }
+          // A socket that closes before answering fails the step instead of hanging until the test's timeout.
+          ws.onclose = (e) => reject(new Error(`${act as string}: the socket closed (${e.code}) before an answer`))
         }),
       [this.wsUrl, action, data] as const,
     )
