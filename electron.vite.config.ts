@@ -30,9 +30,9 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'main/app/index.ts'),
           cli: resolve(import.meta.dirname, 'main/cli.ts'),
           // The job worker thread's own entry: worker_threads loads it by path.
-          jobWorker: resolve(import.meta.dirname, 'main/jobs/jobWorker.ts'),
+          jobWorker: resolve(import.meta.dirname, 'main/workers/jobWorker.ts'),
           // The memory worker (persona memory jobs), found beside the main bundle.
-          memoryWorker: resolve(import.meta.dirname, 'main/memory/memoryWorker.ts'),
+          memoryWorker: resolve(import.meta.dirname, 'main/workers/memoryWorker.ts'),
         },
       },
     },

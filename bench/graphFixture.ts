@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { GraphService } from '../main/graph/graphService'
-import { isoNow } from '../main/graph/time'
+import { isoNow } from '../main/kernel/time'
 
 export interface GeneratedFlow {
   id: string

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test as base } from '@playwright/test'
-import { startFakeLlm, type FakeLlm } from '../main/testing/fakeLlm'
+import { startFakeLlm, type FakeLlm } from '../tests/support/fakeLlm'
 import { AppPage } from './pages/app.page'
 import { GraphPage } from './pages/graph.page'
 
@@ -31,7 +31,9 @@ export interface ServerOptions {
 /** Runs `loomverse serve` (a free port, a new token, its own temporary LOOMVERSE_HOME by default), as a user would. */
 export async function startServer(options: ServerOptions = {}): Promise<Server> {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'loomverse-e2e-'))
-  const env = { ...process.env, ...options.env }
+  // The app under test runs on an English machine whatever this one is set to, so `auto`
+  // resolves the same everywhere (a spec may give another locale through `env`).
+  const env = { ...process.env, LC_ALL: 'en_US.UTF-8', ...options.env }
   delete env.LOOMVERSE_TOKEN // every server gets its own random token unless the test pins one
   env.LOOMVERSE_CHECK_OUTPUT = '1' // hold every answer to its contract schema while testing
   const args = ['bin/loomverse.js', 'serve', '--port', String(options.port ?? 0), '--home', home]

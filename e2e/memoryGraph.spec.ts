@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures'
 import { EntityGraphPage } from './pages/entityGraph.page'
 import { MemoryPage } from './pages/memory.page'
-import { everyMemoryJobReply } from '../main/testing/memoryJobReply'
+import { everyMemoryJobReply } from '../tests/support/memoryJobReply'
 import { firstExchangeWith } from './pages/persona.steps'
 
 /** The memory jobs run on the lightweight model; the reply itself comes from gpt-4o, so it stays an echo. */

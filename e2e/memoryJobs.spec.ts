@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures'
 import { MemoryPage } from './pages/memory.page'
-import { everyMemoryJobReply } from '../main/testing/memoryJobReply'
+import { everyMemoryJobReply } from '../tests/support/memoryJobReply'
 import { firstExchangeWith } from './pages/persona.steps'
 
 /** Only the memory jobs send the lightweight model this phrase: the reply itself comes from gpt-4o. */

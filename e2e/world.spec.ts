@@ -1,4 +1,4 @@
-import { pngBytes } from '../main/world/testing/pngBytes'
+import { pngBytes } from '../tests/support/world/pngBytes'
 import { expect, test } from './fixtures'
 import { WorldPage } from './pages/world.page'
 
@@ -22,8 +22,8 @@ test('a dropped PNG becomes a picture in the library, opens as an image, and goe
   const world = new WorldPage(page)
   await graph.newFlow()
   // The first-run world: the user stands in the library, which holds the user guide.
-  await expect(world.sidebar.getByRole('button', { name: /^図書館/ })).toHaveAttribute('aria-current', 'location')
-  await expect(world.item('Loomverse 使い方ガイド')).toBeVisible()
+  await expect(world.sidebar.getByRole('button', { name: /^Library/ })).toHaveAttribute('aria-current', 'location')
+  await expect(world.item('Loomverse user guide')).toBeVisible()
 
   await world.dropFile('red.png', 'image/png', pngBytes(8, 8))
   await expect(page.locator('.toast')).toContainText('Picture item created: red')

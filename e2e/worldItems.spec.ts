@@ -11,7 +11,7 @@ test('the user makes an object and a document from the sidebar, carries one to t
   await app.open()
   const world = new WorldPage(page)
   const toast = (text: string) => page.locator('.toast').filter({ hasText: text })
-  await expect(world.building('図書館')).toHaveAttribute('aria-current', 'location')
+  await expect(world.building('Library')).toHaveAttribute('aria-current', 'location')
 
   await world.createItem({ type: 'Object', name: '地球儀', description: '色あせた古い地球儀。' })
   await expect(toast('Item created: 地球儀')).toBeVisible()
@@ -28,16 +28,16 @@ test('the user makes an object and a document from the sidebar, carries one to t
   // Moving: the item leaves this building's list and waits in the museum.
   let dialog = await world.open('読書メモ')
   await expect(dialog.getByTestId('document-text')).toHaveText('一冊目: 銀河鉄道の夜')
-  await world.moveTo(dialog, '美術館')
-  await expect(toast('Moved “読書メモ” to 美術館.')).toBeVisible()
+  await world.moveTo(dialog, 'Museum')
+  await expect(toast('Moved “読書メモ” to Museum.')).toBeVisible()
   await expect(world.item('読書メモ')).toHaveCount(0)
-  await world.goTo('美術館')
+  await world.goTo('Museum')
   await expect(world.item('読書メモ')).toBeVisible()
   // Following the item does not reopen its closed dialog.
   await expect(page.getByRole('dialog')).toHaveCount(0)
 
   // Deleting asks first: Cancel keeps the item.
-  await world.goTo('図書館')
+  await world.goTo('Library')
   dialog = await world.open('地球儀')
   await dialog.getByRole('button', { name: 'Delete', exact: true }).click()
   const confirm = page.getByRole('dialog', { name: 'Delete “地球儀”?' })
@@ -57,5 +57,5 @@ test('the user makes an object and a document from the sidebar, carries one to t
   const folder = /Moved to the trash folder: (\S+)/.exec((await trashed.locator('span').textContent()) ?? '')![1]!
   const record = JSON.parse(readFileSync(join(folder, 'item.json'), 'utf8')) as { item: { name: string } }
   expect(record.item.name).toBe('地球儀')
-  await expect(world.building('図書館')).toContainText('2 items')
+  await expect(world.building('Library')).toContainText('2 items')
 })

@@ -6,8 +6,8 @@ import { version } from '../package.json'
 import { runCli, type CliIo } from './cli'
 import { appMigrations } from './db/migrations'
 import { startCore } from './core'
-import { useTempHome } from './testing/tempHome'
-import { ask, openWs } from './testing/wsProbe'
+import { useTempHome } from '../tests/support/tempHome'
+import { ask, openWs } from '../tests/support/wsProbe'
 
 const home = useTempHome()
 

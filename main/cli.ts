@@ -7,9 +7,10 @@ import type { FlowSummary, In, Method, Out } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import { version } from '../package.json'
 import { startCore, type Core } from './core'
-import { resolveHome } from './home'
+import { resolveHome } from './kernel/home'
 import { serve } from './host/serve'
-import type { WorkerEntry } from './jobs/jobService'
+import type { WorkerEntry } from './kernel/jobs/jobService'
+import { builtWorkers } from './workers/builtWorkers'
 import { exportVizprompt, importVizprompt, type ImportSummary } from './interop/vizprompt'
 
 export interface CliIo {
@@ -20,6 +21,8 @@ export interface CliIo {
   untilStopped: () => Promise<void>
   /** The job worker to run; by default the built one beside this file. Tests pass the source. */
   jobWorker?: WorkerEntry | null
+  /** The memory worker to run, likewise. */
+  memoryWorker?: WorkerEntry | null
 }
 
 const help = `loomverse ${version} — a studio for long conversations with AI personas
@@ -157,7 +160,7 @@ async function serveCommand(values: Values, _: string[], io: CliIo): Promise<num
   const token = values.token ?? (io.env.LOOMVERSE_TOKEN || undefined)
   if (token !== undefined && token.length < 16) throw new UsageError('--token must be at least 16 characters')
   const home = resolveHome(values.home, io.env)
-  const serving = await serve({ home, port, token, staticDir: rendererDir(), jobWorker: workerFor(io), log: io.err })
+  const serving = await serve({ home, port, token, staticDir: rendererDir(), ...workersFor(io), log: io.err })
   io.out(`Loomverse is running at ${serving.host.url}`)
   io.out(`Data: ${home}  (press Ctrl+C to stop)`)
   await io.untilStopped()
@@ -171,11 +174,10 @@ function parsePort(text: string): number | null {
   return n <= 65535 ? n : null
 }
 
-/** The built job worker beside this file; without it (running from source) jobs wait in the queue. */
-function workerFor(io: CliIo): WorkerEntry | null {
-  if (io.jobWorker !== undefined) return io.jobWorker
-  const file = join(dirname(fileURLToPath(import.meta.url)), 'jobWorker.js')
-  return existsSync(file) ? { path: file } : null
+/** The workers the test gave, else the built ones beside this file (none from source: jobs wait in their queues). */
+function workersFor(io: CliIo): { jobWorker: WorkerEntry | null; memoryWorker: WorkerEntry | null } {
+  const built = builtWorkers(dirname(fileURLToPath(import.meta.url)))
+  return { jobWorker: io.jobWorker ?? built.job, memoryWorker: io.memoryWorker ?? built.memory }
 }
 
 /** The built renderer next to this file in `out/`; absent when running from source without a build. */
@@ -247,7 +249,7 @@ async function importCommand(values: Values, positionals: string[], io: CliIo): 
 
 /** Queues summaries for stale nodes and waits for the worker to finish them, showing progress. */
 async function buildCommand(values: Values, _: string[], io: CliIo): Promise<number> {
-  const worker = workerFor(io)
+  const worker = workersFor(io).jobWorker
   if (!worker) throw new Error('the job worker is not built: run "npm run build" first')
   const core = startCore({ home: resolveHome(values.home, io.env), mode: 'browser', log: io.err, jobWorker: worker })
   try {

@@ -1,21 +1,21 @@
 import type { AppInfo } from '@shared/contract'
 import { appMigrations } from './db/migrations'
 import { openDatabase, type Db } from './db/open'
-import { uiLanguage } from './graph/flowContext'
+import { uiLanguage } from './kernel/language'
 import { GraphService } from './graph/graphService'
 import { graphHandlers } from './graph/graphHandlers'
 import { ChatService, type ChatOptions } from './chat/chatService'
-import { EventBus } from './host/events'
+import { EventBus } from './kernel/events'
 import { listAllModels } from './llm/listAllModels'
-import { MemoryKeyStore, type KeyStore } from './keys/keyStore'
+import { MemoryKeyStore, type KeyStore } from './llm/keys/keyStore'
 import { ProviderService } from './llm/providerService'
 import { LlmRegistry } from './llm/providers'
 import { PersonaService } from './persona/personaService'
 import { createMemory, type MemoryDeps } from './memory/memory'
 import { createWorld } from './world/world'
-import { JobService, type WorkerEntry } from './jobs/jobService'
-import { createRouter, type Handlers, type Router } from './host/router'
-import { ensureHome, type HomePaths } from './home'
+import { JobService, type WorkerEntry } from './kernel/jobs/jobService'
+import { createRouter, type Handlers, type Router } from './kernel/router'
+import { ensureHome, type HomePaths } from './kernel/home'
 import { SettingsService } from './settings/settingsService'
 import { appInfo } from './system/appInfoService'
 
@@ -31,6 +31,8 @@ export interface CoreOptions {
   jobQueue?: { maxTries?: number; backoffSeconds?: number; leaseSeconds?: number }
   /** The job worker's script; null runs no worker (jobs stay queued, e.g. for one-shot CLI commands). */
   jobWorker?: WorkerEntry | null
+  /** The memory worker's script; without one, memory jobs wait in each persona's queue. */
+  memoryWorker?: WorkerEntry | null
   /** Memory knobs; tests shorten the waits for the models' help with a pack. */
   memory?: Pick<MemoryDeps, 'aidTimeoutMs' | 'queue'>
   mode: AppInfo['mode']
@@ -83,12 +85,23 @@ export function startCore(options: CoreOptions): Core {
   const llm = new LlmRegistry(new Map())
   const providers = new ProviderService(db, bus, options.keyStore ?? new MemoryKeyStore(), env, [
     llm,
-    { replace: (configs) => jobs.setProviders(configs) },
+    { replace: (configs) => jobs.setConfig([...configs.values()]) },
   ])
   providers.publish()
   jobs.start()
   const personas = new PersonaService(db, bus)
-  const memory = createMemory({ bus, paths, jobs, llm, settings, graph, personas, env, ...options.memory })
+  const memory = createMemory({
+    bus,
+    paths,
+    jobs,
+    llm,
+    settings,
+    graph,
+    personas,
+    env,
+    memoryWorker: options.memoryWorker,
+    ...options.memory,
+  })
   const chat = new ChatService(graph, settings, llm, bus, {
     ...options.chat,
     env: options.env ?? process.env,

@@ -10,7 +10,7 @@ import { chromium } from '@playwright/test'
 import OpenAI from 'openai'
 import WebSocket from 'ws'
 import { serve } from '../../main/host/serve'
-import { startFakeLlm } from '../../main/testing/fakeLlm'
+import { startFakeLlm } from '../../tests/support/fakeLlm'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200)
 const executablePath = process.env.LOOMVERSE_CHROMIUM ?? '/usr/bin/chromium'

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { JobQueue } from '../../main/jobs/jobQueue'
+import { JobQueue } from '../../main/kernel/jobs/jobQueue'
 import { openMemory } from '../../main/memory/db'
 import { embedLocal, vectorBlob } from '../../main/memory/embedder'
 import { Sensitivity, UnitKind, UnitState } from '../../main/memory/enums'
@@ -17,7 +17,8 @@ import type { MemoryStore } from '../../main/memory/store'
 import { vectorIndexOf } from '../../main/memory/vectorIndex'
 import { modelKnn } from './modelKnn'
 import { addAnchors, benchQueries, fillMemory, words } from './syntheticMemory'
-import { MemoryWorkerHost, defaultMemoryWorker } from '../../main/memory/workerHost'
+import { MemoryWorkerHost } from '../../main/memory/workerHost'
+import { sourceWorker } from '../../tests/support/sourceWorker'
 
 const repoRoot = resolve(import.meta.dirname, '../..')
 const print = (o: Record<string, unknown>) => console.log(JSON.stringify(o))
@@ -133,9 +134,8 @@ async function synthetic(): Promise<void> {
     store.deleteUnit(rare)
 
     // Re-index all 100k units in the memory worker while the main loop is watched.
-    const entry = defaultMemoryWorker()
-    if (!entry) print({ bench: 'memory.reindex', skipped: 'no memory worker entry (build or tsx needed)' })
-    else {
+    const entry = sourceWorker('memory')
+    {
       new JobQueue(store.db).enqueue('reindex', {}, { dedupeKey: 'reindex' })
       const busy = () =>
         (store.db.prepare('SELECT count(*) FROM jobs WHERE status IN (0, 1)').pluck().get() as number) > 0

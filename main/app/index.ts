@@ -2,17 +2,19 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { BrowserWindow, app, dialog, ipcMain, safeStorage } from 'electron'
 import { startCore, type Core } from '../core'
-import { resolveHome } from '../home'
-import { MemoryKeyStore, type KeyStore } from '../keys/keyStore'
-import { SealedKeyStore } from '../keys/sealedKeyStore'
+import { resolveHome } from '../kernel/home'
+import { MemoryKeyStore, type KeyStore } from '../llm/keys/keyStore'
+import { SealedKeyStore } from '../llm/keys/sealedKeyStore'
 import { attachIpc, forwardEvents, trustOrigins } from './ipcAdapter'
 import { hardenApp } from './security'
+import { builtWorkers } from '../workers/builtWorkers'
 
 // The Electron shell: one window over the same core `loomverse serve` uses. Kept thin;
 // everything testable lives in the core and the IPC adapter.
 
 const devServerUrl = process.env.ELECTRON_RENDERER_URL
 const rendererIndex = join(import.meta.dirname, '../renderer/index.html')
+const workers = builtWorkers(import.meta.dirname)
 
 /** Keys sealed by the OS keychain under the app's user-data folder; without a safe keychain, for this run only. */
 function keyStore(): KeyStore {
@@ -43,7 +45,8 @@ if (!app.requestSingleInstanceLock()) {
         home: resolveHome(undefined),
         mode: 'electron',
         keyStore: keyStore(),
-        jobWorker: { path: join(import.meta.dirname, 'jobWorker.js') },
+        jobWorker: workers.job,
+        memoryWorker: workers.memory,
       })
       const origins = devServerUrl ? [new URL(devServerUrl).origin + '/'] : [pathToFileURL(rendererIndex).href]
       attachIpc(ipcMain, core.router, trustOrigins(origins))

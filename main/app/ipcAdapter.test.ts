@@ -1,8 +1,8 @@
 import type { IpcMainInvokeEvent, WebFrameMain } from 'electron'
 import { describe, expect, it } from 'vitest'
 import { IPC_EVENT, IPC_INVOKE } from '@shared/ipc'
-import { EventBus } from '../host/events'
-import type { Router } from '../host/router'
+import { EventBus } from '../kernel/events'
+import type { Router } from '../kernel/router'
 import { defaultSettings } from '../settings/settingsService'
 import { attachIpc, forwardEvents, trustOrigins } from './ipcAdapter'
 

@@ -1,8 +1,8 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents, WebFrameMain } from 'electron'
 import type { Result } from '@shared/errors'
 import { IPC_EVENT, IPC_INVOKE } from '@shared/ipc'
-import type { EventBus } from '../host/events'
-import type { Router } from '../host/router'
+import type { EventBus } from '../kernel/events'
+import type { Router } from '../kernel/router'
 
 /** Decides whether a frame is our renderer: the main frame, loaded from our own origin. */
 export type TrustFrame = (frame: WebFrameMain | null) => boolean

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Flow, Node } from '@shared/contract'
-import { useLlmCore } from '../testing/llmCore'
+import { useLlmCore } from '../../tests/support/llmCore'
 
 const start = useLlmCore()
 

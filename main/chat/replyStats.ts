@@ -1,5 +1,5 @@
 import type { Node } from '@shared/contract'
-import { tokenCount } from '../graph/tokens'
+import { tokenCount } from '../kernel/tokens'
 import type { Usage } from '../llm/types'
 
 /** Usage over several rounds of one reply (tool calls make more than one request). */

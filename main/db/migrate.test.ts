@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { AppError } from '@shared/errors'
-import { useTempHome } from '../testing/tempHome'
+import { useTempHome } from '../../tests/support/tempHome'
 import { migrate, schemaVersion, type Migration } from './migrate'
 import { appMigrations } from './migrations'
 import { openDatabase } from './open'

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { useTempHome } from '../testing/tempHome'
+import { useTempHome } from '../../tests/support/tempHome'
 import { openDatabase } from './open'
 
 const home = useTempHome()

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Flow, JobProgress, Node } from '@shared/contract'
-import { useLlmCore } from '../testing/llmCore'
-import { sourceWorker } from '../testing/sourceWorker'
+import { useLlmCore } from '../../tests/support/llmCore'
+import { sourceWorker } from '../../tests/support/sourceWorker'
 import { parseSummary } from './summarizeJob'
 
 const start = useLlmCore()

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { ContextPreview } from '@shared/contract'
 import { startCore } from '../core'
-import { useTempHome } from '../testing/tempHome'
-import { buildContext, type ContextLanguage } from './context'
-import { errorCode, useGraph, type GraphFixture } from './graphFixture'
-import { tokenCount } from './tokens'
+import { useTempHome } from '../../tests/support/tempHome'
+import type { Language } from '../kernel/language'
+import { buildContext } from './context'
+import { errorCode, useGraph, type GraphFixture } from '../../tests/support/graphFixture'
+import { tokenCount } from '../kernel/tokens'
 
 const setup = useGraph()
 const home = useTempHome()
@@ -13,7 +14,7 @@ function context(
   g: GraphFixture,
   flowId: string,
   parentIds: string[],
-  options: { prompt?: string; budget?: number; language?: ContextLanguage } = {},
+  options: { prompt?: string; budget?: number; language?: Language } = {},
 ): ContextPreview {
   return buildContext({
     flow: g.graph.getFlow(flowId),

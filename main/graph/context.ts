@@ -1,9 +1,8 @@
 import type { ContextPart, ContextPreview, Flow, Node } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import { activePath, topologicalOrder } from './dag'
-import { tokenCount } from './tokens'
-
-export type ContextLanguage = 'ja' | 'en'
+import type { Language } from '../kernel/language'
+import { tokenCount } from '../kernel/tokens'
 
 export interface ContextInput {
   flow: Flow
@@ -11,7 +10,7 @@ export interface ContextInput {
   parentIds: readonly string[]
   prompt: string
   budget: number
-  language: ContextLanguage
+  language: Language
 }
 
 const text = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { canvas, edges, errorCode, useGraph } from './graphFixture'
+import { canvas, edges, errorCode, useGraph } from '../../tests/support/graphFixture'
 
 const setup = useGraph()
 

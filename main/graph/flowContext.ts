@@ -1,6 +1,7 @@
 import type { ContextPreview, Persona } from '@shared/contract'
 import type { SettingsService } from '../settings/settingsService'
-import { buildContext, type ContextLanguage } from './context'
+import { uiLanguage } from '../kernel/language'
+import { buildContext } from './context'
 import type { GraphService } from './graphService'
 
 /** The context for a prompt sent below `parentIds` in a flow, with the flow's (or the app's) budget. */
@@ -19,12 +20,6 @@ export function flowContext(
     budget: flow.token_budget ?? prefs.context_budget,
     language: uiLanguage(prefs.language),
   })
-}
-
-/** The model is addressed in the UI's language; `auto` follows the machine's locale. */
-export function uiLanguage(setting: 'auto' | 'ja' | 'en'): ContextLanguage {
-  if (setting !== 'auto') return setting
-  return Intl.DateTimeFormat().resolvedOptions().locale.toLowerCase().startsWith('ja') ? 'ja' : 'en'
 }
 
 /** The persona speaks first (who it is, what it promised), then the conversation's own instructions. */

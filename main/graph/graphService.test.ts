@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { graphEvents } from '@shared/contract'
-import { edges, errorCode, useGraph, type GraphFixture } from './graphFixture'
+import { edges, errorCode, useGraph, type GraphFixture } from '../../tests/support/graphFixture'
 
 const setup = useGraph()
 

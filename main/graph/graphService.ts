@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto'
 import type { Flow, FlowGraph, FlowSummary, Node, Parsed } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
-import type { EventBus } from '../host/events'
+import type { EventBus } from '../kernel/events'
 import { ChangeRecorder } from './changes'
 import { adjacency, reachable, wouldCycle } from './dag'
 import { GraphStore } from './graphStore'
-import { isoNow } from './time'
+import { isoNow } from '../kernel/time'
 import { UndoHistory } from './undo'
 
 /**

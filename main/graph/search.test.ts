@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Parsed } from '@shared/contract'
-import { errorCode, useGraph, type GraphFixture } from './graphFixture'
+import { errorCode, useGraph, type GraphFixture } from '../../tests/support/graphFixture'
 import { listTags, searchNodes } from './search'
 
 const setup = useGraph()

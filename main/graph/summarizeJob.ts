@@ -1,10 +1,11 @@
 import { z } from 'zod'
 import { PurposeDefaults } from '@shared/contract'
-import { PermanentJobError, type JobContext } from '../jobs/handlers'
+import { PermanentJobError } from '../kernel/jobs/handlers'
+import type { LlmJobContext as JobContext } from '../llm/jobContext'
 import { resolveModel } from '../llm/models'
 import { readSetting } from '../settings/settingRows'
 import { GraphStore } from './graphStore'
-import { isoNow } from './time'
+import { isoNow } from '../kernel/time'
 
 const Payload = z.object({ node_id: z.string(), language: z.enum(['ja', 'en']) })
 

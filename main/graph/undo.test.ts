@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { graphEvents } from '@shared/contract'
-import { canvas, useGraph, type GraphFixture } from './graphFixture'
+import { canvas, useGraph, type GraphFixture } from '../../tests/support/graphFixture'
 
 const setup = useGraph()
 

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
 import { appMigrations } from '../db/migrations'
 import { defaultSettings } from '../settings/settingsService'
-import { useTempHome } from '../testing/tempHome'
-import { ask, collectEvents, httpGet, openWs } from '../testing/wsProbe'
+import { useTempHome } from '../../tests/support/tempHome'
+import { ask, collectEvents, httpGet, openWs } from '../../tests/support/wsProbe'
 import { serve, type Serving } from './serve'
 
 const home = useTempHome()

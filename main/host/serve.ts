@@ -1,5 +1,5 @@
 import { startCore, type Core } from '../core'
-import type { WorkerEntry } from '../jobs/jobService'
+import type { WorkerEntry } from '../kernel/jobs/jobService'
 import { newToken } from './auth'
 import { removeHostFile, writeHostFile } from './hostFile'
 import { startHost, type Host } from './wsHost'
@@ -10,6 +10,7 @@ export interface ServeOptions {
   token?: string
   staticDir: string | null
   jobWorker?: WorkerEntry | null
+  memoryWorker?: WorkerEntry | null
   log?: (message: string) => void
 }
 
@@ -22,7 +23,13 @@ export interface Serving {
 
 /** `loomverse serve`: the core behind the loopback host, announced in host.json. */
 export async function serve(options: ServeOptions): Promise<Serving> {
-  const core = startCore({ home: options.home, mode: 'browser', log: options.log, jobWorker: options.jobWorker })
+  const core = startCore({
+    home: options.home,
+    mode: 'browser',
+    log: options.log,
+    jobWorker: options.jobWorker,
+    memoryWorker: options.memoryWorker,
+  })
   const token = options.token || newToken()
   let host: Host
   try {

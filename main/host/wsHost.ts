@@ -5,8 +5,8 @@ import { WebSocketServer, type WebSocket } from 'ws'
 import { isEventName, type EventName } from '@shared/contract'
 import { SubscribeData, WireRequest, type WireEvent, type WireResponse } from '@shared/wire'
 import { TOKEN_COOKIE, checkRequest, presentedToken, type Refusal } from './auth'
-import type { EventBus } from './events'
-import type { Router } from './router'
+import type { EventBus } from '../kernel/events'
+import type { Router } from '../kernel/router'
 import { resolveStatic, sendFile } from './staticFiles'
 
 export interface HostOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { geminiConnector } from './geminiConnector'
-import { connectorContract } from './testing/connectorContract'
+import { connectorContract } from '../../tests/support/llm/connectorContract'
 import {
   ask,
   askWithImage,
@@ -9,8 +9,8 @@ import {
   useConnectorHarness,
   weatherTrip,
   withOptions,
-} from './testing/connectorHarness'
-import { imageContract } from './testing/imageContract'
+} from '../../tests/support/llm/connectorHarness'
+import { imageContract } from '../../tests/support/llm/imageContract'
 
 const h = useConnectorHarness({
   provider: 'gemini',

@@ -1,4 +1,4 @@
-import type { ContextLanguage } from '../graph/context'
+import type { Language } from '../kernel/language'
 
 /**
  * The provider-failure sentences of llmError.ts and the connectors, in Japanese. They sit
@@ -29,14 +29,14 @@ const ja: Array<[RegExp, string]> = [
 ]
 
 /** A provider failure in the UI's language. */
-export function llmErrorText(message: string, language: ContextLanguage): string {
+export function llmErrorText(message: string, language: Language): string {
   if (language !== 'ja') return message
   for (const [pattern, replacement] of ja) if (pattern.test(message)) return message.replace(pattern, replacement)
   return message
 }
 
 /** "…, retrying in 4 s" in the UI's language. */
-export function retryingText(message: string, seconds: number, language: ContextLanguage): string {
+export function retryingText(message: string, seconds: number, language: Language): string {
   return language === 'ja'
     ? `${llmErrorText(message, 'ja')}。${seconds} 秒後に再試行します`
     : `${message}, retrying in ${seconds} s`

@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { detectOllama, ollamaConnector } from './ollamaConnector'
-import { connectorContract } from './testing/connectorContract'
+import { connectorContract } from '../../tests/support/llm/connectorContract'
 import {
   ask,
   askWithImage,
@@ -12,7 +12,7 @@ import {
   useConnectorHarness,
   weatherTrip,
   withOptions,
-} from './testing/connectorHarness'
+} from '../../tests/support/llm/connectorHarness'
 import type { ChatEvent } from './types'
 
 const h = useConnectorHarness({

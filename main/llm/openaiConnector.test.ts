@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { openaiConnector } from './openaiConnector'
-import { connectorContract } from './testing/connectorContract'
+import { connectorContract } from '../../tests/support/llm/connectorContract'
 import {
   askWithImage,
   pictureBytes,
@@ -8,8 +8,8 @@ import {
   useConnectorHarness,
   weatherTrip,
   withOptions,
-} from './testing/connectorHarness'
-import { imageContract } from './testing/imageContract'
+} from '../../tests/support/llm/connectorHarness'
+import { imageContract } from '../../tests/support/llm/imageContract'
 
 const h = useConnectorHarness({
   provider: 'openai',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Flow, ProviderInfo } from '@shared/contract'
-import { useLlmCore } from '../testing/llmCore'
+import { useLlmCore } from '../../tests/support/llmCore'
 
 const start = useLlmCore()
 /** No provider in the environment: only what the settings say. */

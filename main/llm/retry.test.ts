@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { LlmError } from './llmError'
 import { openaiConnector } from './openaiConnector'
 import { abortableSleep, chatWithRetry, type RetryOptions } from './retry'
-import { ask, deltas, useFakeLlm } from './testing/connectorHarness'
+import { ask, deltas, useFakeLlm } from '../../tests/support/llm/connectorHarness'
 import type { ChatEvent } from './types'
 
 // Driven through the real OpenAI connector against the fake server, so the errors are the

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { PermanentJobError } from '../jobs/handlers'
+import { PermanentJobError } from '../kernel/jobs/handlers'
 import { UnitKind, UnitState } from './enums'
 import { askJson, type MemoryJobHandler } from './jobContext'
 import { isoDate, type UnitRow } from './store'

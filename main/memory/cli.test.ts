@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli, type CliIo } from '../cli'
 import { startCore } from '../core'
-import { useTempHome } from '../testing/tempHome'
+import { useTempHome } from '../../tests/support/tempHome'
 
 const home = useTempHome()
 

@@ -1,6 +1,6 @@
 import type { MemoryJob } from '@shared/contract'
 import type { Db } from '../db/open'
-import { JobQueue, JobStatus } from '../jobs/jobQueue'
+import { JobQueue, JobStatus } from '../kernel/jobs/jobQueue'
 
 const statusNames = ['queued', 'running', 'done', 'failed'] as const
 

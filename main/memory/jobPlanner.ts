@@ -1,5 +1,5 @@
 import type { Persona } from '@shared/contract'
-import { JobQueue } from '../jobs/jobQueue'
+import { JobQueue } from '../kernel/jobs/jobQueue'
 import { resolveModel } from '../llm/models'
 import type { LlmRegistry } from '../llm/providers'
 import type { PersonaService } from '../persona/personaService'

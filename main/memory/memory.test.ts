@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { MemoryJob, MemoryPack, MemoryUnit } from '@shared/contract'
-import { useLlmCore, type LlmHarness } from '../testing/llmCore'
-import { everyMemoryJobReply } from '../testing/memoryJobReply'
+import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+import { everyMemoryJobReply } from '../../tests/support/memoryJobReply'
 
 const setup = useLlmCore()
 

@@ -5,11 +5,11 @@ import type { MemoryPack, MemoryUnitDetail, memoryMethods, Parsed } from '@share
 import { AppError } from '@shared/errors'
 import { adjacency, reachable } from '../graph/dag'
 import type { GraphService } from '../graph/graphService'
-import type { HomePaths } from '../home'
-import type { EventBus } from '../host/events'
-import type { Handlers } from '../host/router'
-import type { JobService, WorkerEntry } from '../jobs/jobService'
-import { JobQueue } from '../jobs/jobQueue'
+import type { HomePaths } from '../kernel/home'
+import type { EventBus } from '../kernel/events'
+import type { Handlers } from '../kernel/router'
+import type { JobService, WorkerEntry } from '../kernel/jobs/jobService'
+import { JobQueue } from '../kernel/jobs/jobQueue'
 import type { LlmRegistry } from '../llm/providers'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
@@ -25,7 +25,7 @@ import { entityGraph, listUnits, memoryStatus, packsForNode, unitDetail } from '
 import { prunePacks } from './packHistory'
 import { buildPack } from './scheduler'
 import { nowSeconds, type MemoryStore, type Payload } from './store'
-import { MemoryWorkerHost, defaultMemoryWorker } from './workerHost'
+import { MemoryWorkerHost } from './workerHost'
 
 export interface MemoryDeps {
   bus: EventBus
@@ -124,7 +124,7 @@ export class MemoryService implements ChatMemory {
 
   constructor(private readonly deps: MemoryDeps) {
     this.worker = new MemoryWorkerHost({
-      entry: deps.memoryWorker === undefined ? defaultMemoryWorker() : deps.memoryWorker,
+      entry: deps.memoryWorker ?? null,
       providers: () => deps.llm.configs(),
       busy: (dbPath) => this.busy(dbPath),
       init: { queue: deps.queue, pollMs: 2000 },

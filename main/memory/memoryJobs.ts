@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { PermanentJobError } from '../jobs/handlers'
+import { PermanentJobError } from '../kernel/jobs/handlers'
 import { capsule } from './capsuleJob'
 import { embedWithModel } from './embedJob'
 import { EntityRole, EntityType, LoopStatus, RelationType, UnitKind, UnitState } from './enums'

@@ -1,7 +1,7 @@
 import type { Db } from '../db/open'
-import { uiLanguage } from '../graph/flowContext'
-import type { EventBus } from '../host/events'
-import { JobStatus } from '../jobs/jobQueue'
+import { uiLanguage } from '../kernel/language'
+import type { EventBus } from '../kernel/events'
+import { JobStatus } from '../kernel/jobs/jobQueue'
 import { nowSeconds } from './store'
 
 interface Deps {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { MemoryJob, MemoryPack } from '@shared/contract'
-import { useLlmCore, type LlmHarness } from '../testing/llmCore'
+import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
 
 const setup = useLlmCore()
 

@@ -1,6 +1,5 @@
-import { PermanentJobError } from '../jobs/handlers'
-import { JobQueue, type JobRow, type QueueOptions } from '../jobs/jobQueue'
-import { LlmError } from '../llm/llmError'
+import { PermanentJobError, isRetryable } from '../kernel/jobs/handlers'
+import { JobQueue, type JobRow, type QueueOptions } from '../kernel/jobs/jobQueue'
 import type { LlmRegistry } from '../llm/providers'
 import type { MemoryJobHandler } from './jobContext'
 import { memoryJobHandlers } from './memoryJobs'
@@ -48,8 +47,7 @@ export class MemoryJobRunner {
     } catch (e) {
       if (signal.aborted) throw e // stopping: the lease brings the job back next start
       const message = e instanceof Error ? e.message : String(e)
-      const retryable = !(e instanceof PermanentJobError) && !(e instanceof LlmError && !e.retryable)
-      return { job, outcome: this.queue.fail(job.id, message, { retryable }), error: message }
+      return { job, outcome: this.queue.fail(job.id, message, { retryable: isRetryable(e) }), error: message }
     }
   }
 

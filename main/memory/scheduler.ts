@@ -1,5 +1,5 @@
 import type { MemoryPack, MemoryUnitKind } from '@shared/contract'
-import { tokenCount } from '../graph/tokens'
+import { tokenCount } from '../kernel/tokens'
 import { LOCAL_EMBEDDER } from './embedder'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindName } from './enums'
 import { classifyIntent, intentWeights, type Intent } from './intent'

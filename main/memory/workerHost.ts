@@ -1,26 +1,7 @@
-import { existsSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import type { WorkerEntry } from '../jobs/jobService'
-import { WorkerThread } from '../jobs/workerThread'
+import type { WorkerEntry } from '../kernel/jobs/jobService'
+import { WorkerThread } from '../kernel/jobs/workerThread'
 import type { ProviderConfig } from '../llm/providers'
 import type { FromMemoryWorker, MemoryWorkerInit, ToMemoryWorker } from './protocol'
-
-/**
- * The memory worker beside the built main bundle (`out/main/memoryWorker.js`); from source
- * (tests, `tsx`), the TypeScript entry through the tsx bootstrap; null when neither exists.
- */
-export function defaultMemoryWorker(): WorkerEntry | null {
-  const here = dirname(fileURLToPath(import.meta.url))
-  // This module may be bundled into a chunk one folder below the entries (out/main/chunks).
-  const built = [join(here, 'memoryWorker.js'), join(here, '..', 'memoryWorker.js')].find((f) => existsSync(f))
-  if (built) return { path: built }
-  const source = join(here, 'memoryWorker.ts')
-  const bootstrap = join(here, '..', 'testing', 'tsWorkerBootstrap.mjs')
-  if (existsSync(source) && existsSync(bootstrap))
-    return { path: bootstrap, data: { tsEntry: source, tsconfig: resolve(here, '../../tsconfig.node.json') } }
-  return null
-}
 
 export interface WorkerHostOptions {
   entry: WorkerEntry | null

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { Parsed, Persona } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
-import { isoNow } from '../graph/time'
-import type { EventBus } from '../host/events'
+import { isoNow } from '../kernel/time'
+import type { EventBus } from '../kernel/events'
 
 interface AiRow {
   AIID: string

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { appMigrations } from '../db/migrations'
 import { openDatabase } from '../db/open'
-import { EventBus } from '../host/events'
+import { EventBus } from '../kernel/events'
 import { SettingsService, defaultSettings } from './settingsService'
 
 function setup() {

@@ -1,6 +1,6 @@
 import { Settings, type SettingsPatch } from '@shared/contract'
 import type { Db } from '../db/open'
-import type { EventBus } from '../host/events'
+import type { EventBus } from '../kernel/events'
 import { writeSetting } from './settingRows'
 
 const unset = { model: null, temperature: null, max_tokens: null }

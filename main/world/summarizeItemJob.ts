@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { PermanentJobError, type JobContext } from '../jobs/handlers'
+import { PermanentJobError } from '../kernel/jobs/handlers'
+import type { LlmJobContext as JobContext } from '../llm/jobContext'
 import { resolveModel } from '../llm/models'
 import type { ContentPart } from '../llm/types'
 import { ItemFiles } from './files/itemFiles'

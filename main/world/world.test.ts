@@ -2,11 +2,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Flow, Item, ItemContent, ToolCallRecord, World } from '@shared/contract'
-import { useLlmCore, type LlmHarness } from '../testing/llmCore'
-import { sourceWorker } from '../testing/sourceWorker'
-import { pngBytes } from './testing/pngBytes'
+import { uiLanguage } from '../kernel/language'
+import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+import { sourceWorker } from '../../tests/support/sourceWorker'
+import { pngBytes } from '../../tests/support/world/pngBytes'
 
-const start = useLlmCore()
+// These tests read the world's Japanese texts: the user chose Japanese.
+const start = useLlmCore({ language: 'ja' })
 
 /** Summaries use their own model names, so scripted chat replies never go to a summary job. */
 const summaryEnv = {
@@ -27,6 +29,15 @@ async function library(h: LlmHarness): Promise<{ world: World; libraryId: string
 }
 
 describe('the world on first run', () => {
+  it('speaks the language the app resolves: with `auto`, the machine’s, not always Japanese', async () => {
+    const h = await start({ language: undefined })
+    const { world } = await library(h)
+    const names = uiLanguage('auto') === 'ja' ? ['美術館', '図書館'] : ['Museum', 'Library']
+    expect(world.buildings.map((b) => b.name)).toEqual(names)
+    const english = await start({ language: 'en' })
+    expect((await library(english)).world.buildings.map((b) => b.name)).toEqual(['Museum', 'Library'])
+  })
+
   it('has a museum and a library holding the user guide, with the user in the library', async () => {
     const h = await start()
     const { world, libraryId } = await library(h)

@@ -14,7 +14,8 @@ import { prepareRestore } from './files/trashRestore'
 import { parseItemAction } from './itemAction'
 import { applyPatch } from './patchText'
 import { SUMMARIZE_ITEM, type SummarizePayload } from './summarizeItemJob'
-import { worldLanguage, worldTexts, type WorldLanguage, type WorldTexts } from './worldText'
+import { uiLanguage } from '../kernel/language'
+import { worldTexts, type WorldLanguage, type WorldTexts } from './worldText'
 import { WorldStore } from './worldStore'
 
 /** Who changed a document: the user, a persona (by id), or the app itself. */
@@ -35,7 +36,7 @@ export class WorldService {
   }
 
   language(): WorldLanguage {
-    return worldLanguage(this.deps.settings.get().language)
+    return uiLanguage(this.deps.settings.get().language)
   }
 
   texts(): WorldTexts {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Building, DocumentVersion, Item, ItemType, ToolCallRecord, World } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
-import { isoNow } from '../graph/time'
+import { isoNow } from '../kernel/time'
 
 interface BuildingRow {
   BUILDINGID: string

@@ -1,12 +1,7 @@
-/**
- * What the world says to people (tool results, errors a user sees), in the UI language.
- * Japanese is the default, as in the seed; `en` when the user chose English.
- */
-export type WorldLanguage = 'ja' | 'en'
+import type { Language } from '../kernel/language'
 
-export function worldLanguage(setting: string | undefined): WorldLanguage {
-  return setting === 'en' ? 'en' : 'ja'
-}
+/** What the world says to people (tool results, errors a user sees), in the UI language. */
+export type WorldLanguage = Language
 
 const texts = {
   ja: {

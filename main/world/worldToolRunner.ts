@@ -1,7 +1,7 @@
 import { worldMethods } from '@shared/contract'
 import { toErrorValue } from '@shared/errors'
 import type { ChatToolContext, ChatToolOutcome, ChatToolProvider } from '../chat/chatService'
-import type { EventBus } from '../host/events'
+import type { EventBus } from '../kernel/events'
 import { resolveModel } from '../llm/models'
 import type { PersonaService } from '../persona/personaService'
 import { worldTools } from './itemTools'

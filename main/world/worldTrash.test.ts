@@ -2,13 +2,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { DocumentVersion, Item, TrashEntry } from '@shared/contract'
-import { useLlmCore, type LlmHarness } from '../testing/llmCore'
-import { buildingIds } from './testing/buildingIds'
+import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+import { buildingIds } from '../../tests/support/world/buildingIds'
 
 // The way back from item_delete: the Trash list read from each folder's item.json, and
 // item_restore putting rows, versions, file and summary back, all or nothing.
 
-const start = useLlmCore()
+const start = useLlmCore({ language: 'ja' })
 
 const refused = (h: LlmHarness, method: string, input: unknown) =>
   h.core.router.call(method, input, { transport: 'internal' })

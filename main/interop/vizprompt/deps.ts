@@ -1,5 +1,5 @@
 import type { GraphService } from '../../graph/graphService'
-import type { EventBus } from '../../host/events'
+import type { EventBus } from '../../kernel/events'
 
 /** What import and export need from a running core; `startCore`'s Core fits as it is. */
 export interface VizpromptDeps {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Core } from '../../core'
 import { exportVizprompt, importVizprompt, VizpromptError } from './index'
-import { buildFlow, dump, readTree, useVizprompt, type Fixture } from './vizpromptFixture'
+import { buildFlow, dump, readTree, useVizprompt, type Fixture } from '../../../tests/support/vizpromptFixture'
 
 const setup = useVizprompt()
 

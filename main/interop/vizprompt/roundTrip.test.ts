@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { exportVizprompt, importVizprompt } from './index'
-import { buildFlow, dump, readTree, useVizprompt } from './vizpromptFixture'
+import { buildFlow, dump, readTree, useVizprompt } from '../../../tests/support/vizpromptFixture'
 
 const setup = useVizprompt()
 

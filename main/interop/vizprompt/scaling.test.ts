@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { parseDocument, stringify } from 'yaml'
 import type { Core } from '../../core'
 import { exportVizprompt, importVizprompt } from './index'
-import { useVizprompt, type Fixture } from './vizpromptFixture'
+import { useVizprompt, type Fixture } from '../../../tests/support/vizpromptFixture'
 
 // Guards for the speed of big imports and exports that do not time anything: the work that
 // made them slow must not grow back with the number of nodes. SQL statements are prepared

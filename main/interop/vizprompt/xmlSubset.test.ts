@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { Node } from '@shared/contract'
 import { nodeXml, parseNodeXml, readXmlFully } from './nodeXml'
 import { readXmlSubset } from './xmlSubset'
-import { seededRandom } from '../../testing/seededRandom'
+import { seededRandom } from '../../../tests/support/seededRandom'
 
 /** The subset reader either passes a file on, or makes exactly the full parser's tree of it. */
 function agrees(xml: string): boolean {

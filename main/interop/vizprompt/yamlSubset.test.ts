@@ -4,7 +4,7 @@ import { VizpromptError } from './vizpromptError'
 import { parseYaml, toYaml } from './yamlFile'
 import { readYamlSubset } from './yamlSubset'
 import { writeYamlSubset } from './yamlWriter'
-import { seededRandom } from '../../testing/seededRandom'
+import { seededRandom } from '../../../tests/support/seededRandom'
 
 /** What the full parser makes of a text: its value, or null when it refuses it. */
 function full(text: string): { value: unknown } | null {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { worldTexts } from '../worldText'
-import { pngBytes } from '../testing/pngBytes'
+import { pngBytes } from '../../../tests/support/world/pngBytes'
 import { checkImage, decodeBase64, imageLimits } from './checkImage'
 import { imageSize, looksLikeSvg, sniffImage } from './imageType'
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { useTempHome } from '../../testing/tempHome'
+import { useTempHome } from '../../../tests/support/tempHome'
 import { writeFileAtomic } from './atomicWrite'
 import { ITEM_FILE_NAME, itemFileName, summaryFileName } from './itemFileName'
 import { ItemFiles } from './itemFiles'

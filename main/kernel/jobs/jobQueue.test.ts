@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { appMigrations } from '../db/migrations'
-import { openDatabase } from '../db/open'
-import { useTempHome } from '../testing/tempHome'
+import { appMigrations } from '../../db/migrations'
+import { openDatabase } from '../../db/open'
+import { useTempHome } from '../../../tests/support/tempHome'
 import { JobQueue, JobStatus } from './jobQueue'
 
 const home = useTempHome()

@@ -2,8 +2,8 @@
 // caller's describe, against the fake server of `useConnectorHarness`.
 
 import { expect, it } from 'vitest'
-import { providerNames } from '../llmError'
-import type { ImageRequest } from '../types'
+import { providerNames } from '../../../main/llm/llmError'
+import type { ImageRequest } from '../../../main/llm/types'
 import { pictureBytes, type ConnectorHarness, type ConnectorOptions } from './connectorHarness'
 
 export interface ImageContractOptions {

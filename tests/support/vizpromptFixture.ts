@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { afterEach } from 'vitest'
 import type { FlowGraph } from '@shared/contract'
-import { startCore, type Core } from '../../core'
-import { useTempHome } from '../../testing/tempHome'
+import { startCore, type Core } from '../../main/core'
+import { useTempHome } from './tempHome'
 
 // Shared setup for the VizPrompt tests: real cores on real SQLite files in a temporary home,
 // graphs built straight through the store (fast enough for thousands of nodes), and the

@@ -1,7 +1,13 @@
 import { afterEach } from 'vitest'
 import type { EventData, EventName } from '@shared/contract'
-import { startCore, type Core, type CoreOptions } from '../core'
+import { startCore, type Core, type CoreOptions } from '../../main/core'
+import { appMigrations } from '../../main/db/migrations'
+import { openDatabase } from '../../main/db/open'
+import { EventBus } from '../../main/kernel/events'
+import { ensureHome } from '../../main/kernel/home'
+import { SettingsService } from '../../main/settings/settingsService'
 import { startFakeLlm, type FakeLlm } from './fakeLlm'
+import { sourceWorker } from './sourceWorker'
 import { useTempHome } from './tempHome'
 
 export interface LlmHarness {
@@ -18,7 +24,13 @@ export interface LlmHarness {
  * A real core (temp home, real SQLite) whose OpenAI-compatible provider is a fake LLM server
  * over real HTTP. Cleaned up after each test.
  */
-export function useLlmCore(): (options?: Partial<CoreOptions> & { openaiKey?: string }) => Promise<LlmHarness> {
+type StartOptions = Partial<CoreOptions> & {
+  openaiKey?: string
+  /** The UI language saved before the core starts (the first-run world is made in it). */
+  language?: 'ja' | 'en'
+}
+
+export function useLlmCore(defaults: StartOptions = {}): (options?: StartOptions) => Promise<LlmHarness> {
   const home = useTempHome()
   const open: Array<{ core: Core; fake: FakeLlm }> = []
   afterEach(async () => {
@@ -27,8 +39,11 @@ export function useLlmCore(): (options?: Partial<CoreOptions> & { openaiKey?: st
       await fake.close()
     }
   })
-  return async (options = {}) => {
+  return async (given = {}) => {
+    const { language, ...options } = { ...defaults, ...given }
     const fake = await startFakeLlm()
+    const dir = home()
+    if (language) saveLanguage(dir, language)
     const env = {
       OPENAI_BASE_URL: `${fake.url}/v1`,
       OPENAI_API_KEY: options.openaiKey ?? 'sk-test',
@@ -36,9 +51,10 @@ export function useLlmCore(): (options?: Partial<CoreOptions> & { openaiKey?: st
       LOOMVERSE_DEFAULT_LIGHTWEIGHT_MODEL: 'openai:gpt-4o-mini',
     }
     const core = startCore({
-      home: home(),
+      home: dir,
       mode: 'browser',
       log: () => {},
+      memoryWorker: sourceWorker('memory'),
       ...options,
       env: { ...env, ...options.env },
     })
@@ -70,4 +86,11 @@ export function useLlmCore(): (options?: Partial<CoreOptions> & { openaiKey?: st
       },
     }
   }
+}
+
+/** Writes the language setting into a new home's database, as a user who chose it before would have. */
+function saveLanguage(dir: string, language: 'ja' | 'en'): void {
+  const { db } = openDatabase(ensureHome(dir).db, { migrations: appMigrations, label: 'loomverse.db' })
+  new SettingsService(db, new EventBus()).update({ language })
+  db.close()
 }

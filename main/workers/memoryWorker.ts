@@ -1,8 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { LlmRegistry } from '../llm/providers'
-import { openMemory } from './db'
-import type { FromMemoryWorker, MemoryWorkerInit, ToMemoryWorker } from './protocol'
-import { MemoryJobRunner } from './runner'
+import { openMemory } from '../memory/db'
+import type { FromMemoryWorker, MemoryWorkerInit, ToMemoryWorker } from '../memory/protocol'
+import { MemoryJobRunner } from '../memory/runner'
 
 // The memory worker thread: runs the jobs of every persona database it has been woken for,
 // so LLM extraction and re-indexing never sit on the main event loop. Each database has its

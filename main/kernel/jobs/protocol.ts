@@ -1,18 +1,20 @@
-import type { ProviderConfig } from '../llm/providers'
+/**
+ * Messages between the main thread and the job worker (one typed union each way). `Config` is
+ * what the composition root hands its jobs and replaces when it changes (the LLM providers,
+ * with their keys): the runtime carries it without knowing what it is.
+ */
 
-/** Messages between the main thread and the job worker (one typed union each way). */
-
-export interface WorkerInit {
+export interface WorkerInit<Config = unknown> {
   dbPath: string
-  /** The providers (with keys) jobs may call; replaced by a `providers` message when they change. */
-  providers?: ProviderConfig[]
+  /** Replaced by a `config` message when it changes. */
+  config?: Config
   /** Retries, backoff and lease, in seconds; tests shorten them. */
   queue?: { maxTries?: number; backoffSeconds?: number; leaseSeconds?: number }
   /** How often to look for due jobs when not woken. */
   pollMs?: number
 }
 
-export type ToWorker = { type: 'wake' } | { type: 'stop' } | { type: 'providers'; providers: ProviderConfig[] }
+export type ToWorker<Config = unknown> = { type: 'wake' } | { type: 'stop' } | { type: 'config'; config: Config }
 
 export type FromWorker =
   | { type: 'started'; reclaimed: number }

@@ -1,5 +1,5 @@
 import type { World } from '@shared/contract'
-import type { LlmHarness } from '../../testing/llmCore'
+import type { LlmHarness } from '../llmCore'
 
 /** The first-run world's library and museum. */
 export async function buildingIds(h: LlmHarness): Promise<{ libraryId: string; museumId: string }> {

@@ -2,8 +2,8 @@
 // with `it` inside the caller's describe, against the fake server of `useConnectorHarness`.
 
 import { expect, it } from 'vitest'
-import { providerNames } from '../llmError'
-import type { ChatEvent } from '../types'
+import { providerNames } from '../../../main/llm/llmError'
+import type { ChatEvent } from '../../../main/llm/types'
 import { ask, collect, deltas, type ConnectorHarness } from './connectorHarness'
 
 export interface ContractOptions {

@@ -1,4 +1,4 @@
-import type { ProviderId } from '../llm/types'
+import type { ProviderId } from '../types'
 
 export interface KeyStatus {
   set: boolean

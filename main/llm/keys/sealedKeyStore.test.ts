@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { useTempHome } from '../testing/tempHome'
+import { useTempHome } from '../../../tests/support/tempHome'
 import { SealedKeyStore, type Sealer } from './sealedKeyStore'
 
 /** A stand-in for Electron's safeStorage: reversible, and visibly not plain text. */

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { AppError } from '@shared/errors'
-import type { ProviderId } from '../llm/types'
+import type { ProviderId } from '../types'
 import type { KeyStore } from './keyStore'
 
 /** The part of Electron's `safeStorage` this store uses; tests pass a fake. */

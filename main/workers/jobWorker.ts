@@ -2,36 +2,37 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { appMigrations } from '../db/migrations'
 import { openDatabase } from '../db/open'
 import { summarizeNode } from '../graph/summarizeJob'
-import { LlmError } from '../llm/llmError'
 import { LlmRegistry, providersFromEnv } from '../llm/providers'
 import { worldJobHandlers } from '../world/worldJobs'
-import { PermanentJobError, type JobHandler } from './handlers'
-import { JobQueue } from './jobQueue'
-import type { FromWorker, ToWorker, WorkerInit } from './protocol'
+import { PermanentJobError, isRetryable } from '../kernel/jobs/handlers'
+import type { LlmJobHandler } from '../llm/jobContext'
+import type { ProviderConfig } from '../llm/providers'
+import { JobQueue } from '../kernel/jobs/jobQueue'
+import type { FromWorker, ToWorker, WorkerInit } from '../kernel/jobs/protocol'
 
 // The job worker thread: claims jobs from loomverse.db and runs them, so LLM calls and long
 // work never sit on the main event loop. Its own SQLite connection shares the WAL file.
 
-const handlers: Record<string, JobHandler> = {
+const handlers: Record<string, LlmJobHandler> = {
   'graph.summarize': summarizeNode,
   ...worldJobHandlers,
 }
 
-const init = workerData as WorkerInit
+const init = workerData as WorkerInit<ProviderConfig[]>
 const port = parentPort!
 const send = (message: FromWorker) => port.postMessage(message)
 
 const { db } = openDatabase(init.dbPath, { migrations: appMigrations, label: 'loomverse.db' })
 const queue = new JobQueue(db, init.queue)
 const llm = new LlmRegistry(
-  init.providers ? new Map(init.providers.map((p) => [p.id, p])) : providersFromEnv(process.env),
+  init.config ? new Map(init.config.map((p) => [p.id, p])) : providersFromEnv(process.env),
 )
 const running = new AbortController()
 let stopping = false
 let wake: (() => void) | null = null
 
-port.on('message', (message: ToWorker) => {
-  if (message.type === 'providers') llm.replace(new Map(message.providers.map((p) => [p.id, p])))
+port.on('message', (message: ToWorker<ProviderConfig[]>) => {
+  if (message.type === 'config') llm.replace(new Map(message.config.map((p) => [p.id, p])))
   if (message.type === 'stop') {
     stopping = true
     running.abort()
@@ -57,8 +58,7 @@ async function runOne(): Promise<boolean> {
   } catch (e) {
     if (stopping) return false // leave it running: the lease brings it back next start
     const message = e instanceof Error ? e.message : String(e)
-    const retryable = !(e instanceof PermanentJobError) && !(e instanceof LlmError && !e.retryable)
-    const outcome = queue.fail(job.id, message, { retryable })
+    const outcome = queue.fail(job.id, message, { retryable: isRetryable(e) })
     send({ type: 'job_finished', job_id: job.id, kind: job.kind, batch: job.batch, outcome, error: message })
   }
   return true

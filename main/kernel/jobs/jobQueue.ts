@@ -1,4 +1,4 @@
-import type { Db } from '../db/open'
+import type { Db } from '../../db/open'
 
 /** Seed 002's job status values. */
 export const JobStatus = { queued: 0, running: 1, done: 2, failed: 3 } as const

@@ -2,9 +2,17 @@
 // it, and small readers for the events a chat streams.
 
 import { afterEach, beforeEach, expect } from 'vitest'
-import { startFakeLlm, type FakeLlm, type Provider } from '../../testing/fakeLlm'
-import { LlmError } from '../llmError'
-import type { ChatEvent, ChatMessage, ChatRequest, Connector, GeneratedImage, ToolCall, ToolSpec } from '../types'
+import { startFakeLlm, type FakeLlm, type Provider } from '../fakeLlm'
+import { LlmError } from '../../../main/llm/llmError'
+import type {
+  ChatEvent,
+  ChatMessage,
+  ChatRequest,
+  Connector,
+  GeneratedImage,
+  ToolCall,
+  ToolSpec,
+} from '../../../main/llm/types'
 
 /** The settings the shared tests vary; each connector's own config takes them under these names. */
 export interface ConnectorOptions {

@@ -1,10 +1,10 @@
 import { afterEach, expect, vi } from 'vitest'
 import type { EventName, FlowGraph } from '@shared/contract'
 import { AppError, type ErrorCode } from '@shared/errors'
-import { appMigrations } from '../db/migrations'
-import { openDatabase, type Db } from '../db/open'
-import { EventBus } from '../host/events'
-import { GraphService } from './graphService'
+import { appMigrations } from '../../main/db/migrations'
+import { openDatabase, type Db } from '../../main/db/open'
+import { EventBus } from '../../main/kernel/events'
+import { GraphService } from '../../main/graph/graphService'
 
 // Shared setup for the main/graph tests: a real migrated SQLite database in memory, the
 // real service, and every event it emits (already checked against the contract by EventBus).

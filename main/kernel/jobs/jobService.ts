@@ -1,7 +1,5 @@
-import type { Db } from '../db/open'
-import type { EventBus } from '../host/events'
-import type { ProviderConfig } from '../llm/providers'
-import type { ProviderId } from '../llm/types'
+import type { Db } from '../../db/open'
+import type { EventBus } from '../events'
 import { JobQueue } from './jobQueue'
 import { WorkerThread } from './workerThread'
 import type { FromWorker, ToWorker, WorkerInit } from './protocol'
@@ -44,18 +42,18 @@ export class JobService {
     this.worker = new WorkerThread('jobs', (m) => this.receive(m), options.log)
   }
 
-  private providers: ProviderConfig[] | undefined
+  private config: unknown
 
-  /** The providers jobs may call; the running worker gets them at once. */
-  setProviders(configs: Map<ProviderId, ProviderConfig>): void {
-    this.providers = [...configs.values()]
-    this.send({ type: 'providers', providers: this.providers })
+  /** What the jobs are handed (the LLM providers they may call); the running worker gets it at once. */
+  setConfig(config: unknown): void {
+    this.config = config
+    this.send({ type: 'config', config })
   }
 
   start(): void {
     const entry = this.options.worker
     if (!entry) return
-    const init: WorkerInit = { dbPath: this.options.dbPath, ...this.options.init, providers: this.providers }
+    const init: WorkerInit = { dbPath: this.options.dbPath, ...this.options.init, config: this.config }
     this.worker.start(entry, { ...init })
   }
 
