@@ -6,6 +6,7 @@ import js from '@eslint/js'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
+import { layersPlugin } from './scripts/eslintLayers.mjs'
 
 const nodeBuiltins = ['node:*', ...builtinModules, ...builtinModules.map((m) => `${m}/*`)]
 const nativeOrServer = ['electron', 'better-sqlite3', 'sqlite-vec', 'ws']
@@ -94,7 +95,12 @@ export default tseslint.config(
     rules: { ...restrict('renderer'), ...reactHooks.configs.recommended.rules },
   },
   { files: ['preload/**/*.ts'], rules: restrict('preload') },
-  { files: ['main/**/*.ts'], languageOptions: { globals: globals.node }, rules: restrict('main') },
+  {
+    files: ['main/**/*.ts'],
+    languageOptions: { globals: globals.node },
+    plugins: { loomverse: layersPlugin },
+    rules: { ...restrict('main'), 'loomverse/layers': 'error' },
+  },
   {
     files: ['**/*.{js,mjs}', 'e2e/**/*.ts', 'bench/**/*.ts', 'scripts/**/*'],
     languageOptions: { globals: globals.node },

@@ -17,6 +17,8 @@ export default defineConfig({
   reporter: 'list',
   use: {
     browserName: 'chromium',
+    // A click or fill that cannot happen fails in seconds, not at the test's timeout.
+    actionTimeout: 15_000,
     headless: true,
     // Recording a trace snapshots the page on every action, which more than doubled the long
     // canvas specs' time with two workers on two cores. Opt in with LOOMVERSE_E2E_TRACE=1 to

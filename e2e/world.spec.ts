@@ -49,7 +49,7 @@ test('a dropped PNG becomes a picture in the library, opens as an image, and goe
 
   await world.dropFile('notes.txt', 'text/plain', Buffer.from('just some notes'))
   await expect(page.locator('.toast-error')).toContainText('notes.txt')
-  await expect(page.locator('.toast-error')).toContainText('PNG・JPEG・WebP・GIF')
+  await expect(page.locator('.toast-error')).toContainText('PNG, JPEG, WebP or GIF only')
   await expect(world.item('notes')).toHaveCount(0)
 })
 
@@ -80,7 +80,7 @@ test('a persona writes a document by tool call, patches it, and the sidebar and 
   llm.script({
     provider: 'openai',
     model: 'summary-mini',
-    promptIncludes: '300文字以内',
+    promptIncludes: 'at most 300 characters',
     times: 1,
     reply: '晴れた日に散歩をした日記。',
   })
@@ -131,9 +131,9 @@ test('a persona writes a document by tool call, patches it, and the sidebar and 
   await expect(dialog.locator('.item-history li').first()).toContainText('patch_content')
   await world.close(dialog)
 
-  dialog = await world.open('閲覧机')
+  dialog = await world.open('Reading desk')
   await expect(dialog).toContainText('Not viewable')
-  await expect(dialog).toContainText('古い樫の机')
+  await expect(dialog).toContainText('An old oak desk')
 })
 
 test('a picture generated from the sidebar hangs where the user is; a refusal is explained and nothing is added', async ({

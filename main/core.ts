@@ -76,7 +76,7 @@ export function startCore(options: CoreOptions): Core {
     // A job changed rows through its own connection: tell open windows what is new.
     onNodesChanged: (ids) => {
       for (const id of ids) {
-        const node = graph.store.node(id)
+        const node = graph.findNode(id)
         if (node) bus.emit('node_updated', { node })
       }
     },
@@ -135,7 +135,7 @@ export function startCore(options: CoreOptions): Core {
     chat_stop: (i) => chat.stop(i.node_id),
     chat_retry: (i) => chat.retry(i),
     chat_continue: (i) => chat.continue(i),
-    get_sent_context: (i) => graph.store.sentContext(graph.getNode(i.node_id).id),
+    get_sent_context: (i) => graph.sentContext(i.node_id),
     create_persona: (i) => personas.create(i),
     list_personas: () => personas.list(),
     get_persona: (i) => personas.get(i.id),

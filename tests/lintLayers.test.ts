@@ -7,7 +7,7 @@ const eslint = new ESLint({ cwd: process.cwd() })
 async function importErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath })
   return result!.messages
-    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-globals')
+    .filter((m) => ['no-restricted-imports', 'no-restricted-globals', 'loomverse/layers'].includes(m.ruleId ?? ''))
     .map((m) => m.message)
 }
 
@@ -57,5 +57,49 @@ describe('layer rules', () => {
     expect(
       await importErrors('main/x.ts', "import { App } from '../renderer/src/app/App'\nexport const a = App\n"),
     ).toHaveLength(1)
+  })
+
+  describe('the floors of main/ (main/layers.json)', () => {
+    const imports = (file: string, spec: string) =>
+      importErrors(file, `import * as m from '${spec}'\nexport const x = m\n`)
+
+    it('keeps the kernel below every domain and root', async () => {
+      expect(await imports('main/kernel/x.ts', '../graph/graphService')).toEqual([
+        expect.stringMatching(/the kernel \(main\/kernel\) imports only .* not main\/graph/),
+      ])
+      expect(await imports('main/db/x.ts', '../kernel/events')).toHaveLength(1)
+      expect(await imports('main/kernel/x.ts', '../core')).toHaveLength(1)
+      expect(await imports('main/kernel/jobs/x.ts', '../../db/open')).toEqual([])
+    })
+
+    it('lets a domain reach only the kernel and the public modules of the domains below it', async () => {
+      expect(await imports('main/graph/x.ts', '../chat/chatService')).toEqual([
+        expect.stringMatching(/main\/graph may not import the domain main\/chat/),
+      ])
+      expect(await imports('main/chat/x.ts', '../graph/graphStore')).toEqual([
+        expect.stringMatching(/only through its public modules/),
+      ])
+      expect(await imports('main/chat/x.ts', '../host/wsHost')).toEqual([
+        expect.stringMatching(/may not import the composition root main\/host/),
+      ])
+      expect(await imports('main/chat/x.ts', '../graph/graphService')).toEqual([])
+      expect(await imports('main/chat/x.ts', '../kernel/events')).toEqual([])
+    })
+
+    it('lets composition roots import everything but test support, and only app/ import Electron', async () => {
+      expect(await imports('main/core.ts', './graph/graphStore')).toEqual([])
+      expect(await imports('main/workers/x.ts', '../world/worldJobs')).toEqual([])
+      expect(await imports('main/core.ts', '../tests/support/fakeLlm')).toEqual([
+        expect.stringMatching(/never imports test support/),
+      ])
+      expect(await imports('main/graph/x.ts', 'electron')).toHaveLength(1)
+      expect(await imports('main/app/x.ts', 'electron')).toEqual([])
+    })
+
+    it('refuses a folder no floor names (unknown = disallowed)', async () => {
+      expect(await imports('main/newthing/x.ts', '../graph/graphService')).toEqual([
+        expect.stringMatching(/main\/newthing is not in main\/layers.json/),
+      ])
+    })
   })
 })

@@ -107,8 +107,8 @@ export class ChatService {
       flow_id: input.flow_id,
       position: input.position,
     })
-    const flowId = input.flow_id ?? this.graph.store.flowsOf(sibling.id)[0]!
-    const parentIds = this.parentsOf(flowId, sibling.id)
+    const flowId = this.graph.flowOf(sibling.id, input.flow_id)
+    const parentIds = this.graph.parentsOf(flowId, sibling.id)
     this.start({ nodeId: sibling.id, flowId, parentIds, prompt: original.prompt, images: [] })
     return { node_id: sibling.id }
   }
@@ -117,11 +117,11 @@ export class ChatService {
     const node = this.graph.getNode(input.node_id)
     if (this.running.has(node.id)) throw new AppError('conflict', 'this reply is still streaming')
     if (node.status === 'complete') throw new AppError('conflict', 'this reply is already complete')
-    const flowId = input.flow_id ?? this.graph.store.flowsOf(node.id)[0]!
+    const flowId = this.graph.flowOf(node.id, input.flow_id)
     this.start({
       nodeId: node.id,
       flowId,
-      parentIds: this.parentsOf(flowId, node.id),
+      parentIds: this.graph.parentsOf(flowId, node.id),
       prompt: node.prompt,
       images: [],
       continueFrom: node.response,
@@ -147,17 +147,10 @@ export class ChatService {
     while (this.running.size > 0) await new Promise((r) => setTimeout(r, 10))
   }
 
-  private parentsOf(flowId: string, nodeId: string): string[] {
-    return this.graph.store
-      .connections(flowId)
-      .filter((c) => c.to === nodeId)
-      .map((c) => c.from)
-  }
-
   private start(turn: Turn): void {
     const controller = new AbortController()
     this.running.set(turn.nodeId, controller)
-    this.graph.store.setReply(turn.nodeId, { status: 'streaming', response: turn.continueFrom ?? '' })
+    this.graph.setReply(turn.nodeId, { status: 'streaming', response: turn.continueFrom ?? '' })
     this.emitNode(turn.nodeId)
     this.bus.emit('chat_status', { node_id: turn.nodeId, state: 'waiting' })
     void this.stream(turn, controller).finally(() => this.running.delete(turn.nodeId))
@@ -165,7 +158,7 @@ export class ChatService {
 
   private async stream(turn: Turn, controller: AbortController): Promise<void> {
     const { nodeId } = turn
-    const store = this.graph.store
+    const graph = this.graph
     let text = turn.continueFrom ?? ''
     let modelRef = ''
     let usage: Usage | null = null
@@ -177,7 +170,7 @@ export class ChatService {
     )
     try {
       const persona =
-        this.options.personas?.find(turn.personaId ?? this.graph.store.flowRow(turn.flowId)?.persona_id) ?? null
+        this.options.personas?.find(turn.personaId ?? this.graph.personaOf(turn.flowId)) ?? null
       const defaults = this.settings.get().chat
       const ref = resolveModel('chat', persona?.chat_model, this.options.env, defaults.model)
       modelRef = `${ref.provider}:${ref.model}`
@@ -236,7 +229,7 @@ export class ChatService {
               roundText += event.text
               batcher.push(event.text)
               if (performance.now() - savedAt > (this.options.saveEveryMs ?? 1000)) {
-                store.setReply(nodeId, { status: 'streaming', response: text })
+                graph.setReply(nodeId, { status: 'streaming', response: text })
                 savedAt = performance.now()
               }
             } else if (event.type === 'tool_call') calls.push(event.call)
@@ -272,7 +265,7 @@ export class ChatService {
         prompt,
         text.slice(turn.continueFrom?.length ?? 0),
       )
-      store.setReply(nodeId, { status: 'complete', response: text, error: null, model: modelRef, stats })
+      graph.setReply(nodeId, { status: 'complete', response: text, error: null, model: modelRef, stats })
       if (persona)
         this.options.memory?.recordExchange({
           personaId: persona.id,
@@ -287,7 +280,7 @@ export class ChatService {
       const stopped = controller.signal.aborted || (e instanceof LlmError && e.failure === 'aborted')
       const message = stopped ? null : llmErrorText(toErrorValue(e).message, this.language())
       // Text that arrived is never thrown away: the node keeps it, marked incomplete.
-      store.setReply(nodeId, {
+      graph.setReply(nodeId, {
         status: text ? 'incomplete' : stopped ? 'incomplete' : 'error',
         response: text,
         error: message,
@@ -338,7 +331,7 @@ export class ChatService {
   }
 
   private emitNode(id: string): void {
-    const node: Node | null = this.graph.store.node(id)
+    const node: Node | null = this.graph.findNode(id)
     if (node) this.bus.emit('node_updated', { node })
   }
 }

@@ -24,7 +24,7 @@ export function nodeDetails(graph: GraphService, flowId: string, argumentsJson: 
   }
   if (typeof nodeId !== 'string') return 'error: node_id is required'
   const id = nodeId.replace(/^\[|\]$/g, '').trim()
-  if (!graph.store.isMember(flowId, id)) return `error: no node ${id} in this conversation`
+  if (!graph.isMember(flowId, id)) return `error: no node ${id} in this conversation`
   const node = graph.getNode(id)
   return `[${id}] ${node.timestamp}\nPrompt:\n${node.prompt}\n\nReply:\n${node.response}`
 }

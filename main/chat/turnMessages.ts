@@ -1,7 +1,6 @@
 import type { Persona } from '@shared/contract'
 import { flowContext } from '../graph/flowContext'
 import type { GraphService } from '../graph/graphService'
-import { isoNow } from '../kernel/time'
 import { tokenCount } from '../kernel/tokens'
 import type { ChatMessage, ContentPart } from '../llm/types'
 import type { ChatMemory } from '../memory/memory'
@@ -36,7 +35,7 @@ export async function turnMessages(deps: TurnDeps, turn: Turn, persona: Persona 
     context.total_tokens += tokens
     context.messages[0] = { role: 'system', content: `${context.messages[0]!.content}\n\n${pack}` }
   }
-  if (!turn.continueFrom) deps.graph.store.saveSentContext(turn.nodeId, context, isoNow())
+  if (!turn.continueFrom) deps.graph.saveSentContext(turn.nodeId, context)
   const messages: ChatMessage[] = context.messages.map((m) => ({ role: m.role, content: m.content }) as ChatMessage)
   if (turn.images.length > 0) {
     const last = messages.at(-1)!

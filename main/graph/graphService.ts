@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Flow, FlowGraph, FlowSummary, Node, Parsed } from '@shared/contract'
+import type { ContextPreview, Flow, FlowGraph, FlowSummary, Node, Parsed } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
 import type { EventBus } from '../kernel/events'
@@ -86,6 +86,62 @@ export class GraphService {
     return node
   }
 
+  /** The node, or null when there is none (a job's late report about a deleted node). */
+  findNode(id: string): Node | null {
+    return this.store.node(id)
+  }
+
+  // ---- what other domains ask of the graph (they never reach the store)
+
+  /**
+   * The flow a node is answered in: the given one, which must hold the node; else the node's
+   * only flow. A node shared by several flows needs the flow named — never a guess, or chat
+   * and memory would read the wrong flow's path.
+   */
+  flowOf(nodeId: string, flowId?: string): string {
+    if (flowId === undefined) return this.onlyFlowOf(nodeId)
+    this.requireMember(flowId, nodeId, 'node')
+    return flowId
+  }
+
+  /** A node's parents in a flow: a retry or an edit gets the same ones. */
+  parentsOf(flowId: string, nodeId: string): string[] {
+    return this.store
+      .connections(flowId)
+      .filter((c) => c.to === nodeId)
+      .map((c) => c.from)
+  }
+
+  /** The node and every ancestor in the flow: the conversation the model sees when answering it. */
+  pathTo(flowId: string, nodeId: string): Set<string> {
+    const path = reachable(adjacency(this.store.connections(flowId)).parents, nodeId)
+    path.add(nodeId)
+    return path
+  }
+
+  isMember(flowId: string, nodeId: string): boolean {
+    return this.store.isMember(flowId, nodeId)
+  }
+
+  /** The persona a flow is bound to, if any. */
+  personaOf(flowId: string): string | null {
+    return this.store.flowRow(flowId)?.persona_id ?? null
+  }
+
+  /** Where a streaming reply stands (chat writes it as tokens arrive); `response` is the whole text so far. */
+  setReply(nodeId: string, reply: Parameters<GraphStore['setReply']>[1]): void {
+    this.store.setReply(nodeId, reply)
+  }
+
+  /** Keeps what was sent for a node, for the inspector's "sent with #n". */
+  saveSentContext(nodeId: string, context: ContextPreview): void {
+    this.store.saveSentContext(nodeId, context, isoNow())
+  }
+
+  sentContext(nodeId: string): { context: ContextPreview; sent_at: string } | null {
+    return this.store.sentContext(this.getNode(nodeId).id)
+  }
+
   createNode(input: Parsed<'create_node'>): Node {
     this.getFlow(input.flow_id)
     const parents = [...new Set(input.parent_ids ?? [])]
@@ -112,10 +168,7 @@ export class GraphService {
     const original = this.getNode(input.node_id)
     const flowId = input.flow_id ?? this.onlyFlowOf(input.node_id)
     this.requireMember(flowId, original.id, 'node')
-    const parents = this.store
-      .connections(flowId)
-      .filter((c) => c.to === original.id)
-      .map((c) => c.from)
+    const parents = this.parentsOf(flowId, original.id)
     return this.createNode({
       flow_id: flowId,
       prompt: input.prompt,

@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { MemoryPack, MemoryUnitDetail, memoryMethods, Parsed } from '@shared/contract'
 import { AppError } from '@shared/errors'
-import { adjacency, reachable } from '../graph/dag'
 import type { GraphService } from '../graph/graphService'
 import type { HomePaths } from '../kernel/home'
 import type { EventBus } from '../kernel/events'
@@ -222,11 +221,10 @@ export class MemoryService implements ChatMemory {
 
   /** The active path's nodes (root → node) in the flow; the node's parents are already connected. */
   pathTo(flowId: string | undefined, nodeId: string): Set<string> {
-    const flow = flowId ?? this.deps.graph.store.flowsOf(nodeId)[0]
-    const connections = flow ? this.deps.graph.store.connections(flow) : []
-    const path = reachable(adjacency(connections).parents, nodeId)
-    path.add(nodeId)
-    return path
+    const graph = this.deps.graph
+    // A node deleted since (an old episode's origin) has no path but itself.
+    if (!graph.findNode(nodeId) || (flowId !== undefined && !graph.isMember(flowId, nodeId))) return new Set([nodeId])
+    return graph.pathTo(graph.flowOf(nodeId, flowId), nodeId)
   }
 
   // ---- contract methods

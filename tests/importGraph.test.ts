@@ -1,0 +1,89 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import { describe, expect, it } from 'vitest'
+// @ts-expect-error a plain ES module shared with eslint.config.js
+import { layers } from '../scripts/eslintLayers.mjs'
+
+const mainDir = resolve(import.meta.dirname, '../main')
+
+/** Every production file of main/ and the folders (or top-level files) of main/ it imports. */
+function folderImports(): Map<string, Set<string>> {
+  const edges = new Map<string, Set<string>>()
+  const unit = (file: string) => relative(mainDir, file).split(sep)[0]!
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name)
+      if (statSync(path).isDirectory()) return walk(path)
+      return /\.tsx?$/.test(name) && !name.endsWith('.test.ts') ? [path] : []
+    })
+  for (const file of walk(mainDir)) {
+    const from = unit(file)
+    const targets = edges.get(from) ?? new Set<string>()
+    edges.set(from, targets)
+    const source = readFileSync(file, 'utf8')
+    for (const m of source.matchAll(/(?:from|import\()\s*['"](\.[^'"]+)['"]/g)) {
+      const target = resolve(dirname(file), m[1]!)
+      if (!target.startsWith(mainDir + sep)) continue
+      const to = unit(target)
+      if (to !== from) targets.add(to)
+    }
+  }
+  return edges
+}
+
+/** The strongly connected groups of more than one folder (Tarjan): each is an import cycle. */
+function cycles(edges: Map<string, Set<string>>): string[][] {
+  let index = 0
+  const stack: string[] = []
+  const seen = new Map<string, { index: number; low: number; onStack: boolean }>()
+  const found: string[][] = []
+  const visit = (v: string): void => {
+    const s = { index, low: index, onStack: true }
+    index++
+    seen.set(v, s)
+    stack.push(v)
+    for (const w of edges.get(v) ?? []) {
+      const t = seen.get(w)
+      if (!t) {
+        visit(w)
+        s.low = Math.min(s.low, seen.get(w)!.low)
+      } else if (t.onStack) s.low = Math.min(s.low, t.index)
+    }
+    if (s.low === s.index) {
+      const group: string[] = []
+      let w: string
+      do {
+        w = stack.pop()!
+        seen.get(w)!.onStack = false
+        group.push(w)
+      } while (w !== v)
+      if (group.length > 1) found.push(group.sort())
+    }
+  }
+  for (const v of edges.keys()) if (!seen.has(v)) visit(v)
+  return found
+}
+
+describe('the import graph of main/', () => {
+  it('has no cycle between folders', () => {
+    const edges = folderImports()
+    expect(edges.size).toBeGreaterThan(10)
+    expect(cycles(edges)).toEqual([])
+  })
+
+  it('finds a cycle when there is one (the check can fail)', () => {
+    const edges = new Map([
+      ['graph', new Set(['chat'])],
+      ['chat', new Set(['memory'])],
+      ['memory', new Set(['graph'])],
+      ['kernel', new Set<string>()],
+    ])
+    expect(cycles(edges)).toEqual([['chat', 'graph', 'memory']])
+  })
+
+  it('names every folder of main/ in a floor of main/layers.json', () => {
+    const named = new Set([...Object.keys(layers.kernel), ...Object.keys(layers.domains), ...layers.roots])
+    const folders = readdirSync(mainDir).filter((f) => f !== 'layers.json' && !f.endsWith('.test.ts'))
+    expect(folders.filter((f) => !named.has(f))).toEqual([])
+  })
+})
