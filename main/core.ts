@@ -1,20 +1,23 @@
 import type { AppInfo } from '@shared/contract'
 import { appMigrations } from './db/migrations'
 import { openDatabase, type Db } from './db/open'
-import { uiLanguage } from './kernel/language'
 import { GraphService } from './graph/graphService'
 import { graphHandlers } from './graph/graphHandlers'
 import { ChatService, type ChatOptions } from './chat/chatService'
 import { EventBus } from './kernel/events'
-import { listAllModels } from './llm/listAllModels'
 import { MemoryKeyStore, type KeyStore } from './llm/keys/keyStore'
 import { ProviderService } from './llm/providerService'
 import { LlmRegistry } from './llm/providers'
 import { PersonaService } from './persona/personaService'
 import { createMemory, type MemoryDeps } from './memory/memory'
 import { createWorld } from './world/world'
+import { worldHandlers } from './world/worldHandlers'
+import { chatHandlers } from './chat/chatHandlers'
+import { llmHandlers } from './llm/llmHandlers'
+import { personaHandlers } from './persona/personaHandlers'
+import { settingsHandlers } from './settings/settingsHandlers'
 import { JobService, type WorkerEntry } from './kernel/jobs/jobService'
-import { createRouter, type Handlers, type Router } from './kernel/router'
+import { combineHandlers, createRouter, type Router } from './kernel/router'
 import { ensureHome, type HomePaths } from './kernel/home'
 import { SettingsService } from './settings/settingsService'
 import { appInfo } from './system/appInfoService'
@@ -108,7 +111,8 @@ export function startCore(options: CoreOptions): Core {
     personas,
     memory: memory.chat,
   })
-  const world = createWorld({
+
+  const worldDeps = {
     db,
     bus,
     paths,
@@ -118,38 +122,25 @@ export function startCore(options: CoreOptions): Core {
     graph,
     personas,
     chat,
-    env: options.env ?? process.env,
+    env,
     log,
     // A playbook's memorize step becomes an episode in the persona's memory.
-    memorize: async ({ persona_id, text }) => {
+    memorize: async ({ persona_id, text }: { persona_id: string | null; text: string }) => {
       if (persona_id) memory.service.addUnit({ persona_id, kind: 'episode', text })
     },
-  })
-
-  const handlers: Handlers = {
-    app_info: () => appInfo({ db, dbPath: paths.db, home: paths.home, mode: options.mode }),
-    get_settings: () => settings.get(),
-    update_settings: (patch) => settings.update(patch),
-    ...graphHandlers(graph, settings, jobs, personas),
-    chat_send: (i) => chat.send(i),
-    chat_stop: (i) => chat.stop(i.node_id),
-    chat_retry: (i) => chat.retry(i),
-    chat_continue: (i) => chat.continue(i),
-    get_sent_context: (i) => graph.sentContext(i.node_id),
-    create_persona: (i) => personas.create(i),
-    list_personas: () => personas.list(),
-    get_persona: (i) => personas.get(i.id),
-    update_persona: (i) => personas.update(i),
-    delete_persona: (i) => personas.delete(i.id),
-    list_models: () => listAllModels(llm),
-    list_providers: () => providers.list(),
-    set_provider: (i) => providers.set(i),
-    remove_provider: (i) => providers.remove(i.id),
-    test_provider: (i) => providers.test(i.id, llm, uiLanguage(settings.get().language)),
-    detect_ollama: () => providers.detectOllama(),
-    ...world.handlers,
-    ...memory.handlers,
   }
+  const world = createWorld(worldDeps)
+
+  const handlers = combineHandlers({
+    app: { app_info: () => appInfo({ db, dbPath: paths.db, home: paths.home, mode: options.mode }) },
+    settings: settingsHandlers(settings),
+    graph: graphHandlers(graph, settings, jobs, personas),
+    chat: chatHandlers(chat, graph),
+    persona: personaHandlers(personas),
+    llm: llmHandlers(llm, providers, settings),
+    world: worldHandlers(world.service, worldDeps),
+    memory: memory.handlers,
+  })
   const router = createRouter(handlers, {
     checkOutput: options.checkOutput ?? (process.env.NODE_ENV === 'test' || process.env.LOOMVERSE_CHECK_OUTPUT === '1'),
     onError: (method, e) =>

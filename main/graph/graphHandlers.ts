@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { graphMethods } from '@shared/contract'
-import type { Handlers } from '../kernel/router'
+import type { HandlerModule } from '../kernel/router'
 import type { JobService } from '../kernel/jobs/jobService'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
@@ -9,14 +9,12 @@ import { flowContext } from './flowContext'
 import type { GraphService } from './graphService'
 import { listTags, searchNodes } from './search'
 
-type GraphMethod = keyof typeof graphMethods
-
 export function graphHandlers(
   graph: GraphService,
   settings: SettingsService,
   jobs: JobService,
   personas: PersonaService,
-): Pick<Handlers, GraphMethod> {
+): HandlerModule<typeof graphMethods> {
   return {
     create_flow: (i) => graph.createFlow(i),
     list_flows: () => graph.listFlows(),

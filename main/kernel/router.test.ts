@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { AppError } from '@shared/errors'
-import type { AppInfo } from '@shared/contract'
-import { createRouter, type Handlers } from './router'
+import { contract, type AppInfo } from '@shared/contract'
+import { combineHandlers, createRouter, type Handlers } from './router'
 import { defaultSettings } from '../settings/settingsService'
 
 const info: AppInfo = {
@@ -97,5 +97,31 @@ describe('router', () => {
   it('treats a missing input as an empty object', async () => {
     const router = createRouter(handlers())
     expect(await router.call('app_info', undefined, ctx)).toEqual({ ok: true, value: info })
+  })
+})
+
+describe('combineHandlers', () => {
+  const everyMethod = () =>
+    Object.fromEntries(Object.keys(contract).map((m) => [m, () => null])) as unknown as Partial<Handlers>
+
+  it('refuses a method answered by two domains, naming both', () => {
+    expect(() => combineHandlers({ graph: everyMethod(), settings: { get_settings: () => defaults } })).toThrow(
+      '"get_settings" is answered by both the graph and the settings handlers',
+    )
+  })
+
+  it('refuses a contract method nobody answers, and a handler the contract does not know', () => {
+    const all = everyMethod() as Record<string, unknown>
+    delete all.app_info
+    expect(() => combineHandlers({ rest: all as Partial<Handlers> })).toThrow('no handler for app_info')
+    expect(() => combineHandlers({ rest: everyMethod(), extra: { nope: () => 1 } as Partial<Handlers> })).toThrow(
+      'handlers for methods the contract does not have: nope',
+    )
+  })
+
+  it('serves the one map the modules make', async () => {
+    const { app_info: _, ...rest } = everyMethod() as Record<string, unknown>
+    const router = createRouter(combineHandlers({ app: { app_info: () => info }, rest: rest as Partial<Handlers> }))
+    expect(await router.call('app_info', {}, ctx)).toEqual({ ok: true, value: info })
   })
 })

@@ -12,6 +12,32 @@ export type Handler<M extends Method> = (input: Parsed<M>, ctx: CallContext) => 
 /** One handler for every method of the contract: a missing one is a type error. */
 export type Handlers = { [M in Method]: Handler<M> }
 
+/** One domain's handlers: exactly the methods of its part of the contract (`typeof graphMethods`). */
+export type HandlerModule<Specs> = Pick<Handlers, keyof Specs & Method>
+
+/**
+ * The one place the domains' handler modules become the router's map. A method answered by two
+ * modules, or by none, is a wiring bug: refused at start-up with the names, never settled by
+ * whichever spread came last.
+ */
+export function combineHandlers(modules: Record<string, Partial<Handlers>>): Handlers {
+  const combined: Record<string, unknown> = {}
+  const owner = new Map<string, string>()
+  for (const [domain, handlers] of Object.entries(modules)) {
+    for (const [method, handler] of Object.entries(handlers)) {
+      const other = owner.get(method)
+      if (other) throw new Error(`"${method}" is answered by both the ${other} and the ${domain} handlers`)
+      owner.set(method, domain)
+      combined[method] = handler
+    }
+  }
+  const missing = Object.keys(contract).filter((m) => !owner.has(m))
+  if (missing.length > 0) throw new Error(`no handler for ${missing.join(', ')}`)
+  const unknown = [...owner.keys()].filter((m) => !isMethod(m))
+  if (unknown.length > 0) throw new Error(`handlers for methods the contract does not have: ${unknown.join(', ')}`)
+  return combined as Handlers
+}
+
 export interface Router {
   /** Never throws: every outcome, including a crashing handler, is a `Result` value. */
   call(method: string, input: unknown, ctx: CallContext): Promise<Result<unknown>>

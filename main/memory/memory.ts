@@ -6,7 +6,7 @@ import { AppError } from '@shared/errors'
 import type { GraphService } from '../graph/graphService'
 import type { HomePaths } from '../kernel/home'
 import type { EventBus } from '../kernel/events'
-import type { Handlers } from '../kernel/router'
+import type { HandlerModule } from '../kernel/router'
 import type { JobService, WorkerEntry } from '../kernel/jobs/jobService'
 import { JobQueue } from '../kernel/jobs/jobQueue'
 import type { LlmRegistry } from '../llm/providers'
@@ -58,7 +58,7 @@ export interface ChatMemory {
 }
 
 export interface Memory {
-  handlers: Pick<Handlers, keyof typeof memoryMethods>
+  handlers: HandlerModule<typeof memoryMethods>
   chat: ChatMemory | null
   /** The service itself, for the CLI and tests. */
   service: MemoryService
