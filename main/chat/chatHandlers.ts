@@ -10,5 +10,6 @@ export function chatHandlers(chat: ChatService, graph: GraphService): HandlerMod
     chat_retry: (i) => chat.retry(i),
     chat_continue: (i) => chat.continue(i),
     get_sent_context: (i) => graph.sentContext(i.node_id),
+    build_context: (i) => chat.previewContext(i),
   }
 }

@@ -1,4 +1,4 @@
-import type { Node, Parsed } from '@shared/contract'
+import type { ContextPreview, Node, Parsed } from '@shared/contract'
 import { AppError, toErrorValue } from '@shared/errors'
 import type { GraphService } from '../graph/graphService'
 import type { EventBus } from '../kernel/events'
@@ -15,6 +15,7 @@ import { llmErrorText, retryingText } from '../llm/llmErrorText'
 import { DeltaBatcher } from './deltaBatcher'
 import { addUsage, replyStats } from './replyStats'
 import type { Turn } from './turn'
+import { promptContext } from './promptContext'
 import { turnMessages } from './turnMessages'
 import { nodeDetails, nodeDetailsTool } from './nodeDetailsTool'
 
@@ -129,6 +130,20 @@ export class ChatService {
     return { node_id: node.id }
   }
 
+  /** What the model would receive for a prompt below `parent_ids`: built exactly as a sent turn is. */
+  previewContext(input: Parsed<'build_context'>): Promise<ContextPreview> {
+    return promptContext(
+      { graph: this.graph, settings: this.settings, memory: this.options.memory ?? null },
+      {
+        flowId: input.flow_id,
+        parentIds: input.parent_ids ?? [],
+        prompt: input.prompt,
+        persona: this.options.personas?.find(this.graph.personaOf(input.flow_id)) ?? null,
+        nodeId: null,
+      },
+    )
+  }
+
   /** Adds tools the model may call; returns a function that removes them. */
   registerTools(provider: ChatToolProvider): () => void {
     this.toolProviders.add(provider)
@@ -169,8 +184,7 @@ export class ChatService {
       this.bus.emit('node_stream', { node_id: nodeId, delta }),
     )
     try {
-      const persona =
-        this.options.personas?.find(turn.personaId ?? this.graph.personaOf(turn.flowId)) ?? null
+      const persona = this.options.personas?.find(turn.personaId ?? this.graph.personaOf(turn.flowId)) ?? null
       const defaults = this.settings.get().chat
       const ref = resolveModel('chat', persona?.chat_model, this.options.env, defaults.model)
       modelRef = `${ref.provider}:${ref.model}`

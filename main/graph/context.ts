@@ -11,6 +11,11 @@ export interface ContextInput {
   prompt: string
   budget: number
   language: Language
+  /**
+   * What the persona remembers for this prompt (a MemoryPack sized to `memoryShare`): it goes in
+   * the system message and counts against the budget like everything else, before the history.
+   */
+  memory?: string | null
 }
 
 const text = {
@@ -76,6 +81,10 @@ export function buildContext(input: ContextInput): ContextPreview {
   const note = part('details_note', null, t.details)
   const prompt = part('prompt', null, input.prompt)
   let used = sum([...fixed, note, prompt])
+  // Memory comes before the history; a pack with no room left beside the prompt stays out whole.
+  const memory = input.memory ? part('memory', null, input.memory) : null
+  const memoryIn = memory && used + memory.tokens <= input.budget ? [memory] : []
+  used += sum(memoryIn)
 
   // Parents go in whole when they fit; otherwise each keeps its end, which is what the reply continues from.
   const parentParts = parents.map((id) => part('parent', id, pairText(node(id))))
@@ -108,9 +117,10 @@ export function buildContext(input: ContextInput): ContextPreview {
     } else dropped.unshift(id)
   }
 
-  const parts = [...fixed, ...ancestorParts, ...parentsIn, ...referenceParts, note, prompt]
+  const parts = [...fixed, ...memoryIn, ...ancestorParts, ...parentsIn, ...referenceParts, note, prompt]
   const system = [
     fixed.map((p) => p.text).join('\n\n'),
+    ...memoryIn.map((p) => p.text),
     ancestorParts.length > 0 ? `${t.history}\n${ancestorParts.map((p) => p.text).join('\n')}` : '',
     referenceParts.length > 0 ? `${t.references}\n${referenceParts.map((p) => p.text).join('\n')}` : '',
     note.text,

@@ -5,7 +5,6 @@ import type { JobService } from '../kernel/jobs/jobService'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { uiLanguage } from '../kernel/language'
-import { flowContext } from './flowContext'
 import type { GraphService } from './graphService'
 import { listTags, searchNodes } from './search'
 
@@ -37,13 +36,6 @@ export function graphHandlers(
     set_pinned: (i) => graph.setPinned(i),
     search_nodes: (i) => ({ nodes: searchNodes(graph.store, i) }),
     list_tags: (i) => listTags(graph.store, i.flow_id),
-    build_context: (i) =>
-      flowContext(graph, settings, {
-        flowId: i.flow_id,
-        parentIds: i.parent_ids ?? [],
-        prompt: i.prompt,
-        persona: personas.find(graph.getFlow(i.flow_id).persona_id),
-      }),
     build_summaries: (i) => {
       if (i.flow_id) graph.getFlow(i.flow_id)
       const language = uiLanguage(settings.get().language)

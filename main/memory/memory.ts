@@ -49,8 +49,10 @@ export interface ChatMemory {
   packFor(input: {
     personaId: string
     query: string
-    nodeId: string
     flowId: string
+    /** The node being answered (its pack is kept for "why remembered"); null for a preview below `parentIds`. */
+    nodeId: string | null
+    parentIds: readonly string[]
     budgetTokens: number
   }): Promise<string | null>
   /** Stores the finished exchange as an EPISODE (never blocking the reply) and queues its jobs. */
@@ -188,13 +190,12 @@ export class MemoryService implements ChatMemory {
     const persona = this.deps.personas.get(input.personaId)
     this.planner.catchUpEmbeddings(input.personaId, store)
     const aids = await this.aids.gather(persona, store, input.query)
-    const pack = buildPack(store, {
-      query: input.query,
-      budget: input.budgetTokens,
-      path: this.pathTo(input.flowId, input.nodeId),
-      ...aids,
-    })
-    this.savePack(store, input.nodeId, input.flowId, input.query, input.budgetTokens, pack)
+    // A preview has no node yet: the path is its parents' paths, which the node will continue.
+    const path = input.nodeId
+      ? this.pathTo(input.flowId, input.nodeId)
+      : new Set(input.parentIds.flatMap((id) => [...this.pathTo(input.flowId, id)]))
+    const pack = buildPack(store, { query: input.query, budget: input.budgetTokens, path, ...aids })
+    if (input.nodeId) this.savePack(store, input.nodeId, input.flowId, input.query, input.budgetTokens, pack)
     return pack.text || null
   }
 

@@ -30,6 +30,16 @@ export const chatMethods = {
       .strict(),
     output: z.object({ node_id: Id }),
   },
+  /**
+   * What the model would receive for a prompt sent as a child of `parent_ids` (none: a new root),
+   * the flow's persona's memory included: built exactly as a sent turn is, within the flow's budget.
+   */
+  build_context: {
+    input: z
+      .object({ flow_id: Id, parent_ids: z.array(Id).max(64).optional(), prompt: z.string().max(2_000_000) })
+      .strict(),
+    output: ContextPreview,
+  },
   /** Stops a streaming reply; the text that arrived stays in the node, marked incomplete. */
   chat_stop: { input: z.object({ node_id: Id }).strict(), output: z.object({ stopped: z.boolean() }) },
   /** Asks again: a sibling node with the same parents and prompt, streaming its own reply. */

@@ -244,12 +244,6 @@ export const graphMethods = {
     output: z.array(z.object({ tag: z.string(), count: z.number().int() })),
   },
 
-  /** What the model would receive for a prompt sent as a child of `parent_ids` (none: a new root). */
-  build_context: {
-    input: z.object({ flow_id: Id, parent_ids: z.array(Id).max(64).optional(), prompt: Text }).strict(),
-    output: ContextPreview,
-  },
-
   /**
    * Queues summary + tags for every node whose summary is stale (seed §7.2), with the
    * lightweight model, as background jobs. Progress arrives as `job_progress` events.

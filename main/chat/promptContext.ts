@@ -1,0 +1,50 @@
+import type { ContextPreview, Persona } from '@shared/contract'
+import { contextBudget, flowContext, memoryShare } from '../graph/flowContext'
+import type { GraphService } from '../graph/graphService'
+import type { ChatMemory } from '../memory/memory'
+import type { SettingsService } from '../settings/settingsService'
+
+export interface PromptContextDeps {
+  graph: GraphService
+  settings: SettingsService
+  memory: ChatMemory | null
+}
+
+/**
+ * The one place a prompt's context is built, memory included: for the turn that is sent and for
+ * the inspector's "what would be sent" alike, so the two never differ. The MemoryPack is asked
+ * for memory's share of the flow's budget, and the context builder counts it inside that budget.
+ */
+export async function promptContext(
+  deps: PromptContextDeps,
+  input: {
+    flowId: string
+    parentIds: readonly string[]
+    prompt: string
+    persona: Persona | null
+    /** The node being answered; null for a preview (no node yet). */
+    nodeId: string | null
+  },
+): Promise<ContextPreview> {
+  const budget = contextBudget(deps.graph, deps.settings, input.flowId)
+  const memory =
+    input.persona && deps.memory
+      ? await memoryPack(deps.memory, {
+          personaId: input.persona.id,
+          query: input.prompt,
+          flowId: input.flowId,
+          nodeId: input.nodeId,
+          parentIds: input.parentIds,
+          budgetTokens: memoryShare(budget),
+        })
+      : null
+  return flowContext(deps.graph, deps.settings, { ...input, memory })
+}
+
+async function memoryPack(memory: ChatMemory, input: Parameters<ChatMemory['packFor']>[0]): Promise<string | null> {
+  try {
+    return await memory.packFor(input)
+  } catch {
+    return null // a memory problem must not cost the user their reply
+  }
+}
