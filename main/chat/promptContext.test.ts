@@ -48,6 +48,6 @@ describe('the one context a prompt gets, memory included', () => {
     const request = h.fake.requests
       .map((r) => r.body as { messages?: Array<{ role: string; content: string }> })
       .find((b) => b.messages?.some((m) => m.role === 'assistant') && b.messages.at(-1)?.content === prompt)!
-    expect(request.messages[0]!.content).toContain(memory!.text)
+    expect(request.messages![0]!.content).toContain(memory!.text)
   })
 })

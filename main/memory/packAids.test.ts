@@ -43,11 +43,7 @@ async function importLines(h: LlmHarness, personaId: string, texts: string[]): P
 }
 
 async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error('timed out')
+  await expect.poll(check, { timeout: 20_000 }).toBe(true)
 }
 
 const items = (pack: MemoryPack) => pack.sections.flatMap((s) => s.items)
@@ -170,9 +166,8 @@ describe('intent by the lightweight model', () => {
     })
     h.fake.script({ provider: 'openai', model: 'light', reply: '{"intent":"dance"}' })
     const id = await persona(h)
-    const started = performance.now()
+    // Had the pack waited for the slow model, the model's "plan" would have decided.
     const slow = await h.call<MemoryPack>('memory_pack', { persona_id: id, query: 'slow sofa', budget_tokens: 300 })
-    expect(performance.now() - started).toBeLessThan(2000)
     expect(slow).toMatchObject({ intent: 'general', intent_by: 'rules' })
     const odd = await h.call<MemoryPack>('memory_pack', { persona_id: id, query: 'odd sofa', budget_tokens: 300 })
     expect(odd).toMatchObject({ intent: 'general', intent_by: 'rules' })
