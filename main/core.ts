@@ -17,6 +17,7 @@ import { llmHandlers } from './llm/llmHandlers'
 import { personaHandlers } from './persona/personaHandlers'
 import { settingsHandlers } from './settings/settingsHandlers'
 import { JobService, type WorkerEntry } from './kernel/jobs/jobService'
+import type { QueueSettings } from './kernel/jobs/protocol'
 import { combineHandlers, createRouter, type Router } from './kernel/router'
 import { ensureHome, type HomePaths } from './kernel/home'
 import { SettingsService } from './settings/settingsService'
@@ -31,7 +32,7 @@ export interface CoreOptions {
   /** Chat streaming knobs; tests shorten the retry waits. */
   chat?: Omit<ChatOptions, 'env'>
   /** Retries, backoff and lease of background jobs, in seconds; tests shorten them. */
-  jobQueue?: { maxTries?: number; backoffSeconds?: number; leaseSeconds?: number }
+  jobQueue?: QueueSettings
   /** The job worker's script; null runs no worker (jobs stay queued, e.g. for one-shot CLI commands). */
   jobWorker?: WorkerEntry | null
   /** The memory worker's script; without one, memory jobs wait in each persona's queue. */

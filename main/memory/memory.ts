@@ -6,6 +6,7 @@ import { AppError } from '@shared/errors'
 import type { GraphService } from '../graph/graphService'
 import type { HomePaths } from '../kernel/home'
 import type { EventBus } from '../kernel/events'
+import type { QueueSettings } from '../kernel/jobs/protocol'
 import type { HandlerModule } from '../kernel/router'
 import type { JobService, WorkerEntry } from '../kernel/jobs/jobService'
 import { JobQueue } from '../kernel/jobs/jobQueue'
@@ -40,7 +41,7 @@ export interface MemoryDeps {
   /** How long a pack waits for the lightweight model's intent and the query's embedding. */
   aidTimeoutMs?: { intent?: number; embed?: number }
   /** Retries, backoff and lease of memory jobs, in seconds; tests shorten them. */
-  queue?: { maxTries?: number; backoffSeconds?: number; leaseSeconds?: number }
+  queue?: QueueSettings
 }
 
 /** What the chat needs from memory on every exchange (seed 004's sync path). */

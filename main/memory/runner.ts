@@ -1,61 +1,28 @@
-import { PermanentJobError, isRetryable } from '../kernel/jobs/handlers'
-import { JobQueue, type JobRow, type QueueOptions } from '../kernel/jobs/jobQueue'
+import { JobQueue, type QueueOptions } from '../kernel/jobs/jobQueue'
+import { JobRunner } from '../kernel/jobs/jobRunner'
 import type { LlmRegistry } from '../llm/providers'
-import type { MemoryJobHandler } from './jobContext'
+import type { MemoryJobContext, MemoryJobHandler } from './jobContext'
 import { memoryJobHandlers } from './memoryJobs'
 import type { MemoryStore } from './store'
 
-export interface JobOutcome {
-  job: JobRow
-  outcome: 'done' | 'retry' | 'dead'
-  error?: string
-}
+export type { JobOutcome } from '../kernel/jobs/jobRunner'
 
-const DONE_KEPT_SECONDS = 7 * 86_400
-
-/** One persona database's jobs: claims (BEGIN IMMEDIATE + lease), runs, completes or backs off. */
-export class MemoryJobRunner {
-  readonly queue: JobQueue
-
+/** One persona database's jobs, on the kernel's job runner: each gets the store and the models. */
+export class MemoryJobRunner extends JobRunner<MemoryJobContext> {
   constructor(
     readonly store: MemoryStore,
-    private readonly llm: LlmRegistry,
+    llm: LlmRegistry,
     options: QueueOptions = {},
-    private readonly handlers: Record<string, MemoryJobHandler> = memoryJobHandlers,
+    handlers: Record<string, MemoryJobHandler> = memoryJobHandlers,
   ) {
-    this.queue = new JobQueue(store.db, options)
-  }
-
-  /** Runs the next due job; null when none is due. */
-  async runOne(signal: AbortSignal): Promise<JobOutcome | null> {
-    const job = this.queue.claim()
-    if (!job) return null
-    const handler = this.handlers[job.kind]
-    try {
-      if (!handler) throw new PermanentJobError(`no handler for memory job kind "${job.kind}"`)
-      await handler(JSON.parse(job.payload_json), {
-        store: this.store,
-        llm: this.llm,
-        signal,
-        now: () => Math.floor(Date.now() / 1000),
-        enqueue: (kind, payload, o) => this.queue.enqueue(kind, payload, o),
-      })
-      this.queue.complete(job.id)
-      // Now and then, finished jobs of more than a week ago go (the counts stay cheap).
-      if (job.id % 500 === 0) this.queue.pruneDone(DONE_KEPT_SECONDS)
-      return { job, outcome: 'done' }
-    } catch (e) {
-      if (signal.aborted) throw e // stopping: the lease brings the job back next start
-      const message = e instanceof Error ? e.message : String(e)
-      return { job, outcome: this.queue.fail(job.id, message, { retryable: isRetryable(e) }), error: message }
-    }
-  }
-
-  /** Runs due jobs until none is left (tests, one-shot commands). */
-  async runDue(signal: AbortSignal = new AbortController().signal): Promise<JobOutcome[]> {
-    const done: JobOutcome[] = []
-    for (let r = await this.runOne(signal); r; r = await this.runOne(signal)) done.push(r)
-    return done
+    const queue = new JobQueue(store.db, options)
+    super(queue, handlers, (_, signal) => ({
+      store,
+      llm,
+      signal,
+      now: () => Math.floor(Date.now() / 1000),
+      enqueue: (kind, payload, o) => queue.enqueue(kind, payload, o),
+    }))
   }
 
   pending(): number {

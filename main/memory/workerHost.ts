@@ -1,21 +1,21 @@
 import type { WorkerEntry } from '../kernel/jobs/jobService'
 import { WorkerThread } from '../kernel/jobs/workerThread'
 import type { ProviderConfig } from '../llm/providers'
-import type { FromMemoryWorker, MemoryWorkerInit, ToMemoryWorker } from './protocol'
+import type { FromWorker, ToWorker, WorkerInit } from '../kernel/jobs/protocol'
 
 export interface WorkerHostOptions {
   entry: WorkerEntry | null
   providers: () => ProviderConfig[]
   /** Whether a database still has due or running jobs (checked on the main thread's connection). */
   busy: (dbPath: string) => boolean
-  init?: Omit<MemoryWorkerInit, 'providers'>
-  onFinished?: (dbPath: string, message: Extract<FromMemoryWorker, { type: 'job_finished' }>) => void
+  init?: Omit<WorkerInit, 'config' | 'dbPath'>
+  onFinished?: (dbPath: string, message: Extract<FromWorker, { type: 'job_finished' }>) => void
   log?: (message: string) => void
 }
 
 /** Starts the memory worker on first use and wakes it for the databases that have work. */
 export class MemoryWorkerHost {
-  private readonly worker: WorkerThread<ToMemoryWorker, FromMemoryWorker>
+  private readonly worker: WorkerThread<ToWorker<ProviderConfig[]>, FromWorker>
   private readonly waiters = new Map<string, Set<() => void>>()
 
   constructor(private readonly options: WorkerHostOptions) {
@@ -29,10 +29,12 @@ export class MemoryWorkerHost {
   wake(dbPath: string): void {
     if (!this.options.entry || this.worker.stopped) return
     if (!this.worker.running) {
-      const init: MemoryWorkerInit = { ...this.options.init, providers: this.options.providers() }
+      const init: WorkerInit<ProviderConfig[]> = { ...this.options.init, config: this.options.providers() }
       this.worker.start(this.options.entry, { ...init })
     }
-    this.send({ type: 'wake', dbPath, providers: this.options.providers() })
+    // The providers ride along with every wake, so keys changed in Settings reach the jobs.
+    this.send({ type: 'config', config: this.options.providers() })
+    this.send({ type: 'wake', dbPath })
   }
 
   /** Resolves once the database has no due or running job (tests, the import command). */
@@ -51,7 +53,7 @@ export class MemoryWorkerHost {
     this.waiters.clear()
   }
 
-  private receive(m: FromMemoryWorker): void {
+  private receive(m: FromWorker): void {
     if (m.type === 'log') this.options.log?.(`[memory] ${m.message}`)
     if (m.type === 'job_finished') {
       if (m.outcome === 'dead') this.options.log?.(`[memory] ${m.kind} #${m.job_id} failed for good: ${m.error}`)
@@ -66,7 +68,7 @@ export class MemoryWorkerHost {
     }
   }
 
-  private send(m: ToMemoryWorker): void {
+  private send(m: ToWorker<ProviderConfig[]>): void {
     this.worker.send(m)
   }
 }

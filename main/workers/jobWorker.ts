@@ -2,16 +2,17 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { appMigrations } from '../db/migrations'
 import { openDatabase } from '../db/open'
 import { summarizeNode } from '../graph/summarizeJob'
-import { LlmRegistry, providersFromEnv } from '../llm/providers'
-import { worldJobHandlers } from '../world/worldJobs'
-import { PermanentJobError, isRetryable } from '../kernel/jobs/handlers'
-import type { LlmJobHandler } from '../llm/jobContext'
-import type { ProviderConfig } from '../llm/providers'
 import { JobQueue } from '../kernel/jobs/jobQueue'
+import { JobRunner } from '../kernel/jobs/jobRunner'
 import type { FromWorker, ToWorker, WorkerInit } from '../kernel/jobs/protocol'
+import { finishedMessage, runWorkerLoop } from '../kernel/jobs/workerLoop'
+import type { LlmJobContext, LlmJobHandler } from '../llm/jobContext'
+import { LlmRegistry, providersFromEnv, type ProviderConfig } from '../llm/providers'
+import { worldJobHandlers } from '../world/worldJobs'
 
 // The job worker thread: claims jobs from loomverse.db and runs them, so LLM calls and long
 // work never sit on the main event loop. Its own SQLite connection shares the WAL file.
+// Each domain's job handlers are wired here, in the composition root.
 
 const handlers: Record<string, LlmJobHandler> = {
   'graph.summarize': summarizeNode,
@@ -21,72 +22,48 @@ const handlers: Record<string, LlmJobHandler> = {
 const init = workerData as WorkerInit<ProviderConfig[]>
 const port = parentPort!
 const send = (message: FromWorker) => port.postMessage(message)
+const dbPath = init.dbPath!
 
-const { db } = openDatabase(init.dbPath, { migrations: appMigrations, label: 'loomverse.db' })
-const queue = new JobQueue(db, init.queue)
+const { db } = openDatabase(dbPath, { migrations: appMigrations, label: 'loomverse.db' })
 const llm = new LlmRegistry(
   init.config ? new Map(init.config.map((p) => [p.id, p])) : providersFromEnv(process.env),
 )
+const runner = new JobRunner<LlmJobContext>(
+  new JobQueue(db, init.queue),
+  handlers,
+  (_, signal) => ({
+    db,
+    llm,
+    env: process.env,
+    signal,
+    nodesChanged: (ids) => send({ type: 'nodes_changed', node_ids: ids }),
+  }),
+)
 const running = new AbortController()
-let stopping = false
 let wake: (() => void) | null = null
 
 port.on('message', (message: ToWorker<ProviderConfig[]>) => {
   if (message.type === 'config') llm.replace(new Map(message.config.map((p) => [p.id, p])))
-  if (message.type === 'stop') {
-    stopping = true
-    running.abort()
-  }
+  if (message.type === 'stop') running.abort()
   wake?.()
 })
 
-async function runOne(): Promise<boolean> {
-  const job = queue.claim()
-  if (!job) return false
-  const handler = handlers[job.kind]
-  try {
-    if (!handler) throw new PermanentJobError(`no handler for job kind "${job.kind}"`)
-    await handler(JSON.parse(job.payload_json), {
-      db,
-      llm,
-      env: process.env,
-      signal: running.signal,
-      nodesChanged: (ids) => send({ type: 'nodes_changed', node_ids: ids }),
-    })
-    queue.complete(job.id)
-    send({ type: 'job_finished', job_id: job.id, kind: job.kind, batch: job.batch, outcome: 'done' })
-  } catch (e) {
-    if (stopping) return false // leave it running: the lease brings it back next start
-    const message = e instanceof Error ? e.message : String(e)
-    const outcome = queue.fail(job.id, message, { retryable: isRetryable(e) })
-    send({ type: 'job_finished', job_id: job.id, kind: job.kind, batch: job.batch, outcome, error: message })
-  }
-  return true
-}
-
-async function loop(): Promise<void> {
-  send({ type: 'started', reclaimed: queue.reclaimExpired() })
-  while (!stopping) {
-    if (await runOne()) continue
-    // A worker that died after we started may still hold a job: take it back once its lease runs out.
-    if (queue.reclaimExpired() > 0) continue
-    const due = queue.nextDue()
-    const untilDue = due === null ? Infinity : Math.max(0, due * 1000 - Date.now())
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, Math.min(untilDue, init.pollMs ?? 2000))
-      wake = () => {
-        clearTimeout(timer)
-        resolve()
-      }
-    })
-    wake = null
-  }
+async function main(): Promise<void> {
+  send({ type: 'started' })
+  await runWorkerLoop({
+    runners: () => [[dbPath, runner as JobRunner<unknown>]],
+    signal: running.signal,
+    pollMs: init.pollMs ?? 2000,
+    finished: (db, r) => send(finishedMessage(db, r)),
+    log: (message) => send({ type: 'log', level: 'error', message }),
+    onWake: (w) => (wake = w),
+  })
   db.close()
   send({ type: 'stopped' })
   port.close() // nothing else holds the thread open: it exits
 }
 
-loop().catch((e: unknown) => {
+main().catch((e: unknown) => {
   send({
     type: 'log',
     level: 'error',

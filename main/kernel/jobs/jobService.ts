@@ -106,6 +106,7 @@ export class JobService {
         this.options.log?.(`[jobs] ${message.message}`)
         break
       case 'started':
+      case 'idle':
       case 'stopped':
         break
     }

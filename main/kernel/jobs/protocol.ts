@@ -1,32 +1,45 @@
+import type { QueueOptions } from './jobQueue'
+
 /**
- * Messages between the main thread and the job worker (one typed union each way). `Config` is
- * what the composition root hands its jobs and replaces when it changes (the LLM providers,
- * with their keys): the runtime carries it without knowing what it is.
+ * The one protocol between the main thread and a job worker thread (one typed union each way),
+ * for the main database's worker and the memory worker alike. `Config` is what the composition
+ * root hands its jobs and replaces when it changes (the LLM providers, with their keys): the
+ * runtime carries it without knowing what it is.
  */
 
+/** Retries, backoff and lease, in seconds, as a worker is told them (tests shorten them). */
+export type QueueSettings = Omit<QueueOptions, 'now'>
+
 export interface WorkerInit<Config = unknown> {
-  dbPath: string
+  /** A database served from the start (the main one); others are added by `wake` messages. */
+  dbPath?: string
   /** Replaced by a `config` message when it changes. */
   config?: Config
-  /** Retries, backoff and lease, in seconds; tests shorten them. */
-  queue?: { maxTries?: number; backoffSeconds?: number; leaseSeconds?: number }
+  queue?: QueueSettings
   /** How often to look for due jobs when not woken. */
   pollMs?: number
 }
 
-export type ToWorker<Config = unknown> = { type: 'wake' } | { type: 'stop' } | { type: 'config'; config: Config }
+export type ToWorker<Config = unknown> =
+  /** There may be work; with `dbPath`, in that database (opened on first mention). */
+  | { type: 'wake'; dbPath?: string }
+  | { type: 'stop' }
+  | { type: 'config'; config: Config }
 
 export type FromWorker =
-  | { type: 'started'; reclaimed: number }
+  | { type: 'started' }
   | {
       type: 'job_finished'
+      dbPath: string
       job_id: number
       kind: string
       batch: string | null
       outcome: 'done' | 'retry' | 'dead'
       error?: string
     }
-  /** Rows the job changed, so the main thread can tell open windows. */
+  /** No job of this database is queued and due, or running. */
+  | { type: 'idle'; dbPath: string }
+  /** Rows a job changed, so the main thread can tell open windows. */
   | { type: 'nodes_changed'; node_ids: string[] }
   | { type: 'log'; level: 'info' | 'error'; message: string }
   | { type: 'stopped' }
