@@ -25,20 +25,14 @@ const send = (message: FromWorker) => port.postMessage(message)
 const dbPath = init.dbPath!
 
 const { db } = openDatabase(dbPath, { migrations: appMigrations, label: 'loomverse.db' })
-const llm = new LlmRegistry(
-  init.config ? new Map(init.config.map((p) => [p.id, p])) : providersFromEnv(process.env),
-)
-const runner = new JobRunner<LlmJobContext>(
-  new JobQueue(db, init.queue),
-  handlers,
-  (_, signal) => ({
-    db,
-    llm,
-    env: process.env,
-    signal,
-    nodesChanged: (ids) => send({ type: 'nodes_changed', node_ids: ids }),
-  }),
-)
+const llm = new LlmRegistry(init.config ? new Map(init.config.map((p) => [p.id, p])) : providersFromEnv(process.env))
+const runner = new JobRunner<LlmJobContext>(new JobQueue(db, init.queue), handlers, (_, signal) => ({
+  db,
+  llm,
+  env: process.env,
+  signal,
+  nodesChanged: (ids) => send({ type: 'nodes_changed', node_ids: ids }),
+}))
 const running = new AbortController()
 let wake: (() => void) | null = null
 

@@ -22,9 +22,7 @@ export interface WorkerInit<Config = unknown> {
 
 export type ToWorker<Config = unknown> =
   /** There may be work; with `dbPath`, in that database (opened on first mention). */
-  | { type: 'wake'; dbPath?: string }
-  | { type: 'stop' }
-  | { type: 'config'; config: Config }
+  { type: 'wake'; dbPath?: string } | { type: 'stop' } | { type: 'config'; config: Config }
 
 export type FromWorker =
   | { type: 'started' }
