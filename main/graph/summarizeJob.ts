@@ -36,7 +36,8 @@ Summary: [a concise description of about 30-50 words]
 Tags: [3-7 key words, separated by commas]`,
 }
 
-const MAX_TAGS = 7
+/** Tags the summariser adds to a node at most (after the user's own). */
+export const SUMMARY_TAGS_MAX = 7
 
 /**
  * Job `graph.summarize`: summary and tags for one node with the lightweight model. Idempotent:
@@ -90,7 +91,7 @@ export function parseSummary(text: string): { summary: string; tags: string[] } 
     .split(/[,、，]/)
     .map((t) => t.trim().replace(/^#/, ''))
     .filter((t) => t.length > 0 && t.length <= 64)
-    .slice(0, MAX_TAGS)
+    .slice(0, SUMMARY_TAGS_MAX)
   return { summary: (summary ?? text.trim()).replace(/^\[|\]$/g, '').slice(0, 2000), tags }
 }
 
