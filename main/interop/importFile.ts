@@ -94,7 +94,10 @@ export function decodeImportText(bytes: Uint8Array, name: string): string {
  * inside a multi-byte UTF-8 sequence, so splitting the bytes first is exact. (readline would
  * decode with replacement characters, which is what must not happen here.)
  */
-export async function* importFileLines(handle: FileHandle, name: string): AsyncGenerator<{ line: number; text: string }> {
+export async function* importFileLines(
+  handle: FileHandle,
+  name: string,
+): AsyncGenerator<{ line: number; text: string }> {
   // ignoreBOM: every line is decoded on its own; only the file's first may lose a mark.
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
   let line = 0

@@ -1,5 +1,15 @@
 import { z } from 'zod'
-import { FlowDescription, FlowName, ModelName, NODE_TAGS_MAX, Node, NodeTag, NodeText, SystemPrompt, TokenBudget } from '@shared/contract'
+import {
+  FlowDescription,
+  FlowName,
+  ModelName,
+  NODE_TAGS_MAX,
+  Node,
+  NodeTag,
+  NodeText,
+  SystemPrompt,
+  TokenBudget,
+} from '@shared/contract'
 import { SUMMARY_TAGS_MAX } from '../../graph/summarizeJob'
 
 // What an import lets in is what the methods let in: the same maxima as create_node,
