@@ -69,7 +69,7 @@ describe('loomverse memory import of real logs', () => {
   }
 
   /** The persona's episodes as (reference, time, text), oldest first. */
-  async function episodes(dir: string, id: string): Promise<Array<[string | null, number, string]>> {
+  async function episodes(dir: string, id: string): Promise<Array<[string | null, number | null, string]>> {
     const path = join(dir, 'memory', `memory_${id}.db`)
     if (!existsSync(path)) return []
     const store = openMemory(path)
