@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import type { FlowSummary, In, Method, Out } from '@shared/contract'
+import type { FlowSummary, In, Method, Out, Persona } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import { version } from '../package.json'
 import { startCore, type Core } from './core'
@@ -38,9 +38,12 @@ Usage:
   loomverse import --format vizprompt DIR               read a VizPrompt folder into the graph
   loomverse build [--flow NAME]                         summarise and tag every node edited since its
                                                         last summary, with the lightweight model
-  loomverse memory import --persona ID FILE.jsonl [--no-llm]
-                                                        import messages ({id, speaker, text, time} per
-                                                        line) into a persona's memory, then run its jobs
+  loomverse memory import --persona NAME_OR_ID FILE [--no-llm]
+                                                        import a chat log into a persona's memory, then
+                                                        run its jobs: JSONL ({id, speaker, text, time}
+                                                        per line), LoCoMo JSON (.json) or a transcript
+                                                        ("speaker: text" per line, "[time]" lines);
+                                                        exits 1 when any line could not be read
   loomverse --version
   loomverse --help
 
@@ -103,7 +106,7 @@ const commands: Record<string, Command> = {
   export: { options: ['format', 'out', 'flow'], positionals: [], run: exportCommand },
   import: { options: ['format'], positionals: ['DIR'], run: importCommand },
   build: { options: ['flow'], positionals: [], run: buildCommand },
-  memory: { options: ['persona', 'no-llm'], positionals: ['import', 'FILE.jsonl'], run: memoryCommand },
+  memory: { options: ['persona', 'no-llm'], positionals: ['import', 'FILE'], run: memoryCommand },
 }
 
 const DEFAULT_FLOW = 'main'
@@ -280,31 +283,59 @@ async function buildCommand(values: Values, _: string[], io: CliIo): Promise<num
   }
 }
 
-/** `memory import`: episodes from a JSONL file, then (unless --no-llm) the memory worker's jobs. */
+/** `memory import`: episodes from a chat log, then (unless --no-llm) the memory worker's jobs. */
 async function memoryCommand(values: Values, positionals: string[], io: CliIo): Promise<number> {
   if (positionals[0] !== 'import') throw new UsageError(`unknown memory command "${positionals[0]}"; try "import"`)
-  const persona = required(values.persona, '--persona ID')
+  const ref = required(values.persona, '--persona NAME_OR_ID')
   const path = resolve(positionals[1]!)
   return withCore(values, io, async (core) => {
+    const { id, name } = await findPersona(core, ref)
     const noLlm = values['no-llm'] ?? false
-    const result = await call(core, 'memory_import', { persona_id: persona, path, no_llm: noLlm })
+    const result = await call(core, 'memory_import', { persona_id: id, path, no_llm: noLlm })
     for (const e of result.errors) io.err(`Skipped ${e}`)
-    io.out(`Imported ${result.imported} messages (${result.skipped} skipped) into ${persona}'s memory`)
-    if (result.jobs === 0) return 0
-    let status = await call(core, 'memory_status', { persona_id: persona })
+    if (result.unreadable > result.errors.length) io.err(`… and ${result.unreadable - result.errors.length} more`)
+    const repeats = result.skipped - result.unreadable
+    io.out(
+      `Imported ${result.imported} messages into ${name}'s memory` +
+        (repeats > 0 ? `; ${repeats} were there already` : '') +
+        (result.unreadable > 0 ? `; ${result.unreadable} lines could not be read` : ''),
+    )
+    // Anything skipped for being unreadable is a failed import, for scripts as much as for people.
+    const readAll = result.unreadable === 0 ? 0 : 1
+    if (result.jobs === 0) return readAll
+    let status = await call(core, 'memory_status', { persona_id: id })
     let last = ''
     while (status.jobs.due + status.jobs.running > 0) {
       const line = `memory jobs: ${status.jobs.done} done, ${status.jobs.due + status.jobs.running} to go`
       if (line !== last) io.err((last = line))
       await new Promise((r) => setTimeout(r, 500))
-      status = await call(core, 'memory_status', { persona_id: persona })
+      status = await call(core, 'memory_status', { persona_id: id })
     }
     io.out(
       `Memory jobs: ${status.jobs.done} done, ${status.jobs.failed} failed` +
         (status.jobs.queued > 0 ? `; ${status.jobs.queued} summaries run later` : ''),
     )
-    return status.jobs.failed > 0 ? 1 : 0
+    return status.jobs.failed > 0 ? 1 : readAll
   })
+}
+
+/** A persona by id, else by name; an unknown one is a usage error that lists the personas there are. */
+async function findPersona(core: Core, ref: string): Promise<Persona> {
+  const personas = await call(core, 'list_personas', {})
+  const found = personas.find((p) => p.id === ref) ?? personas.filter((p) => p.name === ref)
+  if (!Array.isArray(found)) return found
+  if (found.length === 1) return found[0]!
+  if (found.length > 1) {
+    throw new UsageError(
+      `${found.length} personas are named "${ref}"; give one's id: ${found.map((p) => p.id).join(', ')}`,
+    )
+  }
+  const known = personas.map((p) => `${p.name} (${p.id})`).join(', ')
+  throw new UsageError(
+    personas.length === 0
+      ? `no persona "${ref}": there are no personas yet; create one in the app first`
+      : `no persona "${ref}"; the personas are: ${known}`,
+  )
 }
 
 function printImport(summary: ImportSummary, dir: string, io: CliIo): void {

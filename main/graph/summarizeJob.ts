@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { PurposeDefaults } from '@shared/contract'
+import { SUMMARY_TAGS_MAX } from '@shared/contract'
 import { PermanentJobError } from '../kernel/jobs/handlers'
 import type { LlmJobContext as JobContext } from '../llm/jobContext'
 import { resolveModel } from '../llm/models'
@@ -36,8 +37,6 @@ Answer in exactly this form:
 Summary: [a concise description of about 30-50 words]
 Tags: [3-7 key words, separated by commas]`,
 }
-
-const MAX_TAGS = 7
 
 /**
  * Job `graph.summarize`: summary and tags for one node with the lightweight model. Idempotent:
@@ -91,7 +90,7 @@ export function parseSummary(text: string): { summary: string; tags: string[] } 
     .split(/[,、，]/)
     .map((t) => t.trim().replace(/^#/, ''))
     .filter((t) => t.length > 0 && t.length <= 64)
-    .slice(0, MAX_TAGS)
+    .slice(0, SUMMARY_TAGS_MAX)
   return { summary: (summary ?? text.trim()).replace(/^\[|\]$/g, '').slice(0, 2000), tags }
 }
 

@@ -18,6 +18,8 @@ export function homePaths(home: string) {
     documents: join(home, 'documents'),
     scenarios: join(home, 'scenarios'),
     exports: join(home, 'exports'),
+    /** Files a window may import (memory chat logs): it names a file here, never an arbitrary path. */
+    imports: join(home, 'imports'),
     /** Deleted items, one `YYYYMMDD_HHMMSS_<uuid>/` folder each, until restored. */
     trash: join(home, 'trash'),
     hostFile: join(home, 'host.json'),

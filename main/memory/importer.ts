@@ -1,85 +1,82 @@
-import { z } from 'zod'
 import { UnitKind } from './enums'
+import { jsonlRow, type SourceRow } from './importSources'
 import type { MemoryStore } from './store'
-
-/** One line of an import file. `time`: ISO 8601 or epoch (seconds, or milliseconds when that large). */
-const Line = z.object({
-  id: z.union([z.string().min(1), z.number()]).transform(String),
-  speaker: z.string().max(200),
-  text: z.string(),
-  time: z.union([z.string(), z.number()]),
-})
 
 export interface ImportResult {
   imported: number
+  /** Lines already imported (same id) and lines that could not be read. */
   skipped: number
+  /** Lines that could not be read: each is in `errors` (the first ones) with its line and why. */
+  unreadable: number
   errors: string[]
   unitIds: number[]
 }
 
-export function parseTime(value: string | number): number | null {
-  if (typeof value === 'number' || /^\d+(\.\d+)?$/.test(value)) {
-    const n = Number(value)
-    return Math.floor(n > 1e12 ? n / 1000 : n)
-  }
-  const t = Date.parse(value)
-  return Number.isNaN(t) ? null : Math.floor(t / 1000)
-}
+/** Past this many, unreadable lines are counted but not listed. */
+const ERRORS_LISTED = 20
 
-/**
- * Stores each message as an EPISODE keeping its `id` as the external reference; a message
- * already imported (same id) is skipped, so importing a file twice adds nothing.
- */
+/** JSONL text in one transaction: for benchmarks and tests, which have the text in hand. */
 export function importLines(store: MemoryStore, text: string, source = 'import'): ImportResult {
-  const result: ImportResult = { imported: 0, skipped: 0, errors: [], unitIds: [] }
-  const lines = text.split(/\r?\n/)
-  const one = lineImporter(store, source, result)
-  store.db.transaction(() => lines.forEach(one)).immediate()
+  const result = emptyResult()
+  const write = episodeWriter(store, source, result)
+  const rows = text.split('\n').map((raw, i) => jsonlRow(raw.replace(/\r$/, ''), i + 1))
+  store.db.transaction(() => rows.forEach((row) => row && write(row))).immediate()
   return result
 }
 
 /**
- * The same, a few dozen lines per transaction with a turn of the event loop between them:
- * on the main thread a long chat log must not freeze the window or a reply being streamed.
+ * Messages from a file, a few dozen per transaction with a turn of the event loop between
+ * them: on the main thread a long chat log must not freeze the window or a reply being
+ * streamed. `total` is the number of rows expected, for progress.
  */
-export async function importLinesInSteps(
+export async function importRowsInSteps(
   store: MemoryStore,
-  text: string,
-  options: { source?: string; linesPerStep?: number; onProgress?: (done: number, total: number) => void } = {},
+  rows: AsyncIterable<SourceRow | null> | Iterable<SourceRow | null>,
+  options: { total: number; source?: string; rowsPerStep?: number; onProgress?: (done: number, total: number) => void },
 ): Promise<ImportResult> {
-  const result: ImportResult = { imported: 0, skipped: 0, errors: [], unitIds: [] }
-  const lines = text.split(/\r?\n/)
-  const one = lineImporter(store, options.source ?? 'import', result)
-  const step = options.linesPerStep ?? 64
-  for (let start = 0; start < lines.length; start += step) {
-    store.db.transaction(() => lines.slice(start, start + step).forEach((raw, k) => one(raw, start + k))).immediate()
-    options.onProgress?.(Math.min(start + step, lines.length), lines.length)
+  const result = emptyResult()
+  const write = episodeWriter(store, options.source ?? 'import', result)
+  const step = options.rowsPerStep ?? 64
+  let batch: SourceRow[] = []
+  let done = 0
+  const flush = async () => {
+    const rows = batch
+    batch = []
+    store.db.transaction(() => rows.forEach(write)).immediate()
+    options.onProgress?.(Math.min(done, options.total), options.total)
     await new Promise((resolve) => setImmediate(resolve))
   }
+  for await (const row of rows) {
+    done++
+    if (row) batch.push(row)
+    if (batch.length >= step) await flush()
+  }
+  done = options.total
+  await flush()
   return result
 }
 
-/** Imports one line (index `i`, for error messages) into `result`. */
-function lineImporter(store: MemoryStore, source: string, result: ImportResult): (raw: string, i: number) => void {
+function emptyResult(): ImportResult {
+  return { imported: 0, skipped: 0, unreadable: 0, errors: [], unitIds: [] }
+}
+
+/**
+ * Stores each message as an EPISODE keeping its id as the external reference; one already
+ * imported (same id) is skipped, so importing a file twice adds nothing.
+ */
+function episodeWriter(store: MemoryStore, source: string, result: ImportResult): (row: SourceRow) => void {
   const exists = store.prepare('SELECT 1 FROM units WHERE source = ? AND external_ref = ?')
-  return (raw, i) => {
-    if (!raw.trim()) return
-    let parsed: z.infer<typeof Line>
-    try {
-      parsed = Line.parse(JSON.parse(raw))
-    } catch (e) {
+  return (row) => {
+    if ('problem' in row) {
       result.skipped++
-      if (result.errors.length < 20)
-        result.errors.push(`line ${i + 1}: ${e instanceof z.ZodError ? e.issues[0]?.message : (e as Error).message}`)
+      result.unreadable++
+      if (result.errors.length < ERRORS_LISTED) {
+        result.errors.push(`${row.line === null ? '' : `line ${row.line}: `}${row.problem}`)
+      }
       return
     }
-    const at = parseTime(parsed.time)
-    if (at === null) {
-      result.skipped++
-      if (result.errors.length < 20) result.errors.push(`line ${i + 1}: unreadable time "${parsed.time}"`)
-      return
-    }
-    if (exists.get(source, parsed.id)) {
+    const { id, speaker, text, at } = row.message
+    if (exists.get(source, id)) {
       result.skipped++
       return
     }
@@ -88,8 +85,8 @@ function lineImporter(store: MemoryStore, source: string, result: ImportResult):
         kind: UnitKind.EPISODE,
         source,
         occurred_at: at,
-        external_ref: parsed.id,
-        payload: { user_text: parsed.text, context_note: `speaker: ${parsed.speaker}` },
+        external_ref: id,
+        payload: { user_text: text, context_note: `speaker: ${speaker}` },
       }),
     )
     result.imported++

@@ -177,7 +177,7 @@ describe('memory_import', () => {
     const h = await setup()
     const { personaId } = await persona(h)
     const result = await h.call('memory_import', { persona_id: personaId, path: file(h, lines), no_llm: true })
-    expect(result).toEqual({ imported: 2, skipped: 0, errors: [], jobs: 0 })
+    expect(result).toEqual({ imported: 2, skipped: 0, unreadable: 0, errors: [], jobs: 0 })
     expect(await h.call('memory_status', { persona_id: personaId })).toMatchObject({ units: 2, jobs: { queued: 0 } })
     const pack = await h.call<MemoryPack>('memory_pack', {
       persona_id: personaId,

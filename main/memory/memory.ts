@@ -1,13 +1,12 @@
 import { mkdirSync, readdirSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import type { MemoryPack, MemoryUnitDetail, memoryMethods, Parsed } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { GraphService } from '../graph/graphService'
 import type { HomePaths } from '../kernel/home'
 import type { EventBus } from '../kernel/events'
 import type { QueueSettings } from '../kernel/jobs/protocol'
-import type { HandlerModule } from '../kernel/router'
+import type { CallContext, HandlerModule } from '../kernel/router'
 import type { JobService, WorkerEntry } from '../kernel/jobs/jobService'
 import { JobQueue } from '../kernel/jobs/jobQueue'
 import type { LlmRegistry } from '../llm/providers'
@@ -15,7 +14,8 @@ import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { openMemory } from './db'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindValue, sensitivityValue } from './enums'
-import { importLinesInSteps } from './importer'
+import { chooseImportFile, readChatLog } from './chatLogFile'
+import { importRowsInSteps } from './importer'
 import { listJobs, retryJobs } from './jobList'
 import { MemoryJobPlanner } from './jobPlanner'
 import { MemoryProgress } from './memoryProgress'
@@ -74,7 +74,7 @@ export function createMemory(deps: MemoryDeps): Memory {
   const s = service
   const handlers: Memory['handlers'] = {
     memory_pack: (i) => s.pack(i),
-    memory_import: (i) => s.importFile(i),
+    memory_import: (i, ctx) => s.importFile(i, ctx),
     memory_list_units: (i) => s.listUnits(i),
     memory_get_unit: (i) => s.detail(i.persona_id, i.unit_id),
     memory_add_unit: (i) => s.addUnit(i),
@@ -245,18 +245,22 @@ export class MemoryService implements ChatMemory {
     return pack
   }
 
+  /**
+   * A chat log into the persona's memory. Only the process itself (the command line the user
+   * typed) may name any file; windows and WebSocket scripts name one under imports/.
+   */
   async importFile(
     input: Parsed<'memory_import'>,
-  ): Promise<{ imported: number; skipped: number; errors: string[]; jobs: number }> {
+    ctx: CallContext,
+  ): Promise<{ imported: number; skipped: number; unreadable: number; errors: string[]; jobs: number }> {
+    this.deps.personas.get(input.persona_id)
+    const importsDir = ctx.transport === 'internal' ? null : this.deps.paths.imports
+    const log = await readChatLog(await chooseImportFile(input.path, importsDir), nowSeconds())
+    // Opened only now: a refused file leaves the memory database as it was, or absent.
     const store = this.store(input.persona_id)
-    let text: string
-    try {
-      text = await readFile(resolve(input.path), 'utf8')
-    } catch (e) {
-      throw new AppError('not_found', `cannot read "${input.path}": ${(e as Error).message}`)
-    }
     let shown = 0
-    const result = await importLinesInSteps(store, text.replace(/^\uFEFF/, ''), {
+    const result = await importRowsInSteps(store, log.rows, {
+      total: log.total,
       onProgress: (done, total) => {
         // A few updates a second are enough for the status bar.
         if (done < total && performance.now() - shown < 250) return
@@ -267,7 +271,8 @@ export class MemoryService implements ChatMemory {
     const jobs = input.no_llm ? 0 : this.planner.queueEpisodeJobs(input.persona_id, store, result.unitIds)
     if (result.unitIds.length > 0)
       this.deps.bus.emit('memory_changed', { persona_id: input.persona_id, unit_ids: result.unitIds.slice(0, 1000) })
-    return { imported: result.imported, skipped: result.skipped, errors: result.errors, jobs }
+    const { imported, skipped, unreadable, errors } = result
+    return { imported, skipped, unreadable, errors, jobs }
   }
 
   listUnits(input: Parsed<'memory_list_units'>) {

@@ -5,8 +5,16 @@ import type { EventSpecs, MethodSpecs } from './spec'
 // directed connections. Branches and merges are allowed; cycles are not.
 
 const Id = z.string().uuid()
-const Text = z.string().max(2_000_000)
-const Tag = z.string().trim().min(1).max(64)
+/** The longest prompt or reply any method takes; imports hold their files to it too. */
+export const NodeText = z.string().max(2_000_000)
+export const NodeTag = z.string().trim().min(1).max(64)
+/** Tags a caller may give one node. */
+export const NODE_TAGS_MAX = 32
+/** Tags the summariser adds to a node at most (after the user's own). */
+export const SUMMARY_TAGS_MAX = 7
+export const ModelName = z.string().max(200)
+const Text = NodeText
+const Tag = NodeTag
 
 export const RoleStats = z.object({
   /** Tokens. */
@@ -83,7 +91,11 @@ export type Flow = z.infer<typeof Flow>
 export const FlowGraph = z.object({ flow: Flow, nodes: z.array(Node) })
 export type FlowGraph = z.infer<typeof FlowGraph>
 
-const FlowName = z.string().trim().min(1).max(200)
+export const FlowName = z.string().trim().min(1).max(200)
+export const FlowDescription = z.string().max(10_000)
+export const SystemPrompt = z.string().max(100_000)
+/** Tokens a flow's context may use. */
+export const TokenBudget = z.number().int().min(256).max(2_000_000)
 
 export const SearchHit = Node.extend({
   flow_ids: z.array(Id),
@@ -130,7 +142,7 @@ export const UndoState = z.object({
 export const graphMethods = {
   create_flow: {
     input: z
-      .object({ name: FlowName, description: z.string().max(10_000).optional(), persona_id: z.string().optional() })
+      .object({ name: FlowName, description: FlowDescription.optional(), persona_id: z.string().optional() })
       .strict(),
     output: Flow,
   },
@@ -143,9 +155,9 @@ export const graphMethods = {
       .object({
         id: Id,
         name: FlowName.optional(),
-        description: z.string().max(10_000).optional(),
-        system_prompt: z.string().max(100_000).optional(),
-        token_budget: z.number().int().min(256).max(2_000_000).nullable().optional(),
+        description: FlowDescription.optional(),
+        system_prompt: SystemPrompt.optional(),
+        token_budget: TokenBudget.nullable().optional(),
         /** The persona who speaks in this conversation; null unbinds it. */
         persona_id: z.string().nullable().optional(),
       })
@@ -162,8 +174,8 @@ export const graphMethods = {
         prompt: Text,
         response: Text.optional(),
         parent_ids: z.array(Id).max(64).optional(),
-        model: z.string().max(200).optional(),
-        tags: z.array(Tag).max(32).optional(),
+        model: ModelName.optional(),
+        tags: z.array(Tag).max(NODE_TAGS_MAX).optional(),
         position: Position.optional(),
       })
       .strict(),
@@ -176,7 +188,7 @@ export const graphMethods = {
         id: Id,
         prompt: Text.optional(),
         response: Text.optional(),
-        tags: z.array(Tag).max(32).optional(),
+        tags: z.array(Tag).max(NODE_TAGS_MAX).optional(),
         /** Where it sits on the canvas of `flow_id` (needed only when the node is in several flows). */
         position: Position.optional(),
         flow_id: Id.optional(),

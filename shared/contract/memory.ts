@@ -6,6 +6,8 @@ import type { EventSpecs, MethodSpecs } from './spec'
 
 const PersonaId = z.string().min(1).max(200)
 const UnitId = z.number().int().positive()
+/** The text of one unit, as a user adds or edits it; imported messages are held to it too. */
+export const MemoryUnitText = z.string().min(1).max(100_000)
 
 export const MemoryUnitKind = z.enum(['episode', 'fact', 'summary', 'persona', 'contract', 'capsule', 'loop'])
 export type MemoryUnitKind = z.infer<typeof MemoryUnitKind>
@@ -152,13 +154,22 @@ export const memoryMethods = {
       .strict(),
     output: MemoryPack,
   },
-  /** Imports a JSONL file (`{id, speaker, text, time}` per line) as episodes; jobs process them unless `no_llm`. */
+  /**
+   * Imports a chat log as episodes; jobs process them unless `no_llm`. The file is JSONL
+   * (`{id, speaker, text, time}` per line), LoCoMo JSON (`.json`) or a `speaker: text`
+   * transcript. From a window or the WebSocket, `path` names a file in the home's `imports/`
+   * folder (relative to it, or absolute inside it); only the command line may name any file.
+   */
   memory_import: {
-    input: z.object({ persona_id: PersonaId, path: z.string().min(1), no_llm: z.boolean().optional() }).strict(),
+    input: z
+      .object({ persona_id: PersonaId, path: z.string().min(1).max(4096), no_llm: z.boolean().optional() })
+      .strict(),
     output: z.object({
       imported: z.number().int(),
       /** Lines already imported (same id) or unreadable. */
       skipped: z.number().int(),
+      /** Lines that could not be read (each listed in `errors`, up to 20, with its line and why). */
+      unreadable: z.number().int(),
       errors: z.array(z.string()),
       jobs: z.number().int(),
     }),
@@ -189,7 +200,7 @@ export const memoryMethods = {
       .object({
         persona_id: PersonaId,
         kind: MemoryUnitKind,
-        text: z.string().min(1).max(100_000),
+        text: MemoryUnitText,
         sensitivity: MemorySensitivity.optional(),
         pin: z.boolean().optional(),
         occurred_at: z.number().int().optional(),

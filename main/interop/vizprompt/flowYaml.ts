@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Connection, Flow, FlowMember } from '@shared/contract'
 import { adjacency, reachable, topologicalOrder } from '../../graph/dag'
+import { ImportedFlowFields } from './importLimits'
 import { isIsoTimestamp } from './timestamps'
 import { VizpromptError } from './vizpromptError'
 import { parseYaml, toYaml, type YamlFile, type YamlPath } from './yamlFile'
@@ -15,13 +16,13 @@ const Index = z.number().int().positive()
 
 const FlowFile = z.object({
   id: z.string().uuid(),
-  name: z.string().min(1).max(200),
+  name: ImportedFlowFields.name,
   created: Timestamp,
   updated: Timestamp,
-  description: z.string().nullish(),
+  description: ImportedFlowFields.description.nullish(),
   persona_id: z.string().nullish(),
-  system_prompt: z.string().nullish(),
-  token_budget: z.number().int().positive().nullish(),
+  system_prompt: ImportedFlowFields.system_prompt.nullish(),
+  token_budget: ImportedFlowFields.token_budget.nullish(),
   nodes: z
     .array(
       z.object({

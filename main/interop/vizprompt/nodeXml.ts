@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
-import { Node } from '@shared/contract'
+import type { Node } from '@shared/contract'
+import { ImportedNode, MAX_NESTING } from './importLimits'
 import { isIsoTimestamp } from './timestamps'
 import { VizpromptError, lineAtOffset } from './vizpromptError'
 import { cdata, decodeEntities, escapeAttribute, escapeText, markupOnly, unframe } from './xmlText'
@@ -110,6 +111,14 @@ class NodeFileReader {
         'DOCTYPE and ENTITY declarations are not allowed',
       )
     }
+    const deep = tooDeep(this.markup)
+    if (deep !== -1) {
+      throw new VizpromptError(
+        this.file,
+        lineAtOffset(this.xml, deep),
+        `elements are nested more than ${MAX_NESTING} deep; a node file has four levels`,
+      )
+    }
     const valid = XMLValidator.validate(this.xml)
     if (valid !== true) throw new VizpromptError(this.file, valid.err.line, valid.err.msg)
     return this.fromItems(parser.parse(this.xml) as Item[])
@@ -169,9 +178,9 @@ class NodeFileReader {
     return out
   }
 
-  /** Holds the result to the contract's Node, naming the element of the first problem. */
+  /** Holds the result to the contract's Node and the methods' limits, naming the element of the first problem. */
   private check(value: unknown): Node {
-    const parsed = Node.safeParse(value)
+    const parsed = ImportedNode.safeParse(value)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!
       const path = issue.path.map(String)
@@ -230,6 +239,19 @@ class NodeFileReader {
     const at = this.markup.search(new RegExp(`<${element}[\\s/>]`))
     throw new VizpromptError(this.file, at === -1 ? null : lineAtOffset(this.xml, at), reason)
   }
+}
+
+/**
+ * The offset of the first start tag nested deeper than MAX_NESTING, or -1. Counted over
+ * the markup alone (CDATA and comments blanked), before any parser that recurses sees it.
+ */
+function tooDeep(markup: string): number {
+  let depth = 0
+  for (const tag of markup.matchAll(/<(\/?)[A-Za-z_:][^>]*?(\/?)>/g)) {
+    if (tag[1]) depth--
+    else if (!tag[2] && ++depth > MAX_NESTING) return tag.index
+  }
+  return -1
 }
 
 /** The element a contract path points into, for the line number of an error. */

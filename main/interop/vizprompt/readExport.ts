@@ -1,15 +1,18 @@
-import { readFileSync, type Dirent } from 'node:fs'
-import { readFile, readdir, stat } from 'node:fs/promises'
+import type { Dirent } from 'node:fs'
+import { lstat, readdir, stat } from 'node:fs/promises'
 import { setImmediate as yieldToEvents } from 'node:timers/promises'
 import { join } from 'node:path'
 import type { Flow, Node } from '@shared/contract'
 import { AppError } from '@shared/errors'
+import { checkImportFolder, readImportFile, readImportFileSync } from '../../kernel/importFile'
 import { parseFlowYaml } from './flowYaml'
+import { MAX_CONFIG_FILE_BYTES, MAX_LISTING_FILE_BYTES, MAX_NODE_FILE_BYTES } from './importLimits'
 import {
   CONFIG_FILE,
   FLOWS_DIR,
   FLOW_MAP_FILE,
   INDEX_FILE,
+  METADATA_DIR,
   NODES_DIR,
   NODE_MAP_FILE,
   TAGS_FILE,
@@ -25,6 +28,8 @@ import { parseYaml } from './yamlFile'
 
 // Reads a whole export into memory and checks it, touching no database: an import either
 // has everything it needs, valid, or stops here with the file and line of the first problem.
+// Nothing under the export folder is reached through a symbolic link: the folders are
+// checked with lstat and every file is opened without following one (importFile.ts).
 
 export interface NodeFile {
   /** Relative to nodes/, as node_map.tsv writes it. */
@@ -50,6 +55,7 @@ const FORMAT_MAJOR = '1'
 export async function readExport(dir: string): Promise<ExportContents> {
   const info = await stat(dir).catch(() => null)
   if (!info?.isDirectory()) throw new AppError('not_found', `${dir}: no such folder`)
+  await checkFolders(dir)
   await checkConfig(dir)
   const nodes = await readNodes(dir)
   const flows = await readFlows(dir, new Set(nodes.map((n) => n.node.id)))
@@ -59,6 +65,14 @@ export async function readExport(dir: string): Promise<ExportContents> {
     if (text !== null) parseYaml(text, file)
   }
   return { nodes, flows }
+}
+
+/** The export's own folders, where they exist, must be folders and not links to elsewhere. */
+async function checkFolders(dir: string): Promise<void> {
+  for (const folder of [NODES_DIR, FLOWS_DIR, METADATA_DIR]) {
+    const info = await lstat(join(dir, folder)).catch(absent)
+    if (info) checkImportFolder(info, folder)
+  }
 }
 
 async function checkConfig(dir: string): Promise<void> {
@@ -122,7 +136,7 @@ interface Listing {
  */
 async function listFiles(dir: string, spec: Listing): Promise<string[]> {
   const rows = parseTsv((await readText(dir, spec.map))!, spec.header, spec.map)
-  const found = new Set(await scan(join(dir, spec.folder), spec.extension))
+  const found = new Set(await scan(dir, spec.folder, spec.extension))
   for (const row of rows) {
     const relpath = spec.relpathOf(row.cells)
     if (!isSafeRelpath(relpath, spec.extension)) {
@@ -135,20 +149,31 @@ async function listFiles(dir: string, spec: Listing): Promise<string[]> {
   return [...found].sort(byCodeUnits)
 }
 
-/** `folder/file.ext` for every regular file one level down; symbolic links are not followed. */
-async function scan(root: string, extension: string): Promise<string[]> {
-  const folders = await entries(root)
+/**
+ * `folder/file.ext` for every file one level down. A link among the folders is refused
+ * rather than skipped (the nodes behind it would silently go missing); one among the files
+ * is listed, and refused when it is read, like a FIFO or anything else that is not a file.
+ */
+async function scan(dir: string, top: string, extension: string): Promise<string[]> {
   const out: string[] = []
-  for (const folder of folders.filter((e) => e.isDirectory())) {
-    for (const file of await entries(join(root, folder.name))) {
-      if (file.isFile() && file.name.endsWith(`.${extension}`)) out.push(`${folder.name}/${file.name}`)
+  for (const folder of await entries(join(dir, top))) {
+    if (folder.isSymbolicLink()) checkImportFolder(await lstat(join(dir, top, folder.name)), inExport(top, folder.name))
+    if (!folder.isDirectory()) continue
+    for (const file of await entries(join(dir, top, folder.name))) {
+      if (!file.isDirectory() && file.name.endsWith(`.${extension}`)) out.push(`${folder.name}/${file.name}`)
     }
   }
   return out
 }
 
+/** A folder's entries as they are (links not followed); none when it does not exist. */
 async function entries(dir: string): Promise<Dirent[]> {
-  return readdir(dir, { withFileTypes: true }).catch(() => [])
+  return readdir(dir, { withFileTypes: true }).catch((e: unknown) => absent(e) ?? [])
+}
+
+function absent(e: unknown): null {
+  if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null
+  throw e
 }
 
 /** Files read between two turns of the event loop. */
@@ -163,30 +188,28 @@ async function readAll(dir: string, folder: string, relpaths: readonly string[])
   const texts: string[] = []
   for (const relpath of relpaths) {
     if (texts.length > 0 && texts.length % FILES_PER_TURN === 0) await yieldToEvents()
-    texts.push(readTextSync(dir, inExport(folder, relpath)))
+    const file = inExport(folder, relpath)
+    texts.push(readTextSync(dir, file, folder === NODES_DIR ? MAX_NODE_FILE_BYTES : MAX_LISTING_FILE_BYTES))
   }
   return texts
 }
 
-/** A file of the export as text (without a byte-order mark); null if optional and absent. */
+/** A file of the export as checked text (without a byte-order mark); null if optional and absent. */
 async function readText(dir: string, file: string, options: { optional?: boolean } = {}): Promise<string | null> {
+  const maxBytes = file === CONFIG_FILE ? MAX_CONFIG_FILE_BYTES : MAX_LISTING_FILE_BYTES
   try {
-    return withoutBom(await readFile(join(dir, file), 'utf8'))
+    return await readImportFile(join(dir, file), { name: file, maxBytes })
   } catch (e) {
     return missing(e, file, options)
   }
 }
 
-function readTextSync(dir: string, file: string): string {
+function readTextSync(dir: string, file: string, maxBytes: number): string {
   try {
-    return withoutBom(readFileSync(join(dir, file), 'utf8'))
+    return readImportFileSync(join(dir, file), { name: file, maxBytes })
   } catch (e) {
     return missing(e, file, {})!
   }
-}
-
-function withoutBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
 }
 
 function missing(e: unknown, file: string, options: { optional?: boolean }): null {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import type { Node } from '@shared/contract'
+import { NodeTag, type Node } from '@shared/contract'
 import { nodeXml, parseNodeXml, readXmlFully } from './nodeXml'
 import { readXmlSubset } from './xmlSubset'
 import { seededRandom } from '../../../tests/support/seededRandom'
@@ -78,7 +78,10 @@ function node(next: () => number): Node {
         updated: next() < 0.5,
         last_built: next() < 0.5 ? null : '2025-05-09T06:48:06.533720+09:00',
       },
-      tags: Array.from({ length: Math.floor(next() * 3) }, () => text(next)),
+      // Tags as the methods take them (an import holds files to the same rules).
+      tags: Array.from({ length: Math.floor(next() * 3) }, () => text(next)).filter(
+        (t) => NodeTag.safeParse(t).data === t,
+      ),
     },
   }
 }

@@ -10,6 +10,8 @@
 // validator. So it never accepts a file the full parser refuses, and never reads one
 // differently; everything it does not know stays the full parser's to judge and report.
 
+import { MAX_NESTING } from './importLimits'
+
 export type Item = Record<string, unknown>
 
 const DECLARATION = '<?xml version="1.0" encoding="utf-8"?>'
@@ -48,7 +50,7 @@ class SubsetReader {
   document(): Item[] {
     if (this.xml.startsWith(DECLARATION)) this.at = DECLARATION.length
     this.lineBreaks()
-    const root = this.element()
+    const root = this.element(1)
     this.lineBreaks()
     if (this.at !== this.xml.length) out()
     return [root]
@@ -58,12 +60,14 @@ class SubsetReader {
     while (this.xml.charCodeAt(this.at) === 10) this.at++
   }
 
-  private element(): Item {
+  /** `depth`: 1 for the root. Deeper than any node file is left to the full path, which refuses it with its line. */
+  private element(depth: number): Item {
+    if (depth > MAX_NESTING) out()
     OPEN.lastIndex = this.at
     const open = OPEN.exec(this.xml) ?? out()
     this.at = OPEN.lastIndex
     const [, name, attributeText, selfClosing] = open as unknown as [string, string, string, string]
-    const item: Item = { [name]: selfClosing ? [] : this.content(name) }
+    const item: Item = { [name]: selfClosing ? [] : this.content(name, depth) }
     if (attributeText) item[':@'] = attributes(attributeText)
     return item
   }
@@ -72,7 +76,7 @@ class SubsetReader {
    * Children up to and including `</name>`: either elements with line breaks around them,
    * or text and CDATA sections.
    */
-  private content(name: string): Item[] {
+  private content(name: string, depth: number): Item[] {
     const close = `</${name}>`
     const children: Item[] = []
     let markup = false
@@ -90,7 +94,7 @@ class SubsetReader {
         this.at = end + CDATA_CLOSE.length
         text = true
       } else if (this.xml.charCodeAt(this.at) === 60 /* < */) {
-        children.push(this.element())
+        children.push(this.element(depth + 1))
         markup = true
       } else {
         TEXT.lastIndex = this.at

@@ -29,6 +29,9 @@ export function decodeEntities(text: string): string {
     }
     const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10)
     if (code > 0x10ffff) throw new Error(`character reference ${match} is out of range`)
+    // A NUL or half a surrogate pair is no character: XML forbids both, and they would change the text.
+    if (code === 0 || (code >= 0xd800 && code <= 0xdfff))
+      throw new Error(`character reference ${match} is not a character XML allows`)
     return String.fromCodePoint(code)
   })
 }

@@ -1,4 +1,16 @@
-import { LineCounter, isNode, isScalar, parseDocument, stringify, visit, type Alias, type Document } from 'yaml'
+import {
+  LineCounter,
+  Parser,
+  isNode,
+  isScalar,
+  parseDocument,
+  stringify,
+  visit,
+  type Alias,
+  type CST,
+  type Document,
+} from 'yaml'
+import { MAX_NESTING } from './importLimits'
 import { VizpromptError } from './vizpromptError'
 import { readYamlSubset } from './yamlSubset'
 import { writeYamlSubset } from './yamlWriter'
@@ -33,6 +45,13 @@ export function parseYaml(text: string, file: string): YamlFile {
 }
 
 function parseFully(text: string, file: string): YamlFile {
+  // yaml's parser is a loop, its composer recurses: depth is checked between the two.
+  const lines = new LineCounter()
+  const deep = tooDeep(new Parser(lines.addNewLine).parse(text))
+  if (deep !== -1) {
+    const reason = `collections are nested more than ${MAX_NESTING} deep; a flow file has four levels`
+    throw new VizpromptError(file, lines.linePos(deep).line, reason)
+  }
   const lineCounter = new LineCounter()
   // Duplicate keys are found below: yaml's own check compares every key with every other,
   // which takes seconds on a 10,000-entry mapping.
@@ -57,6 +76,25 @@ function parseFully(text: string, file: string): YamlFile {
       }
     },
   }
+}
+
+/** The offset of the first collection nested deeper than MAX_NESTING, or -1; walked without recursion. */
+function tooDeep(tokens: Iterable<CST.Token>): number {
+  const stack: Array<[CST.Token | undefined, number]> = []
+  for (const token of tokens) stack.push([token, 0])
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [token, depth] = next
+    if (!token) continue
+    if (token.type === 'document') stack.push([token.value, depth])
+    else if (token.type === 'block-map' || token.type === 'block-seq' || token.type === 'flow-collection') {
+      if (depth + 1 > MAX_NESTING) return token.offset
+      for (const item of token.items) {
+        if ('key' in item) stack.push([item.key ?? undefined, depth + 1])
+        stack.push([item.value, depth + 1])
+      }
+    }
+  }
+  return -1
 }
 
 /**

@@ -1,0 +1,368 @@
+import { execFileSync } from 'node:child_process'
+import {
+  existsSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  ftruncateSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import { join } from 'node:path'
+import type { Flow, Node } from '@shared/contract'
+import { renderExport } from '../../main/interop/vizprompt'
+
+// A corpus of hostile imports: each case writes one attack on an import into a folder of its
+// own and says what the refusal must name — the file and, where there is one, the line.
+// Every file type the app imports is here: VizPrompt folders (XML, YAML, TSV) and memory
+// chat logs (JSONL, LoCoMo JSON), the latter both from a window (only the home's imports/
+// folder) and from the command line (any regular file). The reliability suite runs them all
+// and checks that nothing was let in and no database changed.
+
+/** Text of a file outside every import; it must never show up in an error or a database. */
+export const SECRET_CANARY = 'LOOMVERSE-CANARY-7f3a9c'
+
+export type HostileTarget = 'vizprompt' | 'memory-window' | 'memory-cli'
+
+export interface HostilePlace {
+  /** A fresh folder for this case, outside the data home. */
+  root: string
+  /** The data home's imports/ folder (it exists). */
+  imports: string
+  /** A file outside the import holding SECRET_CANARY, for links and paths to point at. */
+  secret: string
+}
+
+export interface HostileInput {
+  /** What to import: a VizPrompt folder, or the path memory_import is given. */
+  path: string
+  /** How the refusal names the file. */
+  file: string
+  /** The line it names, or null when the whole file is refused (a link, a FIFO, its size). */
+  line: number | null
+}
+
+export interface HostileCase {
+  name: string
+  target: HostileTarget
+  /** False where the platform cannot make the case (FIFOs and links on Windows). */
+  available: boolean
+  build(place: HostilePlace): HostileInput
+}
+
+const posix = process.platform !== 'win32'
+
+/** Writes the secret file a case may point at; call once per case folder. */
+export function hostilePlace(root: string, imports: string): HostilePlace {
+  mkdirSync(root, { recursive: true })
+  mkdirSync(imports, { recursive: true })
+  const secret = join(root, 'secret.txt')
+  writeFileSync(secret, `root:x:0:0:${SECRET_CANARY}\n`)
+  return { root, imports, secret }
+}
+
+// ---- a small valid VizPrompt export to spoil
+
+const FLOW_ID = '6f1c2a3e-0b7d-4c55-9a1e-2d3f4a5b6c70'
+const NODE_IDS = [
+  '0a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c60',
+  '1a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c61',
+  '2a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c62',
+]
+
+function node(i: number, prompt = `prompt ${i}`): Node {
+  return {
+    id: NODE_IDS[i]!,
+    timestamp: `2025-05-09T09:00:0${i}.000000+09:00`,
+    prompt,
+    response: `response ${i}`,
+    status: 'complete',
+    error: null,
+    metadata: {
+      model: 'openai:gpt-4o-mini',
+      stats: {},
+      summary: { text: `summary ${i}`, updated: false, last_built: '2025-05-09T09:10:00.000000+09:00' },
+      tags: ['hostile'],
+    },
+  }
+}
+
+const flow: Flow = {
+  id: FLOW_ID,
+  name: 'hostile',
+  description: 'a flow to spoil',
+  created: '2025-05-09T09:00:00.000000+09:00',
+  updated: '2025-05-09T09:00:03.000000+09:00',
+  persona_id: null,
+  system_prompt: '',
+  token_budget: null,
+  nodes: NODE_IDS.map((id, i) => ({ index: i + 1, id, position: null, pinned: false })),
+  connections: [
+    { from: NODE_IDS[0]!, to: NODE_IDS[1]! },
+    { from: NODE_IDS[1]!, to: NODE_IDS[2]! },
+  ],
+}
+
+/** A valid export of one flow of three nodes, with `nodes[0]` as given. */
+function exportFolder(root: string, first: Node = node(0)): string {
+  const dir = join(root, 'export')
+  for (const file of renderExport([flow], [first, node(1), node(2)])) {
+    mkdirSync(join(dir, file.path, '..'), { recursive: true })
+    writeFileSync(join(dir, file.path), file.content)
+  }
+  return dir
+}
+
+/** The 1-based line of the first occurrence of `needle` in a file of the export. */
+function lineOf(dir: string, file: string, needle: string | Buffer): number {
+  const bytes = readFileSync(join(dir, file))
+  const at = bytes.indexOf(needle)
+  if (at === -1) throw new Error(`${file} has no ${String(needle)}`)
+  return bytes.subarray(0, at).filter((b) => b === 10).length + 1
+}
+
+function replaceIn(dir: string, file: string, from: string, to: string | Buffer): void {
+  const text = readFileSync(join(dir, file), 'utf8')
+  if (!text.includes(from)) throw new Error(`${file} has no ${from}`)
+  const [before, after] = [text.slice(0, text.indexOf(from)), text.slice(text.indexOf(from) + from.length)]
+  writeFileSync(join(dir, file), Buffer.concat([Buffer.from(before), Buffer.from(to), Buffer.from(after)]))
+}
+
+/** Moves `entry` of the export out of it and leaves a link to where it went. */
+function linkOut(root: string, dir: string, entry: string): void {
+  const away = join(root, 'elsewhere', entry.replaceAll('/', '_'))
+  mkdirSync(join(away, '..'), { recursive: true })
+  renameSync(join(dir, entry), away)
+  symlinkSync(away, join(dir, entry))
+}
+
+/** A sparse file of `bytes`: its size says it is too big without a byte written. */
+function sparse(path: string, bytes: number): void {
+  const fd = openSync(path, 'w')
+  ftruncateSync(fd, bytes)
+  closeSync(fd)
+}
+
+function fifo(path: string): void {
+  execFileSync('mkfifo', [path])
+}
+
+const viz = (
+  name: string,
+  build: (p: HostilePlace, dir: string) => Omit<HostileInput, 'path'>,
+  available = true,
+): HostileCase => ({
+  name,
+  target: 'vizprompt',
+  available,
+  build(place) {
+    const dir = exportFolder(place.root)
+    return { path: dir, ...build(place, dir) }
+  },
+})
+
+const NODE0 = 'nodes/00/00.xml'
+const FLOW0 = 'flows/00/00.yaml'
+
+export const vizpromptCases: HostileCase[] = [
+  viz(
+    'nodes/ is a link out of the export',
+    (p, dir) => (linkOut(p.root, dir, 'nodes'), { file: 'nodes', line: null }),
+    posix,
+  ),
+  viz(
+    'metadata/ is a link out of the export',
+    (p, dir) => (linkOut(p.root, dir, 'metadata'), { file: 'metadata', line: null }),
+    posix,
+  ),
+  viz(
+    'flows/ is a link out of the export',
+    (p, dir) => (linkOut(p.root, dir, 'flows'), { file: 'flows', line: null }),
+    posix,
+  ),
+  viz(
+    'a folder of nodes/ is a link',
+    (p, dir) => (linkOut(p.root, dir, 'nodes/00'), { file: 'nodes/00', line: null }),
+    posix,
+  ),
+  viz(
+    'metadata/tags.yaml links to a secret file',
+    (p, dir) => {
+      const file = 'metadata/tags.yaml'
+      writeFileSync(join(dir, file), '')
+      execFileSync('rm', [join(dir, file)])
+      symlinkSync(p.secret, join(dir, file))
+      return { file, line: null }
+    },
+    posix,
+  ),
+  viz(
+    'a node file links to a secret file',
+    (p, dir) => {
+      execFileSync('rm', [join(dir, NODE0)])
+      symlinkSync(p.secret, join(dir, NODE0))
+      return { file: NODE0, line: null }
+    },
+    posix,
+  ),
+  viz(
+    'config.yaml links to a secret file',
+    (p, dir) => {
+      execFileSync('rm', [join(dir, 'config.yaml')])
+      symlinkSync(p.secret, join(dir, 'config.yaml'))
+      return { file: 'config.yaml', line: null }
+    },
+    posix,
+  ),
+  viz(
+    'a node file of 40 MiB (the limit is 32)',
+    (_, dir) => (sparse(join(dir, NODE0), 40 * 1024 * 1024), { file: NODE0, line: null }),
+  ),
+  viz(
+    'a flow file of 65 MiB (the limit is 64)',
+    (_, dir) => (sparse(join(dir, FLOW0), 65 * 1024 * 1024), { file: FLOW0, line: null }),
+  ),
+  {
+    name: 'a prompt of 2,000,001 characters (create_node takes 2,000,000)',
+    target: 'vizprompt',
+    available: true,
+    build(place) {
+      const dir = exportFolder(place.root, node(0, 'x'.repeat(2_000_001)))
+      return { path: dir, file: NODE0, line: lineOf(dir, NODE0, '<prompt>') }
+    },
+  },
+  viz('invalid UTF-8 in a prompt', (_, dir) => {
+    replaceIn(dir, NODE0, 'prompt 0', Buffer.from([0x70, 0xff, 0xfe, 0x30]))
+    return { file: NODE0, line: lineOf(dir, NODE0, Buffer.from([0xff])) }
+  }),
+  viz('invalid UTF-8 in a flow file', (_, dir) => {
+    replaceIn(dir, FLOW0, 'name: hostile', Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x3a, 0x20, 0xc3, 0x28]))
+    return { file: FLOW0, line: lineOf(dir, FLOW0, Buffer.from([0xc3, 0x28])) }
+  }),
+  viz('a NUL character in a response', (_, dir) => {
+    replaceIn(dir, NODE0, 'response 0', 'resp\0onse')
+    return { file: NODE0, line: lineOf(dir, NODE0, '\0') }
+  }),
+  viz('a NUL character reference in a summary', (_, dir) => {
+    replaceIn(dir, NODE0, 'summary 0', 'sum&#0;mary')
+    return { file: NODE0, line: lineOf(dir, NODE0, '&#0;') }
+  }),
+  viz('XML nested 100,000 deep', (_, dir) => {
+    replaceIn(dir, NODE0, '<tag>hostile</tag>', `${'<tag>'.repeat(100_000)}x${'</tag>'.repeat(100_000)}`)
+    return { file: NODE0, line: lineOf(dir, NODE0, '<tags>') }
+  }),
+  viz('YAML nested 100,000 deep', (_, dir) => {
+    replaceIn(dir, FLOW0, 'description: a flow to spoil', `description: ${'['.repeat(100_000)}${']'.repeat(100_000)}`)
+    return { file: FLOW0, line: lineOf(dir, FLOW0, 'description:') }
+  }),
+  viz('a DOCTYPE with entities (billion laughs)', (_, dir) => {
+    replaceIn(dir, NODE0, '<node', '<!DOCTYPE node [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>\n<node')
+    return { file: NODE0, line: 2 }
+  }),
+  viz('an external entity pointing at a secret file', (p, dir) => {
+    replaceIn(dir, NODE0, '<node', `<!DOCTYPE node [<!ENTITY s SYSTEM "file://${p.secret}">]>\n<node`)
+    return { file: NODE0, line: 2 }
+  }),
+  viz('YAML aliases (billion laughs)', (_, dir) => {
+    replaceIn(dir, FLOW0, 'description: a flow to spoil', 'description: &a [x, x, x, x]\npersona_id: [*a, *a, *a, *a]')
+    return { file: FLOW0, line: lineOf(dir, FLOW0, 'persona_id:') }
+  }),
+  viz('node_map.tsv points out of nodes/', (_, dir) => {
+    const map = 'metadata/node_map.tsv'
+    writeFileSync(join(dir, map), `${readFileSync(join(dir, map), 'utf8')}../../secret.xml\tx\ty\n`)
+    return { file: map, line: lineOf(dir, map, '../../') }
+  }),
+  viz(
+    'a node file is a FIFO',
+    (_, dir) => (execFileSync('rm', [join(dir, NODE0)]), fifo(join(dir, NODE0)), { file: NODE0, line: null }),
+    posix,
+  ),
+]
+
+// ---- memory chat logs
+
+const line = (id: string, text = 'hello', time: unknown = '2024-06-01T09:00:00Z') =>
+  JSON.stringify({ id, speaker: 'Aoi', text, time })
+
+const fromWindow = (name: string, build: (p: HostilePlace) => HostileInput, available = true): HostileCase => ({
+  name,
+  target: 'memory-window',
+  available,
+  build,
+})
+
+export const memoryCases: HostileCase[] = [
+  fromWindow('an absolute path outside imports/', (p) => ({ path: p.secret, file: p.secret, line: null })),
+  fromWindow('a relative path climbing out of imports/', () => ({
+    path: '../loomverse.db',
+    file: '../loomverse.db',
+    line: null,
+  })),
+  fromWindow(
+    'a file in imports/ that links to a secret file',
+    (p) => {
+      symlinkSync(p.secret, join(p.imports, 'link.jsonl'))
+      return { path: 'link.jsonl', file: 'link.jsonl', line: null }
+    },
+    posix,
+  ),
+  fromWindow(
+    'a folder in imports/ that links out of it',
+    (p) => {
+      mkdirSync(join(p.root, 'outside'))
+      writeFileSync(join(p.root, 'outside', 'chat.jsonl'), line('x'))
+      symlinkSync(join(p.root, 'outside'), join(p.imports, 'sub'))
+      return { path: 'sub/chat.jsonl', file: 'sub/chat.jsonl', line: null }
+    },
+    posix,
+  ),
+  fromWindow(
+    'a FIFO in imports/',
+    (p) => (fifo(join(p.imports, 'pipe.jsonl')), { path: 'pipe.jsonl', file: 'pipe.jsonl', line: null }),
+    posix,
+  ),
+  fromWindow('a chat log of 300 MiB (the limit is 256)', (p) => {
+    sparse(join(p.imports, 'huge.jsonl'), 300 * 1024 * 1024)
+    return { path: 'huge.jsonl', file: 'huge.jsonl', line: null }
+  }),
+  fromWindow('invalid UTF-8 on line 2 of a chat log', (p) => {
+    writeFileSync(
+      join(p.imports, 'bad.jsonl'),
+      Buffer.concat([Buffer.from(`${line('a')}\n{"id":"b","text":"`), Buffer.from([0xff]), Buffer.from('"}\n')]),
+    )
+    return { path: 'bad.jsonl', file: 'bad.jsonl', line: 2 }
+  }),
+  fromWindow('a NUL character on line 3 of a transcript', (p) => {
+    writeFileSync(join(p.imports, 'chat.txt'), 'Aoi: hi\nMika: hello\nAoi: sec\0ret\n')
+    return { path: 'chat.txt', file: 'chat.txt', line: 3 }
+  }),
+  // V8 (Node 20) gives no position for an unexpected token, so no line: the whole file is refused.
+  fromWindow('LoCoMo JSON that is not JSON', (p) => {
+    writeFileSync(join(p.imports, 'conv.json'), `{\n  "sample_id": "x",\n  "conversation": ${SECRET_CANARY}\n}\n`)
+    return { path: 'conv.json', file: 'conv.json', line: null }
+  }),
+  fromWindow('LoCoMo JSON cut short', (p) => {
+    writeFileSync(join(p.imports, 'cut.json'), `{\n  "sample_id": "x",\n  "conversation": {\n    "session_1": [\n`)
+    return { path: 'cut.json', file: 'cut.json', line: null }
+  }),
+  {
+    name: 'a FIFO named on the command line',
+    target: 'memory-cli',
+    available: posix,
+    build(p) {
+      const path = join(p.root, 'pipe.jsonl')
+      fifo(path)
+      return { path, file: path, line: null }
+    },
+  },
+  {
+    name: 'a device named on the command line',
+    target: 'memory-cli',
+    available: existsSync('/dev/zero'),
+    build: () => ({ path: '/dev/zero', file: '/dev/zero', line: null }),
+  },
+]
+
+export const hostileCases: HostileCase[] = [...vizpromptCases, ...memoryCases]
