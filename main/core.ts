@@ -16,6 +16,8 @@ import { createWorld } from './world/world'
 import { JobService, type WorkerEntry } from './jobs/jobService'
 import { createRouter, type Handlers, type Router } from './host/router'
 import { ensureHome, type HomePaths } from './home'
+import { registerInstance } from './recovery/instances'
+import { recoverAtStartup, type RecoveryReport } from './recovery/startupRecovery'
 import { SettingsService } from './settings/settingsService'
 import { appInfo } from './system/appInfoService'
 
@@ -50,6 +52,8 @@ export interface Core {
   graph: GraphService
   jobs: JobService
   router: Router
+  /** What start-up put right after an unclean stop; null when another live process shares the home. */
+  recovered: RecoveryReport | null
   /** Stops the job worker, then closes the database. */
   dispose(): Promise<void>
 }
@@ -57,10 +61,13 @@ export interface Core {
 export function startCore(options: CoreOptions): Core {
   const paths = ensureHome(options.home)
   const { db } = openDatabase(paths.db, { migrations: appMigrations, label: 'loomverse.db' })
+  const log = options.log ?? ((m: string) => console.error(m))
+  const instance = registerInstance(paths.run)
+  // Before anything is served or the job worker claims: a crash's leftovers, if we are alone.
+  const recovered = instance.alone ? recoverAtStartup(db, paths, log) : null
   const bus = new EventBus()
   const settings = new SettingsService(db, bus)
   const graph = new GraphService(db, bus)
-  const log = options.log ?? ((m: string) => console.error(m))
   const jobs = new JobService({
     db,
     dbPath: paths.db,
@@ -88,7 +95,18 @@ export function startCore(options: CoreOptions): Core {
   providers.publish()
   jobs.start()
   const personas = new PersonaService(db, bus)
-  const memory = createMemory({ bus, paths, jobs, llm, settings, graph, personas, env, ...options.memory })
+  const memory = createMemory({
+    bus,
+    paths,
+    jobs,
+    llm,
+    settings,
+    graph,
+    personas,
+    env,
+    releaseLeases: instance.alone,
+    ...options.memory,
+  })
   const chat = new ChatService(graph, settings, llm, bus, {
     ...options.chat,
     env: options.env ?? process.env,
@@ -150,12 +168,14 @@ export function startCore(options: CoreOptions): Core {
     graph,
     jobs,
     router,
+    recovered,
     async dispose() {
       await world.dispose()
       await memory.dispose()
       await chat.stopAll()
       await jobs.stop()
       db.close()
+      instance.release()
     },
   }
 }
