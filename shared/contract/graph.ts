@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DisplayName } from './names'
 import type { EventSpecs, MethodSpecs } from './spec'
 
 // The conversation graph (VizPrompt seed §4–5): flows of prompt/response nodes joined by
@@ -83,7 +84,7 @@ export type Flow = z.infer<typeof Flow>
 export const FlowGraph = z.object({ flow: Flow, nodes: z.array(Node) })
 export type FlowGraph = z.infer<typeof FlowGraph>
 
-const FlowName = z.string().trim().min(1).max(200)
+const FlowName = DisplayName(200)
 
 export const SearchHit = Node.extend({
   flow_ids: z.array(Id),
