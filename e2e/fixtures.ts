@@ -33,7 +33,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'loomverse-e2e-'))
   // The app under test runs on an English machine whatever this one is set to, so `auto`
   // resolves the same everywhere (a spec may give another locale through `env`).
-  const env = { ...process.env, LC_ALL: 'en_US.UTF-8', ...options.env }
+  const env: NodeJS.ProcessEnv = { ...process.env, LC_ALL: 'en_US.UTF-8', ...options.env }
   delete env.LOOMVERSE_TOKEN // every server gets its own random token unless the test pins one
   env.LOOMVERSE_CHECK_OUTPUT = '1' // hold every answer to its contract schema while testing
   const args = ['bin/loomverse.js', 'serve', '--port', String(options.port ?? 0), '--home', home]

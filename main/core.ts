@@ -20,6 +20,8 @@ import { JobService, type WorkerEntry } from './kernel/jobs/jobService'
 import type { QueueSettings } from './kernel/jobs/protocol'
 import { combineHandlers, createRouter, type Router } from './kernel/router'
 import { ensureHome, type HomePaths } from './kernel/home'
+import { registerInstance } from './recovery/instances'
+import { recoverAtStartup, type RecoveryReport } from './recovery/startupRecovery'
 import { SettingsService } from './settings/settingsService'
 import { appInfo } from './system/appInfoService'
 
@@ -56,6 +58,8 @@ export interface Core {
   graph: GraphService
   jobs: JobService
   router: Router
+  /** What start-up put right after an unclean stop; null when another live process shares the home. */
+  recovered: RecoveryReport | null
   /** Stops the job worker, then closes the database. */
   dispose(): Promise<void>
 }
@@ -63,10 +67,13 @@ export interface Core {
 export function startCore(options: CoreOptions): Core {
   const paths = ensureHome(options.home)
   const { db } = openDatabase(paths.db, { migrations: appMigrations, label: 'loomverse.db' })
+  const log = options.log ?? ((m: string) => console.error(m))
+  const instance = registerInstance(paths.run)
+  // Before anything is served or the job worker claims: a crash's leftovers, if we are alone.
+  const recovered = instance.alone ? recoverAtStartup(db, paths, log) : null
   const bus = new EventBus()
   const settings = new SettingsService(db, bus)
   const graph = new GraphService(db, bus)
-  const log = options.log ?? ((m: string) => console.error(m))
   const jobs = new JobService({
     db,
     dbPath: paths.db,
@@ -104,6 +111,7 @@ export function startCore(options: CoreOptions): Core {
     personas,
     env,
     memoryWorker: options.memoryWorker,
+    releaseLeases: instance.alone,
     ...options.memory,
   })
   const chat = new ChatService(graph, settings, llm, bus, {
@@ -155,12 +163,14 @@ export function startCore(options: CoreOptions): Core {
     graph,
     jobs,
     router,
+    recovered,
     async dispose() {
       await world.dispose()
       await memory.dispose()
       await chat.stopAll()
       await jobs.stop()
       db.close()
+      instance.release()
     },
   }
 }

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
 import { appMigrations } from '../db/migrations'
 import { defaultSettings } from '../settings/settingsService'
+import { deadPid } from '../../tests/support/crashLeftovers'
 import { useTempHome } from '../../tests/support/tempHome'
 import { ask, collectEvents, httpGet, openWs } from '../../tests/support/wsProbe'
 import { serve, type Serving } from './serve'
@@ -92,6 +93,30 @@ describe('loopback host: HTTP', () => {
     await s.stop()
     serving = null
     expect(() => statSync(file)).toThrow()
+  })
+})
+
+describe('loopback host: one per data home', () => {
+  it('refuses a second serve on a home a live host serves, and leaves that host its host.json', async () => {
+    const s = await start('first-host-token-0123456789')
+    const before = readFileSync(s.core.paths.hostFile, 'utf8')
+    const second = serve({ home: s.core.paths.home, port: 0, token: 'second-host-token-012345', staticDir: null })
+    await expect(second).rejects.toThrow(
+      `a Loomverse host (pid ${process.pid}) is already serving ${s.core.paths.home} on port ${s.host.port}`,
+    )
+    await expect(second).rejects.not.toThrow(/first-host-token/) // the message never shows the token
+    expect(readFileSync(s.core.paths.hostFile, 'utf8')).toBe(before)
+    const ws = await connected(s)
+    expect(await ask(ws, { id: 1, action: 'app_info' })).toMatchObject({ status: 'success' })
+  })
+
+  it('takes over a host.json left by a host that is gone', async () => {
+    const dir = join(home(), 'data')
+    mkdirSync(dir, { recursive: true })
+    const file = join(dir, 'host.json')
+    writeFileSync(file, JSON.stringify({ url: 'http://127.0.0.1:9/?token=x', port: 9, pid: deadPid(), token: 'x' }))
+    serving = await serve({ home: dir, port: 0, staticDir: null })
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ pid: process.pid, port: serving.host.port })
   })
 })
 

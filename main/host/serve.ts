@@ -1,7 +1,8 @@
 import { startCore, type Core } from '../core'
+import { homePaths } from '../kernel/home'
 import type { WorkerEntry } from '../kernel/jobs/jobService'
 import { newToken } from './auth'
-import { removeHostFile, writeHostFile } from './hostFile'
+import { liveHost, removeHostFile, writeHostFile } from './hostFile'
 import { startHost, type Host } from './wsHost'
 
 export interface ServeOptions {
@@ -23,6 +24,14 @@ export interface Serving {
 
 /** `loomverse serve`: the core behind the loopback host, announced in host.json. */
 export async function serve(options: ServeOptions): Promise<Serving> {
+  // A second host on one home would take over host.json, then delete it on stop, leaving the
+  // first one's scripts without their address: one host per home.
+  const running = await liveHost(homePaths(options.home).hostFile)
+  if (running)
+    throw new Error(
+      `a Loomverse host (pid ${running.pid}) is already serving ${options.home} on port ${running.port}; ` +
+        'stop it first, or give another --home',
+    )
   const core = startCore({
     home: options.home,
     mode: 'browser',
@@ -61,7 +70,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       if (stopped) return
       stopped = true
       await host.close()
-      removeHostFile(core.paths.hostFile, process.pid)
+      removeHostFile(core.paths.hostFile, { pid: process.pid, port: host.port, token })
       await core.dispose()
     },
   }

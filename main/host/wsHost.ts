@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { WebSocketServer, type WebSocket } from 'ws'
+import { WebSocket, WebSocketServer } from 'ws'
 import { isEventName, type EventName } from '@shared/contract'
 import { SubscribeData, WireRequest, type WireEvent, type WireResponse } from '@shared/wire'
 import { TOKEN_COOKIE, checkRequest, presentedToken, type Refusal } from './auth'
@@ -26,9 +26,30 @@ export interface Host {
   close(): Promise<void>
 }
 
-/** Large enough for images dropped into a chat, small enough that one message cannot exhaust memory. */
-const MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+/**
+ * The largest WebSocket message the host takes (64 MiB): large enough for images dropped into
+ * a chat, small enough that one message cannot exhaust memory. A bigger one closes that
+ * connection with 1009 and the reason below (README, Browser mode).
+ */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 const HEARTBEAT_MS = 30_000
+
+/** Close reasons for the codes ws closes a connection with on a bad frame (it sends none itself). */
+const CLOSE_REASONS: Record<number, string> = {
+  1002: 'protocol error: malformed WebSocket frame',
+  1007: 'invalid UTF-8 in a text message',
+  1009: `message too big: the limit is ${MAX_MESSAGE_BYTES / (1024 * 1024)} MiB`,
+}
+
+/**
+ * ws closes a connection that sent a bad frame with the right code (1002, 1007, 1009) but an
+ * empty reason; this socket adds one, so a client learns, for instance, what the size limit is.
+ */
+class HostSocket extends WebSocket {
+  override close(code?: number, reason?: string | Buffer): void {
+    super.close(code, reason ?? (code === undefined ? undefined : CLOSE_REASONS[code]))
+  }
+}
 
 /**
  * The loopback host behind browser mode, e2e tests and scripts: the renderer over HTTP and
@@ -70,10 +91,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
     sendFile(res, file, headers)
   }
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, WebSocket: HostSocket })
   const alive = new WeakSet<WebSocket>()
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node's HTTP server stops listening to an upgraded socket: a reset during the handshake
+    // or the refusal below must end this socket, not the process.
+    socket.on('error', () => socket.destroy())
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
     const refusal: Refusal | null =
       path === '/ws'
@@ -92,6 +116,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
   wss.on('connection', (ws: WebSocket) => {
     const subscriptions = new Set<EventName>()
     alive.add(ws)
+    // A bad frame from one client (invalid UTF-8, too big, a reserved opcode…) is an 'error' on
+    // its socket; unheard, it would end the process and every other tab's connection with it.
+    // ws has already closed this connection with the matching code: only say what happened.
+    ws.on('error', (e: Error & { code?: string }) => log(`[host] closed a WebSocket: ${e.code ?? e.message}`))
     ws.on('pong', () => alive.add(ws))
     const stopListening = bus.listen((event, data) => {
       if (subscriptions.has(event) && ws.readyState === ws.OPEN)

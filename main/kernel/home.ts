@@ -23,6 +23,8 @@ export function homePaths(home: string) {
     /** Deleted items, one `YYYYMMDD_HHMMSS_<uuid>/` folder each, until restored. */
     trash: join(home, 'trash'),
     hostFile: join(home, 'host.json'),
+    /** One small file per live process using this home, so start-up recovery knows whether it is alone. */
+    run: join(home, 'run'),
   }
 }
 export type HomePaths = ReturnType<typeof homePaths>

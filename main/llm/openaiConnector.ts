@@ -1,6 +1,7 @@
 import OpenAI from 'openai'
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
 import type { ImageGenerateParamsNonStreaming } from 'openai/resources/images'
+import { callSignal } from './callSignal'
 import { deadline } from './deadline'
 import { toGeneratedImage } from './generatedImage'
 import { withIdleTimeout } from './idle'
@@ -46,92 +47,123 @@ export function openaiConnector(config: OpenAiConfig): Connector {
     provider,
 
     async *chat(request: ChatRequest): AsyncGenerator<ChatEvent> {
-      let stream
+      const call = callSignal(request.signal)
       try {
-        stream = await client.chat.completions.create(
-          {
-            model: request.model,
-            messages: request.messages.map(toOpenAi),
-            stream: true,
-            stream_options: { include_usage: true },
-            temperature: request.temperature,
-            max_tokens: request.maxTokens,
-            tools: request.tools?.map(toTool),
-            response_format: request.json ? { type: 'json_object' } : undefined,
-          },
-          { signal: request.signal },
-        )
-      } catch (e) {
-        throw mapError(provider, request.model, e, request.signal)
+        yield* streamChat(request, call.signal)
+      } finally {
+        call.release()
       }
-      const calls = new Map<number, { id: string; name: string; arguments: string }>()
-      let finish: string | null = null
-      let usage: { prompt_tokens: number; completion_tokens: number } | null = null
-      const silence = () => new LlmError('timeout', `${providerNames[provider]} stopped sending for ${idleMs / 1000} s`)
-      try {
-        for await (const chunk of withIdleTimeout(stream, idleMs, () => (stream.controller.abort(), silence()))) {
-          if (chunk.usage)
-            usage = { prompt_tokens: chunk.usage.prompt_tokens, completion_tokens: chunk.usage.completion_tokens }
-          const choice = chunk.choices[0]
-          if (!choice) continue
-          if (choice.delta?.content) yield { type: 'delta', text: choice.delta.content }
-          for (const t of choice.delta?.tool_calls ?? []) {
-            const call = calls.get(t.index) ?? { id: '', name: '', arguments: '' }
-            if (t.id) call.id = t.id
-            if (t.function?.name) call.name += t.function.name
-            if (t.function?.arguments) call.arguments += t.function.arguments
-            calls.set(t.index, call)
-          }
-          if (choice.finish_reason) finish = choice.finish_reason
-        }
-      } catch (e) {
-        throw e instanceof LlmError ? e : mapError(provider, request.model, e, request.signal)
-      }
-      // The SDK ends an aborted stream quietly; a stop must not look like a finished reply.
-      if (request.signal?.aborted) throw new LlmError('aborted', 'stopped')
-      for (const call of calls.values()) yield { type: 'tool_call', call }
-      yield { type: 'done', usage, finish_reason: finish }
     },
 
     async embed(request: EmbedRequest): Promise<number[][]> {
+      const call = callSignal(request.signal)
       try {
         const res = await client.embeddings.create(
           { model: request.model, input: request.input },
-          { signal: request.signal },
+          { signal: call.signal },
         )
         return res.data.sort((a, b) => a.index - b.index).map((d) => d.embedding)
       } catch (e) {
         throw mapError(provider, request.model, e, request.signal)
+      } finally {
+        call.release()
       }
     },
 
     async generateImage({ model, prompt, signal }: ImageRequest): Promise<GeneratedImage> {
-      let image
+      const call = callSignal(signal)
       try {
-        const body: ImageGenerateParamsNonStreaming = { model, prompt, n: 1 }
-        // DALL·E answers with a link unless asked for base64; the GPT image models always answer
-        // base64 and refuse `response_format` as an unknown parameter.
-        if (isDallE(model)) body.response_format = 'b64_json'
-        const res = await client.images.generate(body, { signal, timeout: imageMs })
-        image = res.data?.[0]
-      } catch (e) {
-        throw mapError(provider, model, e, signal)
+        return await drawImage(model, prompt, signal, call.signal)
+      } finally {
+        call.release()
       }
-      if (image?.b64_json) return toGeneratedImage(provider, model, image.b64_json)
-      // Servers that copy the API may answer a link even so.
-      if (image?.url) return toGeneratedImage(provider, model, await download(provider, image.url, imageMs, signal))
-      throw new LlmError('bad_request', `${model} answered without a picture`)
     },
 
     async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
+      const call = callSignal(signal)
       try {
         const models: ModelInfo[] = []
-        for await (const m of client.models.list({ signal })) models.push({ id: m.id, ref: `${provider}:${m.id}` })
+        for await (const m of client.models.list({ signal: call.signal }))
+          models.push({ id: m.id, ref: `${provider}:${m.id}` })
         return models.sort((a, b) => a.id.localeCompare(b.id))
       } catch (e) {
         throw mapError(provider, '', e, signal)
+      } finally {
+        call.release()
       }
     },
+  }
+
+  /** `sdkSignal` is the per-call one the SDK may keep a listener on; `request.signal` tells a stop. */
+  async function* streamChat(request: ChatRequest, sdkSignal: AbortSignal | undefined): AsyncGenerator<ChatEvent> {
+    let stream
+    try {
+      stream = await client.chat.completions.create(
+        {
+          model: request.model,
+          messages: request.messages.map(toOpenAi),
+          stream: true,
+          stream_options: { include_usage: true },
+          temperature: request.temperature,
+          max_tokens: request.maxTokens,
+          tools: request.tools?.map(toTool),
+          response_format: request.json ? { type: 'json_object' } : undefined,
+        },
+        { signal: sdkSignal },
+      )
+    } catch (e) {
+      throw mapError(provider, request.model, e, request.signal)
+    }
+    const calls = new Map<number, { id: string; name: string; arguments: string }>()
+    let finish: string | null = null
+    let usage: { prompt_tokens: number; completion_tokens: number } | null = null
+    const silence = () => new LlmError('timeout', `${providerNames[provider]} stopped sending for ${idleMs / 1000} s`)
+    try {
+      for await (const chunk of withIdleTimeout(stream, idleMs, () => (stream.controller.abort(), silence()))) {
+        if (chunk.usage)
+          usage = { prompt_tokens: chunk.usage.prompt_tokens, completion_tokens: chunk.usage.completion_tokens }
+        const choice = chunk.choices[0]
+        if (!choice) continue
+        if (choice.delta?.content) yield { type: 'delta', text: choice.delta.content }
+        for (const t of choice.delta?.tool_calls ?? []) {
+          const call = calls.get(t.index) ?? { id: '', name: '', arguments: '' }
+          if (t.id) call.id = t.id
+          if (t.function?.name) call.name += t.function.name
+          if (t.function?.arguments) call.arguments += t.function.arguments
+          calls.set(t.index, call)
+        }
+        if (choice.finish_reason) finish = choice.finish_reason
+      }
+    } catch (e) {
+      throw e instanceof LlmError ? e : mapError(provider, request.model, e, request.signal)
+    }
+    // The SDK ends an aborted stream quietly; a stop must not look like a finished reply.
+    if (request.signal?.aborted) throw new LlmError('aborted', 'stopped')
+    for (const call of calls.values()) yield { type: 'tool_call', call }
+    yield { type: 'done', usage, finish_reason: finish }
+  }
+
+  async function drawImage(
+    model: string,
+    prompt: string,
+    signal: AbortSignal | undefined,
+    sdkSignal: AbortSignal | undefined,
+  ): Promise<GeneratedImage> {
+    let image
+    try {
+      const body: ImageGenerateParamsNonStreaming = { model, prompt, n: 1 }
+      // DALL·E answers with a link unless asked for base64; the GPT image models always answer
+      // base64 and refuse `response_format` as an unknown parameter.
+      if (isDallE(model)) body.response_format = 'b64_json'
+      const res = await client.images.generate(body, { signal: sdkSignal, timeout: imageMs })
+      image = res.data?.[0]
+    } catch (e) {
+      throw mapError(provider, model, e, signal)
+    }
+    if (image?.b64_json) return toGeneratedImage(provider, model, image.b64_json)
+    // Servers that copy the API may answer a link even so.
+    if (image?.url) return toGeneratedImage(provider, model, await download(provider, image.url, imageMs, signal))
+    throw new LlmError('bad_request', `${model} answered without a picture`)
   }
 }
 

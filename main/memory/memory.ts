@@ -42,6 +42,8 @@ export interface MemoryDeps {
   aidTimeoutMs?: { intent?: number; embed?: number }
   /** Retries, backoff and lease of memory jobs, in seconds; tests shorten them. */
   queue?: QueueSettings
+  /** No other live process uses the home: jobs left running were a crashed process's, take them back now. */
+  releaseLeases?: boolean
 }
 
 /** What the chat needs from memory on every exchange (seed 004's sync path). */
@@ -419,6 +421,7 @@ export class MemoryService implements ChatMemory {
       const m = /^memory_([A-Za-z0-9_-]+)\.db$/.exec(f)
       if (!m || !this.deps.personas.find(m[1])) continue
       const store = this.store(m[1]!)
+      if (this.deps.releaseLeases) new JobQueue(store.db).releaseRunning()
       const pending = store.db.prepare('SELECT count(*) FROM jobs WHERE status IN (0, 1)').pluck().get() as number
       if (pending > 0) this.worker.wake(this.dbPath(m[1]!))
     }

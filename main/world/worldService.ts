@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { basename } from 'node:path'
-import type { Building, Item, ItemContent, Parsed, TrashEntry, World } from '@shared/contract'
+import {
+  cleanName,
+  type Building,
+  type Item,
+  type ItemContent,
+  type Parsed,
+  type TrashEntry,
+  type World,
+} from '@shared/contract'
 import { AppError } from '@shared/errors'
 import { parseModelRef } from '../llm/models'
 import type { WorldDeps } from './world'
@@ -326,7 +334,8 @@ export class WorldService {
     const bytes = decodeBase64(input.data_base64)
     const type = checkImage(bytes, input.filename, imageLimits(this.deps.env), this.texts())
     const filePath = this.files.create('image', type.ext, bytes)
-    const name = input.filename.replace(/\.[^.]*$/, '').trim() || filePath.slice(6)
+    // The file's name becomes the item's: cleaned like every name typed in (no bidi overrides, no controls).
+    const name = cleanName(input.filename.replace(/\.[^.]*$/, '')).trim() || filePath.slice(6)
     const item = this.store.insertItem({
       type: 'picture',
       name: name.slice(0, 200),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DisplayName } from './names'
 import type { EventSpecs, MethodSpecs } from './spec'
 
 // The conversation graph (VizPrompt seed §4–5): flows of prompt/response nodes joined by
@@ -91,7 +92,7 @@ export type Flow = z.infer<typeof Flow>
 export const FlowGraph = z.object({ flow: Flow, nodes: z.array(Node) })
 export type FlowGraph = z.infer<typeof FlowGraph>
 
-export const FlowName = z.string().trim().min(1).max(200)
+export const FlowName = DisplayName(200)
 export const FlowDescription = z.string().max(10_000)
 export const SystemPrompt = z.string().max(100_000)
 /** Tokens a flow's context may use. */

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DisplayName } from './names'
 import type { EventSpecs, MethodSpecs } from './spec'
 
 const providers = ['openai', 'openrouter', 'gemini', 'ollama'] as const
@@ -33,7 +34,7 @@ export const Persona = z.object({
 export type Persona = z.infer<typeof Persona>
 
 const Fields = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: DisplayName(100),
   persona_text: z.string().max(100_000),
   contract_text: z.string().max(100_000),
   chat_model: ModelRefText.nullable(),

@@ -1,11 +1,12 @@
 import { z } from 'zod'
+import { DisplayName } from './names'
 import type { EventSpecs, MethodSpecs } from './spec'
 
 // The world (SAIVerse seed 000): buildings, where the user and each persona are, and the
 // items a building holds — objects, pictures and documents with their summaries.
 
 const Id = z.string().min(1).max(200)
-const Name = z.string().trim().min(1).max(200)
+const Name = DisplayName(200)
 const Description = z.string().max(10_000)
 /** A document's full text. */
 const DocumentText = z.string().max(2_000_000)

@@ -137,6 +137,17 @@ export class JobQueue {
       .run(now, now, now).changes
   }
 
+  /**
+   * Puts back every running job at once, whatever its lease: for start-up, when no other
+   * live process uses this database, so every claim left was held by a process that crashed.
+   */
+  releaseRunning(): number {
+    const now = this.now()
+    return this.db
+      .prepare('UPDATE jobs SET status = 0, lease_until = NULL, run_after = ?, updated_at = ? WHERE status = 1')
+      .run(now, now).changes
+  }
+
   /** A dead-lettered job, given another go by the user. */
   retry(id: number): boolean {
     const now = this.now()

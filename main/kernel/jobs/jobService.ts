@@ -1,5 +1,6 @@
 import type { Db } from '../../db/open'
 import type { EventBus } from '../events'
+import { BatchTallies, type Tally } from './batchTallies'
 import { JobQueue } from './jobQueue'
 import { WorkerThread } from './workerThread'
 import type { FromWorker, ToWorker, WorkerInit } from './protocol'
@@ -36,9 +37,11 @@ export class JobService {
   private readonly worker: WorkerThread<ToWorker, FromWorker>
   private readonly labels: Labels = new Map()
   private readonly idleWaiters = new Set<() => void>()
+  private readonly tallies: BatchTallies
 
   constructor(private readonly options: JobServiceOptions) {
     this.queue = new JobQueue(options.db, options.init?.queue)
+    this.tallies = new BatchTallies((batch) => this.queue.batchProgress(batch))
     this.worker = new WorkerThread('jobs', (m) => this.receive(m), options.log)
   }
 
@@ -67,7 +70,7 @@ export class JobService {
     const ids = this.options.db
       .transaction(() => jobs.map((j) => this.queue.enqueue(j.kind, j.payload, { batch, dedupeKey: j.dedupeKey })))
       .immediate()
-    this.report(batch)
+    this.report(batch, this.tallies.recount(batch))
     this.send({ type: 'wake' })
     return ids.length
   }
@@ -92,8 +95,13 @@ export class JobService {
       case 'job_finished':
         if (message.outcome === 'dead')
           this.options.log?.(`[jobs] ${message.kind} #${message.job_id} failed for good: ${message.error}`)
-        if (message.batch) this.report(message.batch, message.outcome === 'dead' ? message.error : undefined)
-        if (this.isIdle()) {
+        if (message.batch)
+          this.report(
+            message.batch,
+            this.tallies.finished(message.batch, message.outcome),
+            message.outcome === 'dead' ? message.error : undefined,
+          )
+        if (this.idleWaiters.size > 0 && this.isIdle()) {
           const waiters = [...this.idleWaiters]
           this.idleWaiters.clear()
           for (const w of waiters) w()
@@ -112,18 +120,17 @@ export class JobService {
     }
   }
 
+  /** Whether no job is queued or running: one index probe, not a count of every pending job. */
   private isIdle(): boolean {
-    const row = this.options.db.prepare('SELECT count(*) AS n FROM jobs WHERE status IN (0, 1)').get() as { n: number }
-    return row.n === 0
+    return this.options.db.prepare('SELECT NOT EXISTS (SELECT 1 FROM jobs WHERE status IN (0, 1))').pluck().get() === 1
   }
 
-  private report(batch: string, error?: string): void {
-    const p = this.queue.batchProgress(batch)
-    const finished = p.done + p.failed === p.total
+  private report(batch: string, p: Tally, error?: string): void {
+    const finished = p.done + p.failed >= p.total
     this.options.bus.emit('job_progress', {
       job_id: batch,
       label: this.labels.get(batch) ?? batch,
-      state: finished ? (p.failed > 0 ? 'failed' : 'done') : p.running > 0 || p.done > 0 ? 'running' : 'queued',
+      state: finished ? (p.failed > 0 ? 'failed' : 'done') : p.started ? 'running' : 'queued',
       done: p.done,
       total: p.total,
       ...(error || (finished && p.failed > 0) ? { error: error ?? `${p.failed} of ${p.total} failed` } : {}),

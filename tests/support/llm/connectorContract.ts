@@ -1,6 +1,7 @@
 // What every connector must do the same way, whatever its provider: the cases are registered
 // with `it` inside the caller's describe, against the fake server of `useConnectorHarness`.
 
+import { getEventListeners } from 'node:events'
 import { expect, it } from 'vitest'
 import { providerNames } from '../../../main/llm/llmError'
 import type { ChatEvent } from '../../../main/llm/types'
@@ -48,6 +49,18 @@ export function connectorContract(h: ConnectorHarness, { embedModel, models, wro
     }
     await expect(run()).rejects.toMatchObject({ failure: 'aborted' })
     expect(deltas(seen)).toEqual(['a'])
+  })
+
+  // The job worker hands every job the same long-lived signal: a listener left per call leaks
+  // and warns (MaxListenersExceededWarning) after ten jobs.
+  it('leaves no listener behind on the caller’s signal, call after call', async () => {
+    const controller = new AbortController()
+    for (let i = 0; i < 12; i++) {
+      h.fake.script({ provider, chunks: ['ok'], times: 1 })
+      await collect(h.connector().chat({ model, messages: ask(`call ${i}`), signal: controller.signal }))
+      await h.connector().embed({ model: embedModel, input: [`call ${i}`], signal: controller.signal })
+    }
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
   })
 
   it('stops with an aborted LlmError when the signal fires before the reply starts', async () => {
