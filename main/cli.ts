@@ -11,7 +11,7 @@ import { resolveHome } from './kernel/home'
 import { serve } from './host/serve'
 import type { WorkerEntry } from './kernel/jobs/jobService'
 import { builtWorkers } from './workers/builtWorkers'
-import { exportVizprompt, importVizprompt, type ImportSummary } from './interop/vizprompt'
+import type { VizpromptImportSummary as ImportSummary } from '@shared/contract'
 
 export interface CliIo {
   out: (line: string) => void
@@ -234,9 +234,9 @@ async function exportCommand(values: Values, _: string[], io: CliIo): Promise<nu
   checkFormat(values.format)
   const outDir = resolve(required(values.out, '--out DIR'))
   return withCore(values, io, async (core) => {
-    const flowIds = values.flow === undefined ? undefined : [requireFlow(core, values.flow).id]
-    const result = await exportVizprompt(core, { outDir, flowIds })
-    io.out(`Exported ${result.nodes} nodes in ${result.flows} flows to ${result.outDir}`)
+    const flowId = values.flow === undefined ? undefined : requireFlow(core, values.flow).id
+    const result = await call(core, 'vizprompt_export', { out: outDir, ...(flowId ? { flow_id: flowId } : {}) })
+    io.out(`Exported ${result.nodes} nodes in ${result.flows} flows to ${result.out_dir}`)
     return 0
   })
 }
@@ -245,7 +245,7 @@ async function importCommand(values: Values, positionals: string[], io: CliIo): 
   checkFormat(values.format)
   const dir = resolve(positionals[0]!)
   return withCore(values, io, async (core) => {
-    printImport(await importVizprompt(core, dir), dir, io)
+    printImport(await call(core, 'vizprompt_import', { path: dir }), dir, io)
     return 0
   })
 }

@@ -12,6 +12,7 @@ import { PersonaService } from './persona/personaService'
 import { createMemory, type MemoryDeps } from './memory/memory'
 import { createWorld } from './world/world'
 import { worldHandlers } from './world/worldHandlers'
+import { interopHandlers } from './interop/interopHandlers'
 import { chatHandlers } from './chat/chatHandlers'
 import { llmHandlers } from './llm/llmHandlers'
 import { personaHandlers } from './persona/personaHandlers'
@@ -149,6 +150,7 @@ export function startCore(options: CoreOptions): Core {
     llm: llmHandlers(llm, providers, settings),
     world: worldHandlers(world.service, worldDeps),
     memory: memory.handlers,
+    interop: interopHandlers({ graph, bus, db, paths }),
   })
   const router = createRouter(handlers, {
     checkOutput: options.checkOutput ?? (process.env.NODE_ENV === 'test' || process.env.LOOMVERSE_CHECK_OUTPUT === '1'),

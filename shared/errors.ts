@@ -5,6 +5,8 @@
  */
 export const errorCodes = [
   'bad_input',
+  /** A file the user asked to import is refused (its name and line say where): not a wrong call. */
+  'bad_file',
   'bad_request',
   'unknown_method',
   'not_found',

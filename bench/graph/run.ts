@@ -143,11 +143,11 @@ try {
   for (const place of places) {
     const out = join(place.dir, 'export')
     const e0 = performance.now()
-    await exportVizprompt({ graph }, { outDir: out, flowIds: [big.id] })
+    await exportVizprompt(serving.core, { outDir: out, flowIds: [big.id] })
     const exportMs = performance.now() - e0
     const fresh = startCore({ home: join(place.dir, 'fresh'), mode: 'browser' })
     const i0 = performance.now()
-    const imported = await importVizprompt({ graph: fresh.graph }, out)
+    const imported = await importVizprompt(fresh, out)
     const importMs = performance.now() - i0
     await fresh.dispose()
     if (place.dir !== home) rmSync(place.dir, { recursive: true, force: true })

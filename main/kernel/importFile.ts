@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs'
-import { lstat, open, type FileHandle } from 'node:fs/promises'
+import { lstat, mkdir, open, realpath, type FileHandle } from 'node:fs/promises'
+import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { ImportFileError, lineAtOffset } from './importFileError'
 
 // Reading a file a user asked to import, without trusting what is at the path: a symbolic
@@ -180,4 +181,43 @@ function firstInvalidLine(bytes: Uint8Array): number {
     start = end + 1
     line++
   }
+}
+
+export interface ChosenFile {
+  path: string
+  /** As the caller named it, for messages. */
+  name: string
+}
+
+/**
+ * What an import may read. A window or a script on the WebSocket names a file or folder under
+ * the home's imports/ folder (`importsDir`, created when missing; a relative name is taken from
+ * there), with no link on the way: it cannot make the process read an arbitrary path. The
+ * command line (`importsDir` null), typed by the user in their own shell, may name any path —
+ * but every import still reads only regular files, never through a link.
+ */
+export async function chooseImportPath(requested: string, importsDir: string | null): Promise<ChosenFile> {
+  if (importsDir === null) return { path: resolve(requested), name: requested }
+  await mkdir(importsDir, { recursive: true, mode: 0o700 })
+  const outside = () =>
+    new ImportFileError(requested, null, `is not in the imports folder; copy it into ${importsDir} first`, 'forbidden')
+  if ((await lstat(importsDir)).isSymbolicLink()) throw outside()
+  const path = resolve(importsDir, requested)
+  if (!inside(importsDir, path)) throw outside()
+  // A link anywhere on the way (a folder inside imports/ pointing out) shows as a different real path.
+  const real = await realpath(path).catch((e: unknown) => {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new ImportFileError(requested, null, 'no such file or folder', 'not_found')
+    throw e
+  })
+  if ((await lstat(path)).isSymbolicLink()) {
+    throw new ImportFileError(requested, null, 'is a symbolic link; an import never follows one')
+  }
+  if (!inside(await realpath(importsDir), real)) throw outside()
+  return { path, name: requested }
+}
+
+function inside(folder: string, path: string): boolean {
+  const rel = relative(folder, path)
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel)
 }

@@ -12,7 +12,7 @@ export class ImportFileError extends AppError {
     readonly file: string,
     readonly line: number | null,
     readonly reason: string,
-    code: ErrorCode = 'bad_input',
+    code: ErrorCode = 'bad_file',
   ) {
     super(code, `${file}${line === null ? '' : `:${line}`}: ${reason}`)
     this.name = 'ImportFileError'

@@ -1,54 +1,14 @@
-import { lstat, mkdir, realpath } from 'node:fs/promises'
-import { basename, isAbsolute, relative, resolve, sep } from 'node:path'
-import { openImportFile, importFileLines, readImportFile } from '../kernel/importFile'
+import { basename } from 'node:path'
+import { openImportFile, importFileLines, readImportFile, type ChosenFile } from '../kernel/importFile'
 import { ImportFileError } from '../kernel/importFileError'
 import { TranscriptReader, formatOf, jsonlRow, locomoRows, type ImportFormat, type SourceRow } from './importSources'
 
-// Which file a memory import may read, and its messages. A window or a script on the
-// WebSocket names a file under the home's imports/ folder: it cannot make the process read
-// an arbitrary path. The command line, typed by the user in their own shell, may name any
-// file — but, like every import, only a regular file, never through a link.
+// A memory import's messages, from the file `chooseImportPath` allowed.
 
 /** A chat log of a few million lines. */
 export const MAX_CHAT_LOG_BYTES = 256 * 1024 * 1024
 /** LoCoMo JSON is parsed whole; the published set of ten conversations is 3 MB. */
 export const MAX_LOCOMO_BYTES = 64 * 1024 * 1024
-
-export interface ChosenFile {
-  path: string
-  /** As the caller named it, for messages. */
-  name: string
-}
-
-/**
- * The file `requested` names. With `importsDir`, it must lie inside that folder (created when
- * missing; a relative name is taken from there), with no link on the way.
- */
-export async function chooseImportFile(requested: string, importsDir: string | null): Promise<ChosenFile> {
-  if (importsDir === null) return { path: resolve(requested), name: requested }
-  await mkdir(importsDir, { recursive: true, mode: 0o700 })
-  const outside = () =>
-    new ImportFileError(requested, null, `is not in the imports folder; copy it into ${importsDir} first`, 'forbidden')
-  if ((await lstat(importsDir)).isSymbolicLink()) throw outside()
-  const path = resolve(importsDir, requested)
-  if (!inside(importsDir, path)) throw outside()
-  // A link anywhere on the way (a folder inside imports/ pointing out) shows as a different real path.
-  const real = await realpath(path).catch((e: unknown) => {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
-      throw new ImportFileError(requested, null, 'no such file', 'not_found')
-    throw e
-  })
-  if ((await lstat(path)).isSymbolicLink()) {
-    throw new ImportFileError(requested, null, 'is a symbolic link; an import never follows one')
-  }
-  if (!inside(await realpath(importsDir), real)) throw outside()
-  return { path, name: requested }
-}
-
-function inside(folder: string, path: string): boolean {
-  const rel = relative(folder, path)
-  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel)
-}
 
 export interface ChatLog {
   format: ImportFormat

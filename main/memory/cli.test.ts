@@ -210,8 +210,8 @@ describe('loomverse memory import of real logs', () => {
     const fifo = join(dir, 'pipe.jsonl')
     execFileSync('mkfifo', [fifo])
     const r = io()
-    // Bad input, like any refused file: exit code 2.
-    expect(await runCli(['memory', 'import', '--home', dir, '--persona', 'Mika', fifo, '--no-llm'], r.cli)).toBe(2)
+    // A refused file, not a wrong command line: exit code 1.
+    expect(await runCli(['memory', 'import', '--home', dir, '--persona', 'Mika', fifo, '--no-llm'], r.cli)).toBe(1)
     expect(r.err).toEqual([`loomverse memory: ${fifo}: is a FIFO (named pipe), not a regular file`])
   })
 })

@@ -14,7 +14,8 @@ import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { openMemory } from './db'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindValue, sensitivityValue } from './enums'
-import { chooseImportFile, readChatLog } from './chatLogFile'
+import { chooseImportPath } from '../kernel/importFile'
+import { readChatLog } from './chatLogFile'
 import { importRowsInSteps } from './importer'
 import { listJobs, retryJobs } from './jobList'
 import { MemoryJobPlanner } from './jobPlanner'
@@ -257,7 +258,7 @@ export class MemoryService implements ChatMemory {
   ): Promise<{ imported: number; skipped: number; unreadable: number; errors: string[]; jobs: number }> {
     this.deps.personas.get(input.persona_id)
     const importsDir = ctx.transport === 'internal' ? null : this.deps.paths.imports
-    const log = await readChatLog(await chooseImportFile(input.path, importsDir), nowSeconds())
+    const log = await readChatLog(await chooseImportPath(input.path, importsDir), nowSeconds())
     // Opened only now: a refused file leaves the memory database as it was, or absent.
     const store = this.store(input.persona_id)
     let shown = 0

@@ -3,6 +3,7 @@ import type { Result } from '../errors'
 import { appEvents, appMethods } from './app'
 import { chatEvents, chatMethods } from './chat'
 import { graphEvents, graphMethods } from './graph'
+import { interopMethods } from './interop'
 import { memoryEvents, memoryMethods } from './memory'
 import { llmMethods, personaEvents, personaMethods } from './persona'
 import { providerEvents, providerMethods } from './providers'
@@ -12,6 +13,7 @@ import { worldEvents, worldMethods } from './world'
 export * from './app'
 export * from './chat'
 export * from './graph'
+export * from './interop'
 export * from './memory'
 export { cleanName } from './names'
 export * from './persona'
@@ -35,6 +37,7 @@ export const contract = {
   ...worldMethods,
   ...memoryMethods,
   ...settingsMethods,
+  ...interopMethods,
 } as const
 
 /** Every event the main process pushes, with the schema of its data. */

@@ -1,6 +1,4 @@
 import type { Flow, Node } from '@shared/contract'
-import { AppError } from '@shared/errors'
-import type { GraphService } from '../../graph/graphService'
 import type { VizpromptDeps } from './deps'
 import { flowYaml } from './flowYaml'
 import {
@@ -34,7 +32,7 @@ export interface ExportResult {
 
 /** The graph as a VizPrompt folder (seed §3–5), replacing a previous export in `outDir`. */
 export async function exportVizprompt(deps: VizpromptDeps, options: ExportOptions): Promise<ExportResult> {
-  const { flows, nodes } = snapshot(deps.graph, options.flowIds)
+  const { flows, nodes } = snapshot(deps, options.flowIds)
   await publishExport(options.outDir, exportFiles(flows, nodes))
   return { outDir: options.outDir, flows: flows.length, nodes: nodes.length }
 }
@@ -47,13 +45,15 @@ export interface GraphSnapshot {
 }
 
 /** One consistent read of the flows and their nodes, even while another process writes. */
-export function snapshot(graph: GraphService, flowIds?: readonly string[]): GraphSnapshot {
-  return graph.store.db
+export function snapshot(
+  { graph, db }: Pick<VizpromptDeps, 'graph' | 'db'>,
+  flowIds?: readonly string[],
+): GraphSnapshot {
+  return db
     .transaction(() => {
       const ids = flowIds ? [...new Set(flowIds)] : graph.listFlows().map((f) => f.id)
       const loaded = ids.map((id) => {
-        if (!graph.store.flowRow(id)) throw new AppError('not_found', `flow ${id} not found`)
-        return graph.loadFlow(id)
+        return graph.loadFlow(id) // not_found for a flow that is not there
       })
       const nodes = new Map(loaded.flatMap((l) => l.nodes).map((n) => [n.id, n]))
       const byId = (a: { id: string }, b: { id: string }) => byCodeUnits(a.id, b.id)

@@ -43,7 +43,7 @@ interface Applied {
 export async function importVizprompt(deps: VizpromptDeps, dir: string): Promise<ImportSummary> {
   const contents = await readExport(dir)
   const { chosen, collisions } = resolveCollisions(contents.nodes)
-  const db = deps.graph.store.db
+  const { db } = deps
   // IMMEDIATE: what is compared against is what gets overwritten, even with another writer on the file.
   const applied = db.transaction(() => apply(new ImportRows(db), chosen, contents.flows)).immediate()
   announce(deps, applied)

@@ -1,0 +1,32 @@
+import { basename, join, resolve } from 'node:path'
+import type { interopMethods } from '@shared/contract'
+import { AppError } from '@shared/errors'
+import type { HomePaths } from '../kernel/home'
+import { chooseImportPath } from '../kernel/importFile'
+import type { HandlerModule } from '../kernel/router'
+import { exportVizprompt, importVizprompt, type VizpromptDeps } from './vizprompt'
+
+/** VizPrompt folders in and out: the CLI's export and import, and the app's, through one contract. */
+export function interopHandlers(deps: VizpromptDeps & { paths: HomePaths }): HandlerModule<typeof interopMethods> {
+  return {
+    vizprompt_export: async (i, ctx) => {
+      const outDir =
+        ctx.transport === 'internal'
+          ? resolve(i.out ?? join(deps.paths.exports, 'vizprompt'))
+          : join(deps.paths.exports, exportFolderName(i.out ?? 'vizprompt'))
+      const result = await exportVizprompt(deps, { outDir, flowIds: i.flow_id ? [i.flow_id] : undefined })
+      return { out_dir: result.outDir, flows: result.flows, nodes: result.nodes }
+    },
+    vizprompt_import: async (i, ctx) => {
+      const chosen = await chooseImportPath(i.path, ctx.transport === 'internal' ? null : deps.paths.imports)
+      return importVizprompt(deps, chosen.path)
+    },
+  }
+}
+
+/** From a window, an export goes to a folder of exports/ named by one plain name: never elsewhere. */
+function exportFolderName(name: string): string {
+  if (name !== basename(name) || name === '.' || name === '..' || /[\\/:\0]/.test(name))
+    throw new AppError('bad_input', `vizprompt_export: out: "${name}" must be one folder name inside exports/`)
+  return name
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod'
+import type { MethodSpecs } from './spec'
+
+const Id = z.string().uuid()
+/** A folder: from a window, a name inside the data folder's exports/ or imports/; from the command line, any path. */
+const FolderPath = z.string().min(1).max(4096)
+
+export const VizpromptImportSummary = z.object({
+  /** Flows written: new ones and ones the export had a newer version of. */
+  flows: z.number().int().nonnegative(),
+  /** Nodes written: new ones and ones the export had a newer version of. */
+  nodes: z.number().int().nonnegative(),
+  /** Nodes deleted because a replaced flow no longer holds them and no other flow does. */
+  removed: z.array(z.string()),
+  /** Node ids with several files: the file used and the others, best first. */
+  collisions: z.array(z.object({ id: z.string(), chosen: z.string(), candidates: z.array(z.string()) })),
+  skipped: z.array(z.object({ kind: z.enum(['node', 'flow']), id: z.string(), file: z.string(), reason: z.string() })),
+})
+export type VizpromptImportSummary = z.infer<typeof VizpromptImportSummary>
+
+export const interopMethods = {
+  /**
+   * Writes flows as a VizPrompt folder (seed §3–5), replacing a previous export there. From a
+   * window the folder is `exports/<out>` in the data folder (default `vizprompt`).
+   */
+  vizprompt_export: {
+    input: z.object({ flow_id: Id.optional(), out: FolderPath.optional() }).strict(),
+    output: z.object({
+      out_dir: z.string(),
+      flows: z.number().int().nonnegative(),
+      nodes: z.number().int().nonnegative(),
+    }),
+  },
+  /** Reads a VizPrompt folder into the graph; newer versions win. From a window only a folder under `imports/`. */
+  vizprompt_import: {
+    input: z.object({ path: FolderPath }).strict(),
+    output: VizpromptImportSummary,
+  },
+} as const satisfies MethodSpecs
