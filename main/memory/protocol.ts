@@ -18,7 +18,7 @@ export type FromMemoryWorker =
       dbPath: string
       job_id: number
       kind: string
-      outcome: 'done' | 'retry' | 'dead'
+      outcome: 'done' | 'retry' | 'dead' | 'paused'
       error?: string
     }
   /** No job of this database is queued and due, or running. */

@@ -3,12 +3,14 @@ import { JobQueue, type JobRow, type QueueOptions } from '../jobs/jobQueue'
 import { LlmError } from '../llm/llmError'
 import type { LlmRegistry } from '../llm/providers'
 import type { MemoryJobHandler } from './jobContext'
+import { MemoryPaused, postponeJob } from './memoryBreaker'
 import { memoryJobHandlers } from './memoryJobs'
 import type { MemoryStore } from './store'
 
 export interface JobOutcome {
   job: JobRow
-  outcome: 'done' | 'retry' | 'dead'
+  /** `paused`: the persona's memory may not call its model now; the job waits, untouched. */
+  outcome: 'done' | 'retry' | 'dead' | 'paused'
   error?: string
 }
 
@@ -47,6 +49,10 @@ export class MemoryJobRunner {
       return { job, outcome: 'done' }
     } catch (e) {
       if (signal.aborted) throw e // stopping: the lease brings the job back next start
+      if (e instanceof MemoryPaused) {
+        postponeJob(this.store.db, job.id, e, Math.floor(Date.now() / 1000))
+        return { job, outcome: 'paused', error: e.message }
+      }
       const message = e instanceof Error ? e.message : String(e)
       const retryable = !(e instanceof PermanentJobError) && !(e instanceof LlmError && !e.retryable)
       return { job, outcome: this.queue.fail(job.id, message, { retryable }), error: message }
