@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { MemoryStatus } from '@shared/contract'
@@ -89,4 +90,67 @@ describe('memory spend', () => {
       }),
     )
   }, 120_000)
+
+  describe('the circuit breaker', () => {
+    const lines = Array.from({ length: 4 }, (_, i) => ({
+      id: `L${i}`,
+      speaker: 'Mel',
+      text: `Line ${i}: the lighthouse, the tide and the gulls.`,
+      time: '2023-03-10T10:00:00Z',
+    }))
+    async function tripped(h: LlmHarness) {
+      h.fake.script({ provider: 'openai', model: LIGHT, reply: 'Sure! The memory is about a lighthouse.' })
+      const { personaId } = await persona(h, 'Rin')
+      const path = join(h.core.paths.home, 'log.jsonl')
+      writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n'))
+      const notice = h.next('job_progress', (d) => d.job_id === `memory-paused:${personaId}` && d.state === 'failed')
+      await h.call('memory_import', { persona_id: personaId, path })
+      return { personaId, notice: await notice }
+    }
+
+    it('pauses after three failed jobs with one message in the UI language, gone once the user pauses memory', async () => {
+      const h = await setup()
+      await h.call('update_settings', { language: 'ja' })
+      const { personaId, notice } = await tripped(h)
+      expect(notice).toMatchObject({ label: 'Rinの記憶' })
+      expect(notice.error).toMatch(
+        /^Rinの記憶を一時停止しました：軽量モデル openai:light-model が 3 回続けて失敗しました/,
+      )
+      expect(notice.error).toContain("the model's answer is not JSON")
+      // Three jobs, each the answer and one request to fix it; the fourth waits without a call.
+      expect(h.fake.requests.filter((r) => r.model === LIGHT)).toHaveLength(6)
+      const status = await h.call<MemoryStatus>('memory_status', { persona_id: personaId })
+      expect(status.paused).toMatchObject({ by: 'breaker', model: 'openai:light-model' })
+      expect(status.jobs).toMatchObject({ failed: 3, due: 0 })
+      // The failed-jobs entry stays out of the way while the breaker's message speaks.
+      const failedEntries = h.events.filter(
+        (e) => e.event === 'job_progress' && (e.data as { job_id: string }).job_id === `memory-failed:${personaId}`,
+      )
+      expect(failedEntries.at(-1)?.data).toMatchObject({ state: 'done' })
+
+      const gone = h.next('job_progress', (d) => d.job_id === `memory-paused:${personaId}` && d.state === 'done')
+      const paused = await h.call<MemoryStatus>('memory_set_paused', { persona_id: personaId, paused: true })
+      await gone
+      expect(paused.paused).toEqual({ by: 'user', reason: null, model: null })
+    }, 30_000)
+
+    it('resumes on its own once the persona’s lightweight model is changed, and runs the jobs on the new one', async () => {
+      const h = await setup()
+      const { personaId, notice } = await tripped(h)
+      expect(notice.error).toMatch(/^Memory of Rin is paused: the lightweight model openai:light-model failed 3 times/)
+      h.fake.script({ provider: 'openai', model: 'better-light', reply: everyMemoryJobReply() })
+      const gone = h.next('job_progress', (d) => d.job_id === `memory-paused:${personaId}` && d.state === 'done')
+      const allDone = h.next(
+        'job_progress',
+        (d) => d.job_id === `memory:${personaId}` && d.done === 4 && d.state === 'done',
+      )
+      await h.call('update_persona', { id: personaId, lightweight_model: 'openai:better-light' })
+      await gone
+      await allDone
+      const status = await h.call<MemoryStatus>('memory_status', { persona_id: personaId })
+      expect(status.paused.by).toBeNull()
+      expect(status.jobs).toMatchObject({ failed: 0, done: 4 })
+      expect(h.fake.requests.filter((r) => r.model === 'better-light')).toHaveLength(4)
+    }, 30_000)
+  })
 })
