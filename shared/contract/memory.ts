@@ -117,7 +117,7 @@ const EdgeOut = z.object({
 export const MemoryJobStatus = z.enum(['queued', 'running', 'done', 'failed'])
 export const MemoryJob = z.object({
   id: z.number().int(),
-  /** reflect, extract_entities, extract_facts, extract_loops, summarize, capsule, embed, reindex. */
+  /** extract (an episode's reflection, entities, facts and loops in one call), summarize, capsule, embed, reindex. */
   kind: z.string(),
   status: MemoryJobStatus,
   tries: z.number().int(),
