@@ -48,7 +48,7 @@ export class MemoryPage {
     await this.detail.getByRole('button', { name: 'Save as new version' }).click()
   }
 
-  /** Rows of the jobs view whose kind reads `kind` (e.g. "Reflection"). */
+  /** Rows of the jobs view whose kind reads `kind` (e.g. "Memory extraction"). */
   job(kind: string): Locator {
     return this.jobs.filter({ has: this.page.locator('strong', { hasText: kind }) })
   }

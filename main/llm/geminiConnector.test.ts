@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { geminiConnector } from './geminiConnector'
-import { connectorContract } from '../../tests/support/llm/connectorContract'
+import { connectorContract, moodSchema } from '../../tests/support/llm/connectorContract'
 import {
   ask,
   askWithImage,
@@ -149,6 +149,25 @@ describe('geminiConnector chat', () => {
     h.fake.script({ provider: 'gemini', status: 429, retryAfterMs: 2500 })
     const { error } = await h.failing()
     expect(error).toMatchObject({ failure: 'rate_limited', retryable: true, retryAfterMs: 2500 })
+  })
+})
+
+describe('geminiConnector structured output', () => {
+  it('sends the schema as responseSchema in Gemini’s own form, with the JSON mime type', async () => {
+    const body = await h.sent({ jsonSchema: moodSchema })
+    expect(body.generationConfig).toMatchObject({
+      responseMimeType: 'application/json',
+      responseSchema: {
+        type: 'OBJECT',
+        required: ['mood', 'tags', 'note'],
+        properties: {
+          mood: { type: 'STRING', enum: ['calm', 'tense'] },
+          tags: { type: 'ARRAY', maxItems: 3, items: { type: 'STRING' } },
+          note: { type: 'STRING', nullable: true },
+        },
+      },
+    })
+    expect(JSON.stringify(body.generationConfig)).not.toContain('additionalProperties')
   })
 })
 

@@ -182,7 +182,9 @@ function toConfig(request: ChatRequest, systemInstruction: string | undefined): 
     systemInstruction,
     temperature: request.temperature,
     maxOutputTokens: request.maxTokens,
-    responseMimeType: request.json ? 'application/json' : undefined,
+    responseMimeType: request.json || request.jsonSchema ? 'application/json' : undefined,
+    // The SDK turns plain JSON Schema (no `$schema`) into Gemini's Schema: upper-case types, `nullable`.
+    responseSchema: request.jsonSchema?.schema,
     // Our ToolSpec parameters are plain JSON Schema, which Gemini takes as `parametersJsonSchema`
     // (its `parameters` field wants Google's OpenAPI-style Schema).
     tools: request.tools?.length

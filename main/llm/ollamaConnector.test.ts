@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { detectOllama, ollamaConnector } from './ollamaConnector'
-import { connectorContract } from '../../tests/support/llm/connectorContract'
+import { connectorContract, moodSchema } from '../../tests/support/llm/connectorContract'
 import {
   ask,
   askWithImage,
@@ -144,6 +144,13 @@ describe('ollamaConnector chat', () => {
       failure: 'unavailable',
       message: `could not reach Ollama at ${new URL(h.fake.url).host}`,
     })
+  })
+})
+
+describe('ollamaConnector structured output', () => {
+  it('sends the JSON Schema itself as `format`', async () => {
+    expect((await h.sent({ jsonSchema: moodSchema })).format).toEqual(moodSchema.schema)
+    expect((await h.sent({ json: true })).format).toBe('json')
   })
 })
 

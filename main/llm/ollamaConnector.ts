@@ -105,7 +105,8 @@ export function ollamaConnector(config: OllamaConfig): Connector {
                   function: { name: t.name, description: t.description, parameters: t.parameters },
                 }))
               : undefined,
-            format: request.json ? 'json' : undefined,
+            // Ollama takes a JSON Schema in `format` and constrains the output to it.
+            format: request.jsonSchema?.schema ?? (request.json ? 'json' : undefined),
           },
           AbortSignal.any([stop.signal, ...(signal ? [signal] : [])]),
         )

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { openaiConnector } from './openaiConnector'
-import { connectorContract } from '../../tests/support/llm/connectorContract'
+import { connectorContract, moodSchema } from '../../tests/support/llm/connectorContract'
 import {
   askWithImage,
   pictureBytes,
@@ -22,6 +22,29 @@ describe('openaiConnector: what every connector does', () => {
     embedModel: 'text-embedding-3-small',
     models: ['gpt-4o-mini', 'gpt-4o', 'text-embedding-3-small', 'gpt-image-1', 'dall-e-3'],
     wrongKey: 'sk-wrong-key',
+  })
+})
+
+describe('openaiConnector structured output', () => {
+  it('sends the schema as a strict json_schema response_format', async () => {
+    const body = await h.sent({ jsonSchema: moodSchema })
+    expect(body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'mood_check', schema: moodSchema.schema, strict: true },
+    })
+    // Strict: every property required (the optional one may be null), no others allowed.
+    expect(moodSchema.schema).toMatchObject({
+      required: ['mood', 'tags', 'note'],
+      additionalProperties: false,
+      properties: { note: { type: ['string', 'null'] }, tags: { items: { type: 'string' } } },
+    })
+  })
+
+  it('surfaces OpenAI’s refusal of a schema strict mode cannot take', async () => {
+    const loose = { name: 'loose', schema: { type: 'object', properties: { a: { type: 'string' } } } }
+    const { error } = await h.failing({ jsonSchema: loose })
+    expect(error).toMatchObject({ failure: 'bad_request', retryable: false })
+    expect(error.message).toMatch(/additionalProperties/)
   })
 })
 

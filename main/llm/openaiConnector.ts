@@ -1,5 +1,9 @@
 import OpenAI from 'openai'
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
+import type {
+  ChatCompletionCreateParams,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions'
 import type { ImageGenerateParamsNonStreaming } from 'openai/resources/images'
 import { callSignal } from './callSignal'
 import { deadline } from './deadline'
@@ -107,7 +111,7 @@ export function openaiConnector(config: OpenAiConfig): Connector {
           temperature: request.temperature,
           max_tokens: request.maxTokens,
           tools: request.tools?.map(toTool),
-          response_format: request.json ? { type: 'json_object' } : undefined,
+          response_format: responseFormat(request),
         },
         { signal: sdkSignal },
       )
@@ -196,6 +200,15 @@ function toOpenAi(m: ChatMessage): ChatCompletionMessageParam {
     case 'tool':
       return { role: 'tool', tool_call_id: m.tool_call_id, content: m.content }
   }
+}
+
+function responseFormat(request: ChatRequest): ChatCompletionCreateParams['response_format'] {
+  if (request.jsonSchema)
+    return {
+      type: 'json_schema',
+      json_schema: { name: request.jsonSchema.name, schema: request.jsonSchema.schema, strict: true },
+    }
+  return request.json ? { type: 'json_object' } : undefined
 }
 
 function toTool(t: { name: string; description: string; parameters: Record<string, unknown> }): ChatCompletionTool {

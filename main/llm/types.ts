@@ -32,7 +32,19 @@ export interface ChatRequest {
   tools?: ToolSpec[]
   /** Ask for a JSON object as the reply. */
   json?: boolean
+  /**
+   * Ask for a JSON object of this shape, through the provider's structured output (OpenAI
+   * `json_schema`, Gemini `responseSchema`, Ollama `format`). Implies `json`.
+   */
+  jsonSchema?: JsonSchemaRequest
   signal?: AbortSignal
+}
+
+/** A named, strict JSON Schema (see `structuredSchema`). */
+export interface JsonSchemaRequest {
+  /** Letters, digits, `_` and `-` (OpenAI's rule for the name). */
+  name: string
+  schema: Record<string, unknown>
 }
 
 export interface Usage {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LlmRegistry } from '../llm/providers'
 import { startFakeLlm, type FakeLlm } from '../../tests/support/fakeLlm'
+import { everyMemoryJobReply } from '../../tests/support/memoryJobReply'
 import { openMemory } from './db'
 import { SummaryScopeType, UnitKind } from './enums'
 import { MemoryJobRunner } from './runner'
@@ -98,10 +99,7 @@ describe('person and topic summaries', () => {
     fake.script({
       provider: 'openai',
       times: 3,
-      reply: JSON.stringify({
-        entities: [{ name: 'Hana', type: 'person', aliases: [], role: 'subject' }],
-        relations: [],
-      }),
+      reply: everyMemoryJobReply({ entities: [{ name: 'Hana', type: 'person', aliases: [], role: 'subject' }] }),
     })
     const scopes = () =>
       (
@@ -112,7 +110,7 @@ describe('person and topic summaries', () => {
     for (const [i, text] of texts.entries()) {
       // Imported: on every branch, so the worker summarises across them (chat episodes: jobPlanner).
       const id = episode(store, text, null)
-      runner.queue.enqueue('extract_entities', { unit_id: id, model: MODEL })
+      runner.queue.enqueue('extract', { unit_id: id, model: MODEL })
       await runner.runDue()
       expect(scopes()).toEqual(i < 2 ? [] : ['person:1'])
     }

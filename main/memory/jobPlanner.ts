@@ -125,7 +125,7 @@ export class MemoryJobPlanner {
       .transaction(() => {
         const latest = onBranch('', CAPSULE_EPISODES)
         if (latest.length > 0)
-          this.queueForBranch(store, 'capsule', `capsule:${flowId}`, nodeId, { model, unit_ids: latest }, 20)
+          this.queueForBranch(store, 'capsule', `capsule:${flowId}`, nodeId, { model, unit_ids: latest }, 20, path)
         for (const job of summaryJobs(at, model)) {
           const p = job.payload as { range_start?: number; range_end?: number }
           const ids =
@@ -140,6 +140,7 @@ export class MemoryJobPlanner {
               nodeId,
               { ...p, unit_ids: ids },
               job.delaySeconds,
+              path,
             )
         }
       })
@@ -174,7 +175,7 @@ export class MemoryJobPlanner {
           const ids = (onBranch.pluck().all(payload.entity_id, path) as number[]).reverse()
           if (ids.length < ENTITY_SUMMARY_MIN_EPISODES) continue
           const key = `${job.dedupeKey}:${ep.origin_flow_id}`
-          this.queueForBranch(store, job.kind, key, nodeId, { ...payload, unit_ids: ids }, job.delaySeconds)
+          this.queueForBranch(store, job.kind, key, nodeId, { ...payload, unit_ids: ids }, job.delaySeconds, path)
         }
       })
       .immediate()
@@ -183,8 +184,9 @@ export class MemoryJobPlanner {
 
   /**
    * Queues a job over a branch's episodes, coalescing with a waiting one of the same branch:
-   * a waiting job whose episodes all lie on this branch is given the newer list; a waiting job
-   * of another fork is left alone, and this one queued beside it.
+   * a waiting job whose episodes all lie on this branch (`path`, the node's active path as
+   * JSON) is given the newer list; a waiting job of another fork is left alone, and this one
+   * queued beside it.
    */
   private queueForBranch(
     store: MemoryStore,
@@ -193,14 +195,21 @@ export class MemoryJobPlanner {
     nodeId: string,
     payload: { unit_ids: number[] } & Record<string, unknown>,
     delaySeconds: number,
+    path: string,
   ): void {
-    const ids = new Set(payload.unit_ids)
+    // Episodes of another fork (imported ones lie on every branch). Not "all in the new list":
+    // a capsule reads the latest few, so the window slides and an older job's first episode
+    // drops out of it, yet that job is of this branch all the same.
+    const offBranch = store.prepare(
+      `SELECT 1 FROM units WHERE id IN (SELECT value FROM json_each(?)) AND origin_node_id IS NOT NULL
+       AND origin_node_id NOT IN (SELECT value FROM json_each(?)) LIMIT 1`,
+    )
     const waiting = store
       .prepare(`SELECT id, payload_json FROM jobs WHERE status = 0 AND kind = ? AND substr(dedupe_key, 1, ?) = ?`)
       .all(kind, keyPrefix.length, keyPrefix) as Array<{ id: number; payload_json: string }>
     for (const w of waiting) {
       const earlier = (JSON.parse(w.payload_json) as { unit_ids?: number[] }).unit_ids ?? []
-      if (!earlier.every((id) => ids.has(id))) continue
+      if (offBranch.get(JSON.stringify(earlier), path) !== undefined) continue
       store
         .prepare('UPDATE jobs SET payload_json = ?, updated_at = ? WHERE id = ?')
         .run(JSON.stringify(payload), nowSeconds(), w.id)

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { MemoryJob, MemoryPack, MemoryUnit } from '@shared/contract'
+import type { MemoryJob, MemoryPack, MemoryStatus, MemoryUnit } from '@shared/contract'
 import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
 import { everyMemoryJobReply } from '../../tests/support/memoryJobReply'
 
@@ -105,7 +105,7 @@ describe('memory in the chat', () => {
         .poll(
           async () => {
             jobs = (await h.call<{ jobs: MemoryJob[] }>('memory_list_jobs', { persona_id: p.id })).jobs
-            return jobs.some((j) => j.kind === 'extract_entities' && j.status !== 'done')
+            return jobs.some((j) => j.kind === 'extract' && j.status !== 'done')
           },
           { timeout: 20_000 },
         )
@@ -222,43 +222,47 @@ describe('memory_import', () => {
     const h = await setup()
     const { personaId } = await persona(h)
     const result = await h.call<{ jobs: number }>('memory_import', { persona_id: personaId, path: file(h, lines) })
-    expect(result.jobs).toBe(2 * 4 + 3) // four jobs per episode; daily, weekly and relationship summaries (delayed)
-    const jobs = async () =>
-      (await h.call<{ jobs: { done: number; failed: number } }>('memory_status', { persona_id: personaId })).jobs
-    await expect.poll(jobs, { timeout: 20_000 }).toMatchObject({ done: 8, failed: 0 })
+    expect(result.jobs).toBe(2 * 1 + 3) // one extraction per episode; daily, weekly and relationship summaries (delayed)
+    const status = () => h.call<MemoryStatus>('memory_status', { persona_id: personaId })
+    await expect.poll(async () => (await status()).jobs, { timeout: 20_000 }).toMatchObject({ done: 2, failed: 0 })
+    // What it cost, for the memory panel: one call per episode, and the tokens the provider counted.
+    const { spend } = await status()
+    expect(spend).toMatchObject({ calls_today: 2, daily_token_budget: null })
+    expect(spend.tokens_today).toBeGreaterThan(0)
     const { units } = await h.call<{ units: MemoryUnit[] }>('memory_list_units', { persona_id: personaId })
     expect(units.every((u) => u.state === 'validated' && u.topic_tags.includes('pets'))).toBe(true)
   }, 30_000)
 
   it('dead-letters jobs the provider refuses, shows them, and runs them again when retried by hand', async () => {
     const h = await setup()
-    // Rules are tried in order: the first four job calls get a 400, which no retry can fix.
-    h.fake.script({ provider: 'openai', model: 'light-model', status: 400, times: 4 })
+    // Rules are tried in order: the first job calls get a 400, which no retry can fix.
+    h.fake.script({ provider: 'openai', model: 'light-model', status: 400, times: 2 })
     const { personaId } = await persona(h)
-    const bar = h.next('job_progress', (d) => d.job_id === `memory-failed:${personaId}` && d.total === 4)
-    await h.call('memory_import', { persona_id: personaId, path: file(h, lines.slice(0, 1)) })
+    const bar = h.next('job_progress', (d) => d.job_id === `memory-failed:${personaId}` && d.total === 2)
+    await h.call('memory_import', { persona_id: personaId, path: file(h, lines) })
     const failedOnce = await bar
     expect(failedOnce).toMatchObject({ label: 'Memory of Mika', state: 'failed' })
-    expect(failedOnce.error).toMatch(/^4 jobs; retry from Jobs in the memory panel/)
+    expect(failedOnce.error).toMatch(/^2 jobs; retry from Jobs in the memory panel/)
 
     const { jobs } = await h.call<{ jobs: MemoryJob[] }>('memory_list_jobs', {
       persona_id: personaId,
       status: 'failed',
     })
-    expect(jobs.map((j) => j.kind).sort()).toEqual(['extract_entities', 'extract_facts', 'extract_loops', 'reflect'])
-    expect(jobs.every((j) => j.unit_id === 1 && j.tries === 1 && /refused the request/.test(j.last_error ?? ''))).toBe(
-      true,
-    )
+    expect(jobs.map((j) => [j.kind, j.unit_id]).sort()).toEqual([
+      ['extract', 1],
+      ['extract', 2],
+    ])
+    expect(jobs.every((j) => j.tries === 1 && /refused the request/.test(j.last_error ?? ''))).toBe(true)
     const queued = await h.call<{ jobs: MemoryJob[] }>('memory_list_jobs', { persona_id: personaId, status: 'queued' })
     expect(queued.jobs.map((j) => j.scope)).toEqual(['relationship', '2023-W10', '2023-03-10'])
 
     const cleared = h.next('job_progress', (d) => d.job_id === `memory-failed:${personaId}` && d.state === 'done')
     expect(await h.call('memory_retry_jobs', { persona_id: personaId, job_ids: [jobs[0]!.id] })).toEqual({ retried: 1 })
-    expect(await h.call('memory_retry_jobs', { persona_id: personaId })).toEqual({ retried: 3 })
+    expect(await h.call('memory_retry_jobs', { persona_id: personaId })).toEqual({ retried: 1 })
     await cleared
     const status = async () =>
       (await h.call<{ jobs: { done: number; failed: number } }>('memory_status', { persona_id: personaId })).jobs
-    await expect.poll(status, { timeout: 20_000 }).toMatchObject({ done: 4, failed: 0 })
+    await expect.poll(status, { timeout: 20_000 }).toMatchObject({ done: 2, failed: 0 })
     expect(await h.call('memory_retry_jobs', { persona_id: personaId })).toEqual({ retried: 0 })
   }, 30_000)
 })

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { MemoryPack, MemoryUnitDetail, memoryMethods, Parsed } from '@shared/contract'
+import type { MemoryPack, MemoryStatus, MemoryUnitDetail, memoryMethods, Parsed } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { GraphService } from '../graph/graphService'
 import type { HomePaths } from '../kernel/home'
@@ -19,10 +19,12 @@ import { readChatLog } from './chatLogFile'
 import { importRowsInSteps } from './importer'
 import { listJobs, retryJobs } from './jobList'
 import { MemoryJobPlanner } from './jobPlanner'
+import { memoryControl, setDailyBudget, setPaused } from './memoryBreaker'
+import { ENTITY_JOBS } from './memoryJobs'
 import { MemoryProgress } from './memoryProgress'
 import { dirtyCount } from './modelVectors'
 import { PackAids } from './packAids'
-import { entityGraph, listUnits, memoryStatus, packsForNode, unitDetail } from './memoryQueries'
+import { entityGraph, listUnits, memoryStatus, packsForNode, spendStatus, unitDetail } from './memoryQueries'
 import { prunePacks } from './packHistory'
 import { buildPack } from './scheduler'
 import { nowSeconds, type MemoryStore, type Payload } from './store'
@@ -108,6 +110,8 @@ export function createMemory(deps: MemoryDeps): Memory {
     memory_list_entities: (i) => s.entities(i.persona_id, i.query),
     memory_packs_for_node: (i) => s.packsForNode(i.persona_id, i.node_id),
     memory_status: (i) => s.status(i.persona_id),
+    memory_set_paused: (i) => s.setPaused(i.persona_id, i.paused, i.retry_failed ?? false),
+    memory_set_budget: (i) => s.setBudget(i.persona_id, i.daily_tokens),
     memory_reindex: (i) => s.reindex(i.persona_id),
     memory_list_jobs: (i) => ({ jobs: listJobs(s.store(i.persona_id).db, i.status, i.limit) }),
     memory_retry_jobs: (i) => s.retryJobs(i.persona_id, i.job_ids),
@@ -126,6 +130,7 @@ export class MemoryService implements ChatMemory {
   private readonly progress: MemoryProgress
   private readonly aids: PackAids
   private readonly planner: MemoryJobPlanner
+  private readonly stopListening: () => void
 
   constructor(private readonly deps: MemoryDeps) {
     this.worker = new MemoryWorkerHost({
@@ -138,7 +143,7 @@ export class MemoryService implements ChatMemory {
         if (!personaId) return
         this.deps.bus.emit('memory_changed', { persona_id: personaId, unit_ids: [] })
         this.progress.finished(personaId, m)
-        if (m.kind === 'extract_entities' && m.outcome === 'done') {
+        if (ENTITY_JOBS.includes(m.kind) && m.outcome === 'done') {
           const job = new JobQueue(this.store(personaId).db).get(m.job_id)
           const unitId = job && (JSON.parse(job.payload_json) as { unit_id?: number }).unit_id
           if (unitId) this.planner.queueEntitySummaries(personaId, this.store(personaId), unitId)
@@ -168,6 +173,9 @@ export class MemoryService implements ChatMemory {
       language: () => deps.settings.get().language,
     })
     this.resumePending()
+    this.stopListening = deps.bus.listen((event) => {
+      if (event === 'personas_changed') this.resumeOnNewModel()
+    })
   }
 
   dbPath(personaId: string): string {
@@ -341,10 +349,65 @@ export class MemoryService implements ChatMemory {
     return packsForNode(this.store(personaId), nodeId)
   }
 
-  status(personaId: string) {
+  status(personaId: string): MemoryStatus {
     const store = this.store(personaId)
     const model = this.aids.embeddingModel(this.deps.personas.get(personaId))
-    return { ...memoryStatus(store), vectors: { model, waiting: model ? dirtyCount(store.db) : 0 } }
+    return {
+      ...memoryStatus(store),
+      vectors: { model, waiting: model ? dirtyCount(store.db) : 0 },
+      ...spendStatus(store.db, nowSeconds()),
+    }
+  }
+
+  /**
+   * The user's pause switch, and the breaker's "retry": resuming brings the waiting jobs back
+   * (and, with `retryFailed`, the failed ones); either way the breaker's message has been acted on.
+   */
+  setPaused(personaId: string, paused: boolean, retryFailed: boolean): MemoryStatus {
+    const store = this.store(personaId)
+    setPaused(store.db, paused, nowSeconds())
+    if (!paused && retryFailed) retryJobs(store.db, undefined)
+    this.afterControlChange(personaId)
+    return this.status(personaId)
+  }
+
+  setBudget(personaId: string, dailyTokens: number | null): MemoryStatus {
+    const store = this.store(personaId)
+    setDailyBudget(store.db, dailyTokens, nowSeconds())
+    this.afterControlChange(personaId)
+    return this.status(personaId)
+  }
+
+  private afterControlChange(personaId: string): void {
+    this.worker.wake(this.dbPath(personaId))
+    this.progress.report(personaId)
+    this.changed(personaId, [])
+  }
+
+  /**
+   * The breaker's "change model": once the persona's lightweight model is another than the one
+   * that kept failing, its waiting and failed jobs move to the new model and run again.
+   */
+  private resumeOnNewModel(): void {
+    for (const [personaId, store] of this.stores) {
+      const control = memoryControl(store.db)
+      if (control.paused_by !== 'breaker' || !this.deps.personas.find(personaId)) continue
+      const model = this.planner.jobModel(personaId)
+      if (!model || model === control.paused_model) continue
+      store.db
+        .transaction(() => {
+          store
+            .prepare(
+              `UPDATE jobs SET payload_json = json_set(payload_json, '$.model', ?)
+               WHERE status IN (0, 3) AND json_extract(payload_json, '$.model') = ?`,
+            )
+            .run(model, control.paused_model)
+          setPaused(store.db, false, nowSeconds())
+          retryJobs(store.db, undefined)
+        })
+        .immediate()
+      this.afterControlChange(personaId)
+    }
   }
 
   reindex(personaId: string): { job_id: number } {
@@ -373,6 +436,7 @@ export class MemoryService implements ChatMemory {
   }
 
   async dispose(): Promise<void> {
+    this.stopListening()
     await this.worker.stop()
     for (const s of this.stores.values()) s.db.close()
     this.stores.clear()

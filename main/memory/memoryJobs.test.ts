@@ -17,7 +17,11 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c()
 })
 
-async function setup(): Promise<{ store: MemoryStore; fake: FakeLlm; runner: MemoryJobRunner }> {
+async function setup(queue: { maxTries?: number } = {}): Promise<{
+  store: MemoryStore
+  fake: FakeLlm
+  runner: MemoryJobRunner
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'loomverse-memjobs-'))
   const store = openMemory(join(dir, 'memory_p.db'))
   const fake = await startFakeLlm()
@@ -29,7 +33,7 @@ async function setup(): Promise<{ store: MemoryStore; fake: FakeLlm; runner: Mem
     () => fake.close(),
   )
   const llm = new LlmRegistry(new Map([['openai', { id: 'openai', baseURL: `${fake.url}/v1`, apiKey: 'sk-test' }]]))
-  return { store, fake, runner: new MemoryJobRunner(store, llm, { backoffSeconds: 0, maxTries: 2 }) }
+  return { store, fake, runner: new MemoryJobRunner(store, llm, { backoffSeconds: 0, maxTries: 2, ...queue }) }
 }
 
 const MODEL = 'openai:gpt-4o-mini'
@@ -37,17 +41,37 @@ function episode(store: MemoryStore, text: string, at: number): number {
   return store.createUnit({ kind: UnitKind.EPISODE, source: 'chat', occurred_at: at, payload: { user_text: text } })
 }
 const reply = (value: unknown) => ({ provider: 'openai' as const, times: 1, reply: JSON.stringify(value) })
+/** The extraction's parts a test does not look at: nothing to note. */
+const nothingElse = { entities: [], relations: [], facts: [], open: [], resolved: [] }
+const calm = { emotion_label: 'neutral', emotion_intensity: 0.1, topic_tags: [], salience: 0.5, confidence: 0.7 }
 
 describe('memory jobs with the lightweight model', () => {
   it('reflects an episode with structured output, and a re-run changes nothing', async () => {
     const { store, fake, runner } = await setup()
     const id = episode(store, 'I finally passed my driving test!', 1_700_000_000)
     fake.script(
-      reply({ emotion_label: 'joy', emotion_intensity: 0.9, topic_tags: ['driving'], salience: 0.8, confidence: 0.9 }),
+      reply({
+        ...nothingElse,
+        emotion_label: 'joy',
+        emotion_intensity: 0.9,
+        topic_tags: ['driving'],
+        salience: 0.8,
+        confidence: 0.9,
+      }),
     )
-    runner.queue.enqueue('reflect', { unit_id: id, model: MODEL })
+    runner.queue.enqueue('extract', { unit_id: id, model: MODEL })
     expect(await runner.runDue()).toMatchObject([{ outcome: 'done' }])
-    expect(fake.requests.at(-1)?.body).toMatchObject({ response_format: { type: 'json_object' } })
+    // One call, in OpenAI's strict structured-output form, with the schema of every part.
+    expect(fake.requests.at(-1)?.body).toMatchObject({
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'memory_extraction',
+          strict: true,
+          schema: { required: expect.arrayContaining(['emotion_label', 'entities', 'facts', 'open']) },
+        },
+      },
+    })
     const unit = store.requireUnit(id)
     expect(unit).toMatchObject({
       emotion_label: 'joy',
@@ -56,21 +80,49 @@ describe('memory jobs with the lightweight model', () => {
       state: UnitState.VALIDATED,
     })
     const versions = store.versions(id).length
-    runner.queue.enqueue('reflect', { unit_id: id, model: MODEL })
+    runner.queue.enqueue('extract', { unit_id: id, model: MODEL })
     await runner.runDue()
     expect(store.versions(id)).toHaveLength(versions)
     expect(fake.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(1)
   })
 
-  it('retries a malformed answer with backoff, then dead-letters it with the error', async () => {
+  it('asks once to fix an answer that does not fit, and uses the fixed one', async () => {
     const { store, fake, runner } = await setup()
     const id = episode(store, 'hello', 1_700_000_000)
-    fake.script({ provider: 'openai', reply: '{"emotion_label": 3}' })
-    const job = runner.queue.enqueue('reflect', { unit_id: id, model: MODEL })
-    const outcomes = await runner.runDue()
-    expect(outcomes.map((o) => o.outcome)).toEqual(['retry', 'dead'])
-    expect(runner.queue.get(job)).toMatchObject({ status: 3, tries: 2 })
-    expect(runner.queue.get(job)!.last_error).toMatch(/does not fit/)
+    fake.script({ provider: 'openai', times: 1, reply: '{"emotion_label": 3}' })
+    fake.script(reply({ ...nothingElse, ...calm }))
+    runner.queue.enqueue('extract', { unit_id: id, model: MODEL })
+    expect((await runner.runDue()).map((o) => o.outcome)).toEqual(['done'])
+    const [, repair] = fake.requests.map((r) => r.body as { messages: Array<{ role: string; content: string }> })
+    expect(repair!.messages.at(-2)).toEqual({ role: 'assistant', content: '{"emotion_label": 3}' })
+    expect(repair!.messages.at(-1)!.content).toMatch(/^That answer cannot be used: the model's answer does not fit/)
+    expect(store.requireUnit(id).state).toBe(UnitState.VALIDATED)
+  })
+
+  it('reads the first JSON object of an answer wrapped in a code fence and prose', async () => {
+    const { store, fake, runner } = await setup()
+    const id = episode(store, 'hello', 1_700_000_000)
+    const json = JSON.stringify({ ...nothingElse, ...calm, topic_tags: ['fenced'] })
+    fake.script({ provider: 'openai', reply: `Sure! Here it is:\n\`\`\`json\n${json}\n\`\`\`\nAnything else?` })
+    runner.queue.enqueue('extract', { unit_id: id, model: MODEL })
+    expect((await runner.runDue()).map((o) => o.outcome)).toEqual(['done'])
+    expect(fake.requests).toHaveLength(1)
+    expect(store.requireUnit(id).topic_tags).toBe('fenced')
+  })
+
+  it('fails a non-JSON answer for good after one request to fix it, with the reason, never retried', async () => {
+    const { store, fake, runner } = await setup({ maxTries: 5 })
+    const id = episode(store, 'hello', 1_700_000_000)
+    fake.script({ provider: 'openai', reply: 'I am sorry, I cannot help with that.' })
+    const job = runner.queue.enqueue('extract', { unit_id: id, model: MODEL })
+    expect((await runner.runDue()).map((o) => o.outcome)).toEqual(['dead'])
+    expect(fake.requests).toHaveLength(2) // the answer and one repair, not five tries
+    expect(runner.queue.get(job)).toMatchObject({
+      status: 3,
+      tries: 1,
+      last_error: `the model's answer is not JSON (it began "I am sorry, I cannot help with that."), also when asked once to fix it`,
+    })
+    expect(store.requireUnit(id).state).toBe(UnitState.RAW)
   })
 
   it('extracts entities with aliases, roles and evidence-backed edges, idempotently', async () => {
@@ -83,8 +135,8 @@ describe('memory jobs with the lightweight model', () => {
       ],
       relations: [{ src: 'Hana', rel: 'works_at', dst: 'Sony' }],
     }
-    fake.script(reply(answer))
-    runner.queue.enqueue('extract_entities', { unit_id: id, model: MODEL })
+    fake.script(reply({ ...nothingElse, ...calm, ...answer }))
+    runner.queue.enqueue('extract', { unit_id: id, model: MODEL })
     await runner.runDue()
     const aliases = store.db.prepare('SELECT alias FROM entity_aliases ORDER BY alias').pluck().all()
     expect(aliases).toEqual(['hana', 'my sister', 'sony'])
@@ -94,9 +146,10 @@ describe('memory jobs with the lightweight model', () => {
       evidence_unit_id: id,
     })
     // A second run of the same job asks nothing and changes nothing.
-    runner.queue.enqueue('extract_entities', { unit_id: id, model: MODEL })
+    runner.queue.enqueue('extract', { unit_id: id, model: MODEL })
     await runner.runDue()
     expect(store.db.prepare('SELECT count(*) FROM entities').pluck().get()).toBe(2)
+    expect(fake.requests).toHaveLength(1)
     // The query names an alias: the linked unit comes in.
     const pack = buildPack(store, { query: 'how is my sister doing', budget: 300, path: null })
     const item = pack.sections.flatMap((s) => s.items).find((i) => i.unit_id === id)
@@ -107,11 +160,15 @@ describe('memory jobs with the lightweight model', () => {
     const { store, fake, runner } = await setup()
     const first = episode(store, 'I live in Osaka.', 1_700_000_000)
     const second = episode(store, 'I moved to Sapporo last week.', 1_700_900_000)
-    fake.script(reply({ facts: [{ subject: 'user', predicate: 'lives_in', object: 'Osaka' }] }))
-    runner.queue.enqueue('extract_facts', { unit_id: first, model: MODEL })
+    fake.script(
+      reply({ ...nothingElse, ...calm, facts: [{ subject: 'user', predicate: 'lives_in', object: 'Osaka' }] }),
+    )
+    runner.queue.enqueue('extract', { unit_id: first, model: MODEL })
     await runner.runDue()
-    fake.script(reply({ facts: [{ subject: 'user', predicate: 'lives_in', object: 'Sapporo' }] }))
-    runner.queue.enqueue('extract_facts', { unit_id: second, model: MODEL })
+    fake.script(
+      reply({ ...nothingElse, ...calm, facts: [{ subject: 'user', predicate: 'lives_in', object: 'Sapporo' }] }),
+    )
+    runner.queue.enqueue('extract', { unit_id: second, model: MODEL })
     await runner.runDue()
     const facts = store.db
       .prepare('SELECT unit_id, object_text, valid_to, evidence_unit_ids_json FROM payload_fact ORDER BY unit_id')
@@ -126,7 +183,7 @@ describe('memory jobs with the lightweight model', () => {
     const factIds = pack.sections.find((s) => s.kind === 'facts')?.items.map((i) => i.unit_id) ?? []
     expect(factIds).toEqual([facts[1]!.unit_id])
     // Re-running the job adds nothing.
-    runner.queue.enqueue('extract_facts', { unit_id: second, model: MODEL })
+    runner.queue.enqueue('extract', { unit_id: second, model: MODEL })
     await runner.runDue()
     expect(store.db.prepare('SELECT count(*) FROM payload_fact').pluck().get()).toBe(2)
   })
@@ -134,8 +191,8 @@ describe('memory jobs with the lightweight model', () => {
   it('opens a loop with its due date and closes it when a later episode resolves it', async () => {
     const { store, fake, runner } = await setup()
     const first = episode(store, 'I have a dentist appointment on Friday.', 1_700_000_000)
-    fake.script(reply({ open: [{ text: 'Dentist appointment', due: '2023-11-17' }], resolved: [] }))
-    runner.queue.enqueue('extract_loops', { unit_id: first, model: MODEL })
+    fake.script(reply({ ...nothingElse, ...calm, open: [{ text: 'Dentist appointment', due: '2023-11-17' }] }))
+    runner.queue.enqueue('extract', { unit_id: first, model: MODEL })
     await runner.runDue()
     const loop = store.db.prepare('SELECT unit_id, status, due_at FROM payload_loop').get() as {
       unit_id: number
@@ -144,8 +201,8 @@ describe('memory jobs with the lightweight model', () => {
     }
     expect(loop).toMatchObject({ status: LoopStatus.OPEN, due_at: Date.parse('2023-11-17') / 1000 })
     const second = episode(store, 'The dentist said my teeth are fine.', 1_700_300_000)
-    fake.script(reply({ open: [], resolved: [loop.unit_id] }))
-    runner.queue.enqueue('extract_loops', { unit_id: second, model: MODEL })
+    fake.script(reply({ ...nothingElse, ...calm, resolved: [loop.unit_id] }))
+    runner.queue.enqueue('extract', { unit_id: second, model: MODEL })
     await runner.runDue()
     expect(fake.requests.at(-1)!.body).toMatchObject({
       messages: expect.arrayContaining([
@@ -185,7 +242,19 @@ describe('memory jobs with the lightweight model', () => {
     ])
   })
 
-  it('names the job kinds queued for each episode', () => {
-    expect(EPISODE_JOBS).toEqual(['reflect', 'extract_entities', 'extract_facts', 'extract_loops'])
+  it('queues one extraction per episode, and runs a queued job of the four older kinds as that extraction', async () => {
+    expect(EPISODE_JOBS).toEqual(['extract'])
+    const { store, fake, runner } = await setup()
+    const id = episode(store, 'I live in Osaka.', 1_700_000_000)
+    fake.script(
+      reply({ ...nothingElse, ...calm, facts: [{ subject: 'user', predicate: 'lives_in', object: 'Osaka' }] }),
+    )
+    for (const kind of ['reflect', 'extract_entities', 'extract_facts', 'extract_loops'])
+      runner.queue.enqueue(kind, { unit_id: id, model: MODEL })
+    expect((await runner.runDue()).map((o) => o.outcome)).toEqual(['done', 'done', 'done', 'done'])
+    // The first does all of it in one call; the other three find the episode extracted and ask nothing.
+    expect(fake.requests).toHaveLength(1)
+    expect(store.requireUnit(id).state).toBe(UnitState.VALIDATED)
+    expect(store.db.prepare('SELECT count(*) FROM payload_fact').pluck().get()).toBe(1)
   })
 })

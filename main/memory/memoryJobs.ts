@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { PermanentJobError } from '../kernel/jobs/handlers'
+import { isObject, parseJson } from '../llm/json'
 import { capsule } from './capsuleJob'
 import { embedWithModel } from './embedJob'
 import { EntityRole, EntityType, LoopStatus, RelationType, UnitKind, UnitState } from './enums'
@@ -8,7 +9,11 @@ import { askJson, type MemoryJobContext, type MemoryJobHandler } from './jobCont
 import { entitySummaryJobs, summarize } from './summaryJobs'
 
 /** The jobs an episode gets after it is saved (summaries are queued per period, coalesced). */
-export const EPISODE_JOBS = ['reflect', 'extract_entities', 'extract_facts', 'extract_loops'] as const
+export const EPISODE_JOBS = ['extract'] as const
+/** What EPISODE_JOBS were before the extraction became one call; old queues may still hold them. */
+export const LEGACY_EPISODE_JOBS = ['reflect', 'extract_entities', 'extract_facts', 'extract_loops'] as const
+/** Job kinds whose success means the episode's entities are known (entity summaries may follow). */
+export const ENTITY_JOBS: readonly string[] = ['extract', 'extract_entities']
 
 const UnitPayload = z.object({ unit_id: z.number().int(), model: z.string() })
 
@@ -90,35 +95,23 @@ function derivedFrom(store: MemoryStore, episodeId: number, kind: number): boole
   )
 }
 
-/** Emotion, topics, salience and confidence of one episode. Skips an episode already reflected. */
-const reflect: MemoryJobHandler = async (raw, ctx) => {
-  const ep = episode(ctx, raw)
-  if (!ep || ctx.store.payload(ep.unit).reflection_json) return
-  const r = await askJson(
-    ctx,
-    ep.model,
-    'You reflect on one memory of a conversation. Fields: emotion_label (joy|sadness|anger|fear|neutral|surprise|love), emotion_intensity 0..1, topic_tags (short words), salience 0..1 (how worth remembering), confidence 0..1.',
-    ep.text,
-    Reflection,
+/** Writes an episode's reflection: emotion, topics, salience, confidence (the episode is then validated). */
+function applyReflection(store: MemoryStore, unit: UnitRow, r: z.infer<typeof Reflection>): void {
+  const reflection = Object.fromEntries(Reflection.keyof().options.map((k) => [k, r[k]]))
+  // `extracted`: written with every other part in one transaction, so it marks the whole extraction done.
+  store.editPayload(unit.id, { reflection_json: JSON.stringify({ ...reflection, extracted: true }) }, 'reflect')
+  store.editMeta(
+    unit.id,
+    {
+      emotion_label: r.emotion_label,
+      emotion_intensity: r.emotion_intensity,
+      topic_tags: r.topic_tags,
+      salience: r.salience,
+      confidence: r.confidence,
+      state: unit.state === UnitState.RAW ? UnitState.VALIDATED : undefined,
+    },
+    'reflect',
   )
-  const { store } = ctx
-  store.db
-    .transaction(() => {
-      store.editPayload(ep.unit.id, { reflection_json: JSON.stringify(r) }, 'reflect')
-      store.editMeta(
-        ep.unit.id,
-        {
-          emotion_label: r.emotion_label,
-          emotion_intensity: r.emotion_intensity,
-          topic_tags: r.topic_tags,
-          salience: r.salience,
-          confidence: r.confidence,
-          state: ep.unit.state === UnitState.RAW ? UnitState.VALIDATED : undefined,
-        },
-        'reflect',
-      )
-    })
-    .immediate()
 }
 
 export function normalizeName(name: string): string {
@@ -153,54 +146,33 @@ const roleValues = {
   speaker: EntityRole.SPEAKER,
 }
 
-/** Entities named in an episode, their aliases, roles and relations (with the episode as evidence). */
-const extractEntities: MemoryJobHandler = async (raw, ctx) => {
-  const ep = episode(ctx, raw)
-  if (!ep) return
-  const done = ctx.store.db.prepare('SELECT 1 FROM unit_entities WHERE unit_id = ? LIMIT 1').get(ep.unit.id)
-  if (done) return
-  const r = await askJson(
-    ctx,
-    ep.model,
-    `Extract the people, places, projects, works, topics and organisations named in this memory. Fields: entities [{name, type (${entityTypes.join('|')}), aliases [], role (subject|object|mention|speaker)}], relations [{src, rel (${relationTypes.join('|')}), dst}] between entity names.`,
-    ep.text,
-    Entities,
-  )
-  const { store } = ctx
-  const named = store.db
-    .transaction(() => {
-      const ids = new Map<string, number>()
-      for (const e of r.entities) {
-        const id = resolveEntity(store, e.name, EntityType[e.type.toUpperCase() as keyof typeof EntityType], e.aliases)
-        ids.set(normalizeName(e.name), id)
-        store.db
-          .prepare('INSERT OR IGNORE INTO unit_entities (unit_id, entity_id, role, weight) VALUES (?, ?, ?, 1.0)')
-          .run(ep.unit.id, id, roleValues[e.role])
-      }
-      const at = ep.unit.occurred_at ?? ep.unit.created_at
-      for (const rel of r.relations) {
-        const src = ids.get(normalizeName(rel.src)) ?? resolveEntity(store, rel.src, EntityType.TOPIC)
-        const dst = ids.get(normalizeName(rel.dst)) ?? resolveEntity(store, rel.dst, EntityType.TOPIC)
-        // A second episode strengthens the edge; the same episode again changes nothing.
-        store.db
-          .prepare(
-            `INSERT INTO edges (src_entity_id, rel_type, dst_entity_id, weight, first_seen_at, last_seen_at, evidence_unit_id)
+/** Links an episode to the entities it names, with roles, and strengthens their relations; returns the entity ids. */
+function applyEntities(store: MemoryStore, unit: UnitRow, r: z.infer<typeof Entities>): number[] {
+  const ids = new Map<string, number>()
+  for (const e of r.entities) {
+    const id = resolveEntity(store, e.name, EntityType[e.type.toUpperCase() as keyof typeof EntityType], e.aliases)
+    ids.set(normalizeName(e.name), id)
+    store.db
+      .prepare('INSERT OR IGNORE INTO unit_entities (unit_id, entity_id, role, weight) VALUES (?, ?, ?, 1.0)')
+      .run(unit.id, id, roleValues[e.role])
+  }
+  const at = unit.occurred_at ?? unit.created_at
+  for (const rel of r.relations) {
+    const src = ids.get(normalizeName(rel.src)) ?? resolveEntity(store, rel.src, EntityType.TOPIC)
+    const dst = ids.get(normalizeName(rel.dst)) ?? resolveEntity(store, rel.dst, EntityType.TOPIC)
+    // A second episode strengthens the edge; the same episode again changes nothing.
+    store.db
+      .prepare(
+        `INSERT INTO edges (src_entity_id, rel_type, dst_entity_id, weight, first_seen_at, last_seen_at, evidence_unit_id)
            VALUES (?, ?, ?, 1.0, ?, ?, ?)
            ON CONFLICT (src_entity_id, rel_type, dst_entity_id) DO UPDATE SET
              weight = weight + (CASE WHEN evidence_unit_id IS excluded.evidence_unit_id THEN 0 ELSE 1 END),
              last_seen_at = max(coalesce(last_seen_at, 0), excluded.last_seen_at),
              evidence_unit_id = excluded.evidence_unit_id`,
-          )
-          .run(src, RelationType[rel.rel.toUpperCase() as keyof typeof RelationType], dst, at, at, ep.unit.id)
-      }
-      return [...new Set(ids.values())]
-    })
-    .immediate()
-  // A chat episode lies on a branch: the main thread queues that branch's entity summaries
-  // (it knows the graph). An imported one belongs to every branch: summarise across them.
-  if (ep.unit.origin_node_id !== null) return
-  for (const j of entitySummaryJobs(store, ep.model, named))
-    ctx.enqueue(j.kind, j.payload, { dedupeKey: j.dedupeKey, delaySeconds: j.delaySeconds })
+      )
+      .run(src, RelationType[rel.rel.toUpperCase() as keyof typeof RelationType], dst, at, at, unit.id)
+  }
+  return [...new Set(ids.values())]
 }
 
 function parseTime(text: string | null | undefined): number | null {
@@ -214,99 +186,134 @@ function parseTime(text: string | null | undefined): number | null {
  * open one (same subject and predicate, another object) closes the old one's validity — the
  * old fact stays, with `valid_to` set — rather than deleting it.
  */
-const extractFacts: MemoryJobHandler = async (raw, ctx) => {
-  const ep = episode(ctx, raw)
-  if (!ep) return
-  const { store } = ctx
-  if (derivedFrom(store, ep.unit.id, UnitKind.FACT)) return // done before
-  const r = await askJson(
-    ctx,
-    ep.model,
-    'Extract stable facts (preferences, relationships, settings, plans) stated in this memory. Fields: facts [{subject, predicate (likes|is|lives_in|works_at|…), object, valid_from (ISO date or null), valid_to, exclusive (true when only one value can hold at a time), confidence 0..1}].',
-    ep.text,
-    Facts,
-  )
-  const at = ep.unit.occurred_at ?? ep.unit.created_at
-  store.db
-    .transaction(() => {
-      for (const f of r.facts) {
-        const subject = resolveEntity(store, f.subject, EntityType.PERSON)
-        const open = store.db
-          .prepare(
-            `SELECT unit_id, object_text FROM payload_fact WHERE subject_entity_id = ? AND predicate = ?
+function applyFacts(store: MemoryStore, unit: UnitRow, facts: z.infer<typeof Facts>['facts']): void {
+  const at = unit.occurred_at ?? unit.created_at
+  for (const f of facts) {
+    const subject = resolveEntity(store, f.subject, EntityType.PERSON)
+    const open = store.db
+      .prepare(
+        `SELECT unit_id, object_text FROM payload_fact WHERE subject_entity_id = ? AND predicate = ?
            AND (valid_to IS NULL OR valid_to > ?) AND unit_id IN (SELECT id FROM units WHERE state != ${UnitState.ARCHIVED})`,
-          )
-          .all(subject, f.predicate, at) as Array<{ unit_id: number; object_text: string | null }>
-        const same = open.find((o) => normalizeName(o.object_text ?? '') === normalizeName(f.object))
-        if (same) {
-          // Seen again: one more piece of evidence, no new unit.
-          const ids = new Set([...store.evidenceOf(same.unit_id), ep.unit.id])
-          store.addEvidence(same.unit_id, [ep.unit.id])
-          store.editPayload(same.unit_id, { evidence_unit_ids_json: JSON.stringify([...ids]) }, 'more evidence')
-          continue
-        }
-        const id = store.createUnit({
-          kind: UnitKind.FACT,
-          source: 'extract_facts',
-          occurred_at: at,
-          confidence: f.confidence,
-          state: UnitState.VALIDATED,
-          sensitivity: ep.unit.sensitivity,
-          evidence: [ep.unit.id],
-          payload: {
-            subject_entity_id: subject,
-            predicate: f.predicate,
-            object_text: f.object,
-            valid_from: parseTime(f.valid_from) ?? at,
-            valid_to: parseTime(f.valid_to),
-            evidence_unit_ids_json: JSON.stringify([ep.unit.id]),
-          },
-        })
-        if (f.exclusive)
-          for (const o of open) store.editPayload(o.unit_id, { valid_to: at }, `superseded by fact ${id}`)
-      }
+      )
+      .all(subject, f.predicate, at) as Array<{ unit_id: number; object_text: string | null }>
+    const same = open.find((o) => normalizeName(o.object_text ?? '') === normalizeName(f.object))
+    if (same) {
+      // Seen again: one more piece of evidence, no new unit.
+      const ids = new Set([...store.evidenceOf(same.unit_id), unit.id])
+      store.addEvidence(same.unit_id, [unit.id])
+      store.editPayload(same.unit_id, { evidence_unit_ids_json: JSON.stringify([...ids]) }, 'more evidence')
+      continue
+    }
+    const id = store.createUnit({
+      kind: UnitKind.FACT,
+      source: 'extract_facts',
+      occurred_at: at,
+      confidence: f.confidence,
+      state: UnitState.VALIDATED,
+      sensitivity: unit.sensitivity,
+      evidence: [unit.id],
+      payload: {
+        subject_entity_id: subject,
+        predicate: f.predicate,
+        object_text: f.object,
+        valid_from: parseTime(f.valid_from) ?? at,
+        valid_to: parseTime(f.valid_to),
+        evidence_unit_ids_json: JSON.stringify([unit.id]),
+      },
     })
-    .immediate()
+    if (f.exclusive) for (const o of open) store.editPayload(o.unit_id, { valid_to: at }, `superseded by fact ${id}`)
+  }
 }
 
-/** Open loops an episode starts, and earlier loops it resolves (closed, not deleted). */
-const extractLoops: MemoryJobHandler = async (raw, ctx) => {
-  const ep = episode(ctx, raw)
-  if (!ep) return
-  const { store } = ctx
-  if (derivedFrom(store, ep.unit.id, UnitKind.LOOP)) return // done before
-  const open = store.db
+/** The loops open before an episode, which it may resolve (the latest 30). */
+function openLoopsBefore(store: MemoryStore, episodeId: number): Array<{ id: number; text: string }> {
+  return store.db
     .prepare(
       `SELECT unit_id AS id, loop_text AS text FROM payload_loop WHERE status = ${LoopStatus.OPEN}
        AND unit_id < ? ORDER BY unit_id DESC LIMIT 30`,
     )
-    .all(ep.unit.id) as Array<{ id: number; text: string }>
+    .all(episodeId) as Array<{ id: number; text: string }>
+}
+
+/** Open loops an episode starts, and earlier loops it resolves (closed, not deleted). */
+function applyLoops(
+  store: MemoryStore,
+  unit: UnitRow,
+  r: z.infer<typeof Loops>,
+  open: Array<{ id: number; text: string }>,
+): void {
+  const at = unit.occurred_at ?? unit.created_at
+  for (const l of r.open)
+    store.createUnit({
+      kind: UnitKind.LOOP,
+      source: 'extract_loops',
+      occurred_at: at,
+      sensitivity: unit.sensitivity,
+      evidence: [unit.id],
+      payload: { status: LoopStatus.OPEN, due_at: parseTime(l.due), loop_text: l.text },
+    })
+  for (const id of r.resolved) {
+    if (!open.some((o) => o.id === id)) continue
+    store.addEvidence(id, [unit.id])
+    store.editPayload(id, { status: LoopStatus.CLOSED }, `resolved by episode ${unit.id}`)
+  }
+}
+
+/** Every part of an episode's extraction, in one answer (the model fills all, whichever are still missing). */
+const Extraction = Reflection.extend(Entities.shape).extend(Facts.shape).extend(Loops.shape)
+
+const EXTRACTION_PROMPT = `You read one memory of a conversation and note what is worth remembering, all in one JSON object:
+- emotion_label (joy|sadness|anger|fear|neutral|surprise|love), emotion_intensity 0..1, topic_tags (short words), salience 0..1 (how worth remembering), confidence 0..1;
+- entities: the people, places, projects, works, topics and organisations named [{name, type (${entityTypes.join('|')}), aliases [], role (subject|object|mention|speaker)}]; relations between entity names [{src, rel (${relationTypes.join('|')}), dst}];
+- facts: stable facts stated (preferences, relationships, settings, plans) [{subject, predicate (likes|is|lives_in|works_at|…), object, valid_from (ISO date or null), valid_to, exclusive (true when only one value can hold at a time), confidence 0..1}];
+- open: open loops — things promised, planned or left unfinished [{text, due (ISO date or null)}]; resolved: the ids of the currently open loops this memory resolves.
+Empty lists when there is nothing to note.`
+
+/**
+ * One episode's reflection, entities, facts and open loops from one structured call (rather than
+ * a call each), written in one transaction. Idempotent: a re-run asks nothing once the episode
+ * is extracted; an episode some of whose parts older separate jobs wrote gets only the rest.
+ */
+const extract: MemoryJobHandler = async (raw, ctx) => {
+  const ep = episode(ctx, raw)
+  if (!ep) return
+  const { store } = ctx
+  const id = ep.unit.id
+  const reflected = parseJson(String(store.payload(ep.unit).reflection_json ?? ''))
+  if (isObject(reflected) && reflected.extracted === true) return // done before
+  // Not extracted in one go: an older database's separate jobs may have done some parts.
+  const missing = {
+    reflection: reflected === undefined,
+    entities: store.db.prepare('SELECT 1 FROM unit_entities WHERE unit_id = ? LIMIT 1').get(id) === undefined,
+    facts: !derivedFrom(store, id, UnitKind.FACT),
+    loops: !derivedFrom(store, id, UnitKind.LOOP),
+  }
+  if (!Object.values(missing).some(Boolean)) return
+  const open = openLoopsBefore(store, id)
   const r = await askJson(
     ctx,
     ep.model,
-    'Find open loops: things promised, planned or left unfinished in this memory, with a due date if one is said (ISO date). Also list the ids of the currently open loops this memory resolves. Fields: open [{text, due}], resolved [id].',
+    EXTRACTION_PROMPT,
     `Currently open loops:\n${open.map((o) => `#${o.id}: ${o.text}`).join('\n') || '(none)'}\n\nMemory:\n${ep.text}`,
-    Loops,
+    Extraction,
+    'memory_extraction',
   )
-  const at = ep.unit.occurred_at ?? ep.unit.created_at
-  store.db
+  const named = store.db
     .transaction(() => {
-      for (const l of r.open)
-        store.createUnit({
-          kind: UnitKind.LOOP,
-          source: 'extract_loops',
-          occurred_at: at,
-          sensitivity: ep.unit.sensitivity,
-          evidence: [ep.unit.id],
-          payload: { status: LoopStatus.OPEN, due_at: parseTime(l.due), loop_text: l.text },
-        })
-      for (const id of r.resolved) {
-        if (!open.some((o) => o.id === id)) continue
-        store.addEvidence(id, [ep.unit.id])
-        store.editPayload(id, { status: LoopStatus.CLOSED }, `resolved by episode ${ep.unit.id}`)
-      }
+      // The unit as it is now: another part may have changed it while the model answered.
+      const unit = store.requireUnit(id)
+      if (missing.reflection) applyReflection(store, unit, r)
+      const entities = missing.entities ? applyEntities(store, unit, r) : []
+      if (missing.facts) applyFacts(store, unit, r.facts)
+      if (missing.loops) applyLoops(store, unit, r, open)
+      return entities
     })
     .immediate()
+  // A chat episode lies on a branch: the main thread queues that branch's entity summaries
+  // (it knows the graph). An imported one belongs to every branch: summarise across them.
+  if (ep.unit.origin_node_id !== null) return
+  for (const j of entitySummaryJobs(store, ep.model, named))
+    ctx.enqueue(j.kind, j.payload, { dedupeKey: j.dedupeKey, delaySeconds: j.delaySeconds })
 }
 
 /** Recomputes every unit's FTS row and vector (idempotent; in chunks so the worker stays responsive). */
@@ -339,10 +346,10 @@ const embed: MemoryJobHandler = async (raw, ctx) => {
 }
 
 export const memoryJobHandlers: Record<string, MemoryJobHandler> = {
-  reflect,
-  extract_entities: extractEntities,
-  extract_facts: extractFacts,
-  extract_loops: extractLoops,
+  extract,
+  // The four jobs an episode had before extraction was one call: queued ones in an older
+  // database run the whole extraction once (the others then find their parts done).
+  ...Object.fromEntries(LEGACY_EPISODE_JOBS.map((kind) => [kind, extract])),
   summarize,
   reindex,
   embed,

@@ -2,6 +2,7 @@ import type { Db } from '../db/open'
 import { uiLanguage } from '../kernel/language'
 import type { EventBus } from '../kernel/events'
 import { JobStatus } from '../kernel/jobs/jobQueue'
+import { memoryControl, type MemoryControl } from './memoryBreaker'
 import { nowSeconds } from './store'
 
 interface Deps {
@@ -13,9 +14,12 @@ interface Deps {
 
 interface Finished {
   kind: string
-  outcome: 'done' | 'retry' | 'dead'
+  outcome: 'done' | 'retry' | 'dead' | 'paused'
   error?: string
 }
+
+/** The status-bar entry of a persona whose memory the circuit breaker paused (the renderer adds its actions). */
+export const MEMORY_PAUSED = 'memory-paused:'
 
 /**
  * The memory worker's work as status-bar entries, one pair per persona: the run in progress
@@ -29,7 +33,8 @@ export class MemoryProgress {
   constructor(private readonly deps: Deps) {}
 
   finished(personaId: string, job: Finished): void {
-    this.finishedSince.set(personaId, (this.finishedSince.get(personaId) ?? 0) + 1)
+    // A paused job has not run: it waits for the resume.
+    if (job.outcome !== 'paused') this.finishedSince.set(personaId, (this.finishedSince.get(personaId) ?? 0) + 1)
     this.report(personaId, job.outcome === 'dead' ? `${job.kind}: ${job.error ?? ''}` : undefined)
   }
 
@@ -70,7 +75,11 @@ export class MemoryProgress {
       done,
       total: done + pending,
     })
-    if (failed === 0) {
+    const control = memoryControl(db)
+    const tripped = control.paused_by === 'breaker'
+    this.reportBreaker(personaId, label, ja, control)
+    // While the breaker holds, its one message says what to do; the failed jobs wait for its "retry".
+    if (failed === 0 || tripped) {
       // Nothing failed (any more): clear an earlier failure entry.
       this.deps.bus.emit('job_progress', {
         job_id: `memory-failed:${personaId}`,
@@ -91,6 +100,33 @@ export class MemoryProgress {
       done: 0,
       total: failed,
       error: error.slice(0, 500),
+    })
+  }
+
+  /**
+   * One actionable entry while the circuit breaker holds the persona's memory: what failed and
+   * the model. The renderer offers "change model", "retry" and "pause memory for this persona";
+   * acting on any of them clears the breaker, and with it the entry.
+   */
+  private reportBreaker(personaId: string, label: string, ja: boolean, c: MemoryControl): void {
+    const id = `${MEMORY_PAUSED}${personaId}`
+    if (c.paused_by !== 'breaker') {
+      this.deps.bus.emit('job_progress', { job_id: id, label, state: 'done', done: 0, total: 0 })
+      return
+    }
+    const model = c.paused_model ?? '?'
+    const reason = c.paused_reason ?? ''
+    const error = ja
+      ? `${label}を一時停止しました：軽量モデル ${model} が ${c.failures} 回続けて失敗しました（${reason}）。モデルを変更するか、再試行するか、このペルソナの記憶を止めてください。`
+      : `${label} is paused: the lightweight model ${model} failed ${c.failures} times in a row (${reason}). Change the model, retry, or pause memory for this persona.`
+    this.deps.bus.emit('job_progress', {
+      job_id: id,
+      label,
+      state: 'failed',
+      done: 0,
+      total: c.failures,
+      // The whole sentence, name included: the status bar shows it as it is.
+      error: error.slice(0, 600),
     })
   }
 }

@@ -1,5 +1,7 @@
-import type { MemoryPack, MemoryUnitDetail, Parsed } from '@shared/contract'
+import type { MemoryPack, MemoryStatus, MemoryUnitDetail, Parsed } from '@shared/contract'
+import type { Db } from '../db/open'
 import { entityTypeName, kindValue, relationName, stateValue } from './enums'
+import { memoryControl, usageOn } from './memoryBreaker'
 import { nowSeconds, type MemoryStore, type UnitRow } from './store'
 
 // The memory inspector's reads: plain indexed SQLite over one persona's store.
@@ -121,6 +123,21 @@ export function packsForNode(store: MemoryStore, nodeId: string) {
 }
 
 /** Unit count and job counts by status. */
+/** Today's spend and whether memory jobs may call the model (memory_status's `spend` and `paused`). */
+export function spendStatus(db: Db, now: number): Pick<MemoryStatus, 'spend' | 'paused'> {
+  const c = memoryControl(db)
+  const today = usageOn(db, now)
+  const overBudget = c.daily_token_budget !== null && today.tokens >= c.daily_token_budget
+  return {
+    spend: { calls_today: today.calls, tokens_today: today.tokens, daily_token_budget: c.daily_token_budget },
+    paused: {
+      by: c.paused_by ?? (overBudget ? 'budget' : null),
+      reason: c.paused_reason,
+      model: c.paused_model,
+    },
+  }
+}
+
 export function memoryStatus(store: MemoryStore) {
   const db = store.db
   const units = db.prepare('SELECT count(*) FROM units').pluck().get() as number

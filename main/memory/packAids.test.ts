@@ -177,7 +177,8 @@ describe('intent by the lightweight model', () => {
 
   it('keeps asking a reachable model that once answered nonsense (only that question falls back)', async () => {
     const h = await setup()
-    h.fake.script({ provider: 'openai', model: 'light', times: 1, reply: '{"intent":"dance"}' })
+    // Nonsense twice: the answer and the one request to fix it.
+    h.fake.script({ provider: 'openai', model: 'light', times: 2, reply: '{"intent":"dance"}' })
     h.fake.script({ provider: 'openai', model: 'light', reply: '{"intent":"fact"}' })
     const id = await persona(h)
     const pack = (query: string) => h.call<MemoryPack>('memory_pack', { persona_id: id, query, budget_tokens: 300 })

@@ -2,6 +2,7 @@ import { JobQueue, type QueueOptions } from '../kernel/jobs/jobQueue'
 import { JobRunner } from '../kernel/jobs/jobRunner'
 import type { LlmRegistry } from '../llm/providers'
 import type { MemoryJobContext, MemoryJobHandler } from './jobContext'
+import { MemoryPaused, postponeJob } from './memoryBreaker'
 import { memoryJobHandlers } from './memoryJobs'
 import type { MemoryStore } from './store'
 
@@ -16,13 +17,23 @@ export class MemoryJobRunner extends JobRunner<MemoryJobContext> {
     handlers: Record<string, MemoryJobHandler> = memoryJobHandlers,
   ) {
     const queue = new JobQueue(store.db, options)
-    super(queue, handlers, (_, signal) => ({
-      store,
-      llm,
-      signal,
-      now: () => Math.floor(Date.now() / 1000),
-      enqueue: (kind, payload, o) => queue.enqueue(kind, payload, o),
-    }))
+    super(
+      queue,
+      handlers,
+      (_, signal) => ({
+        store,
+        llm,
+        signal,
+        now: () => Math.floor(Date.now() / 1000),
+        enqueue: (kind, payload, o) => queue.enqueue(kind, payload, o),
+      }),
+      // Memory paused for this persona (the breaker, the user's switch, the day's budget): the job waits untouched.
+      (job, e) => {
+        if (!(e instanceof MemoryPaused)) return null
+        postponeJob(store.db, job.id, e, Math.floor(Date.now() / 1000))
+        return 'paused'
+      },
+    )
   }
 
   pending(): number {

@@ -6,6 +6,7 @@ import { JobQueue } from '../kernel/jobs/jobQueue'
 import { openMemory } from './db'
 import { EntityType, LoopStatus, Sensitivity, SummaryScopeType, UnitKind, UnitState } from './enums'
 import { importLines } from './importer'
+import { memoryMigrations } from './migrations'
 import { prunePacks } from './packHistory'
 import { buildPack } from './scheduler'
 import type { MemoryStore } from './store'
@@ -133,7 +134,7 @@ describe('schema (seed 002)', () => {
     }>
     expect(virtuals.find((v) => v.name === 'units_fts')!.sql).toContain('trigram')
     expect(virtuals.find((v) => v.name === 'vec_units')!.sql).toMatch(/kind integer partition key/)
-    expect(db.pragma('user_version', { simple: true })).toBe(3)
+    expect(db.pragma('user_version', { simple: true })).toBe(memoryMigrations.length)
   })
 
   it('fixes the seed enum values', () => {

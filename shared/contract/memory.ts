@@ -119,7 +119,7 @@ const EdgeOut = z.object({
 export const MemoryJobStatus = z.enum(['queued', 'running', 'done', 'failed'])
 export const MemoryJob = z.object({
   id: z.number().int(),
-  /** reflect, extract_entities, extract_facts, extract_loops, summarize, capsule, embed, reindex. */
+  /** extract (an episode's reflection, entities, facts and loops in one call), summarize, capsule, embed, reindex. */
   kind: z.string(),
   status: MemoryJobStatus,
   tries: z.number().int(),
@@ -133,6 +133,36 @@ export const MemoryJob = z.object({
   updated_at: z.number().int(),
 })
 export type MemoryJob = z.infer<typeof MemoryJob>
+
+export const MemoryStatus = z.object({
+  units: z.number().int(),
+  jobs: z.object({
+    queued: z.number().int(),
+    /** Queued jobs whose time has come (the rest wait, like coalesced summaries). */
+    due: z.number().int(),
+    running: z.number().int(),
+    done: z.number().int(),
+    failed: z.number().int(),
+  }),
+  /** The persona's embedding model (null: built-in vectors only) and the units it has yet to embed. */
+  vectors: z.object({ model: z.string().nullable(), waiting: z.number().int() }),
+  /** What memory jobs spent on the lightweight model today (local day): calls and tokens, and the daily limit. */
+  spend: z.object({
+    calls_today: z.number().int(),
+    tokens_today: z.number().int(),
+    daily_token_budget: z.number().int().nullable(),
+  }),
+  /**
+   * Whether memory jobs may call the model: paused by the user, by the circuit breaker after
+   * repeated failures of `model` (with the last `reason`), or by today's spent budget; null: running.
+   */
+  paused: z.object({
+    by: z.enum(['user', 'breaker', 'budget']).nullable(),
+    reason: z.string().nullable(),
+    model: z.string().nullable(),
+  }),
+})
+export type MemoryStatus = z.infer<typeof MemoryStatus>
 
 export const memoryMethods = {
   /**
@@ -234,22 +264,23 @@ export const memoryMethods = {
       z.object({ created_at: z.number().int(), query: z.string(), budget_tokens: z.number().int(), pack: MemoryPack }),
     ),
   },
-  /** Job counts of the persona's memory (queued, running, done, failed). */
-  memory_status: {
-    input: z.object({ persona_id: PersonaId }).strict(),
-    output: z.object({
-      units: z.number().int(),
-      jobs: z.object({
-        queued: z.number().int(),
-        /** Queued jobs whose time has come (the rest wait, like coalesced summaries). */
-        due: z.number().int(),
-        running: z.number().int(),
-        done: z.number().int(),
-        failed: z.number().int(),
-      }),
-      /** The persona's embedding model (null: built-in vectors only) and the units it has yet to embed. */
-      vectors: z.object({ model: z.string().nullable(), waiting: z.number().int() }),
-    }),
+  /** Job counts of the persona's memory (queued, running, done, failed), what it spent today, whether it is paused. */
+  memory_status: { input: z.object({ persona_id: PersonaId }).strict(), output: MemoryStatus },
+  /**
+   * The persona's memory pause switch. `paused: true` stops memory jobs from calling the model
+   * (they wait, queued); `false` resumes them (also after the circuit breaker paused them), and
+   * with `retry_failed` gives the failed jobs another go too.
+   */
+  memory_set_paused: {
+    input: z.object({ persona_id: PersonaId, paused: z.boolean(), retry_failed: z.boolean().optional() }).strict(),
+    output: MemoryStatus,
+  },
+  /** The most tokens memory jobs may spend per day (local time); null: no limit. Jobs over it wait for the next day. */
+  memory_set_budget: {
+    input: z
+      .object({ persona_id: PersonaId, daily_tokens: z.number().int().min(1).max(1_000_000_000).nullable() })
+      .strict(),
+    output: MemoryStatus,
   },
   /** The persona's memory jobs, newest first; failed ones can be retried by hand. */
   memory_list_jobs: {

@@ -1,6 +1,6 @@
 /**
- * One answer that fits every memory episode job (reflect, extract_entities, extract_facts,
- * extract_loops) and a summary: each job's schema keeps its own fields and drops the rest, so a
+ * One answer that fits every memory job (the episode extraction: reflection, entities, facts,
+ * loops; a summary, a capsule) and the pack's intent question: each job's schema keeps its own fields and drops the rest, so a
  * test can script a single reply for the lightweight model. `extra` replaces fields, e.g.
  * entities for the entity graph.
  */
@@ -17,6 +17,11 @@ export function everyMemoryJobReply(extra: Record<string, unknown> = {}): string
     open: [],
     resolved: [],
     summary: 'Talked about pets.',
+    mood: 'content',
+    focus: 'pets',
+    tone: 'warm',
+    follow_up: [],
+    intent: 'general',
     ...extra,
   })
 }

@@ -27,7 +27,8 @@ export class BatchTallies {
   }
 
   /** One job of the batch finished with this outcome; returns the batch's counts after it. */
-  finished(batch: string, outcome: 'done' | 'retry' | 'dead'): Tally {
+  // retry and paused put the job back in the queue: nothing counted yet.
+  finished(batch: string, outcome: 'done' | 'retry' | 'dead' | 'paused'): Tally {
     const known = this.tallies.get(batch)
     // A batch queued by an earlier run: the table already holds this job's outcome.
     const tally = known ?? this.recount(batch)

@@ -3,9 +3,16 @@ import type { JobQueue, JobRow } from './jobQueue'
 
 export interface JobOutcome {
   job: JobRow
-  outcome: 'done' | 'retry' | 'dead'
+  /** `paused`: the job may not run now (its domain held it back); it waits, its try not counted. */
+  outcome: 'done' | 'retry' | 'dead' | 'paused'
   error?: string
 }
+
+/**
+ * A domain's own way with some failures before the retry rule sees them: e.g. memory paused
+ * for a persona puts the job back untouched. Returns null to leave the failure to the rule.
+ */
+export type FailureIntercept = (job: JobRow, error: unknown) => 'paused' | null
 
 /** Finished jobs older than a week go now and then, so counting a queue stays cheap over months. */
 const DONE_KEPT_SECONDS = 7 * 86_400
@@ -21,6 +28,7 @@ export class JobRunner<Ctx> {
     private readonly handlers: Record<string, JobHandler<Ctx>>,
     /** What a job gets besides its payload (its database, the models, the abort signal). */
     private readonly context: (job: JobRow, signal: AbortSignal) => Ctx,
+    private readonly intercept?: FailureIntercept,
   ) {}
 
   /** Runs the next due job; null when none is due. Throws only when stopping (the lease brings the job back). */
@@ -37,6 +45,8 @@ export class JobRunner<Ctx> {
     } catch (e) {
       if (signal.aborted) throw e
       const message = e instanceof Error ? e.message : String(e)
+      const held = this.intercept?.(job, e)
+      if (held) return { job, outcome: held, error: message }
       return { job, outcome: this.queue.fail(job.id, message, { retryable: isRetryable(e) }), error: message }
     }
   }

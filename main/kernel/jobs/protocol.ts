@@ -32,7 +32,7 @@ export type FromWorker =
       job_id: number
       kind: string
       batch: string | null
-      outcome: 'done' | 'retry' | 'dead'
+      outcome: 'done' | 'retry' | 'dead' | 'paused'
       error?: string
     }
   /** No job of this database is queued and due, or running. */

@@ -37,6 +37,11 @@ export const en = {
     jobProgress: '{{label}} {{done}}/{{total}}',
     jobFailed: '{{label}} failed: {{error}}',
     showFailedJobs: 'Show jobs',
+    memoryPaused: {
+      changeModel: 'Change model',
+      retry: 'Retry',
+      pause: 'Pause memory for this persona',
+    },
     version: 'v{{version}} · {{mode}} · schema {{schema}}',
     modeElectron: 'desktop',
     modeBrowser: 'browser',
@@ -218,6 +223,17 @@ export const en = {
     vectorsWaiting_one: '{{model}}: {{count}} memory to embed',
     vectorsWaiting_other: '{{model}}: {{count}} memories to embed',
     vectorsReady: '{{model}}: every memory embedded',
+    spend: {
+      today: 'Today: {{calls}} model calls, {{tokens}} tokens',
+      todayOfBudget: 'Today: {{calls}} model calls, {{tokens}} of {{budget}} tokens',
+      pause: 'Pause memory for this persona',
+      budget: 'Daily token budget',
+      noBudget: 'no limit',
+      pausedByUser: 'Memory is paused: jobs wait without calling the model.',
+      pausedByBreaker: 'Paused after repeated failures of {{model}}: {{reason}}',
+      pausedByBudget: 'Today’s token budget is spent: memory jobs wait until tomorrow.',
+      resume: 'Resume',
+    },
     jobsFailed_one: '{{count}} job failed',
     jobsFailed_other: '{{count}} jobs failed',
     jobList: {
@@ -232,6 +248,7 @@ export const en = {
         failed: 'Failed',
       },
       kind: {
+        extract: 'Memory extraction',
         reflect: 'Reflection',
         extract_entities: 'People and places',
         extract_facts: 'Facts',

@@ -39,6 +39,11 @@ export const ja: Messages = {
     jobProgress: '{{label}} {{done}}/{{total}}',
     jobFailed: '{{label}} が失敗しました: {{error}}',
     showFailedJobs: 'ジョブを表示',
+    memoryPaused: {
+      changeModel: 'モデルを変更',
+      retry: '再試行',
+      pause: 'このペルソナの記憶を停止',
+    },
     version: 'v{{version}} · {{mode}} · スキーマ {{schema}}',
     modeElectron: 'デスクトップ',
     modeBrowser: 'ブラウザ',
@@ -219,6 +224,17 @@ export const ja: Messages = {
     vectorsWaiting_one: '{{model}}: 埋め込み待ちの記憶 {{count}} 件',
     vectorsWaiting_other: '{{model}}: 埋め込み待ちの記憶 {{count}} 件',
     vectorsReady: '{{model}}: すべての記憶を埋め込み済み',
+    spend: {
+      today: '今日：モデル呼び出し {{calls}} 回、{{tokens}} トークン',
+      todayOfBudget: '今日：モデル呼び出し {{calls}} 回、{{tokens}} / {{budget}} トークン',
+      pause: 'このペルソナの記憶を停止',
+      budget: '1日のトークン上限',
+      noBudget: '上限なし',
+      pausedByUser: '記憶は停止中です。ジョブはモデルを呼ばずに待っています。',
+      pausedByBreaker: '{{model}} が続けて失敗したため停止しました：{{reason}}',
+      pausedByBudget: '今日のトークン上限に達しました。記憶のジョブは明日まで待ちます。',
+      resume: '再開',
+    },
     jobsFailed_one: '失敗 {{count}} 件',
     jobsFailed_other: '失敗 {{count}} 件',
     jobList: {
@@ -233,6 +249,7 @@ export const ja: Messages = {
         failed: '失敗',
       },
       kind: {
+        extract: '記憶の抽出',
         reflect: '振り返り',
         extract_entities: '人物と場所',
         extract_facts: '事実',

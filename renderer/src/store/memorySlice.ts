@@ -97,6 +97,13 @@ export interface MemorySlice {
   loadMemoryJobs(filter?: MemoryJobFilter): Promise<void>
   /** Queues dead-lettered jobs again (every failed one when no ids are given). */
   retryMemoryJobs(ids?: number[]): Promise<void>
+  /**
+   * A persona's memory pause switch (the panel's persona when none is named). Resuming with
+   * `retryFailed` is the status bar's "retry" after the circuit breaker paused memory.
+   */
+  setMemoryPaused(paused: boolean, options?: { personaId?: string; retryFailed?: boolean }): Promise<void>
+  /** The daily token budget of the panel's persona's memory jobs; null: no limit. */
+  setMemoryBudget(dailyTokens: number | null): Promise<void>
 }
 
 /** The persona the memory panel shows: the panel's choice, else the open conversation's. */
@@ -349,6 +356,24 @@ export const memorySlice =
         // After "Retry all failed" the failed list would be empty: show every job, to watch them run again.
         if (!ids && get().memoryJobFilter === 'failed') set({ memoryJobFilter: 'all' })
         await get().refreshMemory()
+      },
+
+      async setMemoryPaused(paused, options = {}) {
+        const personaId = options.personaId ?? memoryPersona(get())
+        if (!personaId) return
+        const status = await get().invoke('memory_set_paused', {
+          persona_id: personaId,
+          paused,
+          ...(options.retryFailed ? { retry_failed: true } : {}),
+        })
+        if (status && memoryPersona(get()) === personaId) set({ memoryStatus: status })
+      },
+
+      async setMemoryBudget(dailyTokens) {
+        const personaId = memoryPersona(get())
+        if (!personaId) return
+        const status = await get().invoke('memory_set_budget', { persona_id: personaId, daily_tokens: dailyTokens })
+        if (status && memoryPersona(get()) === personaId) set({ memoryStatus: status })
       },
     }
   }

@@ -6,6 +6,7 @@ import { answerPicture, drawsPictures, wantsPicture } from './geminiImages'
 import { beginCall, sendFailure } from './respond'
 import { countTokens, replyFor } from './scripts'
 import { sendJson, sse, streamFrames, type Frame } from './stream'
+import { geminiResponseSchemaError } from './structured'
 
 /** Versions a client may put in `httpOptions.apiVersion`; the SDK's default is v1beta. */
 export const geminiPath = /^\/(v1beta|v1alpha|v1)\/models(?:\/([^/:]+))?(?::([A-Za-z]+))?$/
@@ -65,6 +66,8 @@ async function generate(ctx: Context, model: string, streaming: boolean): Promis
       message: '* GenerateContentRequest.contents: contents is not specified',
     })
   }
+  const schemaError = geminiResponseSchemaError(ctx)
+  if (schemaError) return sendFailure(ctx, 'gemini', { kind: 'bad_request', message: schemaError })
   const contents = body.contents as Content[]
   const picture = wantsPicture(body)
   if (picture && isKnownModel(ctx, 'gemini', model) && !drawsPictures(model)) {

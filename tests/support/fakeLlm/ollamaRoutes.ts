@@ -6,6 +6,7 @@ import { dimensionsFrom, embed } from './embeddings'
 import { beginCall, modelInBody, sendFailure } from './respond'
 import { countTokens, replyFor } from './scripts'
 import { ndjson, sendJson, streamFrames, type Frame } from './stream'
+import { ollamaFormatError } from './structured'
 
 export async function handleOllama(ctx: Context): Promise<void> {
   const { req, url, res } = ctx
@@ -52,6 +53,8 @@ async function chat(ctx: Context): Promise<void> {
   const body = bodyObject(ctx)
   const model = modelInBody(ctx)
   if (!model) return sendFailure(ctx, 'ollama', { kind: 'bad_request', message: 'model is required' })
+  const formatError = ollamaFormatError(ctx)
+  if (formatError) return sendFailure(ctx, 'ollama', { kind: 'bad_request', message: formatError })
   const messages = Array.isArray(body.messages) ? (body.messages as Message[]) : []
   // Ollama streams unless told `stream: false`.
   const streaming = body.stream !== false

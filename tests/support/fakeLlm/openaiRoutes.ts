@@ -6,6 +6,7 @@ import { imageGenerations } from './openaiImages'
 import { beginCall, modelInBody, sendFailure } from './respond'
 import { countTokens, replyFor, type Reply } from './scripts'
 import { sendJson, sse, streamFrames, type Frame } from './stream'
+import { openaiResponseFormatError } from './structured'
 
 const created = 1_700_000_000
 
@@ -42,6 +43,8 @@ async function chatCompletions(ctx: Context): Promise<void> {
   if (!Array.isArray(body.messages)) {
     return sendFailure(ctx, 'openai', { kind: 'bad_request', message: "Missing required parameter: 'messages'." })
   }
+  const format = openaiResponseFormatError(ctx)
+  if (format) return sendFailure(ctx, 'openai', { kind: 'bad_request', ...format })
   const streaming = body.stream === true
   const rule = await beginCall(ctx, {
     provider: 'openai',

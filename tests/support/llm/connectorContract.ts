@@ -3,9 +3,21 @@
 
 import { getEventListeners } from 'node:events'
 import { expect, it } from 'vitest'
+import { z } from 'zod'
+import { structuredSchema } from '../../../main/llm/jsonSchema'
 import { providerNames } from '../../../main/llm/llmError'
 import type { ChatEvent } from '../../../main/llm/types'
 import { ask, collect, deltas, type ConnectorHarness } from './connectorHarness'
+
+/** A small schema with what memory jobs use: an enum, an array, an optional field. */
+export const moodSchema = structuredSchema(
+  'mood_check',
+  z.object({
+    mood: z.enum(['calm', 'tense']),
+    tags: z.array(z.string().max(20)).max(3),
+    note: z.string().optional(),
+  }),
+)
 
 export interface ContractOptions {
   /** An embedding model the fake knows. */
@@ -129,6 +141,14 @@ export function connectorContract(h: ConnectorHarness, { embedModel, models, wro
     await expect(h.connector().embed({ model: 'no-such-model', input: ['a'] })).rejects.toMatchObject({
       failure: 'not_found',
     })
+  })
+
+  it('asks for a JSON object of a schema in the provider’s structured-output form, which it accepts', async () => {
+    const answer = '{"mood":"calm","tags":["tea"],"note":null}'
+    h.fake.script({ provider, reply: answer })
+    const events = await collect(h.connector().chat({ model, messages: ask('how are you?'), jsonSchema: moodSchema }))
+    expect(deltas(events).join('')).toBe(answer)
+    expect(events.at(-1)).toMatchObject({ type: 'done', finish_reason: expect.stringMatching(/stop/i) })
   })
 
   it('lists models as provider refs, sorted by id', async () => {

@@ -2,8 +2,9 @@ import { useTranslation } from 'react-i18next'
 import { useShallow } from 'zustand/react/shallow'
 import { useApp } from '../../store'
 
-/** The job id main/memory/memoryProgress.ts gives a persona's failed memory jobs. */
+/** The job ids main/memory/memoryProgress.ts gives a persona's failed memory jobs, and its paused memory. */
 const MEMORY_FAILED = 'memory-failed:'
+const MEMORY_PAUSED = 'memory-paused:'
 
 export function StatusBar() {
   const { t } = useTranslation()
@@ -28,6 +29,10 @@ export function StatusBar() {
           </span>
         ))}
         {failed.map((j) => {
+          if (j.job_id.startsWith(MEMORY_PAUSED))
+            return (
+              <MemoryPaused key={j.job_id} personaId={j.job_id.slice(MEMORY_PAUSED.length)} message={j.error ?? ''} />
+            )
           // A persona's memory jobs that failed for good: the memory panel can retry them.
           const personaId = j.job_id.startsWith(MEMORY_FAILED) ? j.job_id.slice(MEMORY_FAILED.length) : null
           return (
@@ -53,5 +58,30 @@ export function StatusBar() {
         </span>
       )}
     </footer>
+  )
+}
+
+/**
+ * The circuit breaker paused a persona's memory: its message (already in the UI's language)
+ * and the three ways on. Each of them clears the breaker, and the main process then clears
+ * this entry; "change model" does once the persona's lightweight model is another one.
+ */
+function MemoryPaused({ personaId, message }: { personaId: string; message: string }) {
+  const { t } = useTranslation()
+  const setPaused = useApp((s) => s.setMemoryPaused)
+  const openModal = useApp((s) => s.openModal)
+  return (
+    <span className="job job-failed" data-testid="memory-paused-notice">
+      {message}{' '}
+      <button type="button" className="link" onClick={() => openModal({ name: 'personas' })}>
+        {t('status.memoryPaused.changeModel')}
+      </button>{' '}
+      <button type="button" className="link" onClick={() => void setPaused(false, { personaId, retryFailed: true })}>
+        {t('status.memoryPaused.retry')}
+      </button>{' '}
+      <button type="button" className="link" onClick={() => void setPaused(true, { personaId })}>
+        {t('status.memoryPaused.pause')}
+      </button>
+    </span>
   )
 }
