@@ -140,16 +140,12 @@ describe('memory spend', () => {
       expect(notice.error).toMatch(/^Memory of Rin is paused: the lightweight model openai:light-model failed 3 times/)
       h.fake.script({ provider: 'openai', model: 'better-light', reply: everyMemoryJobReply() })
       const gone = h.next('job_progress', (d) => d.job_id === `memory-paused:${personaId}` && d.state === 'done')
-      const allDone = h.next(
-        'job_progress',
-        (d) => d.job_id === `memory:${personaId}` && d.done === 4 && d.state === 'done',
-      )
       await h.call('update_persona', { id: personaId, lightweight_model: 'openai:better-light' })
       await gone
-      await allDone
-      const status = await h.call<MemoryStatus>('memory_status', { persona_id: personaId })
-      expect(status.paused.by).toBeNull()
-      expect(status.jobs).toMatchObject({ failed: 0, done: 4 })
+      // The fourth job may have been held back before the change or not yet claimed: either way all four finish.
+      const status = () => h.call<MemoryStatus>('memory_status', { persona_id: personaId })
+      await expect.poll(async () => (await status()).jobs, { timeout: 20_000 }).toMatchObject({ failed: 0, done: 4 })
+      expect((await status()).paused.by).toBeNull()
       expect(h.fake.requests.filter((r) => r.model === 'better-light')).toHaveLength(4)
     }, 30_000)
   })
