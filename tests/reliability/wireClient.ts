@@ -13,6 +13,7 @@ export class WireClient {
   private readonly pending = new Map<number, { resolve: (r: WireReply) => void; reject: (e: Error) => void }>()
   private readonly listeners = new Set<(event: string, data: unknown) => void>()
   private closedWith: Error | null = null
+  private rawWaiter: ((reply: WireReply) => void) | null = null
 
   private constructor(private readonly ws: WebSocket) {
     ws.on('message', (raw) => {
@@ -27,10 +28,12 @@ export class WireClient {
         for (const l of [...this.listeners]) l(msg.event, msg.data)
         return
       }
+      const reply: WireReply =
+        msg.status === 'success' ? { ok: true, value: msg.data } : { ok: false, error: msg.error! }
       const waiter = this.pending.get(msg.id as number)
-      if (!waiter) return
+      if (!waiter) return this.rawWaiter?.(reply)
       this.pending.delete(msg.id as number)
-      waiter.resolve(msg.status === 'success' ? { ok: true, value: msg.data } : { ok: false, error: msg.error! })
+      waiter.resolve(reply)
     })
     ws.on('close', () => this.fail(new ConnectionLost('the host closed the connection')))
     ws.on('error', (e) => this.fail(new ConnectionLost(`connection error: ${e.message}`)))
@@ -74,6 +77,26 @@ export class WireClient {
         },
       })
       this.ws.send(JSON.stringify({ id, action, data }))
+    })
+  }
+
+  /**
+   * Sends a text frame as it is (a broken envelope, say) and resolves with the next reply no
+   * `call` is waiting for. Use it only while no other request is in flight.
+   */
+  raw(text: string, timeoutMs = 30_000): Promise<WireReply> {
+    if (this.closedWith) return Promise.reject(this.closedWith)
+    return new Promise<WireReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.rawWaiter = null
+        reject(new Error(`no reply to a raw message within ${timeoutMs} ms`))
+      }, timeoutMs)
+      this.rawWaiter = (reply) => {
+        clearTimeout(timer)
+        this.rawWaiter = null
+        resolve(reply)
+      }
+      this.ws.send(text)
     })
   }
 
