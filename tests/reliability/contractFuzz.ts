@@ -217,7 +217,10 @@ function harvest(method: string, value: unknown, pools: IdPools): void {
   else if (id && (method === 'create_node' || method === 'create_branch')) pools.nodes.push(id)
   else if (id && method === 'create_persona') pools.personas.push(id)
   else if (id && method === 'create_building') pools.buildings.push(id)
-  else if (id && ['document_create', 'object_create', 'picture_upload', 'generate_image', 'item_restore'].includes(method))
+  else if (
+    id &&
+    ['document_create', 'object_create', 'picture_upload', 'generate_image', 'item_restore'].includes(method)
+  )
     pools.items.push(id)
   if (typeof v.node_id === 'string' && method.startsWith('chat_')) pools.nodes.push(v.node_id)
   if (typeof v.trash_id === 'string') pools.trash.push(v.trash_id)

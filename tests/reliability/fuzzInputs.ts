@@ -204,7 +204,8 @@ export class InputFuzzer {
     const pool = this.poolFor(method, key)
     if (pool && pool.length > 0 && this.random() < 0.85) return String(this.pick(pool))
     if (schema.format === 'uuid') return randomUUID()
-    if (key.endsWith('model') && this.random() < 0.7) return this.pick(['openai:gpt-4o-mini', 'ollama:llama3', 'gemini:x'])
+    if (key.endsWith('model') && this.random() < 0.7)
+      return this.pick(['openai:gpt-4o-mini', 'ollama:llama3', 'gemini:x'])
     if (key === 'base_url') return this.pick(['http://127.0.0.1:9/v1', 'https://127.0.0.1:9'])
     if (key === 'action_json') return this.actionJson()
     if (key === 'data_base64') return this.pick(['', 'iVBORw0KGgo=', '////', 'not base64!', 'AAAA'.repeat(100)])
@@ -257,7 +258,8 @@ export class InputFuzzer {
   private actionJson(): string {
     const r = this.random()
     if (r < 0.3) return JSON.stringify({ action_type: 'update_description', description: this.word() })
-    if (r < 0.6) return JSON.stringify({ action_type: 'patch_content', patch: this.pick(['more text', '@@ -1 +1 @@\n-a\n+b\n']) })
+    if (r < 0.6)
+      return JSON.stringify({ action_type: 'patch_content', patch: this.pick(['more text', '@@ -1 +1 @@\n-a\n+b\n']) })
     if (r < 0.8) return JSON.stringify(this.randomJson(1))
     return this.pick(['{', 'null', '[]', '{"action_type": 5}', '"x"'])
   }

@@ -88,7 +88,8 @@ export async function killDuringWrites(options: {
             (reply) => {
               inFlight--
               if (killing) return
-              if (!reply.ok) return fail(new Error(`${write.method} refused: ${reply.error.code}: ${reply.error.message}`))
+              if (!reply.ok)
+                return fail(new Error(`${write.method} refused: ${reply.error.code}: ${reply.error.message}`))
               acks.push(write.ack(reply.value))
               if (acks.length < killAfter) return launch()
               result.in_flight_at_kill += inFlight
@@ -97,7 +98,8 @@ export async function killDuringWrites(options: {
             (e: unknown) => {
               inFlight--
               // Requests cut by our own kill are expected; anything else (the app died by itself) is not.
-              if (!killing) fail(e instanceof ConnectionLost ? new Error(`the app died by itself:\n${victim.stderr()}`) : e)
+              if (!killing)
+                fail(e instanceof ConnectionLost ? new Error(`the app died by itself:\n${victim.stderr()}`) : e)
             },
           )
         }
