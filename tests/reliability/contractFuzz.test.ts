@@ -10,7 +10,8 @@ describe(`contract fuzzer (${size.size})`, () => {
     { timeout: size.size === 'full' ? 60 * 60_000 : 120_000 },
     async () => {
       const r = await fuzzContract({ calls: size.fuzzCalls, seed: size.seed, wsEvery: size.fuzzWsEvery })
-      expect(r.calls + r.envelopes).toBe(size.fuzzCalls)
+      expect(r.calls).toBe(size.fuzzCalls)
+      expect(r.envelopes).toBeGreaterThan(0)
       expect(r.via_ws).toBeGreaterThan(0)
       expect(r.ok).toBeGreaterThan(0) // plausible inputs reach the handlers, not only the validator
       expect({
