@@ -11,20 +11,44 @@ export interface Frame {
   bytes: Buffer
 }
 
-/** Which importer reads a hostile case. */
-export type ImportKind = 'vizprompt' | 'memory_jsonl'
+/** Where a hostile case is imported: a VizPrompt folder, or a chat log from a window or the command line. */
+export type HostileTarget = 'vizprompt' | 'memory-window' | 'memory-cli'
 
-/** One hostile import: writes its files under `dir` and says what to import. */
-export interface HostileImport {
+/** The folders a case writes into (made by the corpus's `hostilePlace`). */
+export interface HostilePlace {
+  root: string
+  /** The data home's imports/ folder. */
+  imports: string
+  /** A file outside the import holding the corpus's canary, for links and paths to point at. */
+  secret: string
+}
+
+/** What a case asks to import, and how the refusal must name it. */
+export interface HostileInput {
+  path: string
+  file: string
+  /** The line the refusal names; null when the whole file is refused. */
+  line: number | null
+}
+
+export interface HostileCase {
   name: string
-  kind: ImportKind
-  /** Returns the path to import: the export folder (vizprompt) or the .jsonl file (memory_jsonl). */
-  write(dir: string): string | Promise<string>
+  target: HostileTarget
+  /** False where the platform cannot make the case (FIFOs and links on Windows). */
+  available: boolean
+  build(place: HostilePlace): HostileInput
+}
+
+export interface HostileCorpus {
+  cases: HostileCase[]
+  place(root: string, imports: string): HostilePlace
+  /** Text of the secret file: it must never show up in a refusal. */
+  canary: string
 }
 
 /**
  * `frameCorpus.ts` exporting `frameCorpus: Frame[]`, and `hostileImports.ts` exporting
- * `hostileImports: HostileImport[]`. A module found with another shape is an error naming
+ * `hostileCases: HostileCase[]`, `hostilePlace(root, imports)` and `SECRET_CANARY`. A module found with another shape is an error naming
  * what was expected, so a merge that drifts fails loudly rather than silently testing nothing.
  */
 export async function loadFrameCorpus(): Promise<Frame[] | null> {
@@ -37,21 +61,23 @@ export async function loadFrameCorpus(): Promise<Frame[] | null> {
   return corpus as Frame[]
 }
 
-export async function loadHostileImports(): Promise<HostileImport[] | null> {
+export async function loadHostileImports(): Promise<HostileCorpus | null> {
   const mod = await loadBeside('./hostileImports.ts')
   if (!mod) return null
-  const cases = mod.hostileImports
-  const kinds: readonly unknown[] = ['vizprompt', 'memory_jsonl'] satisfies ImportKind[]
+  const { hostileCases: cases, hostilePlace: place, SECRET_CANARY: canary } = mod
+  const targets: readonly unknown[] = ['vizprompt', 'memory-window', 'memory-cli'] satisfies HostileTarget[]
   if (
     !Array.isArray(cases) ||
-    !cases.every((c) => typeof c?.name === 'string' && kinds.includes(c?.kind) && typeof c?.write === 'function')
+    !cases.every((c) => typeof c?.name === 'string' && targets.includes(c?.target) && typeof c?.build === 'function') ||
+    typeof place !== 'function' ||
+    typeof canary !== 'string'
   ) {
     throw new Error(
-      'tests/reliability/hostileImports.ts must export hostileImports: Array<{ name: string; ' +
-        "kind: 'vizprompt' | 'memory_jsonl'; write(dir: string): string | Promise<string> }>",
+      'tests/reliability/hostileImports.ts must export hostileCases: Array<{ name; target; available; build(place) }>, ' +
+        'hostilePlace(root, imports) and SECRET_CANARY',
     )
   }
-  return cases as HostileImport[]
+  return { cases: cases as HostileCase[], place: place as HostileCorpus['place'], canary }
 }
 
 /** Imports a module beside this one if it exists; the specifier is computed so the branch compiles without it. */
