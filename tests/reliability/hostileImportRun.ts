@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import Database from 'better-sqlite3'
+import { startCore, type Core } from '../../main/core'
+import { vecExtensionPath } from '../../main/db/open'
+import { importVizprompt } from '../../main/interop/vizprompt'
+import type { HostileCase, HostileCorpus } from './corpora'
+import { databasesOf } from './integrity'
+
+export interface ImportResult {
+  suite: 'hostile_imports'
+  cases: number
+  /** Cases the platform cannot make (links and FIFOs on Windows). */
+  unavailable: number
+  /** Imports that were not refused, or changed a database: something hostile got in. Must be 0. */
+  accepted: number
+  /** Refused, but the message does not start with the file (and line) the case names. Must be 0. */
+  unnamed: number
+  /** Refusals that echo the secret file's text. Must be 0. */
+  leaked: number
+  details: string[]
+}
+
+/**
+ * Runs each hostile import against a home that already holds a flow, a persona and a memory:
+ * VizPrompt folders through the import the command line runs, chat logs through the router
+ * as a window (`ws`) or the command line (`internal`) calls memory_import. Each must be refused
+ * with a message starting `file:line: ` (or `file: `), echo nothing of the secret file, and
+ * leave every row of every database as it was.
+ */
+export async function runHostileImports(corpus: HostileCorpus): Promise<ImportResult> {
+  const result: ImportResult = {
+    suite: 'hostile_imports',
+    cases: 0,
+    unavailable: 0,
+    accepted: 0,
+    unnamed: 0,
+    leaked: 0,
+    details: [],
+  }
+  const root = mkdtempSync(join(tmpdir(), 'loomverse-hostile-'))
+  const home = join(root, 'home')
+  const core = startCore({ home, mode: 'browser', jobWorker: null, log: () => {}, env: {} })
+  try {
+    const personaId = await seed(core)
+    const imports = join(home, 'imports')
+    for (const [i, c] of corpus.cases.entries()) {
+      if (!c.available) {
+        result.unavailable++
+        continue
+      }
+      const place = corpus.place(join(root, `case-${i}`), join(imports, `case-${i}`))
+      const input = c.build(place)
+      // Window cases name files relative to imports/, and each case has its own folder there.
+      const inImports = (p: string) => (c.target === 'memory-window' && !p.startsWith('/') ? `case-${i}/${p}` : p)
+      const before = fingerprint(home)
+      const message = await refusal(core, personaId, c, inImports(input.path))
+      result.cases++
+      const where = input.line === null ? `${inImports(input.file)}: ` : `${inImports(input.file)}:${input.line}: `
+      if (message === null || fingerprint(home) !== before) {
+        result.accepted++
+        result.details.push(`${c.name}: ${message === null ? 'imported' : 'refused, but a database changed'}`)
+      } else if (!message.startsWith(where)) {
+        result.unnamed++
+        result.details.push(`${c.name}: "${message.slice(0, 200)}" does not start with "${where}"`)
+      }
+      if (message?.includes(corpus.canary)) {
+        result.leaked++
+        result.details.push(`${c.name}: the refusal echoes the secret file`)
+      }
+    }
+  } finally {
+    await core.dispose()
+    rmSync(root, { recursive: true, force: true })
+  }
+  return result
+}
+
+/** The refusal's message, or null if the import went through. */
+async function refusal(core: Core, personaId: string, c: HostileCase, path: string): Promise<string | null> {
+  if (c.target === 'vizprompt') {
+    return importVizprompt(core, path).then(
+      () => null,
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    )
+  }
+  const transport = c.target === 'memory-window' ? 'ws' : 'internal'
+  const r = await core.router.call('memory_import', { persona_id: personaId, path, no_llm: true }, { transport })
+  return r.ok ? null : r.error.message
+}
+
+/** Something in every database, so "unchanged" means something. Returns the persona's id. */
+async function seed(core: Core): Promise<string> {
+  const call = async <T>(method: string, input: unknown): Promise<T> => {
+    const r = await core.router.call(method, input, { transport: 'internal' })
+    if (!r.ok) throw new Error(`seeding: ${method}: ${r.error.code}: ${r.error.message}`)
+    return r.value as T
+  }
+  const persona = await call<{ id: string }>('create_persona', { name: 'Before' })
+  const flow = await call<{ id: string }>('create_flow', { name: 'before', persona_id: persona.id })
+  await call('create_node', { flow_id: flow.id, prompt: 'already here', response: 'yes' })
+  await call('memory_add_unit', { persona_id: persona.id, kind: 'fact', text: 'already remembered' })
+  return persona.id
+}
+
+/** Every row of every table of every database in the home, hashed: equal before and after means unchanged. */
+function fingerprint(home: string): string {
+  const hash = createHash('sha256')
+  for (const path of databasesOf(home)) {
+    hash.update(`\n#${basename(path)}\n`)
+    const db = new Database(path, { readonly: true })
+    try {
+      db.loadExtension(vecExtensionPath())
+      const tables = db
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")
+        .all() as Array<{ name: string }>
+      for (const { name } of tables) {
+        hash.update(`\n@${name}\n`)
+        // Table names come from the schema itself, quoted; never from the case.
+        for (const row of db
+          .prepare(`SELECT * FROM "${name.replaceAll('"', '""')}"`)
+          .raw()
+          .iterate())
+          hash.update(JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('hex') : v)))
+      }
+    } finally {
+      db.close()
+    }
+  }
+  return hash.digest('hex')
+}

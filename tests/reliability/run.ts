@@ -1,0 +1,79 @@
+// `npm run test:reliability`: issue 16's reliability suite at full size (or bounded with
+// LOOMVERSE_RELIABILITY=bounded). One JSON line per suite on stdout, progress on stderr; exits
+// 1 if any figure that must be 0 is not. Name suites to run only those:
+//   npm run test:reliability -- fuzz kill_writes
+import { buildAppOnce } from './builtApp'
+import { fuzzContract } from './contractFuzz'
+import { loadFrameCorpus, loadHostileImports } from './corpora'
+import { sendFrames } from './frameCorpusRun'
+import { runHostileImports } from './hostileImportRun'
+import { killDuringWork } from './killDuringWork'
+import { killDuringWrites } from './killDuringWrites'
+import { suiteSize } from './size'
+
+const size = suiteSize({ LOOMVERSE_RELIABILITY: 'full', ...process.env })
+const suites = ['kill_writes', 'kill_work', 'frames', 'hostile_imports', 'fuzz'] as const
+const chosen = process.argv.slice(2)
+const unknown = chosen.filter((name) => !(suites as readonly string[]).includes(name))
+if (unknown.length > 0) {
+  console.error(`test:reliability: unknown suite ${unknown.join(', ')}; choose from ${suites.join(', ')}`)
+  process.exit(2)
+}
+const wanted = (name: (typeof suites)[number]) => chosen.length === 0 || chosen.includes(name)
+
+const failures: string[] = []
+/** Prints the suite's line and notes each must-be-zero figure that is not. */
+function report(line: Record<string, unknown>, mustBeZero: string[]): void {
+  console.log(JSON.stringify({ ...line, size: size.size }))
+  for (const key of mustBeZero) if (line[key] !== 0) failures.push(`${String(line.suite)}: ${key} = ${line[key]}`)
+}
+const progress = (text: string) => console.error(`[reliability] ${text}`)
+
+if (wanted('kill_writes') || wanted('kill_work') || wanted('frames')) {
+  progress('building the app')
+  buildAppOnce()
+}
+if (wanted('kill_writes')) {
+  const r = await killDuringWrites({
+    iterations: size.killIterations,
+    seed: size.seed,
+    onIteration: (i, so) =>
+      progress(
+        `kill -9 during writes ${i + 1}/${size.killIterations}: ${so.acknowledged} acknowledged, ${so.lost} lost`,
+      ),
+  })
+  report(r as unknown as Record<string, unknown>, ['lost', 'corrupt'])
+}
+if (wanted('kill_work')) {
+  const r = await killDuringWork({
+    iterations: size.workKillIterations,
+    onIteration: (i) => progress(`kill -9 during a reply and jobs ${i + 1}/${size.workKillIterations}`),
+  })
+  report(r as unknown as Record<string, unknown>, ['streaming_left', 'jobs_stuck'])
+}
+if (wanted('frames')) {
+  const corpus = await loadFrameCorpus()
+  if (corpus)
+    report((await sendFrames(corpus)) as unknown as Record<string, unknown>, ['host_crashes', 'good_client_unanswered'])
+  else report({ suite: 'frames', skipped: 'tests/reliability/frameCorpus.ts is not in this checkout' }, [])
+}
+if (wanted('hostile_imports')) {
+  const cases = await loadHostileImports()
+  if (cases)
+    report((await runHostileImports(cases)) as unknown as Record<string, unknown>, ['accepted', 'unnamed', 'leaked'])
+  else report({ suite: 'hostile_imports', skipped: 'tests/reliability/hostileImports.ts is not in this checkout' }, [])
+}
+if (wanted('fuzz')) {
+  progress(`fuzzing the contract: ${size.fuzzCalls} calls, seed ${size.seed}`)
+  const r = await fuzzContract({ calls: size.fuzzCalls, seed: size.seed, wsEvery: size.fuzzWsEvery })
+  report(r as unknown as Record<string, unknown>, [
+    'internal_errors',
+    'missing_replies',
+    'crashes',
+    'malformed_replies',
+  ])
+}
+
+console.log(JSON.stringify({ suite: 'summary', size: size.size, seed: size.seed, failed: failures }))
+// Worker threads and sockets of the suites are closed; exit anyway so nothing left over can hold the run open.
+process.exit(failures.length > 0 ? 1 : 0)
