@@ -22,7 +22,7 @@ const SETTLE_MS = 3_000
  * then asks `app_info` on a separate, well-behaved connection: the host must still be up and
  * answering. A crash is counted, and the app started again so one bad frame cannot hide the next.
  */
-export async function sendFrames(corpus: Frame[]): Promise<FrameResult> {
+export async function sendFrames(corpus: readonly Frame[]): Promise<FrameResult> {
   const result: FrameResult = { suite: 'frames', frames: 0, host_crashes: 0, good_client_unanswered: 0, details: [] }
   let server = await startServer()
   let good = await WireClient.open(server.wsUrl)

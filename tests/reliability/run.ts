@@ -4,7 +4,7 @@
 //   npm run test:reliability -- fuzz kill_writes
 import { buildAppOnce } from './builtApp'
 import { fuzzContract } from './contractFuzz'
-import { loadFrameCorpus, loadHostileImports } from './corpora'
+import { frames, hostileCorpus } from './corpora'
 import { sendFrames } from './frameCorpusRun'
 import { runHostileImports } from './hostileImportRun'
 import { killDuringWork } from './killDuringWork'
@@ -52,16 +52,14 @@ if (wanted('kill_work')) {
   report(r as unknown as Record<string, unknown>, ['streaming_left', 'jobs_stuck'])
 }
 if (wanted('frames')) {
-  const corpus = await loadFrameCorpus()
-  if (corpus)
-    report((await sendFrames(corpus)) as unknown as Record<string, unknown>, ['host_crashes', 'good_client_unanswered'])
-  else report({ suite: 'frames', skipped: 'tests/reliability/frameCorpus.ts is not in this checkout' }, [])
+  report((await sendFrames(frames)) as unknown as Record<string, unknown>, ['host_crashes', 'good_client_unanswered'])
 }
 if (wanted('hostile_imports')) {
-  const cases = await loadHostileImports()
-  if (cases)
-    report((await runHostileImports(cases)) as unknown as Record<string, unknown>, ['accepted', 'unnamed', 'leaked'])
-  else report({ suite: 'hostile_imports', skipped: 'tests/reliability/hostileImports.ts is not in this checkout' }, [])
+  report((await runHostileImports(hostileCorpus)) as unknown as Record<string, unknown>, [
+    'accepted',
+    'unnamed',
+    'leaked',
+  ])
 }
 if (wanted('fuzz')) {
   progress(`fuzzing the contract: ${size.fuzzCalls} calls, seed ${size.seed}`)
