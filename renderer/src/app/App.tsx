@@ -9,6 +9,7 @@ import { SearchPanel } from '../features/search/SearchPanel'
 import { BuildingSidebar } from '../features/sidebar/BuildingSidebar'
 import { StatusBar } from '../features/statusbar/StatusBar'
 import { Toasts } from '../features/toasts/Toasts'
+import { useImageDrop } from '../features/world/useImageDrop'
 import { useApp, useAppStore } from '../store'
 import { useLanguage } from './useLanguage'
 import { useShortcuts } from './useShortcuts'
@@ -23,6 +24,8 @@ export function App() {
   useLanguage(language)
   useTheme(theme)
   useShortcuts()
+  // Window-wide: a picture dropped or pasted anywhere attaches to the next prompt.
+  useImageDrop()
 
   useEffect(() => {
     // First run with no AI provider: explain the choices (once; the settings have it afterwards).

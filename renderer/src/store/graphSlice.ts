@@ -1,7 +1,5 @@
 import type { StateCreator } from 'zustand'
-import type { ContextPreview, Flow, FlowMember, FlowSummary, In, Method, Node, Out, Position } from '@shared/contract'
-import type { Client } from '../bridge'
-import { errorText } from './errorText'
+import type { ContextPreview, Flow, FlowMember, FlowSummary, Node, Position } from '@shared/contract'
 import type { App } from './index'
 
 export interface UndoState {
@@ -37,8 +35,6 @@ export interface GraphSlice {
   setLayoutPositions(positions: Record<string, Position>): void
   focusNode(id: string): void
 
-  /** Calls the main process for a one-off answer; a failure shows as a toast and gives null. */
-  invoke<M extends Method>(method: M, input: In<M>): Promise<Out<M> | null>
   loadFlows(): Promise<void>
   openFlow(id: string | null): Promise<void>
   createFlow(name: string): Promise<void>
@@ -60,198 +56,191 @@ export interface GraphSlice {
 
 const noUndo: UndoState = { can_undo: false, can_redo: false, undo_label: null, redo_label: null }
 
-export const graphSlice =
-  (client: Client): StateCreator<App, [], [], GraphSlice> =>
-  (set, get) => {
-    /** Calls the main process; a failure becomes a toast and null, so actions never throw into React. */
-    async function call<M extends Method>(method: M, input: In<M>): Promise<Out<M> | null> {
-      const result = await client.invoke(method, input)
-      if (result.ok) return result.value
-      get().toast('error', errorText(result.error))
-      return null
-    }
-    async function refreshUndo() {
-      const flowId = get().flowId
-      if (!flowId) return
-      const state = await call('get_undo_state', { flow_id: flowId })
-      if (state && get().flowId === flowId) set({ undo: state })
-    }
-    function withFlow<T>(fn: (flowId: string) => Promise<T>): Promise<T | null> {
-      const flowId = get().flowId
-      return flowId ? fn(flowId) : Promise.resolve(null)
-    }
+export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
+  async function refreshUndo() {
+    const flowId = get().flowId
+    if (!flowId) return
+    const state = await get().invoke('get_undo_state', { flow_id: flowId })
+    if (state && get().flowId === flowId) set({ undo: state })
+  }
+  function withFlow<T>(fn: (flowId: string) => Promise<T>): Promise<T | null> {
+    const flowId = get().flowId
+    return flowId ? fn(flowId) : Promise.resolve(null)
+  }
 
-    return {
-      flows: [],
-      flowId: null,
-      flow: null,
-      nodes: {},
-      selectedId: null,
-      activeIds: new Set(),
-      members: {},
-      parentIds: new Set(),
-      undo: noUndo,
-      context: null,
-      positions: {},
-      focus: null,
-      invoke: call,
-      expandedIds: new Set(),
+  return {
+    flows: [],
+    flowId: null,
+    flow: null,
+    nodes: {},
+    selectedId: null,
+    activeIds: new Set(),
+    members: {},
+    parentIds: new Set(),
+    undo: noUndo,
+    context: null,
+    positions: {},
+    focus: null,
+    expandedIds: new Set(),
 
-      toggleExpanded(id) {
-        const next = new Set(get().expandedIds)
-        if (next.has(id)) next.delete(id)
-        else next.add(id)
-        set({ expandedIds: next })
-      },
+    toggleExpanded(id) {
+      const next = new Set(get().expandedIds)
+      if (next.has(id)) next.delete(id)
+      else next.add(id)
+      set({ expandedIds: next })
+    },
 
-      setLayoutPositions(positions) {
-        set({ positions })
-      },
+    setLayoutPositions(positions) {
+      set({ positions })
+    },
 
-      focusNode(id) {
-        get().select(id)
-        set((s) => ({ focus: { id, seq: (s.focus?.seq ?? 0) + 1 } }))
-      },
+    focusNode(id) {
+      get().select(id)
+      set((s) => ({ focus: { id, seq: (s.focus?.seq ?? 0) + 1 } }))
+    },
 
-      async loadFlows() {
-        const flows = await call('list_flows', {})
-        if (flows) set({ flows })
-      },
+    async loadFlows() {
+      const flows = await get().invoke('list_flows', {})
+      if (flows) set({ flows })
+    },
 
-      async openFlow(id) {
-        if (id === null) {
-          set({
-            flowId: null,
-            flow: null,
-            nodes: {},
-            members: {},
-            parentIds: new Set(),
-            selectedId: null,
-            activeIds: new Set(),
-            undo: noUndo,
-            context: null,
-          })
-          return
-        }
-        const graph = await call('load_flow', { id })
-        if (!graph) return
-        const nodes: Record<string, Node> = {}
-        for (const n of graph.nodes) nodes[n.id] = n
-        // Open on the newest leaf: where a returning user most likely left off.
-        const latest = graph.nodes.reduce<Node | null>((a, n) => (!a || n.timestamp > a.timestamp ? n : a), null)
+    async openFlow(id) {
+      if (id === null) {
         set({
-          flowId: id,
-          flow: graph.flow,
-          ...shape(graph.flow, {}),
-          nodes,
-          positions: {},
+          flowId: null,
+          flow: null,
+          nodes: {},
+          members: {},
+          parentIds: new Set(),
           selectedId: null,
           activeIds: new Set(),
+          undo: noUndo,
           context: null,
         })
-        if (latest) get().focusNode(latest.id)
-        localStorage.setItem('loomverse.lastFlow', id)
-        await refreshUndo()
-      },
+        return
+      }
+      const graph = await get().invoke('load_flow', { id })
+      if (!graph) return
+      const nodes: Record<string, Node> = {}
+      for (const n of graph.nodes) nodes[n.id] = n
+      // Open on the newest leaf: where a returning user most likely left off.
+      const latest = graph.nodes.reduce<Node | null>((a, n) => (!a || n.timestamp > a.timestamp ? n : a), null)
+      set({
+        flowId: id,
+        flow: graph.flow,
+        ...shape(graph.flow, {}),
+        nodes,
+        positions: {},
+        selectedId: null,
+        activeIds: new Set(),
+        context: null,
+      })
+      if (latest) get().focusNode(latest.id)
+      localStorage.setItem('loomverse.lastFlow', id)
+      await refreshUndo()
+    },
 
-      async createFlow(name) {
-        const flow = await call('create_flow', { name })
-        if (!flow) return
-        await get().loadFlows()
-        await get().openFlow(flow.id)
-      },
+    async createFlow(name) {
+      const flow = await get().invoke('create_flow', { name })
+      if (!flow) return
+      await get().loadFlows()
+      await get().openFlow(flow.id)
+    },
 
-      async renameFlow(id, name) {
-        if (await call('update_flow', { id, name })) await get().loadFlows()
-      },
+    async renameFlow(id, name) {
+      if (await get().invoke('update_flow', { id, name })) await get().loadFlows()
+    },
 
-      async deleteFlow(id) {
-        if (!(await call('delete_flow', { id }))) return
-        await get().loadFlows()
-        if (get().flowId === id) await get().openFlow(get().flows[0]?.id ?? null)
-      },
+    async deleteFlow(id) {
+      if (!(await get().invoke('delete_flow', { id }))) return
+      await get().loadFlows()
+      if (get().flowId === id) await get().openFlow(get().flows[0]?.id ?? null)
+    },
 
-      select(id) {
-        const flow = get().flow
-        set({ selectedId: id, activeIds: id && flow ? pathTo(flow, id) : new Set() })
-      },
+    select(id) {
+      const flow = get().flow
+      set({ selectedId: id, activeIds: id && flow ? pathTo(flow, id) : new Set() })
+    },
 
-      async connect(sourceId, targetId) {
-        await withFlow((flowId) => call('connect_nodes', { flow_id: flowId, source_id: sourceId, target_id: targetId }))
-      },
+    async connect(sourceId, targetId) {
+      await withFlow((flowId) =>
+        get().invoke('connect_nodes', { flow_id: flowId, source_id: sourceId, target_id: targetId }),
+      )
+    },
 
-      async reconnect(edge, next) {
-        await withFlow((flowId) =>
-          call('reconnect_nodes', {
-            flow_id: flowId,
-            source_id: edge.source,
-            target_id: edge.target,
-            new_source_id: next.source,
-            new_target_id: next.target,
-          }),
-        )
-      },
+    async reconnect(edge, next) {
+      await withFlow((flowId) =>
+        get().invoke('reconnect_nodes', {
+          flow_id: flowId,
+          source_id: edge.source,
+          target_id: edge.target,
+          new_source_id: next.source,
+          new_target_id: next.target,
+        }),
+      )
+    },
 
-      async disconnect(sourceId, targetId) {
-        await withFlow((flowId) =>
-          call('disconnect_nodes', { flow_id: flowId, source_id: sourceId, target_id: targetId }),
-        )
-      },
+    async disconnect(sourceId, targetId) {
+      await withFlow((flowId) =>
+        get().invoke('disconnect_nodes', { flow_id: flowId, source_id: sourceId, target_id: targetId }),
+      )
+    },
 
-      async deleteNode(id, mode) {
-        const done = await withFlow((flowId) => call('delete_node', { flow_id: flowId, id, mode }))
-        if (done && done.deleted_node_ids.includes(get().selectedId ?? '')) get().select(null)
-      },
+    async deleteNode(id, mode) {
+      const done = await withFlow((flowId) => get().invoke('delete_node', { flow_id: flowId, id, mode }))
+      if (done && done.deleted_node_ids.includes(get().selectedId ?? '')) get().select(null)
+    },
 
-      async setPinned(id, pinned) {
-        await withFlow((flowId) => call('set_pinned', { flow_id: flowId, node_id: id, pinned }))
-      },
+    async setPinned(id, pinned) {
+      await withFlow((flowId) => get().invoke('set_pinned', { flow_id: flowId, node_id: id, pinned }))
+    },
 
-      async setPositions(positions) {
-        if (positions.length > 0) await withFlow((flowId) => call('set_positions', { flow_id: flowId, positions }))
-      },
+    async setPositions(positions) {
+      if (positions.length > 0)
+        await withFlow((flowId) => get().invoke('set_positions', { flow_id: flowId, positions }))
+    },
 
-      async undoEdit() {
-        const state = await withFlow((flowId) => call('graph_undo', { flow_id: flowId }))
-        if (state) set({ undo: state })
-      },
+    async undoEdit() {
+      const state = await withFlow((flowId) => get().invoke('graph_undo', { flow_id: flowId }))
+      if (state) set({ undo: state })
+    },
 
-      async redoEdit() {
-        const state = await withFlow((flowId) => call('graph_redo', { flow_id: flowId }))
-        if (state) set({ undo: state })
-      },
+    async redoEdit() {
+      const state = await withFlow((flowId) => get().invoke('graph_redo', { flow_id: flowId }))
+      if (state) set({ undo: state })
+    },
 
-      async previewContext(prompt) {
-        const selected = get().selectedId
-        const context = await withFlow((flowId) =>
-          call('build_context', { flow_id: flowId, prompt, parent_ids: selected ? [selected] : [] }),
-        )
-        set({ context })
-      },
+    async previewContext(prompt) {
+      const selected = get().selectedId
+      const context = await withFlow((flowId) =>
+        get().invoke('build_context', { flow_id: flowId, prompt, parent_ids: selected ? [selected] : [] }),
+      )
+      set({ context })
+    },
 
-      applyFlow(flow) {
-        if (flow.id !== get().flowId) return
-        const members = new Set(flow.nodes.map((m) => m.id))
-        const nodes = Object.fromEntries(Object.entries(get().nodes).filter(([id]) => members.has(id)))
-        const selectedId = get().selectedId
-        const stillThere = selectedId !== null && members.has(selectedId)
-        set({
-          flow,
-          ...shape(flow, get().members),
-          nodes,
-          selectedId: stillThere ? selectedId : null,
-          activeIds: stillThere ? pathTo(flow, selectedId) : new Set(),
-        })
-        void refreshUndo()
-      },
+    applyFlow(flow) {
+      if (flow.id !== get().flowId) return
+      const members = new Set(flow.nodes.map((m) => m.id))
+      const nodes = Object.fromEntries(Object.entries(get().nodes).filter(([id]) => members.has(id)))
+      const selectedId = get().selectedId
+      const stillThere = selectedId !== null && members.has(selectedId)
+      set({
+        flow,
+        ...shape(flow, get().members),
+        nodes,
+        selectedId: stillThere ? selectedId : null,
+        activeIds: stillThere ? pathTo(flow, selectedId) : new Set(),
+      })
+      void refreshUndo()
+    },
 
-      upsertNode(node, flowId) {
-        if (flowId && flowId !== get().flowId) return
-        get().discardStream(node.id)
-        set((s) => ({ nodes: { ...s.nodes, [node.id]: node } }))
-      },
-    }
+    upsertNode(node, flowId) {
+      if (flowId && flowId !== get().flowId) return
+      get().discardStream(node.id)
+      set((s) => ({ nodes: { ...s.nodes, [node.id]: node } }))
+    },
   }
+}
 
 /** Members by id, reusing unchanged ones so only the cards that changed re-render. */
 function shape(flow: Flow, previous: Record<string, FlowMember>) {

@@ -2,24 +2,30 @@ import { createContext, useContext } from 'react'
 import { create, type StoreApi, type UseBoundStore } from 'zustand'
 import type { Client } from '../bridge'
 import { chatSlice, type ChatSlice } from './chatSlice'
+import { composerSlice, type ComposerSlice } from './composerSlice'
 import { connectionSlice, type ConnectionSlice } from './connectionSlice'
 import { graphSlice, type GraphSlice } from './graphSlice'
+import { invokeSlice, type InvokeSlice } from './invokeSlice'
 import { jobsSlice, type JobsSlice } from './jobsSlice'
 import { memorySlice, wireMemoryEvents, type MemorySlice } from './memorySlice'
 import { modalSlice, type ModalSlice } from './modalSlice'
+import { panelSlice, type PanelSlice } from './panelSlice'
 import { personaSlice, type PersonaSlice } from './personaSlice'
 import { settingsSlice, type SettingsSlice } from './settingsSlice'
 import { toastSlice, type ToastSlice } from './toastSlice'
 import { trashSlice, wireTrashEvents, type TrashSlice } from './trashSlice'
 import { wireWorldEvents, worldSlice, type WorldSlice } from './worldSlice'
 
-export type App = ConnectionSlice &
+export type App = InvokeSlice &
+  ConnectionSlice &
   ChatSlice &
   SettingsSlice &
   JobsSlice &
   GraphSlice &
   ToastSlice &
   ModalSlice &
+  PanelSlice &
+  ComposerSlice &
   PersonaSlice &
   WorldSlice &
   TrashSlice &
@@ -32,13 +38,16 @@ export type AppStore = UseBoundStore<StoreApi<App>>
  */
 export function createAppStore(client: Client): AppStore {
   const store = create<App>()((...a) => ({
+    ...invokeSlice(client)(...a),
     ...connectionSlice(client)(...a),
     ...settingsSlice(client)(...a),
     ...jobsSlice(...a),
-    ...graphSlice(client)(...a),
+    ...graphSlice(...a),
     ...chatSlice(...a),
     ...toastSlice(...a),
     ...modalSlice(...a),
+    ...panelSlice(...a),
+    ...composerSlice(...a),
     ...personaSlice(client)(...a),
     ...worldSlice(client)(...a),
     ...trashSlice(...a),

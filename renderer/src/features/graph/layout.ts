@@ -51,6 +51,12 @@ export function placeChild(flow: Flow, positions: Record<string, Position>, pare
   return { x: freeX, y }
 }
 
+/** Where a new sibling of a node goes (a retry, an edited prompt): as a child of the same parents. */
+export function placeSibling(flow: Flow, positions: Record<string, Position>, nodeId: string): Position {
+  const parents = flow.connections.filter((c) => c.to === nodeId).map((c) => c.from)
+  return placeChild(flow, positions, parents)
+}
+
 export const layoutSpacing = { GAP_X, GAP_Y }
 
 /**

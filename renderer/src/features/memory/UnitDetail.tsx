@@ -4,7 +4,7 @@ import { MemorySensitivity, type MemoryRef, type MemoryUnitDetail } from '@share
 import { useApp } from '../../store'
 import { changedFields, editableFields, formatTime, payloadTexts, reasonKey, shortText } from './memoryText'
 import { UnitBadges } from './UnitList'
-import { ConfirmDialog } from '../modals/ConfirmDialog'
+import { ConfirmDialog } from '../../ui/ConfirmDialog'
 
 /** One unit: its text, versions, evidence and origin, and what the user can do with it. */
 export function UnitDetail() {

@@ -2,12 +2,12 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp, useAppStore } from '../../store'
 import type { Modal } from '../../store/modalSlice'
-import { placeChild } from '../graph/layout'
+import { placeSibling } from '../graph/layout'
 import { PersonasDialog } from '../personas/PersonasDialog'
 import { OnboardingDialog } from '../providers/OnboardingDialog'
 import { ProvidersDialog } from '../providers/ProvidersDialog'
-import { ConfirmDialog } from './ConfirmDialog'
-import { Dialog } from './Dialog'
+import { ConfirmDialog } from '../../ui/ConfirmDialog'
+import { Dialog } from '../../ui/Dialog'
 
 export function Modals() {
   const modal = useApp((s) => s.modal)
@@ -41,9 +41,8 @@ function EditPrompt({ modal, onClose }: Props<'edit_prompt'>) {
   const [text, setText] = useState(original)
   const submit = () => {
     const { flow, positions, branch } = store.getState()
-    const parents = flow?.connections.filter((c) => c.to === modal.nodeId).map((c) => c.from) ?? []
     onClose()
-    void branch(modal.nodeId, text, flow ? placeChild(flow, positions, parents) : undefined)
+    void branch(modal.nodeId, text, flow ? placeSibling(flow, positions, modal.nodeId) : undefined)
   }
   return (
     <Dialog title={t('graph.editPrompt')} onClose={onClose}>

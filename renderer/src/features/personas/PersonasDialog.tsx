@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Persona } from '@shared/contract'
 import { useApp } from '../../store'
-import { Dialog } from '../modals/Dialog'
+import { Dialog } from '../../ui/Dialog'
 
 type Draft = Pick<
   Persona,

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
-import { Dialog } from '../modals/Dialog'
+import { Dialog } from '../../ui/Dialog'
 
 export const ONBOARDING_DISMISSED = 'loomverse.onboardingDismissed'
 

@@ -3,13 +3,11 @@ import { useApp } from '../../store'
 import { BuildingList } from '../world/BuildingList'
 import { ItemList } from '../world/ItemList'
 import { ItemModal } from '../world/ItemModal'
-import { useImageDrop } from '../world/useImageDrop'
 
 /** The world beside the graph: buildings, who is where, and what the user's building holds. */
 export function BuildingSidebar() {
   const { t } = useTranslation()
   const world = useApp((s) => s.world)
-  useImageDrop()
   return (
     <aside className="building-sidebar" aria-label={t('sidebar.title')}>
       <h2>{t('sidebar.title')}</h2>

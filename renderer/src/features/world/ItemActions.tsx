@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Item } from '@shared/contract'
 import { useApp } from '../../store'
-import { ConfirmDialog } from '../modals/ConfirmDialog'
+import { ConfirmDialog } from '../../ui/ConfirmDialog'
 
 /** The item modal's housekeeping: carry the item to another building, or delete it (after asking). */
 export function ItemActions({ item, onDelete }: { item: Item; onDelete: () => void }) {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { DocumentVersion, Item, ItemContent } from '@shared/contract'
 import { useApp } from '../../store'
-import { Dialog } from '../modals/Dialog'
+import { Dialog } from '../../ui/Dialog'
 import { DeleteItemConfirm, ItemActions } from './ItemActions'
 import { ItemIcon } from './ItemIcon'
 
