@@ -102,37 +102,25 @@ export function startCore(options: CoreOptions): Core {
   providers.publish()
   jobs.start()
   const personas = new PersonaService(db, bus)
+  // What every domain above the graph may be handed.
+  const shared = { bus, paths, jobs, llm, settings, graph, personas, env }
   const memory = createMemory({
-    bus,
-    paths,
-    jobs,
-    llm,
-    settings,
-    graph,
-    personas,
-    env,
+    ...shared,
     memoryWorker: options.memoryWorker,
     releaseLeases: instance.alone,
     ...options.memory,
   })
   const chat = new ChatService(graph, settings, llm, bus, {
     ...options.chat,
-    env: options.env ?? process.env,
+    env,
     personas,
     memory: memory.chat,
   })
 
   const worldDeps = {
+    ...shared,
     db,
-    bus,
-    paths,
-    jobs,
-    llm,
-    settings,
-    graph,
-    personas,
     chat,
-    env,
     log,
     // A playbook's memorize step becomes an episode in the persona's memory.
     memorize: async ({ persona_id, text }: { persona_id: string | null; text: string }) => {
