@@ -7,7 +7,9 @@ import type { Conversation } from './locomoData'
 // FTS5's bm25() for the question's words OR-ed, packed by rank into the same budget as a pack's
 // episodes are (one "- [date] speaker: text" line each, under the pack's header).
 
-const HEADER_TOKENS = tokenCount('# Memory (what you remember; use it when it helps, never invent beyond it)\n## Episodes')
+const HEADER_TOKENS = tokenCount(
+  '# Memory (what you remember; use it when it helps, never invent beyond it)\n## Episodes',
+)
 
 export interface Baseline {
   /** The evidence ids packed for a question. */

@@ -1,9 +1,11 @@
+import type { MemoryPack } from '@shared/contract'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openMemory } from '../../main/memory/db'
 import { importLines } from '../../main/memory/importer'
 import { buildPack } from '../../main/memory/scheduler'
+import { tuning } from '../../main/memory/tuning'
 import { bm25Baseline } from './bm25Baseline'
 import { readLocomo, type Conversation } from './locomoData'
 
@@ -43,7 +45,7 @@ function measure(conversation: Conversation, byCategory: Map<number, Tally>, pac
       const pack = buildPack(store, { query: q.question, budget: BUDGET, path: null })
       packMs.push(performance.now() - t)
       tokens.push(pack.tokens)
-      const refs = new Set(pack.sections.flatMap((s) => s.items.flatMap((i) => i.refs.map((r) => r.id))))
+      const refs = packedRefs(pack)
       const base = bm25.pack(q.question, BUDGET)
       const stemmed = porter.pack(q.question, BUDGET)
       const c = byCategory.get(q.category) ?? tally()
@@ -60,6 +62,11 @@ function measure(conversation: Conversation, byCategory: Map<number, Tally>, pac
     store.db.close()
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** The external refs (LoCoMo dia_ids) of everything a pack holds. */
+export function packedRefs(pack: MemoryPack): Set<string> {
+  return new Set(pack.sections.flatMap((s) => s.items.flatMap((i) => i.refs.map((r) => r.id))))
 }
 
 const ratio = (n: number, d: number) => +(n / Math.max(1, d)).toFixed(4)
@@ -96,6 +103,7 @@ export function locomo(
       bench: 'memory.locomo',
       split,
       tuned_on: 'conversations 0-2',
+      tuning,
       conversations: chosen.map((c) => c.id),
       questions: all.questions,
       budget_tokens: BUDGET,

@@ -3,7 +3,9 @@ import { Sensitivity, UnitKind, UnitState } from './enums'
 import { nearestByModel } from './modelVectors'
 import type { PackRequest } from './scheduler'
 import type { MemoryStore, UnitRow } from './store'
+import { tuning } from './tuning'
 import { vectorIndexOf } from './vectorIndex'
+import { wordRanking } from './wordRanking'
 
 // The Scheduler's retrieval: FTS5 and KNN candidates (the local vectors, and the persona's
 // embedding model's when it answered), fused by rank with recency and salience, the turns
@@ -13,13 +15,6 @@ import { vectorIndexOf } from './vectorIndex'
 const FTS_PER_TERM = 400
 const FTS_KEEP = 80
 const KNN_K = 80
-/**
- * Reciprocal-rank fusion: each list gives weight × k / (k + rank). Keywords weigh more than the
- * local hashed n-gram vectors, which match spelling rather than meaning (LoCoMo recall 0.70 →
- * 0.71 with 1.5 and k = 20; k = 60 lost 0.03).
- */
-const RRF_K = 20
-const KEYWORD_WEIGHT = 1.5
 const MAX_TERMS = 8
 
 const STOP = new Set(
@@ -105,6 +100,8 @@ export function hybridRetrieve(
   }
   const ftsRanked = [...fts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, FTS_KEEP)
   lap('fts')
+  const wordsRanked = wordRanking(store, query).slice(0, FTS_KEEP)
+  lap('words')
 
   const knn = new Map<number, number>()
   if (query.trim()) {
@@ -132,10 +129,19 @@ export function hybridRetrieve(
     hit.why.push(why)
     fused.set(id, hit)
   }
-  const rrf = (rank: number) => RRF_K / (RRF_K + rank)
-  ftsRanked.forEach(([id, s], rank) => bump(id, KEYWORD_WEIGHT * rrf(rank), `keyword #${rank + 1} (${s.toFixed(2)})`))
-  knnRanked.forEach(([id, d], rank) => bump(id, rrf(rank), `vector #${rank + 1} (${(1 - d).toFixed(2)})`))
-  meaningRanked.forEach(([id, d], rank) => bump(id, rrf(rank), `meaning #${rank + 1} (${(1 - d).toFixed(2)})`))
+  const rrf = (rank: number) => tuning.rrfK / (tuning.rrfK + rank)
+  wordsRanked.forEach(([id, s], rank) =>
+    bump(id, tuning.wordWeight * rrf(rank), `words #${rank + 1} (${s.toFixed(2)})`),
+  )
+  ftsRanked.forEach(([id, s], rank) =>
+    bump(id, tuning.trigramWeight * rrf(rank), `keyword #${rank + 1} (${s.toFixed(2)})`),
+  )
+  knnRanked.forEach(([id, d], rank) =>
+    bump(id, tuning.vectorWeight * rrf(rank), `vector #${rank + 1} (${(1 - d).toFixed(2)})`),
+  )
+  meaningRanked.forEach(([id, d], rank) =>
+    bump(id, tuning.vectorWeight * rrf(rank), `meaning #${rank + 1} (${(1 - d).toFixed(2)})`),
+  )
   if (fused.size === 0) return new Map()
 
   const out = new Map<number, { unit: UnitRow; score: number; why: string }>()
@@ -149,11 +155,6 @@ export function hybridRetrieve(
   return out
 }
 
-/** How many of the best episode hits bring the exchanges just before and after them. */
-const NEIGHBOUR_HITS = 8
-/** Their value, as a share of the hit's (LoCoMo: 0.3–0.7 all help; 0.4 best, without overfitting much). */
-const NEIGHBOUR_SHARE = 0.4
-
 /**
  * The turns around the best episode hits: a question often matches one side of an exchange
  * while the answer sits in the next turn ("Where did you go?" / "To the lake.").
@@ -165,12 +166,12 @@ export function addNeighbours(
   const best = [...fused.values()]
     .filter((h) => h.unit.kind === UnitKind.EPISODE)
     .sort((a, b) => b.score - a.score)
-    .slice(0, NEIGHBOUR_HITS)
+    .slice(0, tuning.neighbourHits)
   const wanted = new Map<number, { score: number; why: string }>()
   for (const h of best)
     for (const id of [h.unit.id - 1, h.unit.id + 1]) {
       if (fused.has(id)) continue
-      const score = h.score * NEIGHBOUR_SHARE
+      const score = h.score * tuning.neighbourShare
       if ((wanted.get(id)?.score ?? -1) < score) wanted.set(id, { score, why: `next to #${h.unit.id}` })
     }
   for (const unit of unitsByIds(store, [...wanted.keys()]))

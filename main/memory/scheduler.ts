@@ -4,6 +4,8 @@ import { LOCAL_EMBEDDER } from './embedder'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindName } from './enums'
 import { classifyIntent, intentWeights, type Intent } from './intent'
 import { addNeighbours, entityLinked, hybridRetrieve, unitsByIds } from './retrieval'
+import { boostNamedSpeakers } from './speakers'
+import { tuning } from './tuning'
 import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from './store'
 
 export interface PackRequest {
@@ -115,6 +117,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   // Units only an entity link brought: their rows were not read by the retrieval.
   const linkedOnly = [...linked.keys()].filter((id) => !fused.has(id))
   for (const unit of unitsByIds(store, linkedOnly)) fused.set(unit.id, { unit, score: 0, why: '' })
+  boostNamedSpeakers(store, request.query, fused)
   addNeighbours(store, fused)
   for (const [id, hit] of fused) {
     const { unit } = hit
@@ -163,7 +166,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
     const text = itemText(c.unit, raw)
     // The stored count of the full text, plus the line's own prefix; exact counts come at the end.
     const estimate = Math.min(c.unit.tokens, Math.ceil(text.length / 2)) + 8
-    pool.push({ ...c, value: c.value * estimate ** CONTENT_EXPONENT, text, estimate })
+    pool.push({ ...c, value: c.value * estimate ** tuning.contentExponent, text, estimate })
   }
   lap('pool')
 
@@ -223,13 +226,6 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   }
 }
 
-/**
- * An item's value grows with what it holds: relevance × tokens^0.7. With relevance alone per
- * token, greedy packing filled the budget with short, barely relevant lines and left out the
- * long turn that held the answer (LoCoMo evidence recall 0.61 with no length term, 0.70 with
- * 0.7; flat above that).
- */
-const CONTENT_EXPONENT = 0.7
 function density(c: { value: number; estimate: number }): number {
   return c.value / c.estimate
 }

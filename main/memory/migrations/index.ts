@@ -2,10 +2,12 @@ import type { Migration } from '../../db/migrate'
 import { migrate as createMemory } from './0001-create-memory'
 import { migrate as vectorLog } from './0002-vector-log'
 import { migrate as modelVectors } from './0003-model-vectors'
+import { migrate as wordIndex } from './0004-word-index'
 
 /** The schema history of every `memory_<persona>.db`, oldest first. Append; never edit a shipped step. */
 export const memoryMigrations: readonly Migration[] = [
   { version: 1, name: 'create-memory', up: createMemory },
   { version: 2, name: 'vector-log', up: vectorLog },
   { version: 3, name: 'model-vectors', up: modelVectors },
+  { version: 4, name: 'word-index', up: wordIndex },
 ]
