@@ -32,6 +32,8 @@ export const tuning = {
    * 0.7; flat above that).
    */
   contentExponent: 0.7,
+  /** A unit of the month or year the query names: its score × (1 + this). */
+  timeBoost: 1,
   /** How many of the best episode hits bring the turns just before and after them, and at what share. */
   neighbourHits: 8,
   neighbourShare: 0.6,
