@@ -34,7 +34,7 @@ export function queryTimeWindow(query: string): TimeWindow | null {
   const text = query.toLowerCase()
   const year = /\b(19|20)\d\d\b/.exec(text)
   let month: number | null = null
-  for (const m of text.matchAll(/\b(in|during|of|since|until|by|early|late|mid|last|this|next)?\s*([a-z]+)\b/g)) {
+  for (const m of text.matchAll(/\b(?:(in|during|of|since|until|by|early|late|mid|last|this|next)\s+)?([a-z]+)\b/g)) {
     const word = m[2]!
     const full = MONTHS.indexOf(word)
     const short = word.length === 3 || word === 'sept' ? SHORT.indexOf(word.slice(0, 3)) : -1
