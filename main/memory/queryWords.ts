@@ -23,7 +23,8 @@ export interface QueryWords {
 }
 
 const WORD = /[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu
-const CJK = /[\u3040-\u30ff\u3400-\u9fff]/
+/** Japanese and Chinese characters: no spaces between words. */
+export const CJK = /[\u3040-\u30ff\u3400-\u9fff]/
 
 /** Reads a query; CJK runs are left to the trigram index (unicode61 sees them as one word). */
 export function queryWords(query: string): QueryWords {

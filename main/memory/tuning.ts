@@ -19,7 +19,7 @@ export const tuning = {
   rrfK: 20,
   /** BM25 over stemmed words. */
   wordWeight: 1.5,
-  /** IDF-weighted trigram overlap (units_fts): substrings, Japanese. */
+  /** IDF-weighted trigram overlap (units_fts): Japanese, and words the word index does not know. */
   trigramWeight: 1.5,
   /** The local hashed n-gram vectors. */
   vectorWeight: 0.5,
