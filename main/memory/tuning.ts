@@ -11,6 +11,8 @@ export const tuning = {
   nameWeight: 1.5,
   /** Two adjacent query words found as a phrase add this share of the phrase's own BM25. */
   phraseWeight: 0.5,
+  /** Word hits scoring under this share of the best one are left out of the word ranking. */
+  wordFloor: 0.1,
   /** Pseudo-relevance feedback: words shared by the best `prfDocs` hits, up to `prfTerms`, at this weight. */
   prfDocs: 5,
   prfTerms: 6,

@@ -22,7 +22,13 @@ export function wordRanking(store: MemoryStore, query: string): Array<[number, n
   }
   for (const word of words) add(`"${word}"`, names.has(word) ? tuning.nameWeight : 1)
   if (tuning.phraseWeight > 0) for (const phrase of phrases) add(`"${phrase}"`, tuning.phraseWeight)
-  const ranked = () => [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])
+  // Fusion goes by rank, not score: a hit on a word nearly every unit holds (the speaker of a
+  // two-person log) must not rank second to a real match, so hits far below the best are dropped.
+  const ranked = () => {
+    const sorted = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])
+    const floor = (sorted[0]?.[1] ?? 0) * tuning.wordFloor
+    return sorted.filter(([, score]) => score >= floor)
+  }
   if (tuning.prfDocs === 0 || tuning.prfWeight === 0) return ranked()
   for (const term of feedbackTerms(store, ranked().slice(0, tuning.prfDocs), words)) add(`"${term}"`, tuning.prfWeight)
   return ranked()
