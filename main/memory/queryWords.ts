@@ -1,5 +1,5 @@
-// A query read for word search: its content words (stop words and question filler out), which
-// of them are names, and the phrases they form. Stemming is left to the index's tokenizer
+// A query read for word search: its content words (stop words and question filler out) and
+// which of them are names. Stemming is left to the index's tokenizer
 // (FTS5's Porter stemmer applies to the query's words as to the stored text).
 
 /** Function words and the filler of questions ("what kind of", "would … likely"): they rank nothing. */
@@ -18,8 +18,6 @@ export interface QueryWords {
   words: string[]
   /** Those written capitalised inside the sentence: names weigh more. */
   names: Set<string>
-  /** Adjacent content words with no stop word between them ("support group"). */
-  phrases: string[]
 }
 
 const WORD = /[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu
@@ -30,22 +28,17 @@ export const CJK = /[\u3040-\u30ff\u3400-\u9fff]/
 export function queryWords(query: string): QueryWords {
   const words: string[] = []
   const names = new Set<string>()
-  const phrases = new Set<string>()
-  let previous: string | null = null
-  let first = true
-  for (const match of query.normalize('NFKC').matchAll(WORD)) {
+  const text = query.normalize('NFKC')
+  let end = -1
+  for (const match of text.matchAll(WORD)) {
     const raw = match[0].replace(/'s$/i, '')
     const word = raw.toLowerCase()
-    const sentenceStart = first || /[.!?]\s*$/.test(query.slice(0, match.index))
-    first = false
-    if (STOP_WORDS.has(word) || CJK.test(word) || (word.length < 2 && !/\d/.test(word))) {
-      previous = null
-      continue
-    }
+    // The first word, or the first after a full stop: capitalised by grammar, not as a name.
+    const sentenceStart = end < 0 || /[.!?]/.test(text.slice(end, match.index))
+    end = match.index + match[0].length
+    if (STOP_WORDS.has(word) || CJK.test(word) || (word.length < 2 && !/\d/.test(word))) continue
     if (!words.includes(word)) words.push(word)
     if (!sentenceStart && /^\p{Lu}/u.test(raw)) names.add(word)
-    if (previous) phrases.add(`${previous} ${word}`)
-    previous = word
   }
-  return { words, names, phrases: [...phrases] }
+  return { words, names }
 }

@@ -128,11 +128,10 @@ describe('MemoryPack retrieval on an imported chat log', () => {
 })
 
 describe('reading a query', () => {
-  it('keeps content words, marks names written capitalised and pairs adjacent words as phrases', () => {
+  it('keeps content words and marks names written capitalised', () => {
     expect(queryWords('What did Caroline say about the LGBTQ support group?')).toEqual({
       words: ['caroline', 'say', 'lgbtq', 'support', 'group'],
       names: new Set(['caroline', 'lgbtq']),
-      phrases: ['caroline say', 'lgbtq support', 'support group'],
     })
     expect(queryWords("Who is Melanie's husband?").words).toEqual(['melanie', 'husband'])
     expect(queryWords('the and of what').words).toEqual([])

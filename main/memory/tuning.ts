@@ -6,11 +6,9 @@
  */
 export const tuning = {
   /** Newest rows a word brings before BM25 (a common word's weight is near nil anyway). */
-  wordsPerTerm: 400,
+  wordsPerTerm: 100,
   /** A name the query writes capitalised counts this many times. */
   nameWeight: 1.5,
-  /** Two adjacent query words found as a phrase add this share of the phrase's own BM25. */
-  phraseWeight: 0.5,
   /** Word hits scoring under this share of the best one are left out of the word ranking. */
   wordFloor: 0.1,
   /** Pseudo-relevance feedback: words shared by the best `prfDocs` hits, up to `prfTerms`, at this weight. */

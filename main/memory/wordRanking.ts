@@ -7,10 +7,11 @@ import { tuning } from './tuning'
  * BM25 adds up over the query's words, so each word is its own FTS5 query: a rare word brings
  * every unit it is in, a very common one only its newest `wordsPerTerm` (its weight is near nil
  * anyway, and ranking all of its rows would cost ~100 ms at 100k units). Names count
- * `nameWeight` times; a phrase of two adjacent query words adds `phraseWeight` times its own BM25.
+ * `nameWeight` times. (Phrases of adjacent query words, searched as such, changed nothing on
+ * LoCoMo conversations 0–2 and cost a query each: left out.)
  */
 export function wordRanking(store: MemoryStore, query: string): Array<[number, number]> {
-  const { words, names, phrases } = queryWords(query)
+  const { words, names } = queryWords(query)
   if (words.length === 0) return []
   const stmt = store.prepare(
     `SELECT rowid AS id, bm25(units_words) AS s FROM units_words WHERE units_words MATCH ? ORDER BY rowid DESC LIMIT ?`,
@@ -21,7 +22,6 @@ export function wordRanking(store: MemoryStore, query: string): Array<[number, n
       scores.set(id, (scores.get(id) ?? 0) - s * weight)
   }
   for (const word of words) add(`"${word}"`, names.has(word) ? tuning.nameWeight : 1)
-  if (tuning.phraseWeight > 0) for (const phrase of phrases) add(`"${phrase}"`, tuning.phraseWeight)
   // Fusion goes by rank, not score: a hit on a word nearly every unit holds (the speaker of a
   // two-person log) must not rank second to a real match, so hits far below the best are dropped.
   const ranked = () => {
