@@ -3,7 +3,7 @@
 // Set LOOMVERSE_LOCOMO to point at locomo_dev.json elsewhere; by default it is looked up
 // beside the repository (../shared/data/locomo/locomo_dev.json). Times depend on the
 // machine and its load: compare within one run.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
@@ -11,10 +11,10 @@ import { JobQueue } from '../../main/kernel/jobs/jobQueue'
 import { openMemory } from '../../main/memory/db'
 import { embedLocal, vectorBlob } from '../../main/memory/embedder'
 import { Sensitivity, UnitKind, UnitState } from '../../main/memory/enums'
-import { importLines } from '../../main/memory/importer'
 import { buildPack } from '../../main/memory/scheduler'
 import type { MemoryStore } from '../../main/memory/store'
 import { vectorIndexOf } from '../../main/memory/vectorIndex'
+import { locomo } from './locomo'
 import { modelKnn } from './modelKnn'
 import { addAnchors, benchQueries, fillMemory, words } from './syntheticMemory'
 import { MemoryWorkerHost } from '../../main/memory/workerHost'
@@ -160,116 +160,9 @@ async function synthetic(): Promise<void> {
   }
 }
 
-// ---- LoCoMo evidence recall
+// ---- LoCoMo evidence recall (locomo.ts): in-sample and out-of-sample, beside BM25 baselines
 
-interface Turn {
-  speaker: string
-  dia_id: string
-  text: string
-  blip_caption?: string
-}
-interface Sample {
-  sample_id: string
-  conversation: Record<string, unknown>
-  qa: Array<{ question: string; evidence: string[]; category: number }>
-}
-
-const months = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-]
-/** "1:56 pm on 8 May, 2023" → epoch seconds (UTC). */
-function sessionTime(text: string): number | null {
-  const m = /(\d+):(\d+)\s*(am|pm)\s+on\s+(\d+)\s+(\w+),?\s+(\d{4})/i.exec(text)
-  if (!m) return null
-  const hour = (Number(m[1]) % 12) + (m[3]!.toLowerCase() === 'pm' ? 12 : 0)
-  const month = months.indexOf(m[5]!.toLowerCase())
-  return month < 0 ? null : Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2])) / 1000
-}
-
-function locomo(): void {
-  const path = process.env.LOOMVERSE_LOCOMO || resolve(repoRoot, '../shared/data/locomo/locomo_dev.json')
-  if (!existsSync(path)) {
-    print({ bench: 'memory.locomo', skipped: `no LoCoMo data at ${path}; set LOOMVERSE_LOCOMO to its locomo_dev.json` })
-    return
-  }
-  const samples = JSON.parse(readFileSync(path, 'utf8')) as Sample[]
-  const byCategory = new Map<number, { found: number; total: number; questions: number }>()
-  let found = 0
-  let total = 0
-  let tokens = 0
-  let questions = 0
-  const packMs: number[] = []
-  for (const sample of samples) {
-    const dir = mkdtempSync(join(tmpdir(), 'loomverse-locomo-'))
-    const store = openMemory(join(dir, 'memory_locomo.db'))
-    try {
-      const lines: string[] = []
-      for (let n = 1; Array.isArray(sample.conversation[`session_${n}`]); n++) {
-        const at = sessionTime(String(sample.conversation[`session_${n}_date_time`])) ?? 0
-        ;(sample.conversation[`session_${n}`] as Turn[]).forEach((t, i) =>
-          lines.push(
-            JSON.stringify({
-              id: t.dia_id,
-              speaker: t.speaker,
-              text: t.blip_caption ? `${t.text} [shares a photo: ${t.blip_caption}]` : t.text,
-              time: at + i * 30,
-            }),
-          ),
-        )
-      }
-      importLines(store, lines.join('\n')) // --no-llm: episodes, FTS and local vectors only
-      for (const qa of sample.qa) {
-        const t = performance.now()
-        const pack = buildPack(store, { query: qa.question, budget: 2000, path: null })
-        packMs.push(performance.now() - t)
-        const refs = new Set(pack.sections.flatMap((s) => s.items.flatMap((i) => i.refs.map((r) => r.id))))
-        const evidence = [...new Set(qa.evidence.flatMap((e) => e.split(/[;,]\s*/)).map((e) => e.trim()))].filter(
-          Boolean,
-        )
-        const hit = evidence.filter((e) => refs.has(e)).length
-        const c = byCategory.get(qa.category) ?? { found: 0, total: 0, questions: 0 }
-        c.found += hit
-        c.total += evidence.length
-        c.questions++
-        byCategory.set(qa.category, c)
-        found += hit
-        total += evidence.length
-        tokens += pack.tokens
-        questions++
-      }
-    } finally {
-      store.db.close()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  }
-  print({
-    bench: 'memory.locomo',
-    conversations: samples.length,
-    questions,
-    budget_tokens: 2000,
-    evidence_recall: +(found / total).toFixed(4),
-    per_category: Object.fromEntries(
-      [...byCategory.entries()]
-        .sort((a, b) => a[0] - b[0])
-        .map(([k, v]) => [k, { questions: v.questions, evidence_recall: +(v.found / v.total).toFixed(4) }]),
-    ),
-    mean_pack_tokens: Math.round(tokens / questions),
-    pack_p95_ms: pct(packMs, 95),
-  })
-}
-
-locomo()
+locomo(process.env.LOOMVERSE_LOCOMO || resolve(repoRoot, '../shared/data/locomo/locomo_dev.json'), print, pct)
 // LOOMVERSE_BENCH_ONLY=locomo: just the recall figures (tuning the Scheduler).
 if (process.env.LOOMVERSE_BENCH_ONLY !== 'locomo') {
   await synthetic()

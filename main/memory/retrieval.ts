@@ -3,7 +3,10 @@ import { Sensitivity, UnitKind, UnitState } from './enums'
 import { nearestByModel } from './modelVectors'
 import type { PackRequest } from './scheduler'
 import type { MemoryStore, UnitRow } from './store'
+import { tuning } from './tuning'
 import { vectorIndexOf } from './vectorIndex'
+import { wordRanking } from './wordRanking'
+import { CJK } from './queryWords'
 
 // The Scheduler's retrieval: FTS5 and KNN candidates (the local vectors, and the persona's
 // embedding model's when it answered), fused by rank with recency and salience, the turns
@@ -13,13 +16,6 @@ import { vectorIndexOf } from './vectorIndex'
 const FTS_PER_TERM = 400
 const FTS_KEEP = 80
 const KNN_K = 80
-/**
- * Reciprocal-rank fusion: each list gives weight × k / (k + rank). Keywords weigh more than the
- * local hashed n-gram vectors, which match spelling rather than meaning (LoCoMo recall 0.70 →
- * 0.71 with 1.5 and k = 20; k = 60 lost 0.03).
- */
-const RRF_K = 20
-const KEYWORD_WEIGHT = 1.5
 const MAX_TERMS = 8
 
 const STOP = new Set(
@@ -35,7 +31,7 @@ export function searchTerms(query: string): string[] {
     .normalize('NFKC')
     .toLowerCase()
     .match(/[\p{L}\p{N}]+/gu) ?? []) {
-    if (/[\u3040-\u30ff\u3400-\u9fff]/.test(word)) {
+    if (CJK.test(word)) {
       for (let i = 0; i + 3 <= word.length; i++) terms.add(word.slice(i, i + 3))
       continue
     }
@@ -81,8 +77,9 @@ export function nearest(
 
 /**
  * FTS5 and KNN candidates of the retrievable kinds, fused by reciprocal rank with recency,
- * salience and pin. FTS ranks by our own IDF-weighted term overlap: bm25 over a very common
- * term costs ~100 ms at 100k rows, while a rowid-ordered LIMIT per term stays cheap.
+ * salience and pin. Words rank by BM25 (wordRanking.ts); Japanese by our own IDF-weighted
+ * trigram overlap. Both query one term at a time with a rowid-ordered LIMIT: bm25 over a very
+ * common term costs ~100 ms at 100k rows.
  */
 export function hybridRetrieve(
   store: MemoryStore,
@@ -96,7 +93,13 @@ export function hybridRetrieve(
   const ftsStmt = store.prepare(
     `SELECT rowid AS id FROM units_fts WHERE units_fts MATCH ? ORDER BY rowid DESC LIMIT ${FTS_PER_TERM}`,
   )
-  for (const term of searchTerms(query)) {
+  const wordsRanked = wordRanking(store, query).slice(0, FTS_KEEP)
+  lap('words')
+  // Substrings rank English words badly ("art" in "party", "heart"): the trigram index serves
+  // Japanese (which has no spaces for the word index) and queries whose words the word index
+  // does not know (LoCoMo conversations 0–2: 0.796 → 0.803 with trigrams kept to that).
+  const trigramTerms = searchTerms(query).filter((t) => wordsRanked.length === 0 || CJK.test(t))
+  for (const term of trigramTerms) {
     const ids = (ftsStmt.all(`"${term.replace(/"/g, '""')}"`) as Array<{ id: number }>).map((r) => r.id)
     if (ids.length === 0) continue
     const df = ids.length >= FTS_PER_TERM ? Math.max(FTS_PER_TERM, total / 20) : ids.length
@@ -132,10 +135,19 @@ export function hybridRetrieve(
     hit.why.push(why)
     fused.set(id, hit)
   }
-  const rrf = (rank: number) => RRF_K / (RRF_K + rank)
-  ftsRanked.forEach(([id, s], rank) => bump(id, KEYWORD_WEIGHT * rrf(rank), `keyword #${rank + 1} (${s.toFixed(2)})`))
-  knnRanked.forEach(([id, d], rank) => bump(id, rrf(rank), `vector #${rank + 1} (${(1 - d).toFixed(2)})`))
-  meaningRanked.forEach(([id, d], rank) => bump(id, rrf(rank), `meaning #${rank + 1} (${(1 - d).toFixed(2)})`))
+  const rrf = (rank: number) => tuning.rrfK / (tuning.rrfK + rank)
+  wordsRanked.forEach(([id, s], rank) =>
+    bump(id, tuning.wordWeight * rrf(rank), `words #${rank + 1} (${s.toFixed(2)})`),
+  )
+  ftsRanked.forEach(([id, s], rank) =>
+    bump(id, tuning.trigramWeight * rrf(rank), `keyword #${rank + 1} (${s.toFixed(2)})`),
+  )
+  knnRanked.forEach(([id, d], rank) =>
+    bump(id, tuning.vectorWeight * rrf(rank), `vector #${rank + 1} (${(1 - d).toFixed(2)})`),
+  )
+  meaningRanked.forEach(([id, d], rank) =>
+    bump(id, tuning.vectorWeight * rrf(rank), `meaning #${rank + 1} (${(1 - d).toFixed(2)})`),
+  )
   if (fused.size === 0) return new Map()
 
   const out = new Map<number, { unit: UnitRow; score: number; why: string }>()
@@ -149,11 +161,6 @@ export function hybridRetrieve(
   return out
 }
 
-/** How many of the best episode hits bring the exchanges just before and after them. */
-const NEIGHBOUR_HITS = 8
-/** Their value, as a share of the hit's (LoCoMo: 0.3–0.7 all help; 0.4 best, without overfitting much). */
-const NEIGHBOUR_SHARE = 0.4
-
 /**
  * The turns around the best episode hits: a question often matches one side of an exchange
  * while the answer sits in the next turn ("Where did you go?" / "To the lake.").
@@ -165,12 +172,12 @@ export function addNeighbours(
   const best = [...fused.values()]
     .filter((h) => h.unit.kind === UnitKind.EPISODE)
     .sort((a, b) => b.score - a.score)
-    .slice(0, NEIGHBOUR_HITS)
+    .slice(0, tuning.neighbourHits)
   const wanted = new Map<number, { score: number; why: string }>()
   for (const h of best)
     for (const id of [h.unit.id - 1, h.unit.id + 1]) {
       if (fused.has(id)) continue
-      const score = h.score * NEIGHBOUR_SHARE
+      const score = h.score * tuning.neighbourShare
       if ((wanted.get(id)?.score ?? -1) < score) wanted.set(id, { score, why: `next to #${h.unit.id}` })
     }
   for (const unit of unitsByIds(store, [...wanted.keys()]))

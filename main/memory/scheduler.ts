@@ -4,6 +4,9 @@ import { LOCAL_EMBEDDER } from './embedder'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindName } from './enums'
 import { classifyIntent, intentWeights, type Intent } from './intent'
 import { addNeighbours, entityLinked, hybridRetrieve, unitsByIds } from './retrieval'
+import { boostNamedSpeakers } from './speakers'
+import { boostNamedTime } from './timeWindow'
+import { tuning } from './tuning'
 import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from './store'
 
 export interface PackRequest {
@@ -47,6 +50,9 @@ interface Candidate {
   why: string
   mandatory?: boolean
 }
+
+/** A candidate with its text as rendered and, for an episode, the day it is listed under. */
+type Packable = Candidate & { text: string; day: string | null }
 
 /** Past this, an item's text is cut: one long exchange must not eat the whole budget. */
 const ITEM_CHARS = 700
@@ -115,6 +121,8 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   // Units only an entity link brought: their rows were not read by the retrieval.
   const linkedOnly = [...linked.keys()].filter((id) => !fused.has(id))
   for (const unit of unitsByIds(store, linkedOnly)) fused.set(unit.id, { unit, score: 0, why: '' })
+  boostNamedSpeakers(store, request.query, fused)
+  boostNamedTime(request.query, fused)
   addNeighbours(store, fused)
   for (const [id, hit] of fused) {
     const { unit } = hit
@@ -150,7 +158,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   )
   lap('texts')
   const seen = new Set<string>()
-  const pool: Array<Candidate & { text: string; estimate: number }> = []
+  const pool: Array<Packable & { estimate: number }> = []
   let capsuleTaken = false
   for (const c of candidates) {
     if (!eligible.has(c.unit.id) || facts.has(c.unit.id)) continue
@@ -160,10 +168,12 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
     const key = raw.toLowerCase().replace(/\s+/g, ' ').trim()
     if (!key || seen.has(key)) continue
     seen.add(key)
-    const text = itemText(c.unit, raw)
-    // The stored count of the full text, plus the line's own prefix; exact counts come at the end.
-    const estimate = Math.min(c.unit.tokens, Math.ceil(text.length / 2)) + 8
-    pool.push({ ...c, value: c.value * estimate ** CONTENT_EXPONENT, text, estimate })
+    const text = itemText(raw)
+    const day = c.unit.kind === UnitKind.EPISODE && c.unit.occurred_at ? isoDate(c.unit.occurred_at) : null
+    // The stored count of the full text, plus the line's own prefix ("- ", or more for other
+    // kinds' longer lines); exact counts come at the end.
+    const estimate = Math.min(c.unit.tokens, Math.ceil(text.length / 2)) + (day ? 2 : 8)
+    pool.push({ ...c, value: c.value * estimate ** tuning.contentExponent, text, day, estimate })
   }
   lap('pool')
 
@@ -172,12 +182,14 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   const headerCost = tokenCount(HEADER) + 2
   let used = headerCost
   const chosen: typeof pool = []
-  const opened = new Set<Section>()
+  const opened = new Set<string>()
   for (const c of pool) {
     const sectionCost = opened.has(c.section) ? 0 : tokenCount(sectionTitles[c.section]) + 4
-    if (used + sectionCost + c.estimate > request.budget) continue
-    used += sectionCost + c.estimate
+    const dayCost = !c.day || opened.has(c.day) ? 0 : DAY_LINE_TOKENS
+    if (used + sectionCost + dayCost + c.estimate > request.budget) continue
+    used += sectionCost + dayCost + c.estimate
     opened.add(c.section)
+    if (c.day) opened.add(c.day)
     chosen.push(c)
   }
   // Exact count of what is sent; drop the least valuable items until it fits.
@@ -204,7 +216,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
         .map((c) => ({
           unit_id: c.unit.id,
           kind: kindName(c.unit.kind) as MemoryUnitKind,
-          text: c.text,
+          text: c.day ? `[${c.day}] ${c.text}` : c.text,
           tokens: tokenCount(`- ${c.text}`),
           refs: store.refs(c.unit),
           why: `${c.why || c.section} (value ${c.value.toFixed(3)})`,
@@ -223,34 +235,38 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   }
 }
 
-/**
- * An item's value grows with what it holds: relevance × tokens^0.7. With relevance alone per
- * token, greedy packing filled the budget with short, barely relevant lines and left out the
- * long turn that held the answer (LoCoMo evidence recall 0.61 with no length term, 0.70 with
- * 0.7; flat above that).
- */
-const CONTENT_EXPONENT = 0.7
 function density(c: { value: number; estimate: number }): number {
   return c.value / c.estimate
 }
 
-function render(chosen: ReadonlyArray<Candidate & { text: string }>): string {
+/**
+ * Episodes are grouped under their day, written once: a date on every line cost ~7 tokens an
+ * item, about a seventh of a 2,000-token pack of chat turns.
+ */
+const DAY_LINE_TOKENS = tokenCount('### 2024-01-01') + 1
+
+function render(chosen: readonly Packable[]): string {
   if (chosen.length === 0) return ''
   const parts = [HEADER]
   for (const section of sectionOrder) {
     const items = chosen.filter((c) => c.section === section)
     if (items.length === 0) continue
+    parts.push(`## ${sectionTitles[section]}`)
     // Episodes read best in the order they happened.
     if (section === 'episodes') items.sort((a, b) => (a.unit.occurred_at ?? 0) - (b.unit.occurred_at ?? 0))
-    parts.push(`## ${sectionTitles[section]}`, ...items.map((c) => `- ${c.text}`))
+    let day: string | null = null
+    for (const c of items) {
+      if (c.day && c.day !== day) parts.push(`### ${c.day}`)
+      day = c.day
+      parts.push(`- ${c.text}`)
+    }
   }
   return parts.join('\n')
 }
 
-function itemText(unit: UnitRow, raw: string): string {
+function itemText(raw: string): string {
   const flat = raw.replace(/\s*\n\s*/g, ' / ')
-  const cut = flat.length > ITEM_CHARS ? `${flat.slice(0, ITEM_CHARS)}…` : flat
-  return unit.kind === UnitKind.EPISODE && unit.occurred_at ? `[${isoDate(unit.occurred_at)}] ${cut}` : cut
+  return flat.length > ITEM_CHARS ? `${flat.slice(0, ITEM_CHARS)}…` : flat
 }
 
 function explicitSecretAsk(query: string): boolean {

@@ -127,13 +127,14 @@ describe('schema (seed 002)', () => {
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
     expect(db.pragma('synchronous', { simple: true })).toBe(1)
     expect(db.pragma('temp_store', { simple: true })).toBe(2)
-    // FTS5 trigram and sqlite-vec exist.
+    // FTS5 trigram, the stemmed word index and sqlite-vec exist.
     const virtuals = db.prepare("SELECT name, sql FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL%'").all() as Array<{
       name: string
       sql: string
     }>
     expect(virtuals.find((v) => v.name === 'units_fts')!.sql).toContain('trigram')
     expect(virtuals.find((v) => v.name === 'vec_units')!.sql).toMatch(/kind integer partition key/)
+    expect(virtuals.find((v) => v.name === 'units_words')!.sql).toContain('porter')
     expect(db.pragma('user_version', { simple: true })).toBe(memoryMigrations.length)
   })
 

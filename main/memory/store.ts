@@ -242,6 +242,7 @@ export class MemoryStore {
       .transaction(() => {
         if (!this.unit(id)) return false
         this.prepare('DELETE FROM units_fts WHERE rowid = ?').run(id)
+        this.prepare('DELETE FROM units_words WHERE rowid = ?').run(id)
         this.prepare('DELETE FROM vec_units WHERE unit_id = ?').run(BigInt(id))
         this.logVectorChange(id)
         deleteModelVector(this.db, id)
@@ -358,12 +359,14 @@ export class MemoryStore {
     }
   }
 
-  /** Rewrites the unit's FTS row, vector and token count from its current payload. */
+  /** Rewrites the unit's FTS rows (trigram and stemmed words), vector and token count from its current payload. */
   reindex(id: number): void {
     const unit = this.requireUnit(id)
     const text = this.text(unit)
     this.prepare('DELETE FROM units_fts WHERE rowid = ?').run(id)
     this.prepare('INSERT INTO units_fts (rowid, text) VALUES (?, ?)').run(id, text)
+    this.prepare('DELETE FROM units_words WHERE rowid = ?').run(id)
+    this.prepare('INSERT INTO units_words (rowid, text) VALUES (?, ?)').run(id, text)
     this.prepare('UPDATE units SET tokens = ? WHERE id = ?').run(tokenCount(text), id)
     this.writeVector(unit, text)
     markDirty(this.db, id, unit.kind)

@@ -1,0 +1,79 @@
+import { existsSync, readFileSync } from 'node:fs'
+
+// The LoCoMo file (see ../shared/data/locomo/README.md) read into what the recall bench needs:
+// each conversation's turns as import lines, and its questions with their evidence turn ids.
+
+interface Turn {
+  speaker: string
+  dia_id: string
+  text: string
+  blip_caption?: string
+}
+interface Sample {
+  sample_id: string
+  conversation: Record<string, unknown>
+  qa: Array<{ question: string; evidence: string[]; category: number }>
+}
+
+export interface Conversation {
+  id: string
+  /** One JSON import line per turn (importer.ts's format), session time plus 30 s a turn. */
+  lines: string[]
+  /** Every turn, for the baseline: the same text the import stores. */
+  turns: Array<{ id: string; speaker: string; text: string; at: number }>
+  questions: Array<{ question: string; category: number; evidence: string[] }>
+}
+
+const months = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+]
+/** "1:56 pm on 8 May, 2023" → epoch seconds (UTC). */
+function sessionTime(text: string): number | null {
+  const m = /(\d+):(\d+)\s*(am|pm)\s+on\s+(\d+)\s+(\w+),?\s+(\d{4})/i.exec(text)
+  if (!m) return null
+  const hour = (Number(m[1]) % 12) + (m[3]!.toLowerCase() === 'pm' ? 12 : 0)
+  const month = months.indexOf(m[5]!.toLowerCase())
+  return month < 0 ? null : Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2])) / 1000
+}
+
+/** The conversations in file order, or null when the file is not there. */
+export function readLocomo(path: string): Conversation[] | null {
+  if (!existsSync(path)) return null
+  const samples = JSON.parse(readFileSync(path, 'utf8')) as Sample[]
+  return samples.map((sample) => {
+    const turns: Conversation['turns'] = []
+    for (let n = 1; Array.isArray(sample.conversation[`session_${n}`]); n++) {
+      const at = sessionTime(String(sample.conversation[`session_${n}_date_time`])) ?? 0
+      ;(sample.conversation[`session_${n}`] as Turn[]).forEach((t, i) =>
+        turns.push({
+          id: t.dia_id,
+          speaker: t.speaker,
+          text: t.blip_caption ? `${t.text} [shares a photo: ${t.blip_caption}]` : t.text,
+          at: at + i * 30,
+        }),
+      )
+    }
+    return {
+      id: sample.sample_id,
+      turns,
+      lines: turns.map((t) => JSON.stringify({ id: t.id, speaker: t.speaker, text: t.text, time: t.at })),
+      questions: sample.qa.map((qa) => ({
+        question: qa.question,
+        category: qa.category,
+        // Some evidence entries hold several ids ("D8:6; D9:17").
+        evidence: [...new Set(qa.evidence.flatMap((e) => e.split(/[;,]\s*/)).map((e) => e.trim()))].filter(Boolean),
+      })),
+    }
+  })
+}

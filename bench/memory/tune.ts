@@ -1,0 +1,45 @@
+// Tries retrieval settings on LoCoMo conversations 0–2 only (the in-sample split): the held-out
+// conversations are never read here. Each argument is a JSON object of `tuning` overrides; one
+// JSON line per setting. Run with
+//   npx tsx --tsconfig tsconfig.node.json bench/memory/tune.ts '{}' '{"wordWeight":2}'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { openMemory } from '../../main/memory/db'
+import { importLines } from '../../main/memory/importer'
+import { buildPack } from '../../main/memory/scheduler'
+import { tuning } from '../../main/memory/tuning'
+import { packedRefs } from './locomo'
+import { readLocomo } from './locomoData'
+
+const path = process.env.LOOMVERSE_LOCOMO || resolve(import.meta.dirname, '../../../shared/data/locomo/locomo_dev.json')
+const inSample = (readLocomo(path) ?? []).slice(0, 3)
+if (inSample.length === 0) throw new Error('no LoCoMo data: set LOOMVERSE_LOCOMO to its locomo_dev.json')
+const dir = mkdtempSync(join(tmpdir(), 'loomverse-tune-'))
+const defaults = { ...tuning }
+try {
+  const stores = inSample.map((c, i) => {
+    const store = openMemory(join(dir, `memory_${i}.db`))
+    importLines(store, c.lines.join('\n'))
+    return store
+  })
+  for (const arg of process.argv.slice(2).length ? process.argv.slice(2) : ['{}']) {
+    Object.assign(tuning, defaults, JSON.parse(arg) as Partial<typeof tuning>)
+    const cat = new Map<number, [number, number]>()
+    inSample.forEach((c, i) => {
+      for (const q of c.questions) {
+        const refs = packedRefs(buildPack(stores[i]!, { query: q.question, budget: 2000, path: null }))
+        const t = cat.get(q.category) ?? [0, 0]
+        t[0] += q.evidence.filter((e) => refs.has(e)).length
+        t[1] += q.evidence.length
+        cat.set(q.category, t)
+      }
+    })
+    const [found, total] = [...cat.values()].reduce((a, t) => [a[0] + t[0], a[1] + t[1]], [0, 0])
+    const per = Object.fromEntries([...cat].sort((a, b) => a[0] - b[0]).map(([k, [f, t]]) => [k, +(f / t).toFixed(3)]))
+    console.log(JSON.stringify({ settings: JSON.parse(arg) as unknown, recall: +(found / total).toFixed(4), per }))
+  }
+  for (const s of stores) s.db.close()
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}

@@ -1,0 +1,147 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openDatabase } from '../db/open'
+import { openMemory } from './db'
+import { importLines } from './importer'
+import { memoryMigrations } from './migrations'
+import { queryWords } from './queryWords'
+import { buildPack } from './scheduler'
+import type { MemoryStore } from './store'
+import { queryTimeWindow } from './timeWindow'
+
+// What the MemoryPack finds in an imported chat log when the budget holds only a few turns:
+// word ranking (BM25 over stemmed words), the named speaker and the named month.
+
+const open: MemoryStore[] = []
+const dirs: string[] = []
+afterEach(() => {
+  for (const s of open.splice(0)) s.db.close()
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'loomverse-recall-'))
+  dirs.push(dir)
+  return dir
+}
+function memory(): MemoryStore {
+  const store = openMemory(join(tempDir(), 'memory_p1.db'))
+  open.push(store)
+  return store
+}
+
+const MAY_2023 = Date.UTC(2023, 4, 8) / 1000
+const DAY = 86_400
+
+/** Imports turns as `speaker: text` lines, a day apart from 8 May 2023 unless `at` says otherwise. */
+function log(store: MemoryStore, turns: Array<[string, string, number?]>): void {
+  const lines = turns.map(([speaker, text, at], i) =>
+    JSON.stringify({ id: `t${i + 1}`, speaker, text, time: at ?? MAY_2023 + i * DAY }),
+  )
+  expect(importLines(store, lines.join('\n'))).toMatchObject({ imported: turns.length, skipped: 0 })
+}
+
+/** The turn ids (import refs) a pack holds, in pack order. */
+function packed(store: MemoryStore, query: string, budget: number): string[] {
+  const pack = buildPack(store, { query, budget, path: null })
+  expect(pack.tokens).toBeLessThanOrEqual(budget)
+  return pack.sections.flatMap((s) => s.items.flatMap((i) => i.refs.map((r) => r.id)))
+}
+
+/** Filler turns that share no word with the questions below. */
+function chatter(n: number): Array<[string, string]> {
+  const topics = ['weather', 'traffic', 'lunch', 'groceries', 'laundry', 'emails', 'podcasts', 'furniture']
+  return Array.from({ length: n }, (_, i) => [
+    i % 2 ? 'Melanie' : 'Caroline',
+    `Nothing much, just ${topics[i % topics.length]} and ${topics[(i * 3 + 1) % topics.length]} today, number ${i}.`,
+  ])
+}
+
+describe('MemoryPack retrieval on an imported chat log', () => {
+  it('ranks a turn by the word asked for, not by turns that merely contain its letters', () => {
+    const store = memory()
+    // "art" is inside "party", "started", "heart", "smart", "apart": a substring match finds
+    // them all; only t1 talks about art.
+    const lookalikes = ['party', 'started', 'heart', 'smart', 'apart', 'departure', 'cart', 'artichoke']
+    log(store, [
+      ['Caroline', 'My art is abstract: I paint big canvases in blue.'],
+      ...chatter(30),
+      // Newer, naming Caroline too: with substrings for words these rank first.
+      ...lookalikes.flatMap((w, i): Array<[string, string]> => [
+        ['Melanie', `The ${w} thing was fun, said Caroline, ${i}.`],
+        ['Caroline', `Yes, the ${w} one, Caroline agrees, ${i}.`],
+      ]),
+    ])
+    expect(packed(store, 'What kind of art does Caroline make?', 140)).toContain('t1')
+  })
+
+  it('finds a turn by another form of the words asked for', () => {
+    const store = memory()
+    log(store, [
+      ['Melanie', 'Back then I studied botany; my hobbies were mostly outdoors.'],
+      ...chatter(40),
+      ...Array.from({ length: 12 }, (_, i): [string, string] => ['Melanie', `Such a lovely sunny ${i} morning here.`]),
+    ])
+    // "studying" and "studied", "hobby" and "hobbies": one stem each, not one spelling.
+    expect(packed(store, 'What hobby was Melanie studying?', 60)).toEqual(['t1'])
+  })
+
+  it('prefers what the named person said over what others said to them', () => {
+    const store = memory()
+    log(store, [
+      ['Caroline', 'My dog Biscuit learned to open the fridge.'],
+      ...chatter(20),
+      // Newer, and naming Caroline: a plain keyword match ranks these first.
+      ['Melanie', 'Caroline, my dog Rex chewed the sofa again.'],
+      ['Melanie', 'Caroline, our dog Rex loves the beach.'],
+    ])
+    // Room for one turn.
+    expect(packed(store, 'What did Caroline say about her dog?', 60)).toEqual(['t1'])
+  })
+
+  it('prefers the month the question names', () => {
+    const store = memory()
+    const october = Date.UTC(2023, 9, 12) / 1000
+    log(store, [
+      ['Caroline', 'I started a pottery class, it is so relaxing.', october],
+      ...chatter(10),
+      ['Caroline', 'Started the pottery class again today, relaxing as ever!', october + 40 * DAY],
+      ['Caroline', 'The pottery class I started is relaxing.', october + 80 * DAY],
+    ])
+    // Room for one turn.
+    expect(packed(store, 'What class did Caroline start in October 2023?', 60)).toEqual(['t1'])
+  })
+
+  it('finds memories written before the word index existed once the database is upgraded', () => {
+    const file = join(tempDir(), 'memory_old.db')
+    const { db } = openDatabase(file, { migrations: memoryMigrations.slice(0, 3), label: 'memory database' })
+    db.prepare('INSERT INTO units (id, kind, created_at, updated_at) VALUES (1, 1, 0, 0)').run()
+    db.prepare("INSERT INTO units_fts (rowid, text) VALUES (1, 'Caroline: I painted a sunrise.')").run()
+    db.close()
+    const store = openMemory(file)
+    open.push(store)
+    expect(store.prepare("SELECT rowid FROM units_words WHERE units_words MATCH 'paintings'").pluck().all()).toEqual([
+      1,
+    ])
+  })
+})
+
+describe('reading a query', () => {
+  it('keeps content words and marks names written capitalised', () => {
+    expect(queryWords('What did Caroline say about the LGBTQ support group?')).toEqual({
+      words: ['caroline', 'say', 'lgbtq', 'support', 'group'],
+      names: new Set(['caroline', 'lgbtq']),
+    })
+    expect(queryWords("Who is Melanie's husband?").words).toEqual(['melanie', 'husband'])
+    expect(queryWords('the and of what').words).toEqual([])
+  })
+
+  it('reads a named month and year, and takes "may" for a month only where it is one', () => {
+    expect(queryTimeWindow('What setback did Melanie face in October 2023?')).toEqual({ month: 9, year: 2023 })
+    expect(queryTimeWindow('Where did they go in May?')).toEqual({ month: 4, year: null })
+    expect(queryTimeWindow('What did John do during 2022?')).toEqual({ month: null, year: 2022 })
+    expect(queryTimeWindow('What may Caroline do next?')).toBeNull()
+    expect(queryTimeWindow('How was the march for rights?')).toBeNull()
+  })
+})

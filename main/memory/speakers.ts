@@ -1,0 +1,36 @@
+import { queryWords } from './queryWords'
+import type { MemoryStore, UnitRow } from './store'
+import { UnitKind } from './enums'
+import { tuning } from './tuning'
+
+/** "Caroline: I went…" → "caroline": an imported turn's text starts with its speaker. */
+const SPEAKER = /^([^:\n]{1,40}):\s/
+
+/**
+ * Turns spoken by someone the query names weigh more: "What did Caroline research?" is
+ * answered by Caroline's own turns far more often than by what others say to her (LoCoMo
+ * conversations 0–2: 83% of the evidence of a question naming one speaker). The name itself
+ * is in half the turns of a two-person log, so BM25 gives it almost no weight.
+ */
+export function boostNamedSpeakers(
+  store: MemoryStore,
+  query: string,
+  fused: Map<number, { unit: UnitRow; score: number; why: string }>,
+): void {
+  const { names } = queryWords(query)
+  if (names.size === 0 || tuning.speakerBoost === 0) return
+  const episodes = [...fused.values()].filter((h) => h.unit.kind === UnitKind.EPISODE).map((h) => h.unit.id)
+  if (episodes.length === 0) return
+  const heads = store
+    .prepare(
+      'SELECT f.rowid AS id, substr(f.text, 1, 42) AS head FROM json_each(?) j JOIN units_fts f ON f.rowid = j.value',
+    )
+    .all(JSON.stringify(episodes)) as Array<{ id: number; head: string }>
+  for (const { id, head } of heads) {
+    const speaker = SPEAKER.exec(head)?.[1]?.toLowerCase()
+    if (!speaker || !speaker.split(/\s+/).some((w) => names.has(w))) continue
+    const hit = fused.get(id)!
+    hit.score *= 1 + tuning.speakerBoost
+    hit.why = `${hit.why}; spoken by ${speaker}`
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The MemoryPack's retrieval settings. Every number here was chosen on LoCoMo conversations
+ * 0–2 only (`bench/memory`, LOOMVERSE_LOCOMO_SPLIT=in); conversations 3–4 are the out-of-sample
+ * check and were never used to choose one. The bench prints this object beside its figures.
+ * A plain object so a tuning script can try values; nothing in the app writes to it.
+ */
+export const tuning = {
+  /** Newest rows a word brings before BM25 (a common word's weight is near nil anyway). */
+  wordsPerTerm: 100,
+  /** A name the query writes capitalised counts this many times. */
+  nameWeight: 1.5,
+  /** Word hits scoring under this share of the best one are left out of the word ranking. */
+  wordFloor: 0.1,
+  /** Pseudo-relevance feedback: words shared by the best `prfDocs` hits, up to `prfTerms`, at this weight. */
+  prfDocs: 5,
+  prfTerms: 6,
+  prfWeight: 0.5,
+  /** Reciprocal-rank fusion: each list gives weight × k / (k + rank). */
+  rrfK: 20,
+  /** BM25 over stemmed words. */
+  wordWeight: 1.5,
+  /** IDF-weighted trigram overlap (units_fts): Japanese, and words the word index does not know. */
+  trigramWeight: 1.5,
+  /** The local hashed n-gram vectors. */
+  vectorWeight: 0.5,
+  /** A turn spoken by someone the query names: its score × (1 + this). */
+  speakerBoost: 0.3,
+  /**
+   * An item's value grows with what it holds: relevance × tokens^this. With relevance alone per
+   * token, greedy packing filled the budget with short, barely relevant lines and left out the
+   * long turn that held the answer (LoCoMo evidence recall 0.61 with no length term, 0.70 with
+   * 0.7; flat above that).
+   */
+  contentExponent: 0.7,
+  /** A unit of the month or year the query names: its score × (1 + this). */
+  timeBoost: 1,
+  /** How many of the best episode hits bring the turns just before and after them, and at what share. */
+  neighbourHits: 8,
+  neighbourShare: 0.6,
+}

@@ -1,0 +1,56 @@
+import { queryWords } from './queryWords'
+import type { MemoryStore } from './store'
+import { tuning } from './tuning'
+
+/**
+ * Units ranked by BM25 over the stemmed word index (units_words), best first, with its score.
+ * BM25 adds up over the query's words, so each word is its own FTS5 query: a rare word brings
+ * every unit it is in, a very common one only its newest `wordsPerTerm` (its weight is near nil
+ * anyway, and ranking all of its rows would cost ~100 ms at 100k units). Names count
+ * `nameWeight` times. (Phrases of adjacent query words, searched as such, changed nothing on
+ * LoCoMo conversations 0–2 and cost a query each: left out.)
+ */
+export function wordRanking(store: MemoryStore, query: string): Array<[number, number]> {
+  const { words, names } = queryWords(query)
+  if (words.length === 0) return []
+  const stmt = store.prepare(
+    `SELECT rowid AS id, bm25(units_words) AS s FROM units_words WHERE units_words MATCH ? ORDER BY rowid DESC LIMIT ?`,
+  )
+  const scores = new Map<number, number>()
+  const add = (match: string, weight: number) => {
+    for (const { id, s } of stmt.all(match, tuning.wordsPerTerm) as Array<{ id: number; s: number }>)
+      scores.set(id, (scores.get(id) ?? 0) - s * weight)
+  }
+  for (const word of words) add(`"${word}"`, names.has(word) ? tuning.nameWeight : 1)
+  // Fusion goes by rank, not score: a hit on a word nearly every unit holds (the speaker of a
+  // two-person log) must not rank second to a real match, so hits far below the best are dropped.
+  const ranked = () => {
+    const sorted = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])
+    const floor = (sorted[0]?.[1] ?? 0) * tuning.wordFloor
+    return sorted.filter(([, score]) => score >= floor)
+  }
+  if (tuning.prfDocs === 0 || tuning.prfWeight === 0) return ranked()
+  for (const term of feedbackTerms(store, ranked().slice(0, tuning.prfDocs), words)) add(`"${term}"`, tuning.prfWeight)
+  return ranked()
+}
+
+/**
+ * Pseudo-relevance feedback: words that several of the best hits share but the query did not
+ * say ("camping" → "campfire", "marshmallows") are searched too, at a lower weight.
+ */
+function feedbackTerms(store: MemoryStore, best: Array<[number, number]>, said: readonly string[]): string[] {
+  if (best.length < 2) return []
+  const texts = store
+    .prepare('SELECT f.text FROM json_each(?) j JOIN units_fts f ON f.rowid = j.value')
+    .pluck()
+    .all(JSON.stringify(best.map(([id]) => id))) as string[]
+  const seenIn = new Map<string, number>()
+  for (const text of texts)
+    for (const word of new Set(queryWords(text.replace(/^[^:\n]{1,40}:\s/, '')).words))
+      if (word.length >= 4 && !said.includes(word) && !/^\d+$/.test(word)) seenIn.set(word, (seenIn.get(word) ?? 0) + 1)
+  return [...seenIn.entries()]
+    .filter(([, n]) => n >= 2)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, tuning.prfTerms)
+    .map(([word]) => word)
+}
