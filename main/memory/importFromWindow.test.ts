@@ -74,4 +74,21 @@ describe('memory_import from a window', () => {
     // Nothing was opened for the persona either.
     expect(existsSync(join(core.paths.memory, `memory_${personaId}.db`))).toBe(false)
   })
+
+  it('refuses a path with a NUL character at the router, from a window and from the command line alike (found by the fuzzer)', async () => {
+    const { core, personaId } = await setup()
+    for (const transport of ['ws', 'internal'] as const) {
+      const r = await core.router.call(
+        'memory_import',
+        { persona_id: personaId, path: 'chat\u0000.jsonl', no_llm: true },
+        { transport },
+      )
+      expect(r).toEqual({
+        ok: false,
+        error: { code: 'bad_input', message: 'memory_import: path: must not contain a NUL character (U+0000)' },
+      })
+    }
+    const folder = await core.router.call('vizprompt_import', { path: 'x\u0000' }, { transport: 'internal' })
+    expect(folder).toMatchObject({ ok: false, error: { code: 'bad_input' } })
+  })
 })

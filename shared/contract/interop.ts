@@ -1,9 +1,10 @@
 import { z } from 'zod'
+import { FilePath } from './names'
 import type { MethodSpecs } from './spec'
 
 const Id = z.string().uuid()
 /** A folder: from a window, a name inside the data folder's exports/ or imports/; from the command line, any path. */
-const FolderPath = z.string().min(1).max(4096)
+const FolderPath = FilePath
 
 export const VizpromptImportSummary = z.object({
   /** Flows written: new ones and ones the export had a newer version of. */

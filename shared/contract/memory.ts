@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { FilePath } from './names'
 import type { EventSpecs, MethodSpecs } from './spec'
 
 // Persona memory (seed 002 Unit+Payload schema, seed 004 Scheduler/MemoryPack).
@@ -191,9 +192,7 @@ export const memoryMethods = {
    * folder (relative to it, or absolute inside it); only the command line may name any file.
    */
   memory_import: {
-    input: z
-      .object({ persona_id: PersonaId, path: z.string().min(1).max(4096), no_llm: z.boolean().optional() })
-      .strict(),
+    input: z.object({ persona_id: PersonaId, path: FilePath, no_llm: z.boolean().optional() }).strict(),
     output: z.object({
       imported: z.number().int(),
       /** Lines already imported (same id) or unreadable. */

@@ -23,3 +23,10 @@ export function DisplayName(max: number) {
     .transform(cleanName)
     .pipe(z.string().trim().min(1).max(max))
 }
+
+/** A file or folder path a caller names: NUL is refused here, at the router, before any file call sees it. */
+export const FilePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((s) => !s.includes('\u0000'), { message: 'must not contain a NUL character (U+0000)' })
