@@ -117,11 +117,12 @@ describe('memory spend', () => {
         /^Rinの記憶を一時停止しました：軽量モデル openai:light-model が 3 回続けて失敗しました/,
       )
       expect(notice.error).toContain("the model's answer is not JSON")
+      // The fourth job is held back as soon as the worker reaches it (the notice may come first).
+      const status = () => h.call<MemoryStatus>('memory_status', { persona_id: personaId })
+      await expect.poll(async () => (await status()).jobs, { timeout: 20_000 }).toMatchObject({ failed: 3, due: 0 })
+      expect((await status()).paused).toMatchObject({ by: 'breaker', model: 'openai:light-model' })
       // Three jobs, each the answer and one request to fix it; the fourth waits without a call.
       expect(h.fake.requests.filter((r) => r.model === LIGHT)).toHaveLength(6)
-      const status = await h.call<MemoryStatus>('memory_status', { persona_id: personaId })
-      expect(status.paused).toMatchObject({ by: 'breaker', model: 'openai:light-model' })
-      expect(status.jobs).toMatchObject({ failed: 3, due: 0 })
       // The failed-jobs entry stays out of the way while the breaker's message speaks.
       const failedEntries = h.events.filter(
         (e) => e.event === 'job_progress' && (e.data as { job_id: string }).job_id === `memory-failed:${personaId}`,
