@@ -91,6 +91,8 @@ async function oneCrash(llm: FakeLlm, home: string, i: number, result: KillWorkR
   const underWay = client.next<JobProgress>('job_progress', (p) => p.done >= 1, 30_000, 'a first summary')
   const { batch } = await client.value<{ batch: string }>('build_summaries', { flow_id: flow.id })
   await underWay
+  // The kill must land while the worker holds a job: wait until the next summary has reached the model.
+  await heldByWorker(llm, 2, 30_000)
   await first.kill()
   client.close()
   const heldAtKill = countJobs(home, batch, 'running')
@@ -143,5 +145,15 @@ function countJobs(home: string, batch: string, which: 'running' | 'unfinished')
     ).n
   } finally {
     db.close()
+  }
+}
+
+/** Resolves once `count` summary requests have reached the fake model (the worker then holds a job). */
+async function heldByWorker(llm: FakeLlm, count: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  const asked = () => llm.requests.filter((r) => JSON.stringify(r.body).includes(SUMMARY_MARK)).length
+  while (asked() < count) {
+    if (Date.now() > deadline) throw new Error(`kill_work: no summary job reached the model in ${timeoutMs / 1000} s`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
