@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
+import { readTime } from '../../main/memory/importTime'
 
 // The LoCoMo file (see ../shared/data/locomo/README.md) read into what the recall bench needs:
 // each conversation's turns as import lines, and its questions with their evidence turn ids.
@@ -24,29 +25,6 @@ export interface Conversation {
   questions: Array<{ question: string; category: number; evidence: string[] }>
 }
 
-const months = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-]
-/** "1:56 pm on 8 May, 2023" → epoch seconds (UTC). */
-function sessionTime(text: string): number | null {
-  const m = /(\d+):(\d+)\s*(am|pm)\s+on\s+(\d+)\s+(\w+),?\s+(\d{4})/i.exec(text)
-  if (!m) return null
-  const hour = (Number(m[1]) % 12) + (m[3]!.toLowerCase() === 'pm' ? 12 : 0)
-  const month = months.indexOf(m[5]!.toLowerCase())
-  return month < 0 ? null : Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2])) / 1000
-}
-
 /** The conversations in file order, or null when the file is not there. */
 export function readLocomo(path: string): Conversation[] | null {
   if (!existsSync(path)) return null
@@ -54,7 +32,8 @@ export function readLocomo(path: string): Conversation[] | null {
   return samples.map((sample) => {
     const turns: Conversation['turns'] = []
     for (let n = 1; Array.isArray(sample.conversation[`session_${n}`]); n++) {
-      const at = sessionTime(String(sample.conversation[`session_${n}_date_time`])) ?? 0
+      // The app's own reading of "1:56 pm on 8 May, 2023" (UTC), as memory import uses it.
+      const at = readTime(String(sample.conversation[`session_${n}_date_time`])) ?? 0
       ;(sample.conversation[`session_${n}`] as Turn[]).forEach((t, i) =>
         turns.push({
           id: t.dia_id,

@@ -2,7 +2,8 @@
 // the forms below are read here, all behind readTime so that one can replace it. A time
 // without an offset is taken as UTC, as memory keeps every day and week in UTC.
 
-const MONTHS = [
+/** Month names as people write them, January first. */
+export const MONTHS = [
   'january',
   'february',
   'march',

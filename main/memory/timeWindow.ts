@@ -1,23 +1,10 @@
+import { MONTHS } from './importTime'
 import type { UnitRow } from './store'
 import { tuning } from './tuning'
 
 // When a query names a month or a year ("in October 2023", "in May", "during 2022"), the
 // units of that time weigh more: what happened then is what the question is about.
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-]
 const SHORT = MONTHS.map((m) => m.slice(0, 3))
 
 export interface TimeWindow {
