@@ -125,7 +125,8 @@ export async function fuzzContract(options: { calls: number; seed: number; wsEve
       try {
         reply = viaWs
           ? await client.call(method, input, CALL_TIMEOUT_MS)
-          : await withTimeout(core.router.call(method, input, { transport: 'internal' }), method)
+          : // As a window calls (never the trusted command line): random paths must stay inside the temp home.
+            await withTimeout(core.router.call(method, input, { transport: 'ws' }), method)
       } catch (e) {
         result.missing_replies++
         fail(`${method} ${preview(input)}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)
