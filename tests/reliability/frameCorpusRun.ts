@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto'
-import { connect, type Socket } from 'node:net'
-import { startServer, type Server } from '../support/serveProcess'
+import { startServer } from '../support/serveProcess'
 import type { Frame } from './corpora'
+import { openRawWebSocket, type RawConnection } from './rawWsClient'
 import { WireClient } from './wireClient'
 
 export interface FrameResult {
@@ -30,9 +29,9 @@ export async function sendFrames(corpus: readonly Frame[]): Promise<FrameResult>
     for (const frame of corpus) {
       let crashed = false
       void server.exited.then(() => (crashed = true))
-      const socket = await handshake(server)
-      await writeAndSettle(socket, frame.bytes)
-      socket.destroy()
+      const connection = await openRawWebSocket(server.port, server.token)
+      await writeAndSettle(connection, frame.bytes)
+      connection.socket.destroy()
       const answered = await good.call('app_info', {}, 10_000).then(
         (r) => r.ok,
         () => false,
@@ -62,64 +61,15 @@ export async function sendFrames(corpus: readonly Frame[]): Promise<FrameResult>
   return result
 }
 
-/** A raw TCP connection upgraded to a WebSocket with the host's token: from here on, bytes go out as they are. */
-function handshake(server: Server): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1')
-    const timer = setTimeout(() => {
-      socket.destroy()
-      reject(new Error('the WebSocket handshake got no answer in 10 s'))
-    }, 10_000)
-    let head = ''
-    socket.once('connect', () =>
-      socket.write(
-        [
-          `GET /ws?token=${server.token} HTTP/1.1`,
-          `Host: 127.0.0.1:${server.port}`,
-          'Upgrade: websocket',
-          'Connection: Upgrade',
-          `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
-          'Sec-WebSocket-Version: 13',
-          '',
-          '',
-        ].join('\r\n'),
-      ),
-    )
-    const onData = (chunk: Buffer) => {
-      head += chunk.toString('latin1')
-      if (!head.includes('\r\n\r\n')) return
-      clearTimeout(timer)
-      socket.off('data', onData)
-      if (head.startsWith('HTTP/1.1 101')) resolve(socket)
-      else {
-        socket.destroy()
-        reject(new Error(`the host refused the upgrade: ${head.split('\r\n')[0]}`))
-      }
-    }
-    socket.on('data', onData)
-    socket.once('error', (e) => {
-      clearTimeout(timer)
-      reject(e)
-    })
-  })
-}
-
 /**
- * Writes the frame, then waits for the host's reaction: a close (as a bad frame deserves), a
- * reply, or — for a frame it rightly waits on, such as an unfinished fragment — nothing for a while.
+ * Writes the frame, then waits for the host's reaction: a close (as a bad frame deserves), or —
+ * for a frame it rightly waits on, such as an unfinished fragment — nothing for a while.
  */
-function writeAndSettle(socket: Socket, bytes: Buffer): Promise<void> {
-  return new Promise((resolve) => {
-    const settled = () => {
-      clearTimeout(timer)
-      resolve()
-    }
-    const timer = setTimeout(settled, SETTLE_MS)
-    socket.once('data', settled)
-    socket.once('close', settled)
-    socket.on('error', () => {}) // a reset from a dying host is what we are here to observe, not an error
-    socket.write(bytes)
-  })
+async function writeAndSettle(connection: RawConnection, bytes: Buffer): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  connection.socket.write(bytes)
+  await Promise.race([connection.closed, new Promise((resolve) => (timer = setTimeout(resolve, SETTLE_MS)))])
+  clearTimeout(timer)
 }
 
 /** The error line of a crash report (Node prints the stack, then its version). */

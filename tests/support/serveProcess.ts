@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { FakeLlm } from './fakeLlm'
 
-// The built app run as a user runs it (`bin/loomverse.js serve`), for e2e tests and the
-// reliability suite. Needs the build in out/ (`npx electron-vite build`).
+// The app run as a user runs it (`bin/loomverse.js serve`), for e2e tests and the reliability
+// suite: the build in out/ (`npx electron-vite build`), or the TypeScript source through tsx
+// for a unit test that needs the host in a process of its own.
 
 export interface Server {
   /** `http://127.0.0.1:<port>/?token=…`, exactly as printed. */
@@ -33,6 +34,10 @@ export interface ServerOptions {
   token?: string
   /** Extra environment, e.g. the fake LLM server's address. */
   env?: NodeJS.ProcessEnv
+  /** Run main/cli.ts from source (no build needed; slower to start). */
+  fromSource?: boolean
+  /** How long to wait for the URL line. */
+  startTimeoutMs?: number
 }
 
 const repoRoot = resolve(import.meta.dirname, '../..')
@@ -45,7 +50,16 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   const env: NodeJS.ProcessEnv = { ...process.env, LC_ALL: 'en_US.UTF-8', ...options.env }
   delete env.LOOMVERSE_TOKEN // every server gets its own random token unless the test pins one
   env.LOOMVERSE_CHECK_OUTPUT = '1' // hold every answer to its contract schema while testing
-  const args = [join(repoRoot, 'bin/loomverse.js'), 'serve', '--port', String(options.port ?? 0), '--home', home]
+  const entry = options.fromSource
+    ? [
+        join(repoRoot, 'node_modules/tsx/dist/cli.mjs'),
+        '--tsconfig',
+        join(repoRoot, 'tsconfig.node.json'),
+        join(repoRoot, 'tests/support/serveFromSource.ts'),
+      ]
+    : [join(repoRoot, 'bin/loomverse.js')]
+  const args = [...entry, 'serve', '--port', String(options.port ?? 0), '--home', home]
+  const startTimeoutMs = options.startTimeoutMs ?? (options.fromSource ? 60_000 : 15_000)
   if (options.token) args.push('--token', options.token)
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,7 +70,10 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)))
   const url = await new Promise<string>((resolve, reject) => {
     let out = ''
-    const timer = setTimeout(() => reject(new Error(`serve printed no URL in 15 s\n${out}\n${err}`)), 15_000)
+    const timer = setTimeout(
+      () => reject(new Error(`serve printed no URL in ${startTimeoutMs / 1000} s\n${out}\n${err}`)),
+      startTimeoutMs,
+    )
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString()
       const match = /Loomverse is running at (http:\/\/\S+)/.exec(out)
