@@ -1,35 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { LlmRegistry } from '../llm/providers'
-import { startFakeLlm, type FakeLlm } from '../../tests/support/fakeLlm'
+import { describe, expect, it } from 'vitest'
+import { useMemoryRunner } from '../../tests/support/memoryRunner'
 import { everyMemoryJobReply } from '../../tests/support/memoryJobReply'
-import { openMemory } from './db'
 import { SummaryScopeType, UnitKind } from './enums'
-import { MemoryJobRunner } from './runner'
 import { buildPack } from './scheduler'
 import type { MemoryStore } from './store'
 
-const cleanup: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c()
-})
-
 const NOW = 1_700_000_000
 
-async function setup(): Promise<{ store: MemoryStore; fake: FakeLlm; runner: MemoryJobRunner }> {
-  const dir = mkdtempSync(join(tmpdir(), 'loomverse-capsule-'))
-  const store = openMemory(join(dir, 'memory_p.db'), () => NOW)
-  const fake = await startFakeLlm()
-  cleanup.push(
-    () => rmSync(dir, { recursive: true, force: true }),
-    () => void store.db.close(),
-    () => fake.close(),
-  )
-  const llm = new LlmRegistry(new Map([['openai', { id: 'openai', baseURL: `${fake.url}/v1`, apiKey: 'sk-test' }]]))
-  return { store, fake, runner: new MemoryJobRunner(store, llm, { backoffSeconds: 0, maxTries: 1 }) }
-}
+const setup = useMemoryRunner({ queue: { maxTries: 1 }, now: () => NOW })
 
 const MODEL = 'openai:gpt-4o-mini'
 /** An episode on a branch (`node`), or imported, on every branch (`null`). */

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { MemoryJob, MemoryPack, MemoryStatus, MemoryUnit } from '@shared/contract'
-import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+import { exchange, useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
 import { everyMemoryJobReply } from '../../tests/support/memoryJobReply'
 
 const setup = useLlmCore()
@@ -16,17 +16,8 @@ async function persona(h: LlmHarness): Promise<{ personaId: string; flowId: stri
   return { personaId: p.id, flowId: f.id }
 }
 
-async function say(h: LlmHarness, flowId: string, prompt: string, reply: string, parentId?: string): Promise<string> {
-  h.fake.script({ provider: 'openai', model: 'gpt-4o-mini', times: 1, reply })
-  const done = h.next('chat_status', (d) => d.state === 'done' || d.state === 'failed')
-  const { node_id } = await h.call<{ node_id: string }>('chat_send', {
-    flow_id: flowId,
-    prompt,
-    ...(parentId ? { parent_id: parentId } : {}),
-  })
-  expect(await done).toMatchObject({ node_id, state: 'done' })
-  return node_id
-}
+const say = (h: LlmHarness, flowId: string, prompt: string, reply: string, parentId?: string) =>
+  exchange(h, { flowId, prompt, reply, parentId })
 
 describe('memory in the chat', () => {
   it('records exchanges as episodes and remembers only the branch being answered', async () => {

@@ -1,36 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { LlmRegistry } from '../llm/providers'
-import { startFakeLlm, type FakeLlm } from '../../tests/support/fakeLlm'
+import { describe, expect, it } from 'vitest'
+import { useMemoryRunner } from '../../tests/support/memoryRunner'
 import { everyMemoryJobReply } from '../../tests/support/memoryJobReply'
-import { openMemory } from './db'
 import { UnitKind, UnitState } from './enums'
 import { BREAKER_FAILURES, memoryControl, setDailyBudget, setPaused, usageOn } from './memoryBreaker'
-import { MemoryJobRunner } from './runner'
+import type { MemoryJobRunner } from './runner'
 import type { MemoryStore } from './store'
 
 // The persona's memory spends only what it may: the breaker, the pause switch and the budget,
 // against the fake server over real HTTP and a real SQLite file.
 
-const cleanup: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c()
-})
-
-async function setup(): Promise<{ store: MemoryStore; fake: FakeLlm; runner: MemoryJobRunner }> {
-  const dir = mkdtempSync(join(tmpdir(), 'loomverse-breaker-'))
-  const store = openMemory(join(dir, 'memory_p.db'))
-  const fake = await startFakeLlm()
-  cleanup.push(
-    () => rmSync(dir, { recursive: true, force: true }),
-    () => void store.db.close(),
-    () => fake.close(),
-  )
-  const llm = new LlmRegistry(new Map([['openai', { id: 'openai', baseURL: `${fake.url}/v1`, apiKey: 'sk-test' }]]))
-  return { store, fake, runner: new MemoryJobRunner(store, llm, { backoffSeconds: 0, maxTries: 5 }) }
-}
+const setup = useMemoryRunner({ queue: { maxTries: 5 } })
 
 const MODEL = 'openai:gpt-4o-mini'
 const now = () => Math.floor(Date.now() / 1000)

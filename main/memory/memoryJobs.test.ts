@@ -1,40 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { LlmRegistry } from '../llm/providers'
-import { startFakeLlm, type FakeLlm } from '../../tests/support/fakeLlm'
-import { openMemory } from './db'
+import { describe, expect, it } from 'vitest'
+import { useMemoryRunner } from '../../tests/support/memoryRunner'
 import { LoopStatus, UnitKind, UnitState } from './enums'
 import { EPISODE_JOBS } from './memoryJobs'
 import { isoWeek } from './summaryJobs'
-import { MemoryJobRunner } from './runner'
 import { buildPack } from './scheduler'
 import type { MemoryStore } from './store'
 
-const cleanup: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c()
-})
-
-async function setup(queue: { maxTries?: number } = {}): Promise<{
-  store: MemoryStore
-  fake: FakeLlm
-  runner: MemoryJobRunner
-}> {
-  const dir = mkdtempSync(join(tmpdir(), 'loomverse-memjobs-'))
-  const store = openMemory(join(dir, 'memory_p.db'))
-  const fake = await startFakeLlm()
-  cleanup.push(
-    () => rmSync(dir, { recursive: true, force: true }),
-    () => {
-      store.db.close()
-    },
-    () => fake.close(),
-  )
-  const llm = new LlmRegistry(new Map([['openai', { id: 'openai', baseURL: `${fake.url}/v1`, apiKey: 'sk-test' }]]))
-  return { store, fake, runner: new MemoryJobRunner(store, llm, { backoffSeconds: 0, maxTries: 2, ...queue }) }
-}
+const setup = useMemoryRunner({ queue: { maxTries: 2 } })
 
 const MODEL = 'openai:gpt-4o-mini'
 function episode(store: MemoryStore, text: string, at: number): number {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { MemoryStatus } from '@shared/contract'
-import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+import { exchange, useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
 import { everyMemoryJobReply } from '../../tests/support/memoryJobReply'
 import { openMemory } from './db'
 
@@ -18,17 +18,8 @@ async function persona(h: LlmHarness, name = 'Mika'): Promise<{ personaId: strin
   return { personaId: p.id, flowId: f.id }
 }
 
-async function say(h: LlmHarness, flowId: string, prompt: string, parentId?: string): Promise<string> {
-  h.fake.script({ provider: 'openai', model: 'gpt-4o-mini', times: 1, reply: `About "${prompt}": I see.` })
-  const done = h.next('chat_status', (d) => d.state === 'done' || d.state === 'failed')
-  const { node_id } = await h.call<{ node_id: string }>('chat_send', {
-    flow_id: flowId,
-    prompt,
-    ...(parentId ? { parent_id: parentId } : {}),
-  })
-  expect(await done).toMatchObject({ node_id, state: 'done' })
-  return node_id
-}
+const say = (h: LlmHarness, flowId: string, prompt: string, parentId?: string) =>
+  exchange(h, { flowId, prompt, reply: `About "${prompt}": I see.`, parentId })
 
 /** Resolves once the persona's memory has no due or running job (its status-bar entry says done). */
 async function idle(h: LlmHarness, personaId: string): Promise<void> {

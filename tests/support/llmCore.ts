@@ -94,3 +94,21 @@ function saveLanguage(dir: string, language: 'ja' | 'en'): void {
   new SettingsService(db, new EventBus()).update({ language })
   db.close()
 }
+
+/** Sends a prompt in a flow, the fake model answering `reply`, and waits for the reply to land; returns the node. */
+export async function exchange(
+  h: LlmHarness,
+  input: { flowId: string; prompt: string; reply: string; parentId?: string },
+): Promise<string> {
+  h.fake.script({ provider: 'openai', model: 'gpt-4o-mini', times: 1, reply: input.reply })
+  const done = h.next('chat_status', (d) => d.state === 'done' || d.state === 'failed')
+  const { node_id } = await h.call<{ node_id: string }>('chat_send', {
+    flow_id: input.flowId,
+    prompt: input.prompt,
+    ...(input.parentId ? { parent_id: input.parentId } : {}),
+  })
+  const landed = await done
+  if (landed.node_id !== node_id || landed.state !== 'done')
+    throw new Error(`the reply to "${input.prompt}" did not land: ${JSON.stringify(landed)}`)
+  return node_id
+}
