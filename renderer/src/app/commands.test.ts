@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Flow, Node } from '@shared/contract'
-import type { Result } from '@shared/errors'
-import type { Client } from '../bridge'
+import { fakeClient } from '../store/fakeClient'
 import { createAppStore, type App, type AppStore } from '../store'
 import { nodeCommand, nodeCommandLabel, nodeCommands } from './commands'
 
@@ -38,41 +37,24 @@ function flowOf(pinnedB: boolean): Flow {
 
 /** A client that answers the graph and chat calls the node commands make, recording each call. */
 function graphClient(options: { retryFails?: boolean } = {}) {
-  const calls: Array<{ method: string; input: Record<string, unknown> }> = []
-  const listeners = new Map<string, Set<(d: unknown) => void>>()
-  const client: Client = {
-    transport: 'websocket',
-    invoke: (async (method: string, input: Record<string, unknown>): Promise<Result<unknown>> => {
-      calls.push({ method, input })
-      switch (method) {
-        case 'chat_retry':
-          return options.retryFails
-            ? { ok: false, error: { code: 'unavailable', message: 'no provider answers' } }
-            : { ok: true, value: { node_id: 'c' } }
-        case 'get_node':
-          return { ok: true, value: node(input.id as string, 'Where to?', 'Lisbon, again') }
-        case 'set_pinned':
-          return { ok: true, value: flowOf(input.pinned as boolean) }
-        case 'list_tool_calls':
-          return { ok: true, value: [] }
-        case 'get_undo_state':
-          return { ok: true, value: { can_undo: false, can_redo: false, undo_label: null, redo_label: null } }
-        default:
-          return { ok: false, error: { code: 'not_found', message: method } }
-      }
-    }) as Client['invoke'],
-    on: (event, listener) => {
-      const set = listeners.get(event) ?? new Set()
-      listeners.set(event, set)
-      set.add(listener as (d: unknown) => void)
-      return () => set.delete(listener as (d: unknown) => void)
-    },
-    state: () => 'connected',
-    onState: () => () => {},
-    close: () => {},
-  }
-  const emit = (event: string, data: unknown) => listeners.get(event)?.forEach((l) => l(data))
-  return { client, calls, emit }
+  return fakeClient((method, input) => {
+    switch (method) {
+      case 'chat_retry':
+        return options.retryFails
+          ? { ok: false, error: { code: 'unavailable', message: 'no provider answers' } }
+          : { ok: true, value: { node_id: 'c' } }
+      case 'get_node':
+        return { ok: true, value: node(input.id as string, 'Where to?', 'Lisbon, again') }
+      case 'set_pinned':
+        return { ok: true, value: flowOf(input.pinned as boolean) }
+      case 'list_tool_calls':
+        return { ok: true, value: [] }
+      case 'get_undo_state':
+        return { ok: true, value: { can_undo: false, can_redo: false, undo_label: null, redo_label: null } }
+      default:
+        return undefined
+    }
+  })
 }
 
 /** A store with flow f1 open: a → b. */

@@ -1,8 +1,7 @@
 import i18next from 'i18next'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import type { MemoryJob, MemoryUnit, MemoryUnitState } from '@shared/contract'
-import type { Result } from '@shared/errors'
-import type { Client } from '../bridge'
+import { fakeClient } from './fakeClient'
 import { en } from '../i18n/en'
 import { createAppStore } from './index'
 import { MEMORY_PAGE } from './memorySlice'
@@ -52,64 +51,47 @@ function job(id: number, status: MemoryJob['status']): MemoryJob {
  * state at a time), and memory_retry_jobs by queueing the failed jobs again.
  */
 function memoryClient(units: MemoryUnit[], jobs: MemoryJob[] = []) {
-  const calls: Array<{ method: string; input: Record<string, unknown> }> = []
-  const listeners = new Map<string, Set<(d: unknown) => void>>()
-  const client: Client = {
-    transport: 'websocket',
-    invoke: (async (method: string, input: Record<string, unknown>): Promise<Result<unknown>> => {
-      calls.push({ method, input })
-      switch (method) {
-        case 'memory_list_units': {
-          const found = units
-            .filter((u) => !input.state || u.state === input.state)
-            .sort((a, b) => b.occurred_at! - a.occurred_at! || b.id - a.id)
-          const offset = (input.offset as number) ?? 0
-          const limit = (input.limit as number) ?? 100
-          return { ok: true, value: { units: found.slice(offset, offset + limit), total: found.length } }
-        }
-        case 'memory_status': {
-          const count = (status: MemoryJob['status']) => jobs.filter((j) => j.status === status).length
-          const queued = count('queued')
-          const counts = {
-            queued,
-            due: queued,
-            running: count('running'),
-            done: count('done'),
-            failed: count('failed'),
-          }
-          return { ok: true, value: { units: units.length, jobs: counts, vectors: { model: null, waiting: 0 } } }
-        }
-        case 'memory_list_jobs':
-          return {
-            ok: true,
-            value: { jobs: jobs.filter((j) => !input.status || j.status === input.status).map((j) => ({ ...j })) },
-          }
-        case 'memory_retry_jobs': {
-          const ids = input.job_ids as number[] | undefined
-          const again = jobs.filter((j) => j.status === 'failed' && (!ids || ids.includes(j.id)))
-          for (const j of again) j.status = 'queued'
-          return { ok: true, value: { retried: again.length } }
-        }
-        case 'memory_list_entities':
-          return { ok: true, value: { entities: [], edges: [] } }
-        case 'memory_packs_for_node':
-          return { ok: true, value: [] }
-        default:
-          return { ok: false, error: { code: 'not_found', message: method } }
+  return fakeClient((method, input) => {
+    switch (method) {
+      case 'memory_list_units': {
+        const found = units
+          .filter((u) => !input.state || u.state === input.state)
+          .sort((a, b) => b.occurred_at! - a.occurred_at! || b.id - a.id)
+        const offset = (input.offset as number) ?? 0
+        const limit = (input.limit as number) ?? 100
+        return { ok: true, value: { units: found.slice(offset, offset + limit), total: found.length } }
       }
-    }) as Client['invoke'],
-    on: (event, listener) => {
-      const set = listeners.get(event) ?? new Set()
-      listeners.set(event, set)
-      set.add(listener as (d: unknown) => void)
-      return () => set.delete(listener as (d: unknown) => void)
-    },
-    state: () => 'connected',
-    onState: () => () => {},
-    close: () => {},
-  }
-  const emit = (event: string, data: unknown) => listeners.get(event)?.forEach((l) => l(data))
-  return { client, calls, emit }
+      case 'memory_status': {
+        const count = (status: MemoryJob['status']) => jobs.filter((j) => j.status === status).length
+        const queued = count('queued')
+        const counts = {
+          queued,
+          due: queued,
+          running: count('running'),
+          done: count('done'),
+          failed: count('failed'),
+        }
+        return { ok: true, value: { units: units.length, jobs: counts, vectors: { model: null, waiting: 0 } } }
+      }
+      case 'memory_list_jobs':
+        return {
+          ok: true,
+          value: { jobs: jobs.filter((j) => !input.status || j.status === input.status).map((j) => ({ ...j })) },
+        }
+      case 'memory_retry_jobs': {
+        const ids = input.job_ids as number[] | undefined
+        const again = jobs.filter((j) => j.status === 'failed' && (!ids || ids.includes(j.id)))
+        for (const j of again) j.status = 'queued'
+        return { ok: true, value: { retried: again.length } }
+      }
+      case 'memory_list_entities':
+        return { ok: true, value: { entities: [], edges: [] } }
+      case 'memory_packs_for_node':
+        return { ok: true, value: [] }
+      default:
+        return undefined
+    }
+  })
 }
 
 describe('memory slice', () => {
