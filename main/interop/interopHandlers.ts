@@ -3,22 +3,21 @@ import type { interopMethods } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { HomePaths } from '../kernel/home'
 import { chooseImportPath } from '../kernel/importFile'
-import type { HandlerModule } from '../kernel/router'
+import { callerNamesAnyPath, type HandlerModule } from '../kernel/router'
 import { exportVizprompt, importVizprompt, type VizpromptDeps } from './vizprompt'
 
 /** VizPrompt folders in and out: the CLI's export and import, and the app's, through one contract. */
 export function interopHandlers(deps: VizpromptDeps & { paths: HomePaths }): HandlerModule<typeof interopMethods> {
   return {
     vizprompt_export: async (i, ctx) => {
-      const outDir =
-        ctx.transport === 'internal'
-          ? resolve(i.out ?? join(deps.paths.exports, 'vizprompt'))
-          : join(deps.paths.exports, exportFolderName(i.out ?? 'vizprompt'))
+      const outDir = callerNamesAnyPath(ctx)
+        ? resolve(i.out ?? join(deps.paths.exports, 'vizprompt'))
+        : join(deps.paths.exports, exportFolderName(i.out ?? 'vizprompt'))
       const result = await exportVizprompt(deps, { outDir, flowIds: i.flow_id ? [i.flow_id] : undefined })
       return { out_dir: result.outDir, flows: result.flows, nodes: result.nodes }
     },
     vizprompt_import: async (i, ctx) => {
-      const chosen = await chooseImportPath(i.path, ctx.transport === 'internal' ? null : deps.paths.imports)
+      const chosen = await chooseImportPath(i.path, callerNamesAnyPath(ctx) ? null : deps.paths.imports)
       return importVizprompt(deps, chosen.path)
     },
   }

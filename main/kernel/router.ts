@@ -7,6 +7,15 @@ export interface CallContext {
   transport: 'ipc' | 'ws' | 'internal'
 }
 
+/**
+ * The one trust rule for paths: the command line runs in the user's own shell and may name any
+ * file or folder; a window or a script on the WebSocket names only what lies in the data
+ * folder's imports/ (to read) or exports/ (to write).
+ */
+export function callerNamesAnyPath(ctx: CallContext): boolean {
+  return ctx.transport === 'internal'
+}
+
 export type Handler<M extends Method> = (input: Parsed<M>, ctx: CallContext) => Out<M> | Promise<Out<M>>
 
 /** One handler for every method of the contract: a missing one is a type error. */

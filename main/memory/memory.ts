@@ -6,7 +6,7 @@ import type { GraphService } from '../graph/graphService'
 import type { HomePaths } from '../kernel/home'
 import type { EventBus } from '../kernel/events'
 import type { QueueSettings } from '../kernel/jobs/protocol'
-import type { CallContext, HandlerModule } from '../kernel/router'
+import { callerNamesAnyPath, type CallContext, type HandlerModule } from '../kernel/router'
 import type { JobService, WorkerEntry } from '../kernel/jobs/jobService'
 import { JobQueue } from '../kernel/jobs/jobQueue'
 import type { LlmRegistry } from '../llm/providers'
@@ -265,7 +265,7 @@ export class MemoryService implements ChatMemory {
     ctx: CallContext,
   ): Promise<{ imported: number; skipped: number; unreadable: number; errors: string[]; jobs: number }> {
     this.deps.personas.get(input.persona_id)
-    const importsDir = ctx.transport === 'internal' ? null : this.deps.paths.imports
+    const importsDir = callerNamesAnyPath(ctx) ? null : this.deps.paths.imports
     const log = await readChatLog(await chooseImportPath(input.path, importsDir), nowSeconds())
     // Opened only now: a refused file leaves the memory database as it was, or absent.
     const store = this.store(input.persona_id)
