@@ -54,7 +54,7 @@ test('entity graph: extracted entities drawn with their relation; search highlig
   await expect(entities.node('Pepper')).not.toHaveClass(/\bdim\b/)
 
   // A node lists the memories about its entity, as the list's "N memories" does.
-  await entities.node('Pepper').click()
+  await entities.clickNode('Pepper')
   await expect(memory.panel.getByRole('tab', { name: 'Memories', exact: true })).toHaveAttribute(
     'aria-selected',
     'true',

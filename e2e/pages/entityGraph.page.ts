@@ -1,4 +1,5 @@
 import { expect, type Locator } from '@playwright/test'
+import { viewSettled } from './viewport'
 
 /** The memory inspector's Entities view drawn as a graph (List | Graph inside the Entities tab). */
 export class EntityGraphPage {
@@ -20,6 +21,12 @@ export class EntityGraphPage {
   /** The node named exactly `name` ("Kyoto" is not "Kyoto City Library"). */
   node(name: string): Locator {
     return this.figure.getByTestId('entity-node').filter({ has: this.panel.page().getByText(name, { exact: true }) })
+  }
+
+  /** Clicks the node once the graph has stopped fitting itself to what the search found. */
+  async clickNode(name: string): Promise<void> {
+    await viewSettled(this.panel.page(), this.figure)
+    await this.node(name).click()
   }
 
   /** The label of each relation of this type. */

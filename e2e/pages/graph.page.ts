@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test'
+import { viewSettled } from './viewport'
 
 interface FlowShape {
   id: string
@@ -33,22 +34,7 @@ export class GraphPage {
 
   async fitView(): Promise<void> {
     await this.page.getByRole('button', { name: 'Fit View' }).click()
-    await this.viewSettled()
-  }
-
-  /** Waits until the canvas stops moving (fit and centre animate): its transform is the same on two reads 100 ms apart. */
-  async viewSettled(): Promise<void> {
-    await this.page.waitForFunction(
-      () => {
-        const transform = document.querySelector<HTMLElement>('.react-flow__viewport')?.style.transform ?? ''
-        const memo = window as unknown as { __lastViewport?: string }
-        const settled = memo.__lastViewport === transform
-        memo.__lastViewport = transform
-        return settled
-      },
-      undefined,
-      { polling: 100 },
-    )
+    await viewSettled(this.page)
   }
 
   card(index: number): Locator {
