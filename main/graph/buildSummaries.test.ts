@@ -84,7 +84,7 @@ describe('a worker that dies mid-job', () => {
     const flow = await first.call<Flow>('create_flow', { name: 'crash' })
     const node = await first.call<Node>('create_node', { flow_id: flow.id, prompt: '京都', response: '関西' })
     // The model takes long enough for the worker to be killed while it waits.
-    first.fake.script({ provider: 'openai', delayMs: 3000, reply: '要約: 遅い答え\nタグ: a, b, c', times: 1 })
+    first.fake.script({ provider: 'openai', delayMs: 60_000, reply: '要約: 遅い答え\nタグ: a, b, c', times: 1 })
     await first.call('build_summaries', { flow_id: flow.id })
     await expect.poll(() => first.fake.requests.length, { timeout: 5000 }).toBeGreaterThan(0)
     await first.core.jobs.terminate()
@@ -100,6 +100,8 @@ describe('a worker that dies mid-job', () => {
         timeout: 15_000,
       })
       .toBe('取り戻した答え')
+    // The summary is written before the job is marked done: wait for the queue, not for the node.
+    await second.core.jobs.whenIdle()
     expect(second.core.db.prepare('SELECT status, tries FROM jobs').all()).toEqual([{ status: 2, tries: 2 }])
-  }, 30_000) // two workers start from TypeScript
+  }, 30_000) // two workers start, one after the other
 })
