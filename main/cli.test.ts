@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
@@ -70,17 +71,35 @@ describe('loomverse CLI', () => {
   it('refuses to serve a data folder written by a newer Loomverse, exiting 1 with the reason', async () => {
     const dir = home()
     const first = io(async () => {})
-    expect(await runCli(['serve', '--home', dir], first.cli)).toBe(0)
+    expect(await runCli(['serve', '--home', dir, '--port', '0'], first.cli)).toBe(0)
     const db = new Database(join(dir, 'loomverse.db'))
     db.pragma('user_version = 42')
     db.close()
     const second = io(async () => {
       throw new Error('must not start serving')
     })
-    expect(await runCli(['serve', '--home', dir], second.cli)).toBe(1)
+    expect(await runCli(['serve', '--home', dir, '--port', '0'], second.cli)).toBe(1)
     expect(second.err.join('\n')).toMatch(
       new RegExp(`loomverse\\.db has schema version 42, but this Loomverse knows only up to ${appMigrations.length}`),
     )
+  })
+
+  it('serves on 8080 by default, and says so when that port is taken', async () => {
+    // Whether this test or another program holds 8080, serve must refuse it with the port's name.
+    const holder = createServer()
+    await new Promise<void>((resolve) => {
+      holder.once('error', () => resolve())
+      holder.listen(8080, '127.0.0.1', () => resolve())
+    })
+    try {
+      const r = io(async () => {
+        throw new Error('must not start serving')
+      })
+      expect(await runCli(['serve', '--home', home()], r.cli)).toBe(1)
+      expect(r.err.join('\n')).toMatch(/port 8080 is in use .*--port 0 for any free one/)
+    } finally {
+      await new Promise<void>((resolve) => (holder.listening ? holder.close(() => resolve()) : resolve()))
+    }
   })
 
   it('reads the token from LOOMVERSE_TOKEN and the home from LOOMVERSE_HOME', async () => {
@@ -90,7 +109,7 @@ describe('loomverse CLI', () => {
       expect(out[1]).toContain(dir)
     })
     r.cli.env = { LOOMVERSE_TOKEN: 'env-token-0123456789abcdef', LOOMVERSE_HOME: dir }
-    expect(await runCli(['serve'], r.cli)).toBe(0)
+    expect(await runCli(['serve', '--port', '0'], r.cli)).toBe(0)
   })
 })
 
@@ -242,6 +261,22 @@ describe('loomverse graph commands', () => {
     expect(r.err).toMatch(/^loomverse import: nodes\/00\/00\.xml:4: Expected closing tag 'prompt'/)
   })
 
+  it('create-node takes the texts on the command line (seed §12.1) and adds to the same "main"', async () => {
+    const data = join(home(), 'data')
+    const first = await run('create-node', '--home', data, '--prompt', '質問内容', '--response', '回答内容')
+    expect(first).toMatchObject({ code: 0, err: '' })
+    const second = await run('create-node', '--home', data, '--prompt', 'q2', '--response', '')
+    expect(second.code).toBe(0)
+    const core = startCore({ home: data, mode: 'browser' })
+    try {
+      expect(core.graph.listFlows()).toMatchObject([{ name: 'main', node_count: 2 }])
+      const id = first.out[0]!.slice('Created node: '.length)
+      expect(core.graph.getNode(id)).toMatchObject({ prompt: '質問内容', response: '回答内容' })
+    } finally {
+      await core.dispose()
+    }
+  })
+
   it('exits 1 naming a missing input file, and 2 for a wrong command line', async () => {
     const data = join(home(), 'data')
     const f = files({ 'a.txt': 'a' })
@@ -257,7 +292,14 @@ describe('loomverse graph commands', () => {
     })
 
     const cases: Array<[string[], RegExp]> = [
-      [['create-node', '--response-file', f['a.txt']!], /loomverse create-node: --prompt-file F is required/],
+      [
+        ['create-node', '--response-file', f['a.txt']!],
+        /loomverse create-node: --prompt TEXT or --prompt-file F is required/,
+      ],
+      [
+        ['create-node', '--prompt', 'q', '--prompt-file', f['a.txt']!, '--response', 'a'],
+        /loomverse create-node: give --prompt or --prompt-file, not both/,
+      ],
       [
         ['create-node', '--prompt-file', f['a.txt']!, '--response-file', f['a.txt']!, '--parent', 'x'],
         /parent_ids\.0: Invalid UUID/,

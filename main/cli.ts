@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import type { FlowSummary, In, Method, Out, Persona } from '@shared/contract'
+import { DEFAULT_FLOW_NAME, type FlowSummary, type In, type Method, type Out, type Persona } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import { version } from '../package.json'
 import { startCore, type Core } from './core'
@@ -29,7 +29,8 @@ const help = `loomverse ${version} — a studio for long conversations with AI p
 
 Usage:
   loomverse serve [--port N] [--home DIR] [--token T]   run browser mode on 127.0.0.1
-  loomverse create-node --prompt-file F --response-file F [--flow NAME] [--parent ID]... [--tags "a,b"]
+  loomverse create-node (--prompt TEXT | --prompt-file F) (--response TEXT | --response-file F)
+                        [--flow NAME] [--parent ID]... [--tags "a,b"]
                                                         add a prompt/response node; prints its id
   loomverse search [--tags "a,b"] [--keywords "x,y"] [--flow NAME]
                                                         find nodes; prints id, flow and excerpt per line
@@ -49,7 +50,7 @@ Usage:
 
 Options:
   --home DIR    data folder (default: $LOOMVERSE_HOME, else ~/.loomverse)
-  --port N      port to listen on; 0 picks a free one (default: 0)
+  --port N      port to listen on; 0 picks a free one (default: 8080, the VizPrompt seed's)
   --token T     access token (default: $LOOMVERSE_TOKEN, else a new random one per launch)
   --flow NAME   a flow's name or id; create-node creates it when missing (default: main)
   --parent ID   the new node's parent; repeat it to merge branches (default: a new root)
@@ -67,6 +68,8 @@ const options = {
   home: { type: 'string' },
   port: { type: 'string' },
   token: { type: 'string' },
+  prompt: { type: 'string' },
+  response: { type: 'string' },
   'prompt-file': { type: 'string' },
   'response-file': { type: 'string' },
   flow: { type: 'string' },
@@ -98,7 +101,7 @@ interface Command {
 const commands: Record<string, Command> = {
   serve: { options: ['port', 'token'], positionals: [], run: serveCommand },
   'create-node': {
-    options: ['prompt-file', 'response-file', 'flow', 'parent', 'tags'],
+    options: ['prompt', 'response', 'prompt-file', 'response-file', 'flow', 'parent', 'tags'],
     positionals: [],
     run: createNodeCommand,
   },
@@ -109,7 +112,8 @@ const commands: Record<string, Command> = {
   memory: { options: ['persona', 'no-llm'], positionals: ['import', 'FILE'], run: memoryCommand },
 }
 
-const DEFAULT_FLOW = 'main'
+/** The port `serve` takes when none is given and it is free (VizPrompt seed §12.1). */
+const DEFAULT_PORT = 8080
 /** Import results can list every node; past this many the rest are counted, not listed. */
 const SKIPPED_SHOWN = 20
 
@@ -158,12 +162,20 @@ function checkUsage(name: string, command: Command, values: Values, rest: string
 // ---- serve
 
 async function serveCommand(values: Values, _: string[], io: CliIo): Promise<number> {
-  const port = parsePort(values.port ?? '0')
+  const port = parsePort(values.port ?? String(DEFAULT_PORT))
   if (port === null) throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}"`)
   const token = values.token ?? (io.env.LOOMVERSE_TOKEN || undefined)
   if (token !== undefined && token.length < 16) throw new UsageError('--token must be at least 16 characters')
   const home = resolveHome(values.home, io.env)
-  const serving = await serve({ home, port, token, staticDir: rendererDir(), ...workersFor(io), log: io.err })
+  const serving = await serve({ home, port, token, staticDir: rendererDir(), ...workersFor(io), log: io.err }).catch(
+    (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EADDRINUSE') throw e
+      throw new Error(
+        `port ${port} is in use (by another program or another Loomverse); ` +
+          'give another with --port N, or --port 0 for any free one',
+      )
+    },
+  )
   io.out(`Loomverse is running at ${serving.host.url}`)
   io.out(`Data: ${home}  (press Ctrl+C to stop)`)
   await io.untilStopped()
@@ -192,11 +204,11 @@ function rendererDir(): string | null {
 // ---- graph commands: they open the database directly (SQLite WAL lets a running serve share it)
 
 async function createNodeCommand(values: Values, _: string[], io: CliIo): Promise<number> {
-  const prompt = await readInputFile(required(values['prompt-file'], '--prompt-file F'), 'prompt')
-  const response = await readInputFile(required(values['response-file'], '--response-file F'), 'response')
-  const flowName = values.flow ?? DEFAULT_FLOW
+  const prompt = await textOrFile(values.prompt, values['prompt-file'], 'prompt')
+  const response = await textOrFile(values.response, values['response-file'], 'response')
+  const flowName = values.flow ?? DEFAULT_FLOW_NAME
   return withCore(values, io, async (core) => {
-    const flow = findFlow(core, flowName) ?? (await call(core, 'create_flow', { name: flowName }))
+    const flow = core.graph.findFlow(flowName) ?? (await call(core, 'create_flow', { name: flowName }))
     const node = await call(core, 'create_node', {
       flow_id: flow.id,
       prompt,
@@ -369,24 +381,17 @@ async function call<M extends Method>(core: Core, method: M, input: In<M>): Prom
 }
 
 /** A flow by id, else by name; null when there is none, an error when the name is ambiguous. */
-function findFlow(core: Core, ref: string): FlowSummary | null {
-  const flows = core.graph.listFlows()
-  const byId = flows.find((f) => f.id === ref)
-  if (byId) return byId
-  const named = flows.filter((f) => f.name === ref)
-  if (named.length > 1) {
-    throw new AppError(
-      'conflict',
-      `${named.length} flows are named "${ref}"; give one's id: ${named.map((f) => f.id).join(', ')}`,
-    )
-  }
-  return named[0] ?? null
-}
-
 function requireFlow(core: Core, ref: string): FlowSummary {
-  const flow = findFlow(core, ref)
+  const flow = core.graph.findFlow(ref)
   if (!flow) throw new AppError('not_found', `no flow named "${ref}"`)
   return flow
+}
+
+/** `--prompt TEXT` (seed §12.1) or `--prompt-file F`: exactly one of the two. */
+async function textOrFile(text: string | undefined, file: string | undefined, what: string): Promise<string> {
+  if (text !== undefined && file !== undefined) throw new UsageError(`give --${what} or --${what}-file, not both`)
+  if (text !== undefined) return text
+  return readInputFile(required(file, `--${what} TEXT or --${what}-file F`), what)
 }
 
 async function readInputFile(path: string, what: string): Promise<string> {

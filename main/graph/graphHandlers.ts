@@ -4,6 +4,7 @@ import type { HandlerModule } from '../kernel/router'
 import type { JobService } from '../kernel/jobs/jobService'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
+import { AppError } from '@shared/errors'
 import { uiLanguage } from '../kernel/language'
 import type { GraphService } from './graphService'
 import { listTags, searchNodes } from './search'
@@ -17,7 +18,12 @@ export function graphHandlers(
   return {
     create_flow: (i) => graph.createFlow(i),
     list_flows: () => graph.listFlows(),
-    get_flow: (i) => graph.getFlow(i.id),
+    get_flow: (i) => {
+      const ref = (i.id ?? i.name)!
+      const found = graph.findFlow(ref)
+      if (!found) throw new AppError('not_found', `no flow with the id or name "${ref}"`)
+      return graph.getFlow(found.id)
+    },
     load_flow: (i) => graph.loadFlow(i.id),
     update_flow: (i) => {
       if (i.persona_id) personas.get(i.persona_id) // refuses an unknown persona before anything changes

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import type { ContextPreview, Flow, FlowGraph, FlowSummary, Node, Parsed } from '@shared/contract'
+import {
+  DEFAULT_FLOW_NAME,
+  type ContextPreview,
+  type Flow,
+  type FlowGraph,
+  type FlowSummary,
+  type Node,
+  type Parsed,
+} from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
 import type { EventBus } from '../kernel/events'
@@ -51,6 +59,29 @@ export class GraphService {
     return flow
   }
 
+  /**
+   * A flow by id, else by name, as scripts and the VizPrompt seed name them (`main`); null when
+   * none has it. Two flows with the name are a conflict that lists their ids.
+   */
+  findFlow(ref: string): FlowSummary | null {
+    const flows = this.store.listFlows()
+    const byId = flows.find((f) => f.id === ref)
+    if (byId) return byId
+    const named = flows.filter((f) => f.name === ref)
+    if (named.length > 1) {
+      throw new AppError(
+        'conflict',
+        `${named.length} flows are named "${ref}"; give one's id: ${named.map((f) => f.id).join(', ')}`,
+      )
+    }
+    return named[0] ?? null
+  }
+
+  /** The flow a request without one goes to: the one named `main`, made on first use. */
+  defaultFlow(): FlowSummary | Flow {
+    return this.findFlow(DEFAULT_FLOW_NAME) ?? this.createFlow({ name: DEFAULT_FLOW_NAME })
+  }
+
   loadFlow(id: string): FlowGraph {
     const flow = this.getFlow(id)
     return { flow, nodes: this.store.flowNodes(id) }
@@ -98,6 +129,11 @@ export class GraphService {
    * only flow. A node shared by several flows needs the flow named — never a guess, or chat
    * and memory would read the wrong flow's path.
    */
+  /** Every flow holding the node (none for an unknown id). */
+  flowsOfNode(nodeId: string): string[] {
+    return this.store.flowsOf(nodeId)
+  }
+
   flowOf(nodeId: string, flowId?: string): string {
     if (flowId === undefined) return this.onlyFlowOf(nodeId)
     this.requireMember(flowId, nodeId, 'node')
@@ -142,7 +178,8 @@ export class GraphService {
     return this.store.sentContext(this.getNode(nodeId).id)
   }
 
-  createNode(input: Parsed<'create_node'>): Node {
+  createNode(request: Parsed<'create_node'>): Node {
+    const input = { ...request, flow_id: request.flow_id ?? this.defaultFlow().id }
     this.getFlow(input.flow_id)
     const parents = [...new Set(input.parent_ids ?? [])]
     for (const p of parents) this.requireMember(input.flow_id, p, 'parent')

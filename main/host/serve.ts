@@ -2,6 +2,7 @@ import { startCore, type Core } from '../core'
 import { homePaths } from '../kernel/home'
 import type { WorkerEntry } from '../kernel/jobs/jobService'
 import { newToken } from './auth'
+import { graphEventFlows } from './eventFlows'
 import { liveHost, removeHostFile, writeHostFile } from './hostFile'
 import { startHost, type Host } from './wsHost'
 
@@ -48,6 +49,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       token,
       port: options.port,
       staticDir: options.staticDir,
+      eventFlows: graphEventFlows(core.graph),
       log: options.log,
     })
   } catch (e) {

@@ -2,12 +2,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocket, WebSocketServer } from 'ws'
-import { isEventName, type EventName } from '@shared/contract'
-import { SubscribeData, WireRequest, type WireEvent, type WireResponse } from '@shared/wire'
+import type { WireEvent } from '@shared/wire'
 import { TOKEN_COOKIE, checkRequest, presentedToken, type Refusal } from './auth'
 import type { EventBus } from '../kernel/events'
 import type { Router } from '../kernel/router'
+import { flowsNamedInEvent } from './eventFlows'
 import { resolveStatic, sendFile } from './staticFiles'
+import { WireSession, type EventFlows } from './wireSession'
 
 export interface HostOptions {
   router: Router
@@ -17,6 +18,8 @@ export interface HostOptions {
   port: number
   /** The built renderer; null serves the API only. */
   staticDir: string | null
+  /** Which flows an event is about, for subscriptions to one flow; default: those its data names. */
+  eventFlows?: EventFlows
   log?: (message: string) => void
 }
 
@@ -33,6 +36,8 @@ export interface Host {
  */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 const HEARTBEAT_MS = 30_000
+/** `/ws` is ours; `/` is where the VizPrompt seed's clients connect (`ws://localhost:8080`). */
+const WS_PATHS = new Set(['/ws', '/'])
 
 /** Close reasons for the codes ws closes a connection with on a bad frame (it sends none itself). */
 const CLOSE_REASONS: Record<number, string> = {
@@ -99,10 +104,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
     // or the refusal below must end this socket, not the process.
     socket.on('error', () => socket.destroy())
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
-    const refusal: Refusal | null =
-      path === '/ws'
-        ? checkRequest(withCookie(req, cookieName()), port, token)
-        : { status: 403, reason: 'not a WebSocket endpoint' }
+    const refusal: Refusal | null = WS_PATHS.has(path)
+      ? checkRequest(withCookie(req, cookieName()), port, token)
+      : { status: 403, reason: 'not a WebSocket endpoint' }
     if (refusal) {
       log(`[host] refused WebSocket: ${refusal.reason}`)
       socket.end(
@@ -114,7 +118,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
   })
 
   wss.on('connection', (ws: WebSocket) => {
-    const subscriptions = new Set<EventName>()
+    const session = new WireSession(router, options.eventFlows ?? flowsNamedInEvent, (reply) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply))
+    })
     alive.add(ws)
     // A bad frame from one client (invalid UTF-8, too big, a reserved opcode…) is an 'error' on
     // its socket; unheard, it would end the process and every other tab's connection with it.
@@ -122,45 +128,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ws.on('error', (e: Error & { code?: string }) => log(`[host] closed a WebSocket: ${e.code ?? e.message}`))
     ws.on('pong', () => alive.add(ws))
     const stopListening = bus.listen((event, data) => {
-      if (subscriptions.has(event) && ws.readyState === ws.OPEN)
+      if (session.hears(event, data) && ws.readyState === ws.OPEN)
         ws.send(JSON.stringify({ event, data } satisfies WireEvent))
     })
     ws.on('close', stopListening)
-    ws.on('message', (raw, isBinary) => {
-      void handleMessage(isBinary ? null : raw.toString(), subscriptions).then((reply) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply))
-      })
-    })
+    ws.on('message', (raw, isBinary) => session.receive(isBinary ? null : raw.toString()))
   })
-
-  async function handleMessage(text: string | null, subscriptions: Set<EventName>): Promise<WireResponse> {
-    let json: unknown
-    try {
-      json = text === null ? undefined : JSON.parse(text)
-    } catch {
-      return fail(null, 'bad_request', 'message is not valid JSON')
-    }
-    const request = WireRequest.safeParse(json)
-    if (!request.success) return fail(idOf(json), 'bad_request', 'expected {id, action, data}')
-    const { id, action, data } = request.data
-
-    if (action === 'subscribe' || action === 'unsubscribe') {
-      const parsed = SubscribeData.safeParse(data)
-      if (!parsed.success) return fail(id, 'bad_input', `${action}: data must be {events: [names]}`)
-      const unknown = parsed.data.events.filter((e) => !isEventName(e))
-      if (unknown.length > 0) return fail(id, 'bad_input', `${action}: unknown event ${unknown.join(', ')}`)
-      for (const e of parsed.data.events as EventName[]) {
-        if (action === 'subscribe') subscriptions.add(e)
-        else subscriptions.delete(e)
-      }
-      return { id, status: 'success', data: { events: [...subscriptions] } }
-    }
-
-    const result = await router.call(action, data, { transport: 'ws' })
-    return result.ok
-      ? { id, status: 'success', data: result.value }
-      : { id, status: 'error', data: null, error: result.error }
-  }
 
   const heartbeat = setInterval(() => {
     for (const ws of wss.clients) {
@@ -225,16 +198,4 @@ function refuseHttp(res: ServerResponse, refusal: Refusal): void {
 
 function statusText(status: number): string {
   return status === 401 ? 'Unauthorized' : 'Forbidden'
-}
-
-function fail(id: string | number | null, code: 'bad_request' | 'bad_input', message: string): WireResponse {
-  return { id, status: 'error', data: null, error: { code, message } }
-}
-
-function idOf(json: unknown): string | number | null {
-  if (json && typeof json === 'object' && 'id' in json) {
-    const id = (json as { id: unknown }).id
-    if (typeof id === 'string' || typeof id === 'number') return id
-  }
-  return null
 }

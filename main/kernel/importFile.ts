@@ -206,8 +206,11 @@ export async function chooseImportPath(requested: string, importsDir: string | n
   if (!inside(importsDir, path)) throw outside()
   // A link anywhere on the way (a folder inside imports/ pointing out) shows as a different real path.
   const real = await realpath(path).catch((e: unknown) => {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR')
       throw new ImportFileError(requested, null, 'no such file or folder', 'not_found')
+    if (code === 'ENAMETOOLONG')
+      throw new ImportFileError(requested, null, 'is longer than this system allows a path to be', 'bad_input')
     throw e
   })
   if ((await lstat(path)).isSymbolicLink()) {

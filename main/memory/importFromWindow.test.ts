@@ -75,6 +75,20 @@ describe('memory_import from a window', () => {
     expect(existsSync(join(core.paths.memory, `memory_${personaId}.db`))).toBe(false)
   })
 
+  it('refuses a name longer than the system allows as bad input, not as an internal error (found by the fuzzer)', async () => {
+    const { core, personaId } = await setup()
+    const long = 'm'.repeat(4096)
+    const r = await core.router.call(
+      'memory_import',
+      { persona_id: personaId, path: long, no_llm: true },
+      { transport: 'ws' },
+    )
+    expect(r).toEqual({
+      ok: false,
+      error: { code: 'bad_input', message: `${long}: is longer than this system allows a path to be` },
+    })
+  })
+
   it('refuses a path with a NUL character at the router, from a window and from the command line alike (found by the fuzzer)', async () => {
     const { core, personaId } = await setup()
     for (const transport of ['ws', 'internal'] as const) {

@@ -6,6 +6,8 @@ import type { EventSpecs, MethodSpecs } from './spec'
 // directed connections. Branches and merges are allowed; cycles are not.
 
 const Id = z.string().uuid()
+/** Where a node goes when its request names no flow (seed §12.2's `create_node`); made on first use. */
+export const DEFAULT_FLOW_NAME = 'main'
 /** The longest prompt or reply any method takes; imports hold their files to it too. */
 export const NodeText = z.string().max(2_000_000)
 export const NodeTag = z.string().trim().min(1).max(64)
@@ -148,7 +150,14 @@ export const graphMethods = {
     output: Flow,
   },
   list_flows: { input: z.object({}).strict(), output: z.array(FlowSummary) },
-  get_flow: { input: z.object({ id: Id }).strict(), output: Flow },
+  /** By id or by name (`{id: "main"}` works too, as in the VizPrompt seed). */
+  get_flow: {
+    input: z
+      .object({ id: z.string().min(1).max(200).optional(), name: FlowName.optional() })
+      .strict()
+      .refine((i) => (i.id === undefined) !== (i.name === undefined), 'give id or name, not both'),
+    output: Flow,
+  },
   /** The flow with every node's content, for the canvas. */
   load_flow: { input: z.object({ id: Id }).strict(), output: FlowGraph },
   update_flow: {
@@ -171,7 +180,8 @@ export const graphMethods = {
   create_node: {
     input: z
       .object({
-        flow_id: Id,
+        /** Absent: the flow named `main` (DEFAULT_FLOW_NAME), made on first use. */
+        flow_id: Id.optional(),
         prompt: Text,
         response: Text.optional(),
         parent_ids: z.array(Id).max(64).optional(),

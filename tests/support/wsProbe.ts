@@ -40,7 +40,8 @@ export function ask(ws: WebSocket, message: unknown): Promise<Record<string, unk
   return new Promise((resolve) => {
     const onMessage = (raw: WebSocket.RawData) => {
       const reply = JSON.parse(raw.toString()) as Record<string, unknown>
-      if ('event' in reply || reply.id !== (id ?? null)) return
+      // A request without an id is answered without one (or with null when it could not be read).
+      if ('event' in reply || (reply.id ?? null) !== (id ?? null)) return
       ws.off('message', onMessage)
       resolve(reply)
     }

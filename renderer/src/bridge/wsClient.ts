@@ -70,7 +70,7 @@ export function wsClient(options: WsClientOptions): Client {
       for (const l of listeners.get(msg.event as EventName) ?? []) l(msg.data)
       return
     }
-    const waiting = msg.id === null ? undefined : pending.get(String(msg.id))
+    const waiting = msg.id === null || msg.id === undefined ? undefined : pending.get(String(msg.id))
     if (!waiting) return
     pending.delete(String(msg.id))
     clearTimeout(waiting.timer)
