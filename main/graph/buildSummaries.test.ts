@@ -78,6 +78,37 @@ describe('summary defaults from the settings', () => {
   })
 })
 
+describe('one node’s summary (seed §9.1 build_summary)', () => {
+  it('rebuilds just that node, even when its summary is up to date, and refuses a node of another flow', async () => {
+    const h = await start({ jobWorker: sourceWorker() })
+    const flow = await h.call<Flow>('create_flow', { name: 'one' })
+    const other = await h.call<Flow>('create_flow', { name: 'other' })
+    const a = await h.call<Node>('create_node', { flow_id: flow.id, prompt: '京都', response: '関西' })
+    const b = await h.call<Node>('create_node', {
+      flow_id: flow.id,
+      prompt: '札幌',
+      response: '北海道',
+      parent_ids: [a.id],
+    })
+    h.fake.script({ provider: 'openai', reply: '要約: 最初の要約\nタグ: 地名', times: 2 })
+    await h.call('build_summaries', { flow_id: flow.id })
+    await h.core.jobs.whenIdle()
+
+    h.fake.script({ provider: 'openai', reply: '要約: 作り直した要約\nタグ: 地名' })
+    expect(await h.call('build_summaries', { node_id: a.id })).toMatchObject({ queued: 1 })
+    await h.core.jobs.whenIdle()
+    expect((await h.call<Node>('get_node', { id: a.id })).metadata.summary.text).toBe('作り直した要約')
+    expect((await h.call<Node>('get_node', { id: b.id })).metadata.summary.text).toBe('最初の要約')
+
+    const refused = await h.core.router.call(
+      'build_summaries',
+      { flow_id: other.id, node_id: a.id },
+      { transport: 'ws' },
+    )
+    expect(refused).toMatchObject({ ok: false, error: { code: 'not_found' } })
+  })
+})
+
 describe('a worker that dies mid-job', () => {
   it('leaves the job running until the next start takes it back at once (no wait for its lease) and finishes it, once', async () => {
     const first = await start({ jobWorker: sourceWorker() })

@@ -42,17 +42,26 @@ export function graphHandlers(
     set_pinned: (i) => graph.setPinned(i),
     search_nodes: (i) => ({ nodes: searchNodes(graph.store, i) }),
     list_tags: (i) => listTags(graph.store, i.flow_id),
+    add_node_to_flow: (i) => graph.addToFlow(i),
+    rebuild_flow: (i) => graph.rebuildFlow(i),
     build_summaries: (i) => {
       if (i.flow_id) graph.getFlow(i.flow_id)
+      if (i.node_id) {
+        graph.getNode(i.node_id)
+        if (i.flow_id && !graph.isMember(i.flow_id, i.node_id))
+          throw new AppError('not_found', `node ${i.node_id} is not in flow ${i.flow_id}`)
+      }
       const language = uiLanguage(settings.get().language)
       const batch = `summaries-${randomUUID()}`
       const label = language === 'ja' ? '要約とタグ' : 'Summaries and tags'
       const queued = jobs.enqueueBatch(
         batch,
         label,
-        graph.store
-          .staleNodeIds(i.flow_id)
-          .map((id) => ({ kind: 'graph.summarize', payload: { node_id: id, language }, dedupeKey: `summarize:${id}` })),
+        (i.node_id ? [i.node_id] : graph.store.staleNodeIds(i.flow_id)).map((id) => ({
+          kind: 'graph.summarize',
+          payload: { node_id: id, language, ...(i.node_id ? { force: true } : {}) },
+          dedupeKey: `summarize:${id}`,
+        })),
       )
       return { batch, queued }
     },

@@ -196,6 +196,54 @@ describe('deleting nodes', () => {
   })
 })
 
+describe('seed §9 library operations', () => {
+  it('adds an existing node to another flow under a parent there, shared not copied; undo takes it out again', () => {
+    const g = setup()
+    const f = g.flow()
+    const other = g.flow('other')
+    const node = g.add(f, 'shared')
+    const root = g.add(other, 'root')
+    g.graph.addToFlow({ flow_id: other, node_id: node, parent_ids: [root] })
+    expect(
+      g.graph
+        .loadFlow(other)
+        .nodes.map((n) => n.id)
+        .sort(),
+    ).toEqual([node, root].sort())
+    expect(edges(g.graph, other, { root, node })).toEqual(['root>node'])
+    expect(g.graph.flowsOfNode(node).sort()).toEqual([f, other].sort())
+    expect(errorCode(() => g.graph.addToFlow({ flow_id: other, node_id: node }))).toBe('conflict')
+    g.graph.undo(other)
+    expect(g.graph.loadFlow(other).nodes.map((n) => n.id)).toEqual([root])
+    expect(g.graph.getNode(node).prompt).toBe('shared') // still in its first flow
+  })
+
+  it('rebuilds a flow as the chain given, dropping the rest, in one undoable step', () => {
+    const g = setup()
+    const f = g.flow()
+    const [a, b, c] = g.chain(f, 'a', 'b', 'c')
+    const d = g.add(f, 'd', [a!])
+    g.graph.rebuildFlow({ flow_id: f, node_ids: [c!, a!] })
+    expect(
+      g.graph
+        .loadFlow(f)
+        .nodes.map((n) => n.prompt)
+        .sort(),
+    ).toEqual(['a', 'c'])
+    expect(edges(g.graph, f, { a: a!, c: c! })).toEqual(['c>a'])
+    expect(errorCode(() => g.graph.getNode(d))).toBe('not_found') // only this flow held it
+    expect(errorCode(() => g.graph.rebuildFlow({ flow_id: f, node_ids: [a!, a!] }))).toBe('bad_input')
+    g.graph.undo(f)
+    expect(
+      g.graph
+        .loadFlow(f)
+        .nodes.map((n) => n.prompt)
+        .sort(),
+    ).toEqual(['a', 'b', 'c', 'd'])
+    expect(edges(g.graph, f, { a: a!, b: b!, c: c!, d })).toEqual(['a>b', 'a>d', 'b>c'])
+  })
+})
+
 describe('events', () => {
   it('announces a new node, then the flow that now holds it', () => {
     const g = setup()

@@ -200,6 +200,44 @@ export class GraphService {
     return this.getNode(id)
   }
 
+  /**
+   * Puts a node that exists (in another flow) into this one too, under the given parents; the
+   * node is shared, not copied (seed §9.1 `add_node_to_flow`). Undoable.
+   */
+  addToFlow(input: Parsed<'add_node_to_flow'>): Flow {
+    const flow = this.getFlow(input.flow_id)
+    const node = this.getNode(input.node_id)
+    if (this.store.isMember(flow.id, node.id))
+      throw new AppError('conflict', `node ${node.id} is already in flow "${flow.name}"`)
+    const parents = [...new Set(input.parent_ids ?? [])]
+    for (const p of parents) this.requireMember(flow.id, p, 'parent')
+    return this.edit(flow.id, 'add node', (rec) => {
+      rec.addNode({ ...node, model: node.metadata.model }, [], null)
+      for (const p of parents) rec.addEdge(p, node.id)
+    })
+  }
+
+  /**
+   * Makes the flow exactly these nodes, joined one after the other in the order given (seed
+   * §9.2 `rebuild_flow`): nodes left out leave the flow (deleted only when no other flow holds
+   * them), and every other connection goes. Undoable in one step.
+   */
+  rebuildFlow(input: Parsed<'rebuild_flow'>): Flow {
+    const flow = this.getFlow(input.flow_id)
+    const ids = input.node_ids
+    const repeated = ids.find((id, i) => ids.indexOf(id) !== i)
+    if (repeated) throw new AppError('bad_input', `rebuild_flow: node ${repeated} is listed twice`)
+    const nodes = ids.map((id) => this.getNode(id))
+    const keep = new Set(ids)
+    return this.edit(flow.id, 'rebuild flow', (rec) => {
+      for (const c of this.store.connections(flow.id)) rec.removeEdge(c.from, c.to)
+      for (const m of this.store.members(flow.id)) if (!keep.has(m.id)) rec.removeNode(m.id)
+      for (const node of nodes)
+        if (!this.store.isMember(flow.id, node.id)) rec.addNode({ ...node, model: node.metadata.model }, [], null)
+      for (let i = 1; i < ids.length; i++) rec.addEdge(ids[i - 1]!, ids[i]!)
+    })
+  }
+
   /** A sibling of `node_id` in its flow: same parents, its own prompt (retry or edit). */
   createBranch(input: Parsed<'create_branch'>): Node {
     const original = this.getNode(input.node_id)

@@ -8,7 +8,8 @@ import { readSetting } from '../settings/settingRows'
 import { GraphStore } from './graphStore'
 import { isoNow } from '../kernel/time'
 
-const Payload = z.object({ node_id: z.string(), language: z.enum(['ja', 'en']) })
+/** `force`: rebuild even an up-to-date summary (the user asked for this node's). */
+const Payload = z.object({ node_id: z.string(), language: z.enum(['ja', 'en']), force: z.boolean().optional() })
 
 /** The seed's §7.2 prompt; the output language follows the UI's. */
 const prompts = {
@@ -46,10 +47,10 @@ Tags: [3-7 key words, separated by commas]`,
 export async function summarizeNode(raw: unknown, ctx: JobContext): Promise<void> {
   const payload = Payload.safeParse(raw)
   if (!payload.success) throw new PermanentJobError(`bad graph.summarize payload: ${payload.error.message}`)
-  const { node_id: id, language } = payload.data
+  const { node_id: id, language, force } = payload.data
   const store = new GraphStore(ctx.db)
   const node = store.node(id)
-  if (!node || !node.metadata.summary.updated) return
+  if (!node || (!node.metadata.summary.updated && !force)) return
 
   const defaults = summaryDefaults(ctx)
   const ref = resolveModel('lightweight', personaModel(ctx, id), ctx.env, defaults.model)

@@ -215,6 +215,19 @@ export const graphMethods = {
     input: z.object({ id: Id, flow_id: Id, mode: z.enum(['reattach', 'subtree']).optional() }).strict(),
     output: z.object({ deleted_node_ids: z.array(Id) }),
   },
+  /** Puts an existing node into another flow as well (shared, not copied), under `parent_ids`. Undoable. */
+  add_node_to_flow: {
+    input: z.object({ flow_id: Id, node_id: Id, parent_ids: z.array(Id).max(64).optional() }).strict(),
+    output: Flow,
+  },
+  /**
+   * Makes the flow exactly `node_ids`, joined one after another in that order; nodes left out
+   * leave the flow (deleted when no other flow holds them). Undoable.
+   */
+  rebuild_flow: {
+    input: z.object({ flow_id: Id, node_ids: z.array(Id).min(1).max(100_000) }).strict(),
+    output: Flow,
+  },
   /** Adds the edge source → target. A cycle is refused with error `cycle`. */
   connect_nodes: { input: z.object({ flow_id: Id, source_id: Id, target_id: Id }).strict(), output: Flow },
   disconnect_nodes: { input: z.object({ flow_id: Id, source_id: Id, target_id: Id }).strict(), output: Flow },
@@ -272,7 +285,8 @@ export const graphMethods = {
    * lightweight model, as background jobs. Progress arrives as `job_progress` events.
    */
   build_summaries: {
-    input: z.object({ flow_id: Id.optional() }).strict(),
+    /** `node_id`: that node's summary only, rebuilt even when it is up to date (seed §9.1 `build_summary`). */
+    input: z.object({ flow_id: Id.optional(), node_id: Id.optional() }).strict(),
     output: z.object({ batch: z.string(), queued: z.number().int().nonnegative() }),
   },
 

@@ -20,8 +20,8 @@ export interface GraphFixture {
   /** Nodes added one after another, each the child of the previous; returns their ids. */
   chain(flowId: string, ...prompts: string[]): string[]
   /**
-   * Puts an existing node into another flow too, as an import would (no service method
-   * does that yet).
+   * Puts an existing node into another flow too, straight into the store as an import would
+   * (no undo entry; `addToFlow` is the service's way).
    */
   share(nodeId: string, flowId: string, position?: { x: number; y: number }): void
   /** As if the summary job had just run: the node's summary (every node's when none is named) is built and fresh. */
