@@ -19,6 +19,8 @@ import { personaHandlers } from './persona/personaHandlers'
 import { settingsHandlers } from './settings/settingsHandlers'
 import { JobService, type WorkerEntry } from './kernel/jobs/jobService'
 import type { QueueSettings } from './kernel/jobs/protocol'
+import { accessHandlers } from './access/accessHandlers'
+import { ApiTokens } from './access/apiTokens'
 import { combineHandlers, createRouter, type Router } from './kernel/router'
 import { ensureHome, type HomePaths } from './kernel/home'
 import { registerInstance } from './recovery/instances'
@@ -58,6 +60,8 @@ export interface Core {
   bus: EventBus
   graph: GraphService
   jobs: JobService
+  /** Tokens of programs using the HTTP API, checked by the host before any handler runs. */
+  apiTokens: ApiTokens
   router: Router
   /** What start-up put right after an unclean stop; null when another live process shares the home. */
   recovered: RecoveryReport | null
@@ -129,6 +133,7 @@ export function startCore(options: CoreOptions): Core {
   }
   const world = createWorld(worldDeps)
 
+  const apiTokens = new ApiTokens(db)
   const handlers = combineHandlers({
     app: { app_info: () => appInfo({ db, dbPath: paths.db, home: paths.home, mode: options.mode }) },
     settings: settingsHandlers(settings),
@@ -139,6 +144,7 @@ export function startCore(options: CoreOptions): Core {
     world: worldHandlers(world.service, worldDeps),
     memory: memory.handlers,
     interop: interopHandlers({ graph, bus, db, paths }),
+    access: accessHandlers(apiTokens),
   })
   const router = createRouter(handlers, {
     checkOutput: options.checkOutput ?? (process.env.NODE_ENV === 'test' || process.env.LOOMVERSE_CHECK_OUTPUT === '1'),
@@ -152,6 +158,7 @@ export function startCore(options: CoreOptions): Core {
     bus,
     graph,
     jobs,
+    apiTokens,
     router,
     recovered,
     async dispose() {

@@ -280,19 +280,21 @@ export class ChatService {
         text.slice(turn.continueFrom?.length ?? 0),
       )
       graph.setReply(nodeId, { status: 'complete', response: text, error: null, model: modelRef, stats })
-      if (persona)
-        this.options.memory?.recordExchange({
-          personaId: persona.id,
-          nodeId,
-          flowId: turn.flowId,
-          prompt: turn.prompt,
-          response: text,
-        })
-      this.bus.emit('chat_status', { node_id: nodeId, state: 'done' })
+      const unitId = persona
+        ? (this.options.memory?.recordExchange({
+            personaId: persona.id,
+            nodeId,
+            flowId: turn.flowId,
+            prompt: turn.prompt,
+            response: text,
+          }) ?? null)
+        : null
+      this.bus.emit('chat_status', { node_id: nodeId, state: 'done', ...(unitId === null ? {} : { unit_id: unitId }) })
     } catch (e) {
       batcher.flush()
       const stopped = controller.signal.aborted || (e instanceof LlmError && e.failure === 'aborted')
-      const message = stopped ? null : llmErrorText(toErrorValue(e).message, this.language())
+      const failure = toErrorValue(e)
+      const message = stopped ? null : llmErrorText(failure.message, this.language())
       // Text that arrived is never thrown away: the node keeps it, marked incomplete.
       graph.setReply(nodeId, {
         status: text ? 'incomplete' : stopped ? 'incomplete' : 'error',
@@ -303,7 +305,7 @@ export class ChatService {
       this.bus.emit('chat_status', {
         node_id: nodeId,
         state: stopped ? 'stopped' : 'failed',
-        ...(message ? { message } : {}),
+        ...(message ? { message, code: failure.code } : {}),
       })
     } finally {
       this.emitNode(nodeId)

@@ -25,6 +25,16 @@ export type Refusal = { status: 401 | 403; reason: string }
  * - The token: `?token=`, `Authorization: Bearer`, or the cookie the first page load sets.
  */
 export function checkRequest(req: IncomingMessage, port: number, token: string): Refusal | null {
+  const place = checkPlace(req, port)
+  if (place) return place
+  const given = presentedToken(req)
+  if (given === null) return { status: 401, reason: 'missing token' }
+  if (!tokensEqual(given, token)) return { status: 401, reason: 'bad token' }
+  return null
+}
+
+/** Host and Origin only (the first two rules above): the HTTP API checks its own tokens after. */
+export function checkPlace(req: IncomingMessage, port: number): Refusal | null {
   const allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`]
   const host = req.headers.host ?? ''
   if (!allowedHosts.includes(host.toLowerCase())) {
@@ -34,9 +44,6 @@ export function checkRequest(req: IncomingMessage, port: number, token: string):
   if (origin !== undefined && !allowedHosts.some((h) => origin.toLowerCase() === `http://${h}`)) {
     return { status: 403, reason: `Origin "${origin}" is not allowed` }
   }
-  const given = presentedToken(req)
-  if (given === null) return { status: 401, reason: 'missing token' }
-  if (!tokensEqual(given, token)) return { status: 401, reason: 'bad token' }
   return null
 }
 

@@ -1,4 +1,6 @@
+import { version } from '../../package.json'
 import { startCore, type Core } from '../core'
+import type { RateLimits } from './rateLimit'
 import { homePaths } from '../kernel/home'
 import type { WorkerEntry } from '../kernel/jobs/jobService'
 import { newToken } from './auth'
@@ -13,6 +15,8 @@ export interface ServeOptions {
   staticDir: string | null
   jobWorker?: WorkerEntry | null
   memoryWorker?: WorkerEntry | null
+  /** Per API token; tests lower them. */
+  rateLimits?: RateLimits
   log?: (message: string) => void
 }
 
@@ -50,6 +54,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       port: options.port,
       staticDir: options.staticDir,
       eventFlows: graphEventFlows(core.graph),
+      api: { useToken: (t) => core.apiTokens.use(t), version, rateLimits: options.rateLimits },
       log: options.log,
     })
   } catch (e) {

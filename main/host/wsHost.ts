@@ -7,6 +7,7 @@ import { TOKEN_COOKIE, checkRequest, presentedToken, type Refusal } from './auth
 import type { EventBus } from '../kernel/events'
 import type { Router } from '../kernel/router'
 import { flowsNamedInEvent } from './eventFlows'
+import { httpApi, type HttpApiOptions } from './httpApi'
 import { resolveStatic, sendFile } from './staticFiles'
 import { WireSession, type EventFlows } from './wireSession'
 
@@ -18,6 +19,8 @@ export interface HostOptions {
   port: number
   /** The built renderer; null serves the API only. */
   staticDir: string | null
+  /** The HTTP API for other programs under /api/ (their tokens, rate limits); absent: none. */
+  api?: Omit<HttpApiOptions, 'router' | 'bus' | 'uiToken'>
   /** Which flows an event is about, for subscriptions to one flow; default: those its data names. */
   eventFlows?: EventFlows
   log?: (message: string) => void
@@ -66,7 +69,17 @@ export async function startHost(options: HostOptions): Promise<Host> {
   let port = options.port
   const cookieName = () => `${TOKEN_COOKIE}_${port}` // cookies ignore ports; two hosts must not share one
 
+  const api = options.api ? httpApi({ ...options.api, router, bus, uiToken: token }) : null
   const server = createServer((req, res) => {
+    if (api && (req.url ?? '').startsWith('/api/')) {
+      // The HTTP API checks Host, Origin and its own tokens (never the window's) itself.
+      api(req, res, port).catch((e: unknown) => {
+        log(`[host] API request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)
+        if (!res.headersSent) res.writeHead(500).end()
+        else res.end()
+      })
+      return
+    }
     const refusal = checkRequest(withCookie(req, cookieName()), port, token)
     if (refusal) return refuseHttp(res, refusal)
     serveHttp(req, res)

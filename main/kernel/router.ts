@@ -4,7 +4,8 @@ import { toErrorValue, type Result } from '@shared/errors'
 
 /** Who is calling; handlers may use it for logging or per-window behaviour. */
 export interface CallContext {
-  transport: 'ipc' | 'ws' | 'internal'
+  /** `http`: a program with an API token, through the local HTTP API. */
+  transport: 'ipc' | 'ws' | 'http' | 'internal'
 }
 
 /**
@@ -93,7 +94,7 @@ export function createRouter(handlers: Handlers, options: RouterOptions = {}): R
 }
 
 /** "update_settings: theme: Invalid option…; language: …" — the zod path first, so a user sees what was wrong. */
-function describeIssues(method: string, error: z.ZodError): string {
+export function describeIssues(method: string, error: z.ZodError): string {
   const parts = error.issues.map((issue) => {
     const path = issue.path.length > 0 ? issue.path.map(String).join('.') : '(input)'
     return `${path}: ${issue.message}`

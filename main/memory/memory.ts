@@ -61,8 +61,17 @@ export interface ChatMemory {
     parentIds: readonly string[]
     budgetTokens: number
   }): Promise<string | null>
-  /** Stores the finished exchange as an EPISODE (never blocking the reply) and queues its jobs. */
-  recordExchange(input: { personaId: string; nodeId: string; flowId: string; prompt: string; response: string }): void
+  /**
+   * Stores the finished exchange as an EPISODE (never blocking the reply) and queues its jobs;
+   * answers the episode's unit id, or null when memory could not take it.
+   */
+  recordExchange(input: {
+    personaId: string
+    nodeId: string
+    flowId: string
+    prompt: string
+    response: string
+  }): number | null
 }
 
 export interface Memory {
@@ -211,7 +220,7 @@ export class MemoryService implements ChatMemory {
     return pack.text || null
   }
 
-  recordExchange(input: Parameters<ChatMemory['recordExchange']>[0]): void {
+  recordExchange(input: Parameters<ChatMemory['recordExchange']>[0]): number | null {
     try {
       const store = this.store(input.personaId)
       const id = store.createUnit({
@@ -226,9 +235,11 @@ export class MemoryService implements ChatMemory {
       const at = store.requireUnit(id).occurred_at ?? nowSeconds()
       this.planner.queueBranchJobs(input.personaId, store, input.flowId, input.nodeId, at)
       this.deps.bus.emit('memory_changed', { persona_id: input.personaId, unit_ids: [id] })
+      return id
     } catch (e) {
       // The reply is already saved in the graph; a memory failure must not touch it.
       console.error(`[memory] could not record the exchange: ${e instanceof Error ? e.message : String(e)}`)
+      return null
     }
   }
 

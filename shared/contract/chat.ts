@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { errorCodes } from '../errors'
 import { ContextPreview, Position } from './graph'
 import type { EventSpecs, MethodSpecs } from './spec'
 
@@ -63,5 +64,13 @@ export const ChatState = z.enum(['waiting', 'retrying', 'streaming', 'done', 'fa
 
 export const chatEvents = {
   /** Where a reply stands, with a sentence for the user when it waits or fails ("rate limited, retrying in 4 s"). */
-  chat_status: z.object({ node_id: Id, state: ChatState, message: z.string().optional() }),
+  chat_status: z.object({
+    node_id: Id,
+    state: ChatState,
+    message: z.string().optional(),
+    /** On `failed`: the contract's error code for what went wrong (`llm_timeout`…). */
+    code: z.enum(errorCodes).optional(),
+    /** On `done` for a persona's turn: the memory EPISODE the exchange became. */
+    unit_id: z.number().int().optional(),
+  }),
 } as const satisfies EventSpecs

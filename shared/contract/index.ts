@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { Result } from '../errors'
+import { accessMethods } from './access'
 import { appEvents, appMethods } from './app'
 import { chatEvents, chatMethods } from './chat'
 import { graphEvents, graphMethods } from './graph'
@@ -10,9 +11,11 @@ import { providerEvents, providerMethods } from './providers'
 import { settingsEvents, settingsMethods } from './settings'
 import { worldEvents, worldMethods } from './world'
 
+export * from './access'
 export * from './app'
 export * from './chat'
 export * from './graph'
+export * from './httpApi'
 export * from './interop'
 export * from './memory'
 export { cleanName } from './names'
@@ -38,6 +41,7 @@ export const contract = {
   ...memoryMethods,
   ...settingsMethods,
   ...interopMethods,
+  ...accessMethods,
 } as const
 
 /** Every event the main process pushes, with the schema of its data. */

@@ -8,6 +8,7 @@ import { migrate as createAi } from './0006-create-ai'
 import { migrate as addAiVisionModels } from './0007-add-ai-vision-models'
 import { migrate as addAiEmbeddingModel } from './0015-add-ai-embedding-model'
 import { migrate as addAiImageModel } from './0016-add-ai-image-model'
+import { migrate as createApiTokens } from './0017-create-api-tokens'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -23,4 +24,5 @@ export const appMigrations: readonly Migration[] = [
   ...worldSteps,
   { version: 15, name: 'add-ai-embedding-model', up: addAiEmbeddingModel },
   { version: 16, name: 'add-ai-image-model', up: addAiImageModel },
+  { version: 17, name: 'create-api-tokens', up: createApiTokens },
 ]

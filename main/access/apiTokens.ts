@@ -1,0 +1,74 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import type { ApiToken } from '@shared/contract'
+import { AppError } from '@shared/errors'
+import type { Db } from '../db/open'
+import { isoNow } from '../kernel/time'
+
+/** Marks an API token, so one pasted where the UI's launch token belongs (or the reverse) is told apart. */
+export const API_TOKEN_PREFIX = 'lvk_'
+
+interface Row {
+  id: string
+  name: string
+  created_at: string
+  last_used_at: string | null
+  calls: number
+  revoked_at: string | null
+}
+
+/** Tokens of the programs connected to the HTTP API: made, listed, revoked, and checked per request. */
+export class ApiTokens {
+  constructor(private readonly db: Db) {}
+
+  create(name: string): ApiToken & { token: string } {
+    const token = API_TOKEN_PREFIX + randomBytes(32).toString('base64url')
+    const id = randomUUID()
+    this.db
+      .prepare('INSERT INTO api_tokens (id, name, hash, created_at) VALUES (?, ?, ?, ?)')
+      .run(id, name, hashOf(token), isoNow())
+    return { ...this.get(id), token }
+  }
+
+  list(): ApiToken[] {
+    const rows = this.db.prepare('SELECT * FROM api_tokens ORDER BY created_at, id').all() as Row[]
+    return rows.map(toToken)
+  }
+
+  revoke(id: string): ApiToken {
+    this.get(id)
+    this.db.prepare('UPDATE api_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(isoNow(), id)
+    return this.get(id)
+  }
+
+  /**
+   * The live token a request presents, counted as one call; null when unknown or revoked. The
+   * lookup is by the hash of a 256-bit secret, so how long it takes tells a caller nothing.
+   */
+  use(presented: string): ApiToken | null {
+    const row = this.db.prepare('SELECT * FROM api_tokens WHERE hash = ?').get(hashOf(presented)) as Row | undefined
+    if (!row || row.revoked_at) return null
+    this.db.prepare('UPDATE api_tokens SET calls = calls + 1, last_used_at = ? WHERE id = ?').run(isoNow(), row.id)
+    return this.get(row.id)
+  }
+
+  private get(id: string): ApiToken {
+    const row = this.db.prepare('SELECT * FROM api_tokens WHERE id = ?').get(id) as Row | undefined
+    if (!row) throw new AppError('not_found', `no API token ${id}`)
+    return toToken(row)
+  }
+}
+
+function hashOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex')
+}
+
+function toToken(row: Row): ApiToken {
+  return {
+    id: row.id,
+    name: row.name,
+    created_at: row.created_at,
+    last_used_at: row.last_used_at,
+    calls: row.calls,
+    revoked: row.revoked_at !== null,
+  }
+}

@@ -1,0 +1,203 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Flow, FlowSummary, Node } from '@shared/contract'
+import { apiCall, sseCall } from '../../tests/support/apiClient'
+import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+import type { RateLimits } from './rateLimit'
+import { startHost, type Host } from './wsHost'
+
+const start = useLlmCore()
+const hosts: Host[] = []
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.close()
+})
+
+const UI_TOKEN = 'ui-launch-token-0123456789abcdef'
+
+/** A real core (fake LLM over HTTP) behind the real host, with a persona and one API token. */
+async function setup(rateLimits: RateLimits = { burst: 1000, perSecond: 1000 }) {
+  const h = await start()
+  const host = await startHost({
+    router: h.core.router,
+    bus: h.core.bus,
+    token: UI_TOKEN,
+    port: 0,
+    staticDir: null,
+    api: { useToken: (t) => h.core.apiTokens.use(t), version: 'test', rateLimits },
+  })
+  hosts.push(host)
+  const persona = await h.call<{ id: string }>('create_persona', { name: 'Mika' })
+  const { token, id } = await h.call<{ token: string; id: string }>('api_token_create', { name: 'camera script' })
+  const auth = { authorization: `Bearer ${token}` }
+  return { h, port: host.port, persona: persona.id, token, tokenId: id, auth }
+}
+
+async function externalFlow(h: LlmHarness): Promise<Flow> {
+  const flows = await h.call<FlowSummary[]>('list_flows', {})
+  const external = flows.find((f) => f.name === 'External')!
+  return h.call<Flow>('get_flow', { id: external.id })
+}
+
+describe('HTTP API: /api/chat', () => {
+  it('streams the reply as SSE, lands it in the persona’s External flow and memory, and continues there next time', async () => {
+    const { h, port, persona, token } = await setup()
+    h.fake.script({ chunks: ['Hel', 'lo ', 'there'] })
+    const first = await sseCall(port, '/api/chat', token, { persona_id: persona, text: 'hi from the camera' })
+    expect(first.status).toBe(200)
+    const deltas = first.events.filter((e) => e.event === 'delta').map((e) => (e.data as { text: string }).text)
+    expect(deltas.join('')).toBe('Hello there')
+    const done = first.events.at(-1)!
+    expect(done.event).toBe('done')
+    const {
+      node_id: nodeId,
+      unit_id: unitId,
+      stats,
+    } = done.data as { node_id: string; unit_id: number; stats: unknown }
+    expect(stats).toMatchObject({ assistant: { count: expect.any(Number) } })
+    expect(await h.call<Node>('get_node', { id: nodeId })).toMatchObject({
+      prompt: 'hi from the camera',
+      response: 'Hello there',
+      status: 'complete',
+    })
+    const flow = await externalFlow(h)
+    expect(flow).toMatchObject({ persona_id: persona, nodes: [{ id: nodeId }] })
+    const unit = await h.call<{ unit: { source: string } }>('memory_get_unit', { persona_id: persona, unit_id: unitId })
+    expect(JSON.stringify(unit)).toContain('hi from the camera')
+
+    const second = await sseCall(port, '/api/chat', token, { persona_id: persona, text: 'and again' })
+    const secondId = (second.events.at(-1)!.data as { node_id: string }).node_id
+    expect((await externalFlow(h)).connections).toEqual([{ from: nodeId, to: secondId }])
+  })
+
+  it('stops the model when the client vanishes mid-stream and keeps what arrived, marked incomplete', async () => {
+    const { h, port, persona, token } = await setup()
+    h.fake.script({ chunks: ['first part ', 'never sent'], chunkDelayMs: 60_000 })
+    const r = await sseCall(port, '/api/chat', token, { persona_id: persona, text: 'long one' }, (e) =>
+      e.event === 'delta' ? 'hang-up' : undefined,
+    )
+    expect(r.hungUp).toBe(true)
+    const flow = await expect
+      .poll(async () => (await externalFlow(h)).nodes.length, { timeout: 15_000 })
+      .toBe(1)
+      .then(() => externalFlow(h))
+    const nodeId = flow.nodes[0]!.id
+    await expect
+      .poll(async () => (await h.call<Node>('get_node', { id: nodeId })).status, { timeout: 15_000 })
+      .toBe('incomplete')
+    expect((await h.call<Node>('get_node', { id: nodeId })).response).toBe('first part ')
+  })
+
+  it('answers an unknown persona with 404 naming the personas there are, before any node is made', async () => {
+    const { h, port, auth } = await setup()
+    const r = await apiCall(port, { path: '/api/chat', headers: auth, body: { persona_id: 'nobody', text: 'x' } })
+    expect(r.status).toBe(404)
+    expect(r.json()).toMatchObject({ error: { code: 'not_found', message: expect.stringContaining('Mika (') } })
+    expect(await h.call<FlowSummary[]>('list_flows', {})).toEqual([])
+  })
+})
+
+describe('HTTP API: refusals happen before any handler runs', () => {
+  it('refuses foreign Origin, a rebinding Host, and missing, wrong, revoked or UI tokens', async () => {
+    const { h, port, persona, auth, tokenId } = await setup()
+    const body = { persona_id: persona, text: 'x' }
+    const cases: Array<[Record<string, string>, number, RegExp]> = [
+      [{ ...auth, origin: 'http://evil.example' }, 403, /Origin "http:\/\/evil.example" is not allowed/],
+      [{ ...auth, host: 'evil.example:80' }, 403, /Host "evil.example:80" is not allowed/],
+      [{}, 401, /missing API token/],
+      [{ authorization: 'Bearer lvk_not-a-real-token' }, 401, /unknown or revoked API token/],
+      [{ authorization: `Bearer ${UI_TOKEN}` }, 401, /launch token, not an API token/],
+      [{ authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }, 401, /missing API token/],
+    ]
+    for (const [headers, status, message] of cases) {
+      const r = await apiCall(port, { path: '/api/chat', headers, body })
+      const { error } = r.json() as { error: { message: string } }
+      expect([r.status, error.message], JSON.stringify(headers)).toEqual([status, expect.stringMatching(message)])
+    }
+    await h.call('api_token_revoke', { id: tokenId })
+    const revoked = await apiCall(port, { path: '/api/chat', headers: auth, body })
+    expect(revoked.status).toBe(401)
+    expect(await h.call<FlowSummary[]>('list_flows', {})).toEqual([])
+    expect(h.fake.requests).toEqual([])
+  })
+
+  it('refuses an oversized body (413), malformed JSON and a bad field (400 naming it), and an unknown verb or path', async () => {
+    const { h, port, auth } = await setup()
+    const huge = await apiCall(port, { path: '/api/chat', headers: auth, raw: Buffer.alloc(21 * 1024 * 1024, 0x61) })
+    expect(huge.status).toBe(413)
+    const malformed = await apiCall(port, { path: '/api/chat', headers: auth, raw: '{"persona_id": ' })
+    expect([malformed.status, malformed.json()]).toEqual([
+      400,
+      { error: { code: 'bad_request', message: 'the body is not valid JSON' } },
+    ])
+    const field = await apiCall(port, { path: '/api/chat', headers: auth, body: { persona_id: 'p', text: 5 } })
+    expect(field.status).toBe(400)
+    expect(field.json()).toMatchObject({
+      error: { code: 'bad_input', message: expect.stringMatching(/^chat: text: /) },
+    })
+    const extra = await apiCall(port, {
+      path: '/api/chat',
+      headers: auth,
+      body: { persona_id: 'p', text: 'x', path: '/etc' },
+    })
+    expect(extra.json()).toMatchObject({ error: { code: 'bad_input', message: expect.stringContaining('path') } })
+    expect((await apiCall(port, { method: 'GET', path: '/api/chat', headers: auth })).headers.allow).toBe('POST')
+    expect((await apiCall(port, { path: '/api/nothing', headers: auth })).status).toBe(404)
+    expect(h.fake.requests).toEqual([])
+  })
+
+  it('holds the rate limit through a burst of 1,000 requests, with Retry-After, and keeps serving', async () => {
+    const { h, port, auth } = await setup({ burst: 20, perSecond: 1 })
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, () =>
+        apiCall(port, { path: '/api/memory/status?persona_id=nobody', headers: auth }),
+      ),
+    )
+    const limited = answers.filter((a) => a.status === 429)
+    expect(answers.length - limited.length).toBeLessThanOrEqual(21)
+    expect(limited.length).toBeGreaterThanOrEqual(979)
+    expect(Number(limited[0]!.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+    // Still up: the window's side answers, and the token list shows the calls counted.
+    expect((await h.call<Array<{ calls: number }>>('api_token_list', {}))[0]!.calls).toBe(1000)
+  })
+})
+
+describe('HTTP API: memory admin and the OpenAPI document', () => {
+  it('lists, reads and pins memory units through the memory methods', async () => {
+    const { port, persona, token, auth } = await setup()
+    const chat = await sseCall(port, '/api/chat', token, { persona_id: persona, text: 'my cat is called Pepper' })
+    const unitId = (chat.events.at(-1)!.data as { unit_id: number }).unit_id
+    const list = await apiCall(port, { path: `/api/memory/units?persona_id=${persona}&limit=10`, headers: auth })
+    expect(list.status).toBe(200)
+    expect(JSON.stringify(list.json())).toContain('Pepper')
+    const pinned = await apiCall(port, {
+      path: `/api/memory/units/${unitId}/pin`,
+      headers: auth,
+      body: { persona_id: persona, pin: true },
+    })
+    expect([pinned.status, pinned.json()]).toEqual([200, expect.objectContaining({ id: unitId, pin: true })])
+    const bad = await apiCall(port, {
+      path: `/api/memory/units/${unitId}/pin`,
+      headers: auth,
+      body: { persona_id: persona },
+    })
+    expect(bad.json()).toMatchObject({ error: { code: 'bad_input', message: expect.stringContaining('pin') } })
+  })
+
+  it('describes itself as OpenAPI 3.1, made from the contract', async () => {
+    const { port, auth } = await setup()
+    const doc = (await apiCall(port, { path: '/api/openapi.json', headers: auth })).json() as {
+      openapi: string
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: { required?: string[] } }> } }>
+      >
+    }
+    expect(doc.openapi).toBe('3.1.0')
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/chat', '/api/memory/units/{id}/pin']))
+    expect(doc.paths['/api/chat']!.post!.requestBody!.content['application/json']!.schema.required).toEqual(
+      expect.arrayContaining(['persona_id', 'text']),
+    )
+    expect(
+      doc.paths['/api/memory/units/{id}/pin']!.post!.requestBody!.content['application/json']!.schema.required,
+    ).toEqual(expect.arrayContaining(['persona_id', 'pin']))
+  })
+})

@@ -1,0 +1,118 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { ApiChatRequest, type ApiToken } from '@shared/contract'
+import { toErrorValue, type ErrorCode, type ErrorValue } from '@shared/errors'
+import type { EventBus } from '../kernel/events'
+import { describeIssues, type Router } from '../kernel/router'
+import { streamChat } from './apiChat'
+import { matchRoute } from './apiRoutes'
+import { checkPlace, tokensEqual } from './auth'
+import { openApiDocument } from './openApi'
+import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rateLimit'
+import { readJsonBody } from './requestBody'
+
+export interface HttpApiOptions {
+  router: Router
+  bus: EventBus
+  /** The live API token a request presents (counted as a call), or null. */
+  useToken: (presented: string) => ApiToken | null
+  /** The window's launch token, which is refused here: programs get tokens of their own. */
+  uiToken: string
+  rateLimits?: RateLimits
+  version: string
+}
+
+const STATUS: Partial<Record<ErrorCode, number>> = {
+  bad_input: 400,
+  bad_request: 400,
+  bad_file: 400,
+  not_found: 404,
+  forbidden: 403,
+  conflict: 409,
+  cycle: 409,
+  unavailable: 503,
+  llm_not_configured: 503,
+  llm_rate_limited: 429,
+  internal: 500,
+}
+
+/**
+ * The local HTTP API under `/api/` (seed 004). Every refusal — Host, Origin, token, rate, size,
+ * JSON, schema — happens here, before any handler runs; what passes goes through the router.
+ */
+export function httpApi(options: HttpApiOptions) {
+  const limiter = new RateLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS)
+
+  return async function handle(req: IncomingMessage, res: ServerResponse, port: number): Promise<void> {
+    const place = checkPlace(req, port)
+    if (place) return fail(res, place.status, 'forbidden', place.reason)
+    const auth = req.headers.authorization
+    const presented = auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length).trim() : null
+    if (!presented)
+      return fail(
+        res,
+        401,
+        'forbidden',
+        'missing API token: send "Authorization: Bearer <token>" (Settings → Connected programs)',
+      )
+    if (tokensEqual(presented, options.uiToken))
+      return fail(
+        res,
+        401,
+        'forbidden',
+        "that is the window's launch token, not an API token: make one in Settings → Connected programs",
+      )
+    const token = options.useToken(presented)
+    if (!token) return fail(res, 401, 'forbidden', 'unknown or revoked API token')
+    const wait = limiter.take(token.id)
+    if (wait > 0) {
+      res.setHeader('Retry-After', String(wait))
+      return fail(res, 429, 'unavailable', `too many requests from "${token.name}"; try again in ${wait} s`)
+    }
+
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const matched = matchRoute(req.method ?? 'GET', url.pathname)
+    if (!matched) return fail(res, 404, 'not_found', `no endpoint ${url.pathname}; see /api/openapi.json`)
+    if ('verbs' in matched) {
+      res.setHeader('Allow', matched.verbs.join(', '))
+      return fail(res, 405, 'bad_request', `${url.pathname} takes ${matched.verbs.join(' or ')}, not ${req.method}`)
+    }
+    const { route, params } = matched
+    let body: unknown = undefined
+    if (route.verb !== 'GET') {
+      const read = await readJsonBody(req)
+      if (!read.ok) return fail(res, read.status, 'bad_request', read.message)
+      body = read.json
+    }
+
+    if (route.path === '/api/openapi.json') return sendJson(res, 200, openApiDocument(options.version))
+    if (route.path === '/api/chat') {
+      const parsed = ApiChatRequest.safeParse(body)
+      if (!parsed.success) return fail(res, 400, 'bad_input', describeIssues('chat', parsed.error))
+      try {
+        await streamChat({ router: options.router, bus: options.bus }, parsed.data, req, res)
+      } catch (e) {
+        // Refused before the stream began (unknown persona or flow, no model set up…).
+        if (!res.headersSent) return failWith(res, toErrorValue(e))
+      }
+      return
+    }
+    const result = await options.router.call(route.method!, route.input!({ params, query: url.searchParams, body }), {
+      transport: 'http',
+    })
+    return result.ok ? sendJson(res, 200, result.value) : failWith(res, result.error)
+  }
+}
+
+function failWith(res: ServerResponse, error: ErrorValue): void {
+  fail(res, STATUS[error.code] ?? (error.code.startsWith('llm_') ? 502 : 400), error.code, error.message)
+}
+
+function fail(res: ServerResponse, status: number, code: ErrorCode, message: string): void {
+  sendJson(res, status, { error: { code, message } })
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  if (res.headersSent) return
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff' })
+  res.end(JSON.stringify(value))
+}
