@@ -112,6 +112,7 @@ export function startCore(options: CoreOptions): Core {
     ...shared,
     memoryWorker: options.memoryWorker,
     releaseLeases: instance.alone,
+    log,
     ...options.memory,
   })
   const chat = new ChatService(graph, settings, llm, bus, {

@@ -40,7 +40,7 @@ export function flowContext(
 }
 
 /** The persona speaks first (who it is, what it promised), then the conversation's own instructions. */
-function systemText(flowPrompt: string, persona: Persona | null): string {
+export function systemText(flowPrompt: string, persona: Persona | null): string {
   if (!persona) return flowPrompt
   const who = [
     persona.persona_text.trim(),

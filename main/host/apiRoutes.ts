@@ -40,6 +40,28 @@ export const apiRoutes: readonly ApiRoute[] = [
       'One exchange with a persona as Server-Sent Events: `delta` {text} chunks, then `done` {node_id, unit_id, stats} or `error` {code, message}.',
   },
   {
+    verb: 'POST',
+    path: '/api/notification',
+    summary:
+      'Hands the persona a notification to pass on: {persona_id?, source_system, text, images?} → {unit_id} at once; the reply follows on /api/events/stream.',
+    method: 'memory_notify',
+    input: bodyObject,
+  },
+  {
+    verb: 'POST',
+    path: '/api/meta_request',
+    summary:
+      'An instruction for the persona about some text: {persona_id? | memory_id?, instruction, payload_text, images?} → {unit_id}; stored as [redacted].',
+    method: 'memory_meta_request',
+    input: bodyObject,
+  },
+  {
+    verb: 'GET',
+    path: '/api/events/stream',
+    summary:
+      'WebSocket (upgrade with the same Bearer token): {unit_id, type, data} for replies to notifications and meta requests, and memory changes.',
+  },
+  {
     verb: 'GET',
     path: '/api/memory/units',
     summary: "A persona's memory units; ?persona_id=…&kind=&state=&query=&limit=&offset=",

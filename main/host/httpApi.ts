@@ -5,7 +5,7 @@ import type { EventBus } from '../kernel/events'
 import { describeIssues, type Router } from '../kernel/router'
 import { streamChat } from './apiChat'
 import { matchRoute } from './apiRoutes'
-import { checkPlace, tokensEqual } from './auth'
+import { checkPlace, tokensEqual, type Refusal } from './auth'
 import { openApiDocument } from './openApi'
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rateLimit'
 import { readJsonBody } from './requestBody'
@@ -43,26 +43,9 @@ export function httpApi(options: HttpApiOptions) {
   const limiter = new RateLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS)
 
   return async function handle(req: IncomingMessage, res: ServerResponse, port: number): Promise<void> {
-    const place = checkPlace(req, port)
-    if (place) return fail(res, place.status, 'forbidden', place.reason)
-    const auth = req.headers.authorization
-    const presented = auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length).trim() : null
-    if (!presented)
-      return fail(
-        res,
-        401,
-        'forbidden',
-        'missing API token: send "Authorization: Bearer <token>" (Settings → Connected programs)',
-      )
-    if (tokensEqual(presented, options.uiToken))
-      return fail(
-        res,
-        401,
-        'forbidden',
-        "that is the window's launch token, not an API token: make one in Settings → Connected programs",
-      )
-    const token = options.useToken(presented)
-    if (!token) return fail(res, 401, 'forbidden', 'unknown or revoked API token')
+    const authorized = authorizeApi(req, port, options)
+    if ('status' in authorized) return fail(res, authorized.status, 'forbidden', authorized.reason)
+    const { token } = authorized
     const wait = limiter.take(token.id)
     if (wait > 0) {
       res.setHeader('Retry-After', String(wait))
@@ -101,6 +84,33 @@ export function httpApi(options: HttpApiOptions) {
     })
     return result.ok ? sendJson(res, 200, result.value) : failWith(res, result.error)
   }
+}
+
+/**
+ * Whether a request may use the API: Host and Origin as for windows, then an API token given as
+ * `Authorization: Bearer` (counted as one call). The window's launch token is not one.
+ */
+export function authorizeApi(
+  req: IncomingMessage,
+  port: number,
+  options: Pick<HttpApiOptions, 'uiToken' | 'useToken'>,
+): { token: ApiToken } | Refusal {
+  const place = checkPlace(req, port)
+  if (place) return place
+  const auth = req.headers.authorization
+  const presented = auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length).trim() : null
+  if (!presented)
+    return {
+      status: 401,
+      reason: 'missing API token: send "Authorization: Bearer <token>" (Settings → Connected programs)',
+    }
+  if (tokensEqual(presented, options.uiToken))
+    return {
+      status: 401,
+      reason: "that is the window's launch token, not an API token: make one in Settings → Connected programs",
+    }
+  const token = options.useToken(presented)
+  return token ? { token } : { status: 401, reason: 'unknown or revoked API token' }
 }
 
 function failWith(res: ServerResponse, error: ErrorValue): void {

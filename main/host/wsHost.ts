@@ -7,7 +7,8 @@ import { TOKEN_COOKIE, checkRequest, presentedToken, type Refusal } from './auth
 import type { EventBus } from '../kernel/events'
 import type { Router } from '../kernel/router'
 import { flowsNamedInEvent } from './eventFlows'
-import { httpApi, type HttpApiOptions } from './httpApi'
+import { EVENTS_STREAM_PATH, streamEvents } from './eventStream'
+import { authorizeApi, httpApi, type HttpApiOptions } from './httpApi'
 import { resolveStatic, sendFile } from './staticFiles'
 import { WireSession, type EventFlows } from './wireSession'
 
@@ -117,29 +118,44 @@ export async function startHost(options: HostOptions): Promise<Host> {
     // or the refusal below must end this socket, not the process.
     socket.on('error', () => socket.destroy())
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
+    if (path === EVENTS_STREAM_PATH && options.api) {
+      const authorized = authorizeApi(req, port, { ...options.api, uiToken: token })
+      if ('status' in authorized) return refuseUpgrade(socket, authorized)
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        keepAlive(ws)
+        streamEvents(ws, bus, log)
+      })
+      return
+    }
     const refusal: Refusal | null = WS_PATHS.has(path)
       ? checkRequest(withCookie(req, cookieName()), port, token)
       : { status: 403, reason: 'not a WebSocket endpoint' }
-    if (refusal) {
-      log(`[host] refused WebSocket: ${refusal.reason}`)
-      socket.end(
-        `HTTP/1.1 ${refusal.status} ${statusText(refusal.status)}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
-      )
-      return
-    }
+    if (refusal) return refuseUpgrade(socket, refusal)
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
   })
+
+  /** Answered pings keep a connection; one that misses a heartbeat is ended. */
+  function keepAlive(ws: WebSocket): void {
+    alive.add(ws)
+    ws.on('pong', () => alive.add(ws))
+  }
+
+  function refuseUpgrade(socket: Duplex, refusal: Refusal): void {
+    log(`[host] refused WebSocket: ${refusal.reason}`)
+    socket.end(
+      `HTTP/1.1 ${refusal.status} ${statusText(refusal.status)}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+    )
+  }
 
   wss.on('connection', (ws: WebSocket) => {
     const session = new WireSession(router, options.eventFlows ?? flowsNamedInEvent, (reply) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply))
     })
-    alive.add(ws)
+    keepAlive(ws)
     // A bad frame from one client (invalid UTF-8, too big, a reserved opcode…) is an 'error' on
     // its socket; unheard, it would end the process and every other tab's connection with it.
     // ws has already closed this connection with the matching code: only say what happened.
     ws.on('error', (e: Error & { code?: string }) => log(`[host] closed a WebSocket: ${e.code ?? e.message}`))
-    ws.on('pong', () => alive.add(ws))
     const stopListening = bus.listen((event, data) => {
       if (session.hears(event, data) && ws.readyState === ws.OPEN)
         ws.send(JSON.stringify({ event, data } satisfies WireEvent))

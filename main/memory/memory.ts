@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { MemoryPack, MemoryStatus, MemoryUnitDetail, memoryMethods, Parsed } from '@shared/contract'
 import { AppError } from '@shared/errors'
+import { memoryShare } from '../graph/flowContext'
 import type { GraphService } from '../graph/graphService'
 import type { HomePaths } from '../kernel/home'
 import type { EventBus } from '../kernel/events'
@@ -24,6 +25,7 @@ import { ENTITY_JOBS } from './memoryJobs'
 import { MemoryProgress } from './memoryProgress'
 import { dirtyCount } from './modelVectors'
 import { PackAids } from './packAids'
+import { ExternalMessages } from './externalMessages'
 import { entityGraph, listUnits, memoryStatus, packsForNode, spendStatus, unitDetail } from './memoryQueries'
 import { prunePacks } from './packHistory'
 import { buildPack } from './scheduler'
@@ -47,6 +49,7 @@ export interface MemoryDeps {
   queue?: QueueSettings
   /** No other live process uses the home: jobs left running were a crashed process's, take them back now. */
   releaseLeases?: boolean
+  log?: (message: string) => void
 }
 
 /** What the chat needs from memory on every exchange (seed 004's sync path). */
@@ -79,6 +82,8 @@ export interface Memory {
   chat: ChatMemory | null
   /** The service itself, for the CLI and tests. */
   service: MemoryService
+  /** Notifications and meta requests from other programs, answered in the background. */
+  external: ExternalMessages
   dispose(): Promise<void>
 }
 
@@ -86,7 +91,17 @@ export interface Memory {
 export function createMemory(deps: MemoryDeps): Memory {
   const service = new MemoryService(deps)
   const s = service
+  const external = new ExternalMessages({
+    ...deps,
+    log: deps.log ?? ((m) => console.error(m)),
+    store: (personaId) => s.store(personaId),
+    pack: (personaId, query) => s.packText(personaId, query),
+    queueJobs: (personaId, unitId, embeddingOnly) => s.queueExternalJobs(personaId, unitId, embeddingOnly),
+  })
   const handlers: Memory['handlers'] = {
+    memory_notify: (i) => external.receive({ ...i, type: 'notification' }),
+    memory_meta_request: (i) =>
+      external.receive({ ...i, persona_id: i.persona_id ?? i.memory_id, type: 'meta_request' }),
     memory_pack: (i) => s.pack(i),
     memory_import: (i, ctx) => s.importFile(i, ctx),
     memory_list_units: (i) => s.listUnits(i),
@@ -125,7 +140,16 @@ export function createMemory(deps: MemoryDeps): Memory {
     memory_list_jobs: (i) => ({ jobs: listJobs(s.store(i.persona_id).db, i.status, i.limit) }),
     memory_retry_jobs: (i) => s.retryJobs(i.persona_id, i.job_ids),
   }
-  return { handlers, chat: service, service, dispose: () => service.dispose() }
+  return {
+    handlers,
+    chat: service,
+    service,
+    external,
+    async dispose() {
+      await external.settled()
+      await service.dispose()
+    },
+  }
 }
 
 /**
@@ -444,6 +468,25 @@ export class MemoryService implements ChatMemory {
   async whenIdle(personaId: string): Promise<void> {
     this.store(personaId)
     await this.worker.whenIdle(this.dbPath(personaId))
+  }
+
+  /** A MemoryPack for text arriving from outside any flow (a notification): the persona's whole memory. */
+  async packText(personaId: string, query: string): Promise<string | null> {
+    const store = this.store(personaId)
+    const persona = this.deps.personas.get(personaId)
+    const aids = await this.aids.gather(persona, store, query)
+    const budget = memoryShare(this.deps.settings.get().context_budget)
+    return buildPack(store, { query, budget, path: new Set<string>(), ...aids }).text || null
+  }
+
+  /** Queues an external message's jobs: all of an episode's, or (a meta request) only its embedding. */
+  queueExternalJobs(personaId: string, unitId: number, embeddingOnly: boolean): void {
+    const store = this.store(personaId)
+    if (embeddingOnly) {
+      this.planner.catchUpEmbeddings(personaId, store)
+      this.worker.wake(this.dbPath(personaId))
+    } else this.planner.queueEpisodeJobs(personaId, store, [unitId], false)
+    this.deps.bus.emit('memory_changed', { persona_id: personaId, unit_ids: [unitId] })
   }
 
   async dispose(): Promise<void> {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ImageInput } from './chat'
 import { FilePath } from './names'
 import type { EventSpecs, MethodSpecs } from './spec'
 
@@ -99,6 +100,26 @@ export const MemoryPack = z.object({
 export type MemoryPack = z.infer<typeof MemoryPack>
 
 const Ref = z.object({ persona_id: PersonaId, unit_id: UnitId }).strict()
+
+/** Absent: the only persona there is (with several, the call names which). */
+const ExternalFields = { persona_id: PersonaId.optional(), images: z.array(ImageInput).max(8).optional() }
+export const NotificationInput = z
+  .object({ ...ExternalFields, source_system: z.string().trim().min(1).max(200), text: MemoryUnitText })
+  .strict()
+export const MetaRequestInput = z
+  .object({
+    ...ExternalFields,
+    /** The seed's name for the persona's memory; the same as persona_id. */
+    memory_id: PersonaId.optional(),
+    instruction: z.string().min(1).max(20_000),
+    payload_text: z.string().max(200_000),
+  })
+  .strict()
+const ExternalAccepted = z.object({ unit_id: UnitId, persona_id: z.string() })
+/** Either kind, as the memory domain handles it. */
+export type ExternalMessageInput =
+  | ({ type: 'notification' } & z.output<typeof NotificationInput>)
+  | ({ type: 'meta_request' } & z.output<typeof MetaRequestInput>)
 
 const EntityOut = z.object({
   id: z.number().int(),
@@ -297,6 +318,17 @@ export const memoryMethods = {
     input: z.object({ persona_id: PersonaId, job_ids: z.array(z.number().int()).max(1000).optional() }).strict(),
     output: z.object({ retried: z.number().int() }),
   },
+  /**
+   * Something another program wants the persona to pass on (seed 004 `/api/notification`):
+   * answered at once with the placeholder EPISODE's id; the persona's reply follows as an
+   * `external_reply` event and in its External flow.
+   */
+  memory_notify: { input: NotificationInput, output: ExternalAccepted },
+  /**
+   * An instruction for the persona about some text (seed 004 `/api/meta_request`): stored as
+   * `[redacted]`, only the embedding job queued; the reply follows as `external_reply`.
+   */
+  memory_meta_request: { input: MetaRequestInput, output: ExternalAccepted },
   /** Recomputes every unit's embedding in the memory worker. */
   memory_reindex: {
     input: z.object({ persona_id: PersonaId }).strict(),
@@ -305,6 +337,13 @@ export const memoryMethods = {
 } as const satisfies MethodSpecs
 
 export const memoryEvents = {
+  /** A persona's answer to a notification or meta request (`data.error` when none came). */
+  external_reply: z.object({
+    unit_id: z.number().int(),
+    persona_id: z.string(),
+    type: z.enum(['notification', 'meta_request']),
+    data: z.object({ system_text: z.string().optional(), message: z.string().optional(), error: z.string().optional() }),
+  }),
   /** A persona's memory changed (an exchange recorded, a job finished, an edit). */
   memory_changed: z.object({ persona_id: z.string(), unit_ids: z.array(z.number().int()) }),
 } as const satisfies EventSpecs
