@@ -342,7 +342,11 @@ export const memoryEvents = {
     unit_id: z.number().int(),
     persona_id: z.string(),
     type: z.enum(['notification', 'meta_request']),
-    data: z.object({ system_text: z.string().optional(), message: z.string().optional(), error: z.string().optional() }),
+    data: z.object({
+      system_text: z.string().optional(),
+      message: z.string().optional(),
+      error: z.string().optional(),
+    }),
   }),
   /** A persona's memory changed (an exchange recorded, a job finished, an edit). */
   memory_changed: z.object({ persona_id: z.string(), unit_ids: z.array(z.number().int()) }),
