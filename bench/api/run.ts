@@ -1,0 +1,148 @@
+// The local HTTP API against the fake LLM over real HTTP. Prints JSON lines:
+// - api.notification: POST /api/notification → the reply published on /api/events/stream, p50/p95;
+// - api.chat_first_delta: time to the first `delta` of POST /api/chat beside the raw connector's
+//   first delta for the same prompt and model, interleaved in one run; the difference is what
+//   the API adds (target p95 ≤ 5 ms).
+// Run with `npm run bench:api` (`-- --runs N`).
+import { mkdtempSync, rmSync } from 'node:fs'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import WebSocket from 'ws'
+import { startCore } from '../../main/core'
+import { startHost } from '../../main/host/wsHost'
+import { openaiConnector } from '../../main/llm/openaiConnector'
+import { apiCall } from '../../tests/support/apiClient'
+import { startFakeLlm } from '../../tests/support/fakeLlm'
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '100' } } })
+const runs = Number(values.runs)
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got "${values.runs}"`)
+
+const percentile = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return Number(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(2))
+}
+
+const home = mkdtempSync(join(tmpdir(), 'loomverse-bench-api-'))
+const fake = await startFakeLlm()
+const env = {
+  OPENAI_BASE_URL: `${fake.url}/v1`,
+  OPENAI_API_KEY: 'sk-test',
+  LOOMVERSE_DEFAULT_MODEL: 'openai:gpt-4o-mini',
+  LOOMVERSE_DEFAULT_LIGHTWEIGHT_MODEL: 'openai:gpt-4o-mini',
+}
+const core = startCore({ home, mode: 'browser', log: () => {}, env })
+const host = await startHost({
+  router: core.router,
+  bus: core.bus,
+  token: 'bench-ui-token-0123456789abcdef',
+  port: 0,
+  staticDir: null,
+  api: { useToken: (t) => core.apiTokens.use(t), version: 'bench', rateLimits: { burst: 1e9, perSecond: 1e9 } },
+})
+try {
+  const call = async <T>(method: string, input: unknown) => {
+    const r = await core.router.call(method, input, { transport: 'internal' })
+    if (!r.ok) throw new Error(`${method}: ${r.error.message}`)
+    return r.value as T
+  }
+  const persona = await call<{ id: string }>('create_persona', { name: 'Bench' })
+  const { token } = await call<{ token: string }>('api_token_create', { name: 'bench' })
+  const auth = { authorization: `Bearer ${token}` }
+
+  // Notifications: POST → the reply on the stream.
+  const stream = new WebSocket(`ws://127.0.0.1:${host.port}/api/events/stream`, { headers: auth })
+  await new Promise((resolve, reject) => stream.once('open', resolve).once('error', reject))
+  const waiting = new Map<number, (at: number) => void>()
+  const early = new Map<number, number>()
+  stream.on('message', (raw) => {
+    const at = performance.now()
+    const m = JSON.parse(raw.toString()) as { unit_id: number; type: string }
+    if (m.type !== 'notification') return
+    const w = waiting.get(m.unit_id)
+    if (w) w(at)
+    else early.set(m.unit_id, at)
+  })
+  const notify: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const sent = performance.now()
+    const r = await apiCall(host.port, {
+      path: '/api/notification',
+      headers: auth,
+      body: { persona_id: persona.id, source_system: 'bench', text: `event ${i}` },
+    })
+    const { unit_id: unitId } = r.json() as { unit_id: number }
+    const heard = early.get(unitId) ?? (await new Promise<number>((resolve) => waiting.set(unitId, resolve)))
+    notify.push(heard - sent)
+  }
+  stream.close()
+  console.log(
+    JSON.stringify({ bench: 'api.notification', runs, p50_ms: percentile(notify, 50), p95_ms: percentile(notify, 95) }),
+  )
+
+  // First delta: /api/chat against the raw connector, interleaved.
+  const connector = openaiConnector({ provider: 'openai', baseURL: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY })
+  const raw: number[] = []
+  const api: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now()
+    for await (const e of connector.chat({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: `hello ${i}` }],
+    })) {
+      if (e.type === 'delta') {
+        raw.push(performance.now() - t0)
+        break
+      }
+    }
+    api.push(await firstDelta(host.port, token, { persona_id: persona.id, text: `hello ${i}` }))
+  }
+  const added = api.map((a, i) => a - raw[i]!)
+  console.log(
+    JSON.stringify({
+      bench: 'api.chat_first_delta',
+      runs,
+      raw_p95_ms: percentile(raw, 95),
+      api_p95_ms: percentile(api, 95),
+      added_p50_ms: percentile(added, 50),
+      added_p95_ms: percentile(added, 95),
+      target_added_p95_ms: 5,
+    }),
+  )
+} finally {
+  await host.close()
+  await core.dispose()
+  await fake.close()
+  rmSync(home, { recursive: true, force: true })
+}
+
+/** Milliseconds from sending POST /api/chat to its first `delta` event; the rest is read and dropped. */
+function firstDelta(port: number, token: string, body: unknown): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now()
+    let seen = false
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/chat',
+        method: 'POST',
+        headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      },
+      (res) => {
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => {
+          if (!seen && chunk.includes('event: delta')) {
+            seen = true
+            resolve(performance.now() - t0)
+          }
+        })
+        res.on('end', () => (seen ? undefined : reject(new Error(`no delta (status ${res.statusCode})`))))
+      },
+    )
+    req.on('error', reject)
+    req.end(JSON.stringify(body))
+  })
+}
