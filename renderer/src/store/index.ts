@@ -12,7 +12,7 @@ import { modalSlice, type ModalSlice } from './modalSlice'
 import { panelSlice, type PanelSlice } from './panelSlice'
 import { personaSlice, type PersonaSlice } from './personaSlice'
 import { settingsSlice, type SettingsSlice } from './settingsSlice'
-import { toastSlice, type ToastSlice } from './toastSlice'
+import { toastSlice, wireExternalReplies, type ToastSlice } from './toastSlice'
 import { trashSlice, wireTrashEvents, type TrashSlice } from './trashSlice'
 import { wireWorldEvents, worldSlice, type WorldSlice } from './worldSlice'
 
@@ -55,6 +55,7 @@ export function createAppStore(client: Client): AppStore {
   }))
   wireWorldEvents(client, store)
   wireTrashEvents(client, store)
+  wireExternalReplies(client, store)
   wireMemoryEvents(client, store)
   client.on('settings_updated', (settings) => store.setState({ settings, settingsError: null }))
   client.on('job_progress', (progress) => store.getState().applyJobProgress(progress))

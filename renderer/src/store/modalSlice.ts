@@ -9,6 +9,7 @@ export type Modal =
   | { name: 'delete_flow'; flowId: string }
   | { name: 'personas' }
   | { name: 'providers' }
+  | { name: 'programs' }
   | { name: 'onboarding' }
 
 export interface ModalSlice {

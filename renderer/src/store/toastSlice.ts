@@ -1,5 +1,7 @@
+import i18next from 'i18next'
 import type { StateCreator } from 'zustand'
-import type { App } from './index'
+import type { Client } from '../bridge'
+import type { App, AppStore } from './index'
 
 /** One button on a toast ("Undo"): it runs, and the toast goes. */
 export interface ToastAction {
@@ -36,3 +38,17 @@ export const toastSlice: StateCreator<App, [], [], ToastSlice> = (set, get) => (
     set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }))
   },
 })
+
+/**
+ * A persona's answer to another program (a notification, a meta request) shows as a notice
+ * with its words; the exchange itself is in the persona's External conversation.
+ */
+export function wireExternalReplies(client: Client, store: AppStore): void {
+  client.on('external_reply', (reply) => {
+    const state = store.getState()
+    const name = state.personas.find((p) => p.id === reply.persona_id)?.name ?? reply.persona_id
+    if (reply.data.message) state.toast('info', i18next.t('programs.reply', { name, message: reply.data.message }))
+    else if (reply.data.error)
+      state.toast('error', i18next.t('programs.replyFailed', { name, error: reply.data.error }))
+  })
+}

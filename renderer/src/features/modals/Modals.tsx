@@ -4,6 +4,7 @@ import { useApp, useAppStore } from '../../store'
 import type { Modal } from '../../store/modalSlice'
 import { placeSibling } from '../graph/layout'
 import { PersonasDialog } from '../personas/PersonasDialog'
+import { ProgramsDialog } from '../programs/ProgramsDialog'
 import { OnboardingDialog } from '../providers/OnboardingDialog'
 import { ProvidersDialog } from '../providers/ProvidersDialog'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
@@ -28,6 +29,8 @@ export function Modals() {
       return <ProvidersDialog onClose={close} />
     case 'onboarding':
       return <OnboardingDialog onClose={close} />
+    case 'programs':
+      return <ProgramsDialog onClose={close} />
   }
 }
 

@@ -58,6 +58,15 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
       >
         {t('providers.open')}
       </button>
+      <button
+        type="button"
+        onClick={() => {
+          onClose()
+          openModal({ name: 'programs' })
+        }}
+      >
+        {t('programs.open')}
+      </button>
       {error && <p role="alert">{t('settings.saveFailed', { message: error })}</p>}
       <button type="button" onClick={onClose}>
         {t('settings.close')}
