@@ -57,7 +57,7 @@ export class ChangeRecorder {
         },
         revert: () => {
           store.restore(snapshot, flowId)
-          for (const e of edges) store.addEdge(flowId, e.from, e.to)
+          for (const e of edges) store.addEdge(flowId, e.from, e.to, e.label ?? null)
         },
       },
       [nodeId],
@@ -73,7 +73,19 @@ export class ChangeRecorder {
   removeEdge(from: string, to: string): void {
     const { store, flowId } = this
     if (!store.hasEdge(flowId, from, to)) return
-    this.run({ apply: () => store.removeEdge(flowId, from, to), revert: () => store.addEdge(flowId, from, to) })
+    const label = store.edgeLabel(flowId, from, to)
+    this.run({ apply: () => store.removeEdge(flowId, from, to), revert: () => store.addEdge(flowId, from, to, label) })
+  }
+
+  /** Names (or, with null, unnames) the branch that starts at this connection. */
+  setEdgeLabel(from: string, to: string, label: string | null): void {
+    const { store, flowId } = this
+    const before = store.edgeLabel(flowId, from, to)
+    if (before === label) return
+    this.run({
+      apply: () => store.setEdgeLabel(flowId, from, to, label),
+      revert: () => store.setEdgeLabel(flowId, from, to, before),
+    })
   }
 
   setText(

@@ -43,6 +43,7 @@ export function graphHandlers(
     search_nodes: (i) => ({ nodes: searchNodes(graph.store, i) }),
     list_tags: (i) => listTags(graph.store, i.flow_id),
     add_node_to_flow: (i) => graph.addToFlow(i),
+    name_branch: (i) => graph.nameBranch(i),
     rebuild_flow: (i) => graph.rebuildFlow(i),
     build_summaries: (i) => {
       if (i.flow_id) graph.getFlow(i.flow_id)

@@ -244,6 +244,41 @@ describe('seed §9 library operations', () => {
   })
 })
 
+describe('named branches (seed §9.2 branch_name)', () => {
+  it('names a branch when connecting or afterwards, keeps the name through re-parenting and undo', () => {
+    const g = setup()
+    const f = g.flow()
+    const [a, b] = g.chain(f, 'a', 'b')
+    const c = g.add(f, 'c')
+    g.graph.connect({ flow_id: f, source_id: a!, target_id: c, branch_name: 'the other way' })
+    expect(g.graph.getFlow(f).connections).toContainEqual({ from: a, to: c, label: 'the other way' })
+    expect(g.graph.getFlow(f).connections).toContainEqual({ from: a, to: b }) // unnamed stays as it was
+
+    g.graph.nameBranch({ flow_id: f, source_id: a!, target_id: b!, name: 'main road' })
+    g.graph.reconnect({ flow_id: f, source_id: a!, target_id: b!, new_source_id: c, new_target_id: b! })
+    expect(g.graph.getFlow(f).connections).toContainEqual({ from: c, to: b, label: 'main road' })
+    g.graph.undo(f) // the re-parent
+    expect(g.graph.getFlow(f).connections).toContainEqual({ from: a, to: b, label: 'main road' })
+    g.graph.undo(f) // the naming
+    expect(g.graph.getFlow(f).connections).toContainEqual({ from: a, to: b })
+    g.graph.nameBranch({ flow_id: f, source_id: a!, target_id: c, name: null })
+    expect(g.graph.getFlow(f).connections).toContainEqual({ from: a, to: c })
+    expect(errorCode(() => g.graph.nameBranch({ flow_id: f, source_id: b!, target_id: c, name: 'x' }))).toBe(
+      'not_found',
+    )
+  })
+
+  it('brings a named connection back with its name when a deleted node is restored by undo', () => {
+    const g = setup()
+    const f = g.flow()
+    const [a, b] = g.chain(f, 'a', 'b')
+    g.graph.nameBranch({ flow_id: f, source_id: a!, target_id: b!, name: 'kept' })
+    g.graph.deleteNode({ flow_id: f, id: b!, mode: 'subtree' })
+    g.graph.undo(f)
+    expect(g.graph.getFlow(f).connections).toEqual([{ from: a, to: b, label: 'kept' }])
+  })
+})
+
 describe('events', () => {
   it('announces a new node, then the flow that now holds it', () => {
     const g = setup()

@@ -294,28 +294,38 @@ export class GraphService {
 
   connect(input: Parsed<'connect_nodes'>): Flow {
     this.checkEdge(input.flow_id, input.source_id, input.target_id, this.store.connections(input.flow_id))
-    return this.edit(input.flow_id, 'connect', (rec) => rec.addEdge(input.source_id, input.target_id))
+    return this.edit(input.flow_id, 'connect', (rec) => {
+      rec.addEdge(input.source_id, input.target_id)
+      if (input.branch_name) rec.setEdgeLabel(input.source_id, input.target_id, input.branch_name)
+    })
+  }
+
+  /** Names the branch starting at source → target (null: unnamed again). Undoable. */
+  nameBranch(input: Parsed<'name_branch'>): Flow {
+    this.requireEdge(input.flow_id, input.source_id, input.target_id)
+    return this.edit(input.flow_id, input.name ? 'name branch' : 'unname branch', (rec) =>
+      rec.setEdgeLabel(input.source_id, input.target_id, input.name),
+    )
   }
 
   disconnect(input: Parsed<'disconnect_nodes'>): Flow {
-    if (!this.store.hasEdge(input.flow_id, input.source_id, input.target_id)) {
-      throw new AppError('not_found', `no connection ${input.source_id} → ${input.target_id} in flow ${input.flow_id}`)
-    }
+    this.requireEdge(input.flow_id, input.source_id, input.target_id)
     return this.edit(input.flow_id, 'disconnect', (rec) => rec.removeEdge(input.source_id, input.target_id))
   }
 
   reconnect(input: Parsed<'reconnect_nodes'>): Flow {
     const { flow_id: flowId } = input
-    if (!this.store.hasEdge(flowId, input.source_id, input.target_id)) {
-      throw new AppError('not_found', `no connection ${input.source_id} → ${input.target_id} in flow ${flowId}`)
-    }
+    this.requireEdge(flowId, input.source_id, input.target_id)
     const others = this.store
       .connections(flowId)
       .filter((c) => !(c.from === input.source_id && c.to === input.target_id))
     this.checkEdge(flowId, input.new_source_id, input.new_target_id, others)
+    // A named branch keeps its name when its connection is dragged elsewhere.
+    const label = this.store.edgeLabel(flowId, input.source_id, input.target_id)
     return this.edit(flowId, 're-parent', (rec) => {
       rec.removeEdge(input.source_id, input.target_id)
       rec.addEdge(input.new_source_id, input.new_target_id)
+      if (label) rec.setEdgeLabel(input.new_source_id, input.new_target_id, label)
     })
   }
 
@@ -418,6 +428,11 @@ export class GraphService {
   private requireMember(flowId: string, nodeId: string, role: string): void {
     if (!this.store.isMember(flowId, nodeId))
       throw new AppError('not_found', `${role} node ${nodeId} is not in flow ${flowId}`)
+  }
+
+  private requireEdge(flowId: string, from: string, to: string): void {
+    if (!this.store.hasEdge(flowId, from, to))
+      throw new AppError('not_found', `no connection ${from} → ${to} in flow ${flowId}`)
   }
 
   private onlyFlowOf(nodeId: string): string {

@@ -121,14 +121,16 @@ export class GraphStore {
    * puts back, and the flow must then read exactly as it did before.
    */
   connections(flowId: string): Connection[] {
-    return this.db
+    const rows = this.db
       .prepare(
-        `SELECT c.source_id AS "from", c.target_id AS "to" FROM connections c
+        `SELECT c.source_id AS "from", c.target_id AS "to", c.label FROM connections c
          JOIN flow_nodes s ON s.flow_id = c.flow_id AND s.node_id = c.source_id
          JOIN flow_nodes t ON t.flow_id = c.flow_id AND t.node_id = c.target_id
          WHERE c.flow_id = ? ORDER BY s.idx, t.idx`,
       )
-      .all(flowId) as Connection[]
+      .all(flowId) as Array<{ from: string; to: string; label: string | null }>
+    // A label only where a branch was named, so unnamed connections read as they always have.
+    return rows.map(({ from, to, label }) => (label === null ? { from, to } : { from, to, label }))
   }
 
   // ---- nodes
@@ -314,10 +316,23 @@ export class GraphStore {
     )
   }
 
-  addEdge(flowId: string, from: string, to: string): void {
+  addEdge(flowId: string, from: string, to: string, label: string | null = null): void {
     this.db
-      .prepare('INSERT OR IGNORE INTO connections (flow_id, source_id, target_id) VALUES (?, ?, ?)')
-      .run(flowId, from, to)
+      .prepare('INSERT OR IGNORE INTO connections (flow_id, source_id, target_id, label) VALUES (?, ?, ?, ?)')
+      .run(flowId, from, to, label)
+  }
+
+  edgeLabel(flowId: string, from: string, to: string): string | null {
+    const row = this.db
+      .prepare('SELECT label FROM connections WHERE flow_id = ? AND source_id = ? AND target_id = ?')
+      .get(flowId, from, to) as { label: string | null } | undefined
+    return row?.label ?? null
+  }
+
+  setEdgeLabel(flowId: string, from: string, to: string, label: string | null): void {
+    this.db
+      .prepare('UPDATE connections SET label = ? WHERE flow_id = ? AND source_id = ? AND target_id = ?')
+      .run(label, flowId, from, to)
   }
 
   removeEdge(flowId: string, from: string, to: string): void {

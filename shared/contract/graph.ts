@@ -67,7 +67,10 @@ export const FlowMember = z.object({
 })
 export type FlowMember = z.infer<typeof FlowMember>
 
-export const Connection = z.object({ from: Id, to: Id })
+/** The name of the branch a connection starts (seed §9.2 `branch_name`). */
+export const BranchName = z.string().trim().min(1).max(200)
+/** `label`: present only on a connection whose branch was named. */
+export const Connection = z.object({ from: Id, to: Id, label: z.string().optional() })
 export type Connection = z.infer<typeof Connection>
 
 export const FlowSummary = z.object({
@@ -229,7 +232,15 @@ export const graphMethods = {
     output: Flow,
   },
   /** Adds the edge source → target. A cycle is refused with error `cycle`. */
-  connect_nodes: { input: z.object({ flow_id: Id, source_id: Id, target_id: Id }).strict(), output: Flow },
+  connect_nodes: {
+    input: z.object({ flow_id: Id, source_id: Id, target_id: Id, branch_name: BranchName.optional() }).strict(),
+    output: Flow,
+  },
+  /** Names the branch starting at source → target, or unnames it with `name: null`. Undoable. */
+  name_branch: {
+    input: z.object({ flow_id: Id, source_id: Id, target_id: Id, name: BranchName.nullable() }).strict(),
+    output: Flow,
+  },
   disconnect_nodes: { input: z.object({ flow_id: Id, source_id: Id, target_id: Id }).strict(), output: Flow },
   /** Moves one end of an edge in one step (drag to re-parent). */
   reconnect_nodes: {

@@ -9,6 +9,7 @@ import { migrate as addAiVisionModels } from './0007-add-ai-vision-models'
 import { migrate as addAiEmbeddingModel } from './0015-add-ai-embedding-model'
 import { migrate as addAiImageModel } from './0016-add-ai-image-model'
 import { migrate as createApiTokens } from './0017-create-api-tokens'
+import { migrate as addConnectionLabel } from './0018-add-connection-label'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -25,4 +26,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 15, name: 'add-ai-embedding-model', up: addAiEmbeddingModel },
   { version: 16, name: 'add-ai-image-model', up: addAiImageModel },
   { version: 17, name: 'create-api-tokens', up: createApiTokens },
+  { version: 18, name: 'add-connection-label', up: addConnectionLabel },
 ]

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { Connection, Flow, FlowMember } from '@shared/contract'
+import { BranchName, type Connection, type Flow, type FlowMember } from '@shared/contract'
 import { adjacency, reachable, topologicalOrder } from '../../graph/dag'
 import { ImportedFlowFields } from './importLimits'
 import { isIsoTimestamp } from './timestamps'
@@ -34,14 +34,15 @@ const FlowFile = z.object({
       }),
     )
     .nullish(),
-  connections: z.array(z.object({ from: Index, to: Index })).nullish(),
+  /** `branch`: the name of the branch the connection starts (ours; the seed has none). */
+  connections: z.array(z.object({ from: Index, to: Index, branch: BranchName.optional() })).nullish(),
 })
 type FlowFile = z.infer<typeof FlowFile>
 
 export function flowYaml(flow: Flow): string {
   const indexOf = new Map(flow.nodes.map((m) => [m.id, m.index]))
   const connections = flow.connections
-    .map((c) => ({ from: indexOf.get(c.from)!, to: indexOf.get(c.to)! }))
+    .map((c) => ({ from: indexOf.get(c.from)!, to: indexOf.get(c.to)!, ...(c.label ? { branch: c.label } : {}) }))
     .sort((a, b) => a.from - b.from || a.to - b.to)
   return toYaml({
     id: flow.id,
@@ -128,7 +129,11 @@ function connections(f: FlowFile, nodes: FlowMember[], yaml: YamlFile, file: str
     }
     if (c.from === c.to)
       throw new VizpromptError(file, yaml.lineOf(['connections', i]), `node ${c.from} is connected to itself`)
-    out.set(`${c.from}>${c.to}`, { from: idOf.get(c.from)!, to: idOf.get(c.to)! })
+    out.set(`${c.from}>${c.to}`, {
+      from: idOf.get(c.from)!,
+      to: idOf.get(c.to)!,
+      ...(c.branch ? { label: c.branch } : {}),
+    })
   })
   const edges = [...out.values()]
   const cycle = cycleMembers(nodes, edges)

@@ -93,8 +93,10 @@ export class ImportRows {
     }
     // A node added later gets the next index after every one the flow has had.
     this.statement('UPDATE flows SET next_index = max(next_index, ?) WHERE id = ?').run(last + 1, flow.id)
-    const edge = this.statement('INSERT OR IGNORE INTO connections (flow_id, source_id, target_id) VALUES (?, ?, ?)')
-    for (const c of flow.connections) edge.run(flow.id, c.from, c.to)
+    const edge = this.statement(
+      'INSERT OR IGNORE INTO connections (flow_id, source_id, target_id, label) VALUES (?, ?, ?, ?)',
+    )
+    for (const c of flow.connections) edge.run(flow.id, c.from, c.to, c.label ?? null)
   }
 
   /**

@@ -16,6 +16,8 @@ describe('VizPrompt round trip', () => {
     first.graph.store.addMember(other, ids[10]!, { x: 1, y: 2 })
     first.graph.store.addMember(other, ids[20]!, null)
     first.graph.store.addEdge(other, ids[20]!, ids[10]!)
+    // A named branch keeps its name through the files.
+    first.graph.nameBranch({ flow_id: other, source_id: ids[20]!, target_id: ids[10]!, name: 'side road' })
     // Why a reply failed travels with its node.
     first.db
       .prepare("UPDATE nodes SET status = 'error', error = ? WHERE id = ?")
@@ -46,6 +48,7 @@ describe('VizPrompt round trip', () => {
       expect(flowFile).toContain(`  - from: ${from}\n    to: ${to}\n`)
     }
     expect(second.graph.getFlow(flowId).connections).toHaveLength(first.graph.getFlow(flowId).connections.length)
+    expect(second.graph.getFlow(other).connections).toEqual([{ from: ids[20], to: ids[10], label: 'side road' }])
   }, 60_000)
 
   it('writes the seed layout: maps, tags, index and a config without keys', async () => {

@@ -150,6 +150,8 @@ function Canvas({ flow }: { flow: Flow }) {
           selected: id === selectedEdge,
           className: onPath ? 'on-path' : undefined,
           animated: onPath,
+          // A named branch (seed §9.2) says its name on the connection that starts it.
+          ...(c.label ? { label: c.label } : {}),
         }
       }),
     [flow.connections, activeIds, selectedEdge],

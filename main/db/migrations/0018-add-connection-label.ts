@@ -1,0 +1,7 @@
+import type { Database } from 'better-sqlite3'
+import { addColumnOnce } from '../columns'
+
+/** A branch's name on the connection that starts it (seed §9.2 `connect_nodes(…, branch_name)`); null: unnamed. */
+export function migrate(db: Database): void {
+  addColumnOnce(db, 'connections', 'label', 'TEXT')
+}
