@@ -25,6 +25,9 @@ const percentile = (xs: number[], p: number) => {
   return Number(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(2))
 }
 
+/** The router path's newest node, which its next turn continues. */
+let lastRouterNode: string | null = null
+
 const home = mkdtempSync(join(tmpdir(), 'loomverse-bench-api-'))
 const fake = await startFakeLlm()
 const env = {
@@ -90,6 +93,7 @@ try {
   const flow = await call<{ id: string }>('create_flow', { name: 'bench', persona_id: persona.id })
   for (let i = 0; i < runs; i++) {
     router.push(await firstStreamEvent(flow.id, persona.id, `hello ${i}`))
+    // Like the API's, each turn continues the one before, so both build the same size of context.
     const t0 = performance.now()
     for await (const e of connector.chat({
       model: 'gpt-4o-mini',
@@ -143,9 +147,14 @@ async function firstStreamEvent(flowId: string, personaId: string, prompt: strin
       }
     })
   })
-  const r = await core.router.call('chat_send', { flow_id: flowId, prompt, persona_id: personaId }, { transport: 'ws' })
+  const r = await core.router.call(
+    'chat_send',
+    { flow_id: flowId, prompt, persona_id: personaId, ...(lastRouterNode ? { parent_id: lastRouterNode } : {}) },
+    { transport: 'ws' },
+  )
   if (!r.ok) throw new Error(r.error.message)
   nodeId = (r.value as { node_id: string }).node_id
+  lastRouterNode = nodeId
   await done
   return firstAt! - t0
 }

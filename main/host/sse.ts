@@ -5,6 +5,8 @@ export class SseStream {
   private ended = false
 
   constructor(private readonly res: ServerResponse) {
+    // Each event is a small write that should leave at once, not wait to be coalesced.
+    res.socket?.setNoDelay(true)
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache',
