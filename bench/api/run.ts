@@ -159,7 +159,7 @@ async function firstStreamEvent(flowId: string, personaId: string, prompt: strin
   return firstAt! - t0
 }
 
-/** Milliseconds from sending POST /api/chat to its first `delta` event; the rest is read and dropped. */
+/** Milliseconds from sending POST /api/chat to its first `delta` event, reported when the stream ends. */
 function firstDelta(port: number, token: string, body: unknown): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now()
@@ -174,13 +174,16 @@ function firstDelta(port: number, token: string, body: unknown): Promise<number>
       },
       (res) => {
         res.setEncoding('utf8')
+        let at = 0
         res.on('data', (chunk: string) => {
           if (!seen && chunk.includes('event: delta')) {
             seen = true
-            resolve(performance.now() - t0)
+            at = performance.now() - t0
           }
         })
-        res.on('end', () => (seen ? undefined : reject(new Error(`no delta (status ${res.statusCode})`))))
+        // Answered once the exchange is over, as the router path is: the next run must not
+        // share the process (host, fake LLM, client) with the tail of this one.
+        res.on('end', () => (seen ? resolve(at) : reject(new Error(`no delta (status ${res.statusCode})`))))
       },
     )
     req.on('error', reject)
