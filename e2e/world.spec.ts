@@ -88,6 +88,8 @@ test('a persona writes a document by tool call, patches it, and the sidebar and 
   await expect(graph.card(1).getByTestId('node-response')).toContainText('図書館に置きました')
   await expect(graph.card(1).getByTestId('node-tool-calls')).toContainText('Tool calls: 1')
   await expect(world.item('私の日記')).toContainText('晴れた日に散歩をした日記。', { timeout: 15_000 })
+  // The summary has its own place: the description the persona gave is still there.
+  await expect(world.item('私の日記')).toContainText('今日の日記')
 
   let dialog = await world.open('私の日記')
   await expect(dialog.getByTestId('document-text')).toHaveText('今日は晴れ。\n散歩をした。\n')
@@ -124,7 +126,8 @@ test('a persona writes a document by tool call, patches it, and the sidebar and 
   await expect(world.item('私の日記')).toContainText('散歩と読書の一日の日記。', { timeout: 15_000 })
   dialog = await world.open('私の日記')
   await expect(dialog.getByTestId('document-text')).toHaveText('今日は晴れ。\n散歩をした。\n夜は本を読んだ。')
-  await expect(dialog.getByTestId('item-summary')).toContainText('散歩と読書の一日の日記。')
+  await expect(dialog.getByTestId('item-auto-summary')).toContainText('散歩と読書の一日の日記。')
+  await expect(dialog.getByTestId('item-summary')).toContainText('今日の日記')
   // What the persona wrote is versioned: the history shows both versions.
   await dialog.getByRole('button', { name: 'History' }).click()
   await expect(dialog.locator('.item-history li')).toHaveCount(2)

@@ -89,7 +89,8 @@ export async function summarizeItem(raw: unknown, ctx: JobContext): Promise<void
       if (!now) return
       if (p.version !== null && store.latestVersion(item.id) !== p.version) return
       files.writeSummary(item.file_path!, summary)
-      store.updateItem(item.id, { description: summary, summaryStatus: 'ready' })
+      // Its own field: the words the user typed as the description stay as they were.
+      store.updateItem(item.id, { summary, summaryStatus: 'ready' })
     })
     .immediate()
 }

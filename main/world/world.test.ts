@@ -107,7 +107,7 @@ describe('pictures', () => {
     expect(item).toMatchObject({ type: 'picture', name: 'red', summary_status: 'pending', owner: { id: libraryId } })
     expect(item.file_path).toMatch(/^image\/\d{8}_\d{6}_[0-9a-f-]{36}\.png$/)
     const done = await ready(h, item.id)
-    expect(done.item.description).toBe('赤い正方形の画像。')
+    expect(done.item.summary).toBe('赤い正方形の画像。')
     const home = h.core.paths.home
     expect(readFileSync(join(home, `${item.file_path}.summary.txt`), 'utf8')).toBe('赤い正方形の画像。')
     // The vision model saw the image and the seed's prompt.
@@ -130,7 +130,7 @@ describe('pictures', () => {
       data_base64: pngBytes().toString('base64'),
       persona_id: persona.id,
     })
-    expect((await ready(h, item.id)).item.description).toBe('アオイが見た赤い正方形。')
+    expect((await ready(h, item.id)).item.summary).toBe('アオイが見た赤い正方形。')
     expect(h.fake.requests.some((r) => r.model === 'vision-mini')).toBe(false)
   })
 
@@ -205,7 +205,7 @@ describe('pictures the persona generates', () => {
     const calls = (await recorded).calls
     expect(calls[0]).toMatchObject({ name: 'generate_image', is_error: false })
     expect(calls[0]!.result).toContain(item.id)
-    expect((await ready(h, item.id)).item.description).toBe('海辺の夕焼けの絵。')
+    expect((await ready(h, item.id)).item.summary).toBe('海辺の夕焼けの絵。')
     const view = await h.call<ItemContent>('item_view', { item_id: item.id })
     expect(view).toMatchObject({ kind: 'picture', mime: 'image/png' })
   })
@@ -269,7 +269,11 @@ describe('documents through the persona’s tools', () => {
     const calls = (await recorded).calls
     expect(calls[0]).toMatchObject({ name: 'document_create', is_error: false })
     expect(calls[0]!.result).toContain(item.id)
-    expect((await ready(h, item.id)).item.description).toBe('晴れた日の散歩の日記。')
+    // The summary has its own field: the description the persona wrote stays as it was.
+    expect((await ready(h, item.id)).item).toMatchObject({
+      description: '今日の日記',
+      summary: '晴れた日の散歩の日記。',
+    })
     const listed = await h.call<Array<{ node_id: string; calls: ToolCallRecord[] }>>('list_tool_calls', {
       flow_id: flow.id,
     })
@@ -290,7 +294,7 @@ describe('documents through the persona’s tools', () => {
       persona_id: persona.id,
     })
     expect(used.message).toContain('差分を適用しました')
-    expect((await ready(h, item.id)).item.description).toBe('雨の日の読書の日記。')
+    expect((await ready(h, item.id)).item).toMatchObject({ description: '今日の日記', summary: '雨の日の読書の日記。' })
     const view = await h.call<ItemContent>('item_view', { item_id: item.id })
     expect(view.kind === 'document' && view.text).toBe('今日は雨。\n本を読んだ。\n')
 

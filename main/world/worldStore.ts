@@ -21,6 +21,7 @@ interface ItemRow {
   FILE_PATH: string | null
   STATE_JSON: string
   SUMMARY_STATUS: Item['summary_status']
+  SUMMARY: string | null
   CREATED_AT: string
   UPDATED_AT: string
   OWNER_KIND: 'building' | 'persona' | null
@@ -169,6 +170,7 @@ export class WorldStore {
     filePath: string | null
     state: Record<string, unknown>
     summaryStatus: Item['summary_status']
+    summary?: string | null
     owner: { kind: 'building' | 'persona'; id: string }
     /** ISO time; now by default (a restored item keeps its own). */
     created?: string
@@ -177,8 +179,8 @@ export class WorldStore {
     const now = isoNow()
     this.db
       .prepare(
-        `INSERT INTO item (ITEM_ID, TYPE, NAME, DESCRIPTION, FILE_PATH, STATE_JSON, SUMMARY_STATUS, CREATED_AT, UPDATED_AT)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO item (ITEM_ID, TYPE, NAME, DESCRIPTION, FILE_PATH, STATE_JSON, SUMMARY_STATUS, SUMMARY, CREATED_AT, UPDATED_AT)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -188,6 +190,7 @@ export class WorldStore {
         item.filePath,
         JSON.stringify(item.state),
         item.summaryStatus,
+        item.summary ?? null,
         item.created ?? now,
         now,
       )
@@ -199,13 +202,21 @@ export class WorldStore {
 
   updateItem(
     id: string,
-    patch: { description?: string; summaryStatus?: Item['summary_status']; state?: Record<string, unknown> },
+    patch: {
+      description?: string
+      summary?: string
+      summaryStatus?: Item['summary_status']
+      state?: Record<string, unknown>
+    },
   ): Item {
     const item = this.requireItem(id)
     this.db
-      .prepare('UPDATE item SET DESCRIPTION = ?, SUMMARY_STATUS = ?, STATE_JSON = ?, UPDATED_AT = ? WHERE ITEM_ID = ?')
+      .prepare(
+        'UPDATE item SET DESCRIPTION = ?, SUMMARY = ?, SUMMARY_STATUS = ?, STATE_JSON = ?, UPDATED_AT = ? WHERE ITEM_ID = ?',
+      )
       .run(
         patch.description ?? item.description,
+        patch.summary ?? item.summary,
         patch.summaryStatus ?? item.summary_status,
         JSON.stringify(patch.state ?? item.state),
         isoNow(),
@@ -244,6 +255,7 @@ export class WorldStore {
       filePath: at.filePath,
       state: item.state,
       summaryStatus: item.summary_status,
+      summary: item.summary,
       owner: { kind: 'building', id: at.buildingId },
       created: item.created,
     })
@@ -371,6 +383,7 @@ function toItem(r: ItemRow): Item {
     file_path: r.FILE_PATH,
     state,
     summary_status: r.SUMMARY_STATUS,
+    summary: r.SUMMARY,
     owner: r.OWNER_KIND && r.OWNER_ID ? { kind: r.OWNER_KIND, id: r.OWNER_ID } : null,
     created: r.CREATED_AT,
     updated: r.UPDATED_AT,

@@ -32,7 +32,12 @@ export async function runWorldTool(
         if (content.kind === 'document') return { content: content.text }
         const item = content.item
         return {
-          content: JSON.stringify({ item_id: item.id, type: 'picture', name: item.name, summary: item.description }),
+          content: JSON.stringify({
+            item_id: item.id,
+            type: 'picture',
+            name: item.name,
+            summary: item.summary ?? item.description,
+          }),
           // Only a chat model that is also the persona's vision model is shown the pixels.
           images: canSee(personas, env, personaId) ? [{ mime: content.mime, data_base64: content.data_base64 }] : [],
         }

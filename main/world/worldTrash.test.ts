@@ -88,6 +88,17 @@ describe('the Trash list', () => {
 })
 
 describe('restoring a deleted item', () => {
+  it('restores an item deleted before items had a summary of their own (a record without one)', async () => {
+    const h = await start()
+    const { trashId, doc } = await deletedDiary(h)
+    const recordPath = join(h.core.paths.trash, trashId, 'item.json')
+    const record = JSON.parse(readFileSync(recordPath, 'utf8')) as { item: Record<string, unknown> }
+    delete record.item.summary
+    writeFileSync(recordPath, JSON.stringify(record))
+    const restored = await h.call<Item>('item_restore', { trash_id: trashId })
+    expect(restored).toMatchObject({ id: doc.id, description: '二日分の日記', summary: null })
+  })
+
   it('brings a document back whole: same id, building, file, summary and every version; the folder goes', async () => {
     const h = await start()
     const { libraryId } = await buildingIds(h)

@@ -51,8 +51,10 @@ export const Item = z.object({
   id: Id,
   type: ItemType,
   name: z.string(),
-  /** The summary (≤ 300 characters) once made; before that the description the creator gave. */
+  /** The description the creator gave, kept as they wrote it. */
   description: z.string(),
+  /** The automatic summary of a picture or document (≤ 300 characters) once made; null before, and for objects. */
+  summary: z.string().nullable(),
   /** Relative to the data home (`image/…`, `documents/…`); null for objects. */
   file_path: z.string().nullable(),
   /** Free metadata: mime type, generation prompt, document version… */

@@ -10,6 +10,7 @@ import { migrate as addAiEmbeddingModel } from './0015-add-ai-embedding-model'
 import { migrate as addAiImageModel } from './0016-add-ai-image-model'
 import { migrate as createApiTokens } from './0017-create-api-tokens'
 import { migrate as addConnectionLabel } from './0018-add-connection-label'
+import { migrate as addItemSummary } from './0019-add-item-summary'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -27,4 +28,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 16, name: 'add-ai-image-model', up: addAiImageModel },
   { version: 17, name: 'create-api-tokens', up: createApiTokens },
   { version: 18, name: 'add-connection-label', up: addConnectionLabel },
+  { version: 19, name: 'add-item-summary', up: addItemSummary },
 ]

@@ -22,8 +22,11 @@ export const TrashRecord = z.object({
   format: z.literal(1),
   /** When it was deleted, ISO 8601. */
   deleted: z.string(),
-  /** The item as it was, with where it stood (`owner`) and its FILE_PATH. */
-  item: Item,
+  /**
+   * The item as it was, with where it stood (`owner`) and its FILE_PATH. Records written before
+   * items had a summary of their own have none: they still restore.
+   */
+  item: Item.extend({ summary: z.string().nullable().default(null) }),
   /** Names of the files moved in beside this record (the item's file, its summary). */
   files: z.array(z.string()),
   /** Every document version with its text, newest first (the database rows are gone). */

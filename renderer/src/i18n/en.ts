@@ -477,6 +477,7 @@ export const en = {
     dropHint: 'Drop or paste an image anywhere to hang it here.',
     type: { object: 'Object', picture: 'Picture', document: 'Document' },
     notViewable: 'Not viewable: this item has no picture or text to open.',
+    autoSummary: 'Summary',
     noDescription: 'No description yet.',
     summarising: 'summarising…',
     summaryFailed: 'summary failed',

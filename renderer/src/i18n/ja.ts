@@ -478,6 +478,7 @@ export const ja: Messages = {
     dropHint: '画像をどこにでもドロップまたは貼り付けると、ここに飾られます。',
     type: { object: '物', picture: '絵', document: '文書' },
     notViewable: '閲覧不可：このアイテムには開ける画像や文章がありません。',
+    autoSummary: '自動要約',
     noDescription: 'まだ説明がありません。',
     summarising: '要約中…',
     summaryFailed: '要約に失敗しました',

@@ -25,7 +25,8 @@ export function ItemList() {
                 <span className="item-name">{item.name}</span>
               </button>
               <p className="item-summary-line">
-                {item.description}
+                {/* The user's words as they wrote them, then the automatic summary beside them. */}
+                {[item.description, item.summary].filter(Boolean).join(' — ')}
                 {item.summary_status === 'pending' && <span className="item-pending"> {t('world.summarising')}</span>}
               </p>
             </li>

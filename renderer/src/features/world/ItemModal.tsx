@@ -63,6 +63,11 @@ function Summary({ item }: { item: Item }) {
   return (
     <div className="item-summary" data-testid="item-summary">
       <span>{item.description || t('world.noDescription')}</span>
+      {item.summary && (
+        <span className="item-auto-summary" data-testid="item-auto-summary">
+          {t('world.autoSummary')}: {item.summary}
+        </span>
+      )}
       {item.summary_status === 'pending' && <span className="badge badge-live">{t('world.summarising')}</span>}
       {item.summary_status === 'failed' && <span className="badge badge-stale">{t('world.summaryFailed')}</span>}
     </div>

@@ -1,0 +1,11 @@
+import type { Database } from 'better-sqlite3'
+import { addColumnOnce } from '../columns'
+
+/**
+ * The automatic summary of a picture or document gets its own column, so it never replaces the
+ * description the user typed (before this step the summary was written over it; those words
+ * cannot be brought back, and such items keep the summary as their description).
+ */
+export function migrate(db: Database): void {
+  addColumnOnce(db, 'item', 'SUMMARY', 'TEXT')
+}
