@@ -13,6 +13,7 @@ import { createMemory, type MemoryDeps } from './memory/memory'
 import { createWorld } from './world/world'
 import { worldHandlers } from './world/worldHandlers'
 import { interopHandlers } from './interop/interopHandlers'
+import { createStory } from './story/story'
 import { chatHandlers } from './chat/chatHandlers'
 import { llmHandlers } from './llm/llmHandlers'
 import { personaHandlers } from './persona/personaHandlers'
@@ -133,6 +134,7 @@ export function startCore(options: CoreOptions): Core {
     },
   }
   const world = createWorld(worldDeps)
+  const story = createStory({ db, bus, paths, graph, personas, settings, jobs, chat })
 
   const apiTokens = new ApiTokens(db)
   const handlers = combineHandlers({
@@ -144,7 +146,8 @@ export function startCore(options: CoreOptions): Core {
     llm: llmHandlers(llm, providers, settings),
     world: worldHandlers(world.service, worldDeps),
     memory: memory.handlers,
-    interop: interopHandlers({ graph, bus, db, paths }),
+    interop: interopHandlers({ graph, bus, db, paths, exportTarget: (id) => story.exportTarget(id) }),
+    story: story.handlers,
     access: accessHandlers(apiTokens),
   })
   const router = createRouter(handlers, {
@@ -163,6 +166,7 @@ export function startCore(options: CoreOptions): Core {
     router,
     recovered,
     async dispose() {
+      story.dispose()
       await world.dispose()
       await memory.dispose()
       await chat.stopAll()

@@ -15,7 +15,7 @@ import { llmErrorText, retryingText } from '../llm/llmErrorText'
 import { DeltaBatcher } from './deltaBatcher'
 import { addUsage, replyStats } from './replyStats'
 import type { Turn } from './turn'
-import { promptContext } from './promptContext'
+import { promptContext, type PromptContextDeps, type SceneSource } from './promptContext'
 import { turnMessages } from './turnMessages'
 import { nodeDetails, nodeDetailsTool } from './nodeDetailsTool'
 
@@ -72,6 +72,7 @@ const MAX_TOOL_ROUNDS = 3
 export class ChatService {
   private readonly running = new Map<string, AbortController>()
   private readonly toolProviders = new Set<ChatToolProvider>()
+  private scenes: SceneSource | null = null
 
   constructor(
     private readonly graph: GraphService,
@@ -132,16 +133,22 @@ export class ChatService {
 
   /** What the model would receive for a prompt below `parent_ids`: built exactly as a sent turn is. */
   previewContext(input: Parsed<'build_context'>): Promise<ContextPreview> {
-    return promptContext(
-      { graph: this.graph, settings: this.settings, memory: this.options.memory ?? null },
-      {
-        flowId: input.flow_id,
-        parentIds: input.parent_ids ?? [],
-        prompt: input.prompt,
-        persona: this.options.personas?.find(this.graph.personaOf(input.flow_id)) ?? null,
-        nodeId: null,
-      },
-    )
+    return promptContext(this.contextDeps(), {
+      flowId: input.flow_id,
+      parentIds: input.parent_ids ?? [],
+      prompt: input.prompt,
+      persona: this.options.personas?.find(this.graph.personaOf(input.flow_id)) ?? null,
+      nodeId: null,
+    })
+  }
+
+  /** Story mode shapes the context of its flows (one source at a time). */
+  useScenes(source: SceneSource | null): void {
+    this.scenes = source
+  }
+
+  private contextDeps(): PromptContextDeps {
+    return { graph: this.graph, settings: this.settings, memory: this.options.memory ?? null, scenes: this.scenes }
   }
 
   /** Adds tools the model may call; returns a function that removes them. */
@@ -186,14 +193,11 @@ export class ChatService {
     try {
       const persona = this.options.personas?.find(turn.personaId ?? this.graph.personaOf(turn.flowId)) ?? null
       const defaults = this.settings.get().chat
-      const ref = resolveModel('chat', persona?.chat_model, this.options.env, defaults.model)
+      const storyModel = this.scenes?.chatModelFor(turn.flowId) ?? null
+      const ref = resolveModel('chat', storyModel ?? persona?.chat_model, this.options.env, defaults.model)
       modelRef = `${ref.provider}:${ref.model}`
       const connector = this.llm.connector(ref.provider)
-      const messages = await turnMessages(
-        { graph: this.graph, settings: this.settings, memory: this.options.memory ?? null },
-        turn,
-        persona,
-      )
+      const messages = await turnMessages(this.contextDeps(), turn, persona)
       const prompt = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n')
       const retry = {
         ...this.options.retry,

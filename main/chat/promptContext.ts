@@ -1,5 +1,5 @@
 import type { ContextPreview, Persona } from '@shared/contract'
-import { contextBudget, flowContext, memoryShare } from '../graph/flowContext'
+import { contextBudget, flowContext, memoryShare, type StoryContext } from '../graph/flowContext'
 import type { GraphService } from '../graph/graphService'
 import type { ChatMemory } from '../memory/memory'
 import type { SettingsService } from '../settings/settingsService'
@@ -8,6 +8,16 @@ export interface PromptContextDeps {
   graph: GraphService
   settings: SettingsService
   memory: ChatMemory | null
+  /** Story mode: what a story adds to its flow's context (null for a plain conversation). */
+  scenes?: SceneSource | null
+}
+
+/** A feature that shapes some flows' context: story mode, for the flows its stories play on. */
+export interface SceneSource {
+  /** The story's part of the context for a prompt below `parentIds`, or null when the flow is not a story. */
+  contextFor(flowId: string, parentIds: readonly string[]): StoryContext | null
+  /** The chat model the story chose for its flow (`provider:model`), or null for the persona's. */
+  chatModelFor(flowId: string): string | null
 }
 
 /**
@@ -38,7 +48,8 @@ export async function promptContext(
           budgetTokens: memoryShare(budget),
         })
       : null
-  return flowContext(deps.graph, deps.settings, { ...input, memory })
+  const story = deps.scenes?.contextFor(input.flowId, input.parentIds) ?? null
+  return flowContext(deps.graph, deps.settings, { ...input, memory, story })
 }
 
 async function memoryPack(memory: ChatMemory, input: Parameters<ChatMemory['packFor']>[0]): Promise<string | null> {

@@ -16,6 +16,18 @@ export interface ContextInput {
    * the system message and counts against the budget like everything else, before the history.
    */
   memory?: string | null
+  /** Story mode: the scenario instead of the assistant's instructions, and recent turns word for word. */
+  story?: StoryContext | null
+}
+
+/** What story mode puts in a context (NovelADV seed ④), built by the story domain. */
+export interface StoryContext {
+  /** World, player, characters and the AI's rules, in that order (kind `scenario`, tokens counted). */
+  scenario: ContextPart[]
+  /** The story so far that holds on this branch. */
+  summary: string | null
+  /** The newest turn folded into that summary: it and everything before it stay out of the history. */
+  coveredNodeId: string | null
 }
 
 const text = {
@@ -26,6 +38,7 @@ const text = {
     references: '参照情報:',
     details: '詳細情報が必要な場合は「[ノードID]の詳細を知りたい」と指示できます。',
     clipped: '（前半を省略）',
+    storySoFar: 'これまでのあらすじ:',
   },
   en: {
     system: 'You are a helpful assistant.',
@@ -34,6 +47,7 @@ const text = {
     references: 'References:',
     details: 'If you need the details of a node, say "[node id] details".',
     clipped: '(beginning omitted)',
+    storySoFar: 'The story so far:',
   },
 } as const
 
@@ -49,17 +63,12 @@ const FALLBACK_CHARS = 240
  * does not fit.
  */
 export function buildContext(input: ContextInput): ContextPreview {
+  if (input.story) return buildStoryContext(input, input.story)
   const t = text[input.language]
   const { flow, node } = input
   const timestamp = (id: string) => node(id).timestamp
-  const parents = [...new Set(input.parentIds)].sort((a, b) => timestamp(a).localeCompare(timestamp(b)))
-  // As create_node does: a node of another flow has no path here, and its text must not leak in.
-  for (const id of parents) {
-    if (!flow.nodes.some((m) => m.id === id))
-      throw new AppError('not_found', `parent node ${id} is not in flow ${flow.id}`)
-  }
-  const onPath = new Set<string>()
-  for (const p of parents) for (const id of activePath(flow.connections, p, timestamp)) onPath.add(id)
+  const parents = parentsInOrder(input)
+  const onPath = pathThrough(flow, parents, timestamp)
   // Oldest first across every branch of a merge, in the order the conversation happened.
   const ordered = topologicalOrder(
     new Set([...onPath].filter((id) => !parents.includes(id))),
@@ -138,6 +147,97 @@ export function buildContext(input: ContextInput): ContextPreview {
   messages.push({ role: 'user', content: input.prompt })
 
   return { parts, total_tokens: sum(parts), budget: input.budget, dropped_node_ids: dropped, messages }
+}
+
+/**
+ * Story mode's context (NovelADV seed ④): the scenario (world, player, every character sheet,
+ * the AI's rules) and the story so far valid on this branch in the system message, then the
+ * turns since that summary word for word — newest first until the budget is spent, so the
+ * short-term memory is as long as the budget allows — then the parent(s) and the prompt.
+ */
+function buildStoryContext(input: ContextInput, story: StoryContext): ContextPreview {
+  const t = text[input.language]
+  const { flow, node } = input
+  const parents = parentsInOrder(input)
+  const onPath = pathThrough(flow, parents, (id) => node(id).timestamp)
+  // Oldest first across every branch of a merge, in the order the conversation happened.
+  const ordered = topologicalOrder(
+    new Set([...onPath].filter((id) => !parents.includes(id))),
+    flow.connections,
+    (id) => node(id).timestamp,
+  )
+  const recent = ordered.slice(story.coveredNodeId ? ordered.indexOf(story.coveredNodeId) + 1 : 0)
+  const part = (kind: ContextPart['kind'], nodeId: string | null, body: string): ContextPart => ({
+    kind,
+    node_id: nodeId,
+    text: body,
+    tokens: tokenCount(body),
+  })
+  const fixed = [part('system', null, flow.system_prompt.trim() || t.system), ...story.scenario]
+  const prompt = part('prompt', null, input.prompt)
+  let used = sum([...fixed, prompt])
+  const memory = input.memory ? part('memory', null, input.memory) : null
+  const memoryIn = memory && used + memory.tokens <= input.budget ? [memory] : []
+  used += sum(memoryIn)
+  const summary = story.summary?.trim() ? part('story_summary', null, `${t.storySoFar}\n${story.summary.trim()}`) : null
+  const summaryIn = summary && used + summary.tokens <= input.budget ? [summary] : []
+  used += sum(summaryIn)
+
+  const parentParts = parents.map((id) => part('parent', id, pairText(node(id))))
+  const parentTokens = sum(parentParts)
+  const room = Math.max(0, input.budget - used)
+  const parentsIn =
+    parentTokens <= room
+      ? parentParts
+      : parentParts.map((p) => clipToTokens(p, Math.floor((room * p.tokens) / parentTokens), t.clipped))
+  used += sum(parentsIn)
+
+  // Newest first until one does not fit; the older ones are left out (no token counting for them).
+  const recentParts: ContextPart[] = []
+  let cut = recent.length
+  for (let i = recent.length - 1; i >= 0; i--) {
+    const p = part('recent_turn', recent[i]!, pairText(node(recent[i]!)))
+    if (used + p.tokens > input.budget) break
+    recentParts.unshift(p)
+    used += p.tokens
+    cut = i
+  }
+  const dropped = recent.slice(0, cut)
+
+  const parts = [...fixed, ...memoryIn, ...summaryIn, ...recentParts, ...parentsIn, prompt]
+  const system = [...fixed, ...memoryIn, ...summaryIn].map((p) => p.text).join('\n\n')
+  const messages: ContextPreview['messages'] = [{ role: 'system', content: system }]
+  for (const p of recentParts) pushTurn(messages, node(p.node_id!))
+  parentsIn.forEach((p, i) => {
+    const n = node(parents[i]!)
+    const turns = p === parentParts[i] ? n : clippedTurns(n, p.text, t.clipped)
+    if (turns) pushTurn(messages, turns)
+  })
+  messages.push({ role: 'user', content: input.prompt })
+  return { parts, total_tokens: sum(parts), budget: input.budget, dropped_node_ids: dropped, messages }
+}
+
+/** The parents by time; as create_node does, a node of another flow is refused: its text must not leak in. */
+function parentsInOrder(input: ContextInput): string[] {
+  const timestamp = (id: string) => input.node(id).timestamp
+  const parents = [...new Set(input.parentIds)].sort((a, b) => timestamp(a).localeCompare(timestamp(b)))
+  const members = new Set(input.flow.nodes.map((m) => m.id))
+  for (const id of parents) {
+    if (!members.has(id)) throw new AppError('not_found', `parent node ${id} is not in flow ${input.flow.id}`)
+  }
+  return parents
+}
+
+/** Every node on the active paths of the parents, themselves included. */
+function pathThrough(flow: Flow, parents: readonly string[], timestamp: (id: string) => string): Set<string> {
+  const onPath = new Set<string>()
+  for (const p of parents) for (const id of activePath(flow.connections, p, timestamp)) onPath.add(id)
+  return onPath
+}
+
+function pushTurn(messages: ContextPreview['messages'], turn: { prompt: string; response: string }): void {
+  messages.push({ role: 'user', content: turn.prompt })
+  if (turn.response) messages.push({ role: 'assistant', content: turn.response })
 }
 
 const SEPARATOR = '\n\n'

@@ -1,7 +1,9 @@
 import type { ContextPreview, Persona } from '@shared/contract'
 import type { SettingsService } from '../settings/settingsService'
 import { uiLanguage } from '../kernel/language'
-import { buildContext } from './context'
+import { buildContext, type StoryContext } from './context'
+
+export type { StoryContext } from './context'
 import type { GraphService } from './graphService'
 
 /** A quarter of the context budget, at most 2,000 tokens, is what the persona's memory may take. */
@@ -25,6 +27,8 @@ export function flowContext(
     persona?: Persona | null
     /** The persona's MemoryPack for this prompt, sized to `memoryShare` of this budget. */
     memory?: string | null
+    /** Story mode: the scenario, the story so far and recent turns instead of summaries. */
+    story?: StoryContext | null
   },
 ): ContextPreview {
   const flow = graph.getFlow(input.flowId)
@@ -36,6 +40,7 @@ export function flowContext(
     budget: contextBudget(graph, settings, input.flowId),
     language: uiLanguage(settings.get().language),
     memory: input.memory,
+    story: input.story,
   })
 }
 

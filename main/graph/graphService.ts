@@ -142,10 +142,12 @@ export class GraphService {
 
   /** A node's parents in a flow: a retry or an edit gets the same ones. */
   parentsOf(flowId: string, nodeId: string): string[] {
-    return this.store
-      .connections(flowId)
-      .filter((c) => c.to === nodeId)
-      .map((c) => c.from)
+    return this.store.parentIds(flowId, nodeId)
+  }
+
+  /** A node's children in a flow (its branches), oldest first. */
+  childrenOf(flowId: string, nodeId: string): string[] {
+    return this.store.childIds(flowId, nodeId)
   }
 
   /** The node and every ancestor in the flow: the conversation the model sees when answering it. */

@@ -133,6 +133,28 @@ export class GraphStore {
     return rows.map(({ from, to, label }) => (label === null ? { from, to } : { from, to, label }))
   }
 
+  /** A node's parents in a flow, in the order of their indexes: one indexed lookup, not the whole flow. */
+  parentIds(flowId: string, nodeId: string): string[] {
+    return this.db
+      .prepare(
+        `SELECT c.source_id FROM connections c JOIN flow_nodes s ON s.flow_id = c.flow_id AND s.node_id = c.source_id
+         WHERE c.flow_id = ? AND c.target_id = ? ORDER BY s.idx`,
+      )
+      .pluck()
+      .all(flowId, nodeId) as string[]
+  }
+
+  /** A node's children in a flow, in the order of their indexes. */
+  childIds(flowId: string, nodeId: string): string[] {
+    return this.db
+      .prepare(
+        `SELECT c.target_id FROM connections c JOIN flow_nodes t ON t.flow_id = c.flow_id AND t.node_id = c.target_id
+         WHERE c.flow_id = ? AND c.source_id = ? ORDER BY t.idx`,
+      )
+      .pluck()
+      .all(flowId, nodeId) as string[]
+  }
+
   // ---- nodes
 
   hasNode(id: string): boolean {

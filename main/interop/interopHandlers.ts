@@ -4,11 +4,24 @@ import { AppError } from '@shared/errors'
 import type { HomePaths } from '../kernel/home'
 import { chooseImportPath } from '../kernel/importFile'
 import { callerNamesAnyPath, type HandlerModule } from '../kernel/router'
+import { exportMarkdown, type ExportTarget } from './markdownExport'
 import { exportVizprompt, importVizprompt, type VizpromptDeps } from './vizprompt'
 
 /** VizPrompt folders in and out: the CLI's export and import, and the app's, through one contract. */
-export function interopHandlers(deps: VizpromptDeps & { paths: HomePaths }): HandlerModule<typeof interopMethods> {
+export function interopHandlers(
+  deps: VizpromptDeps & { paths: HomePaths; exportTarget?: ExportTarget },
+): HandlerModule<typeof interopMethods> {
   return {
+    export_markdown: (i) =>
+      exportMarkdown(
+        {
+          graph: deps.graph,
+          home: deps.paths.home,
+          exports: deps.paths.exports,
+          target: deps.exportTarget ?? (() => null),
+        },
+        i,
+      ),
     vizprompt_export: async (i, ctx) => {
       const outDir = callerNamesAnyPath(ctx)
         ? resolve(i.out ?? join(deps.paths.exports, 'vizprompt'))

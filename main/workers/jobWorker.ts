@@ -8,6 +8,7 @@ import type { FromWorker, ToWorker, WorkerInit } from '../kernel/jobs/protocol'
 import { finishedMessage, runWorkerLoop } from '../kernel/jobs/workerLoop'
 import type { LlmJobContext, LlmJobHandler } from '../llm/jobContext'
 import { LlmRegistry, providersFromEnv, type ProviderConfig } from '../llm/providers'
+import { storyJobHandlers } from '../story/storyJobs'
 import { worldJobHandlers } from '../world/worldJobs'
 
 // The job worker thread: claims jobs from loomverse.db and runs them, so LLM calls and long
@@ -17,6 +18,7 @@ import { worldJobHandlers } from '../world/worldJobs'
 const handlers: Record<string, LlmJobHandler> = {
   'graph.summarize': summarizeNode,
   ...worldJobHandlers,
+  ...storyJobHandlers,
 }
 
 const init = workerData as WorkerInit<ProviderConfig[]>

@@ -120,6 +120,12 @@ export const ContextPart = z.object({
     'reference',
     'details_note',
     'prompt',
+    /** Story mode: a scenario file (world, player, a character, the AI's rules). */
+    'scenario',
+    /** Story mode: the story so far that holds on this branch. */
+    'story_summary',
+    /** Story mode: a recent turn, word for word (the short-term memory). */
+    'recent_turn',
   ]),
   node_id: Id.nullable(),
   text: z.string(),

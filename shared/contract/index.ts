@@ -9,6 +9,7 @@ import { memoryEvents, memoryMethods } from './memory'
 import { llmMethods, personaEvents, personaMethods } from './persona'
 import { providerEvents, providerMethods } from './providers'
 import { settingsEvents, settingsMethods } from './settings'
+import { storyEvents, storyMethods } from './story'
 import { worldEvents, worldMethods } from './world'
 
 export * from './access'
@@ -22,6 +23,7 @@ export { cleanName } from './names'
 export * from './persona'
 export * from './providers'
 export * from './settings'
+export * from './story'
 export * from './world'
 export type { MethodSpec, MethodSpecs, EventSpecs } from './spec'
 
@@ -42,6 +44,7 @@ export const contract = {
   ...settingsMethods,
   ...interopMethods,
   ...accessMethods,
+  ...storyMethods,
 } as const
 
 /** Every event the main process pushes, with the schema of its data. */
@@ -54,6 +57,7 @@ export const events = {
   ...worldEvents,
   ...memoryEvents,
   ...settingsEvents,
+  ...storyEvents,
 } as const
 
 export type Contract = typeof contract

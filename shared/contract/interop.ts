@@ -32,6 +32,20 @@ export const interopMethods = {
       nodes: z.number().int().nonnegative(),
     }),
   },
+  /**
+   * Writes a conversation's active path (root → `node_id`) as readable Markdown: to the story's
+   * `exports/` for a story, else to the data folder's `exports/`. Without `node_id`: where a story's
+   * play stands, or the newest node of the flow.
+   */
+  export_markdown: {
+    input: z.object({ flow_id: Id, node_id: Id.optional() }).strict(),
+    output: z.object({
+      /** Where it was written, relative to the data folder. */
+      file: z.string(),
+      markdown: z.string(),
+      turns: z.number().int().nonnegative(),
+    }),
+  },
   /** Reads a VizPrompt folder into the graph; newer versions win. From a window only a folder under `imports/`. */
   vizprompt_import: {
     input: z.object({ path: FolderPath }).strict(),

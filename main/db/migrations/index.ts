@@ -11,6 +11,7 @@ import { migrate as addAiImageModel } from './0016-add-ai-image-model'
 import { migrate as createApiTokens } from './0017-create-api-tokens'
 import { migrate as addConnectionLabel } from './0018-add-connection-label'
 import { migrate as addItemSummary } from './0019-add-item-summary'
+import { migrate as createStories } from './0020-create-stories'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -29,4 +30,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 17, name: 'create-api-tokens', up: createApiTokens },
   { version: 18, name: 'add-connection-label', up: addConnectionLabel },
   { version: 19, name: 'add-item-summary', up: addItemSummary },
+  { version: 20, name: 'create-stories', up: createStories },
 ]

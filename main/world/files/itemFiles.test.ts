@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { useTempHome } from '../../../tests/support/tempHome'
-import { writeFileAtomic } from './atomicWrite'
+import { writeFileAtomic } from '../../kernel/atomicWrite'
 import { ITEM_FILE_NAME, itemFileName, summaryFileName } from './itemFileName'
 import { ItemFiles } from './itemFiles'
 import { pathInside, resolveItemPath } from './safePaths'

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { writeFileAtomic } from './atomicWrite'
+import { writeFileAtomic } from '../../kernel/atomicWrite'
 import { itemFileName, summaryFileName } from './itemFileName'
 import { pathInside, resolveItemPath, type ItemFolder } from './safePaths'
 

@@ -137,6 +137,9 @@ export const en = {
       reference: 'Pinned reference',
       details_note: 'Details note',
       prompt: 'Your prompt',
+      scenario: 'Scenario file',
+      story_summary: 'The story so far',
+      recent_turn: 'Recent turn (full)',
     },
   },
   persona: {

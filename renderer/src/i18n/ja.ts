@@ -138,6 +138,9 @@ export const ja: Messages = {
       reference: 'ピン留めした参照',
       details_note: '詳細の案内',
       prompt: 'あなたのプロンプト',
+      scenario: 'シナリオファイル',
+      story_summary: 'これまでのあらすじ',
+      recent_turn: '直近のやり取り（全文）',
     },
   },
   persona: {

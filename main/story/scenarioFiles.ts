@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto'
+import { appendFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs'
+import { dirname, join, posix, relative, sep } from 'node:path'
+import { StorySettings, type StoryFile } from '@shared/contract'
+import { AppError } from '@shared/errors'
+import { writeFileAtomic } from '../kernel/atomicWrite'
+
+/** The seed's project layout (F-001): folders made for every project. */
+export const PROJECT_FOLDERS = [
+  'scenario/characters',
+  'scenario/prompts',
+  'logs/autosaves',
+  'logs/archives',
+  'logs/transcripts',
+  'exports',
+  'summaries',
+] as const
+
+export const SETTINGS_FILE = '.storygamesetting.json'
+export const SCENARIO = {
+  world: 'scenario/00_world_setting.md',
+  player: 'scenario/01_player_character.md',
+  rules: 'scenario/02_ai_rules.md',
+  opening: 'scenario/03_opening_scene.md',
+  characters: 'scenario/characters',
+  prompts: 'scenario/prompts',
+} as const
+
+export type PromptName = 'summarization' | 'character_update' | 'character_generation' | 'log_digest'
+export const promptPath = (name: PromptName) => `${SCENARIO.prompts}/${name}_prompt.md`
+
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex')
+}
+
+/**
+ * The files of one scenario project. Every path it takes is relative to the project and is
+ * checked to stay inside it: no `..`, no absolute path, and no symbolic link anywhere on the
+ * way, so nothing outside the project is ever read or written through it.
+ */
+export class ScenarioFiles {
+  constructor(readonly root: string) {}
+
+  /** Every Markdown file under `scenario/`, sorted by path. */
+  list(): StoryFile[] {
+    const files: StoryFile[] = []
+    const walk = (rel: string) => {
+      for (const entry of readdirSync(join(this.root, rel), { withFileTypes: true })) {
+        const child = posix.join(rel, entry.name)
+        if (entry.isDirectory()) walk(child)
+        else if (entry.isFile() && entry.name.endsWith('.md')) files.push(this.describe(child))
+      }
+    }
+    if (this.isFolder('scenario')) walk('scenario')
+    return files.sort((a, b) => a.path.localeCompare(b.path))
+  }
+
+  describe(rel: string): StoryFile {
+    const content = this.read(rel)
+    const info = lstatSync(this.resolve(rel))
+    return {
+      path: rel,
+      hash: contentHash(content),
+      size: Buffer.byteLength(content, 'utf8'),
+      modified_at: info.mtime.toISOString(),
+    }
+  }
+
+  /** A file's text; `not_found` when it does not exist. */
+  read(rel: string): string {
+    const path = this.resolve(rel)
+    const info = lstatOrNull(path)
+    if (!info) throw new AppError('not_found', `${rel} does not exist in this story`)
+    if (!info.isFile()) throw new AppError('bad_input', `${rel} is not a regular file`)
+    return readFileSync(path, 'utf8')
+  }
+
+  /** A file's text, or null when it does not exist. */
+  readOrNull(rel: string): string | null {
+    return lstatOrNull(this.resolve(rel))?.isFile() ? readFileSync(this.resolve(rel), 'utf8') : null
+  }
+
+  /** Writes the whole file or nothing, making its folder inside the project if needed. */
+  write(rel: string, content: string): StoryFile {
+    const path = this.resolve(rel)
+    mkdirSync(dirname(path), { recursive: true })
+    this.resolve(rel) // the folder just made must not be a link either
+    writeFileAtomic(path, content)
+    return this.describe(rel)
+  }
+
+  /** Adds to the end of a file (a transcript), making it and its folder inside the project if needed. */
+  append(rel: string, content: string): void {
+    const path = this.resolve(rel)
+    mkdirSync(dirname(path), { recursive: true })
+    appendFileSync(this.resolve(rel), content)
+  }
+
+  /** The project's settings file, with the seed's defaults for anything missing or unreadable. */
+  settings(): StorySettings {
+    const text = this.readOrNull(SETTINGS_FILE)
+    if (text === null) return StorySettings.parse({})
+    try {
+      const parsed = StorySettings.safeParse(JSON.parse(text))
+      return parsed.success ? parsed.data : StorySettings.parse({})
+    } catch {
+      return StorySettings.parse({})
+    }
+  }
+
+  /** Character sheet file names, sorted. */
+  characters(): string[] {
+    if (!this.isFolder(SCENARIO.characters)) return []
+    return readdirSync(join(this.root, SCENARIO.characters), { withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.md'))
+      .map((e) => e.name)
+      .sort()
+  }
+
+  /**
+   * An absolute path for a project-relative one, refused when it would leave the project: an
+   * absolute path, `..`, a backslash, or a symbolic link on the way.
+   */
+  resolve(rel: string): string {
+    const normal = posix.normalize(rel)
+    if (rel.includes('\\') || rel.includes('\0') || posix.isAbsolute(rel) || normal.startsWith('..') || normal !== rel)
+      throw new AppError('bad_input', `"${rel}" is not a path inside the story`)
+    let at = this.root
+    for (const segment of normal.split('/')) {
+      at = join(at, segment)
+      if (lstatOrNull(at)?.isSymbolicLink()) throw new AppError('forbidden', `"${rel}" goes through a link`)
+    }
+    const real = relative(realpathSync(this.root), join(realpathSync(this.root), normal))
+    if (real.startsWith('..') || real.split(sep).includes('..'))
+      throw new AppError('bad_input', `"${rel}" is not a path inside the story`)
+    return at
+  }
+
+  private isFolder(rel: string): boolean {
+    return lstatOrNull(this.resolve(rel))?.isDirectory() ?? false
+  }
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path)
+  } catch {
+    return null
+  }
+}

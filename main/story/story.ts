@@ -1,0 +1,49 @@
+import type { ChatService } from '../chat/chatService'
+import type { JobService } from '../kernel/jobs/jobService'
+import { ScenarioWatcher } from './scenarioWatcher'
+import { storyHandlers } from './storyHandlers'
+import { StoryMemory } from './storyMemory'
+import { StoryService, type StoryDeps } from './storyService'
+
+export interface Story {
+  service: StoryService
+  handlers: ReturnType<typeof storyHandlers>
+  /** Where a flow's Markdown export goes and from which node: a story's own `exports/` and where play stands. */
+  exportTarget(flowId: string): { dir: string; nodeId: string | null } | null
+  dispose(): void
+}
+
+/** Story mode, started by the core: the service, its memory jobs, its file watcher, and its part of chat. */
+export function createStory(deps: StoryDeps & { jobs: JobService; chat: ChatService }): Story {
+  const service = new StoryService(deps)
+  const memory = new StoryMemory(service, deps)
+  const watcher = new ScenarioWatcher(service, deps.bus)
+  deps.chat.useScenes({
+    contextFor: (flowId, parentIds) => service.contextFor(flowId, parentIds),
+    chatModelFor: (flowId) => service.chatModelFor(flowId),
+  })
+  const stop = deps.bus.listen((event, data) => {
+    if (event === 'chat_status') {
+      const status = data as { node_id: string; state: string }
+      if (status.state !== 'done') return
+      for (const flowId of deps.graph.flowsOfNode(status.node_id)) memory.answered(flowId, status.node_id)
+    } else if (event === 'job_progress') {
+      const progress = data as { job_id: string; state: string }
+      if (progress.state === 'done' || progress.state === 'failed')
+        memory.jobFinished(progress.job_id, progress.state === 'failed')
+    }
+  })
+  return {
+    service,
+    handlers: storyHandlers(service, memory, watcher),
+    exportTarget(flowId) {
+      const row = service.store.byFlow(flowId)
+      return row ? { dir: service.files(row).resolve('exports'), nodeId: row.current_node_id } : null
+    },
+    dispose() {
+      stop()
+      watcher.dispose()
+      deps.chat.useScenes(null)
+    },
+  }
+}

@@ -1,0 +1,26 @@
+import { AppError } from '@shared/errors'
+
+/** Names Windows reserves for devices, with or without an extension. */
+const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i
+
+/**
+ * A story's name is its folder's name under `scenarios/`, on every file system the app runs on:
+ * anything a file system would misread is refused, with the reason, before anything is made.
+ */
+export function checkStoryName(raw: string): string {
+  const name = raw.trim()
+  const refuse = (why: string) => {
+    throw new AppError('bad_input', `story name "${raw}": ${why}`)
+  }
+  if (!name) refuse('the story needs a name')
+  if (/[\\/]/.test(name)) refuse('a name cannot contain / or \\')
+  if (name === '.' || name === '..' || name.includes('..')) refuse('a name cannot contain ".."')
+  if (/[<>:"|?*]/.test(name)) refuse('a name cannot contain < > : " | ? or *')
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) refuse('a name cannot contain control characters')
+  if (RESERVED.test(name)) refuse('this name is reserved by Windows')
+  if (/[. ]$/.test(name)) refuse('a name cannot end with a dot or a space')
+  if (name.startsWith('.')) refuse('a name cannot start with a dot')
+  if (Buffer.byteLength(name, 'utf8') > 200) refuse('the name is too long for a folder')
+  return name
+}
