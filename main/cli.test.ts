@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -306,7 +306,11 @@ describe('loomverse graph commands', () => {
       ],
       [['search'], /loomverse search: give --tags, --keywords or both/],
       [['search', '--tags', 'a', '--port', '80'], /loomverse search: --port does not apply to search/],
-      [['export', '--out', 'x', '--format', 'markdown'], /--format must be "vizprompt", got "markdown"/],
+      [['export', '--out', 'x', '--format', 'markdown'], /--out does not apply/],
+      [['export', '--out', 'x', '--format', 'pdf'], /--format must be "vizprompt" or, for export, "markdown", got "pdf"/],
+      [['export', '--format', 'markdown'], /--flow NAME is required/],
+      [['story', 'init', 'x', '--template', 'space'], /--template must be blank, fantasy or school/],
+      [['story', 'play', 'x'], /unknown story command "play"/],
       [['export'], /loomverse export: --out DIR is required/],
       [['import'], /loomverse import: missing DIR/],
       [['import', 'a', 'b'], /loomverse import: unexpected argument "b"/],
@@ -317,5 +321,24 @@ describe('loomverse graph commands', () => {
       expect(bad.code, argv.join(' ')).toBe(2)
       expect(bad.err).toMatch(message)
     }
+  })
+
+  it('story init makes a project; export --format markdown writes the story’s path under its exports/', async () => {
+    const data = join(home(), 'data')
+    const made = await run('story', 'init', '霧の国', '--home', data, '--template', 'fantasy', '--language', 'ja')
+    expect(made).toMatchObject({ code: 0, err: '' })
+    expect(made.out[0]).toMatch(/Created story "霧の国" in .*scenarios.霧の国$/)
+    expect(readFileSync(join(data, 'scenarios', '霧の国', 'scenario', '00_world_setting.md'), 'utf8')).toContain('アステル')
+
+    const exported = await run('export', '--home', data, '--format', 'markdown', '--flow', '霧の国')
+    expect(exported.code).toBe(0)
+    const file = exported.out[0]!.replace(/^Exported 1 turns to /, '')
+    expect(file).toMatch(/scenarios.霧の国.exports.霧の国-\d{8}-\d{6}\.md$/)
+    expect(readFileSync(file, 'utf8')).toMatch(/^# 霧の国\n\n国境の森/)
+
+    const again = await run('story', 'init', '霧の国', '--home', data)
+    expect(again).toMatchObject({ code: 1, err: expect.stringMatching(/exists already/) })
+    const hostile = await run('story', 'init', 'CON', '--home', data)
+    expect(hostile).toMatchObject({ code: 2, err: expect.stringMatching(/reserved by Windows/) })
   })
 })

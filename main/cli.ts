@@ -36,6 +36,10 @@ Usage:
                                                         find nodes; prints id, flow and excerpt per line
   loomverse export --format vizprompt --out DIR [--flow NAME]
                                                         write the graph as VizPrompt text files
+  loomverse export --format markdown --flow NAME [--node ID]
+                                                        write a conversation's path (root → node; by
+                                                        default where a story stands, else the newest
+                                                        node) as Markdown under exports/; prints the file
   loomverse import --format vizprompt DIR               read a VizPrompt folder into the graph
   loomverse build [--flow NAME]                         summarise and tag every node edited since its
                                                         last summary, with the lightweight model
@@ -45,6 +49,8 @@ Usage:
                                                         per line), LoCoMo JSON (.json) or a transcript
                                                         ("speaker: text" per line, "[time]" lines);
                                                         exits 1 when any line could not be read
+  loomverse story init NAME [--template blank|fantasy|school] [--language ja|en]
+                                                        create a story project under scenarios/NAME
   loomverse --version
   loomverse --help
 
@@ -56,7 +62,7 @@ Options:
   --parent ID   the new node's parent; repeat it to merge branches (default: a new root)
   --tags, --keywords
                 comma-separated; search needs at least one of them and finds nodes with all
-  --format F    text format; only vizprompt for now (the default)
+  --format F    vizprompt (the default) or, for export, markdown
 
 The database commands work while "loomverse serve" runs on the same data folder; open
 windows see the change when they reload.
@@ -80,6 +86,9 @@ const options = {
   out: { type: 'string' },
   persona: { type: 'string' },
   'no-llm': { type: 'boolean' },
+  node: { type: 'string' },
+  template: { type: 'string' },
+  language: { type: 'string' },
 } as const
 
 function parse(argv: string[]) {
@@ -106,10 +115,11 @@ const commands: Record<string, Command> = {
     run: createNodeCommand,
   },
   search: { options: ['tags', 'keywords', 'flow'], positionals: [], run: searchCommand },
-  export: { options: ['format', 'out', 'flow'], positionals: [], run: exportCommand },
+  export: { options: ['format', 'out', 'flow', 'node'], positionals: [], run: exportCommand },
   import: { options: ['format'], positionals: ['DIR'], run: importCommand },
   build: { options: ['flow'], positionals: [], run: buildCommand },
   memory: { options: ['persona', 'no-llm'], positionals: ['import', 'FILE'], run: memoryCommand },
+  story: { options: ['template', 'language'], positionals: ['init', 'NAME'], run: storyCommand },
 }
 
 /** The port `serve` takes when none is given and it is free (VizPrompt seed §12.1). */
@@ -243,12 +253,48 @@ async function searchCommand(values: Values, _: string[], io: CliIo): Promise<nu
 }
 
 async function exportCommand(values: Values, _: string[], io: CliIo): Promise<number> {
+  if (values.format === 'markdown') return markdownExport(values, io)
   checkFormat(values.format)
+  if (values.node !== undefined) throw new UsageError('--node applies to --format markdown only')
   const outDir = resolve(required(values.out, '--out DIR'))
   return withCore(values, io, async (core) => {
     const flowId = values.flow === undefined ? undefined : requireFlow(core, values.flow).id
     const result = await call(core, 'vizprompt_export', { out: outDir, ...(flowId ? { flow_id: flowId } : {}) })
     io.out(`Exported ${result.nodes} nodes in ${result.flows} flows to ${result.out_dir}`)
+    return 0
+  })
+}
+
+async function markdownExport(values: Values, io: CliIo): Promise<number> {
+  if (values.out !== undefined) throw new UsageError('--format markdown writes under exports/; --out does not apply')
+  const flowRef = required(values.flow, '--flow NAME')
+  return withCore(values, io, async (core) => {
+    const flow = requireFlow(core, flowRef)
+    const result = await call(core, 'export_markdown', {
+      flow_id: flow.id,
+      ...(values.node ? { node_id: values.node } : {}),
+    })
+    io.out(`Exported ${result.turns} turns to ${join(core.paths.home, result.file)}`)
+    return 0
+  })
+}
+
+/** `story init NAME`: a scenario project with the seed's layout, ready to open in the app. */
+async function storyCommand(values: Values, positionals: string[], io: CliIo): Promise<number> {
+  if (positionals[0] !== 'init') throw new UsageError(`unknown story command "${positionals[0]}"; try "init"`)
+  const template = values.template ?? 'blank'
+  if (!['blank', 'fantasy', 'school'].includes(template))
+    throw new UsageError(`--template must be blank, fantasy or school, got "${template}"`)
+  const language = values.language
+  if (language !== undefined && language !== 'ja' && language !== 'en')
+    throw new UsageError(`--language must be ja or en, got "${language}"`)
+  return withCore(values, io, async (core) => {
+    const story = await call(core, 'story_init', {
+      name: positionals[1]!,
+      template: template as 'blank' | 'fantasy' | 'school',
+      ...(language ? { language } : {}),
+    })
+    io.out(`Created story "${story.name}" in ${join(core.paths.scenarios, story.name)}`)
     return 0
   })
 }
@@ -410,7 +456,7 @@ function required(value: string | undefined, flag: string): string {
 
 function checkFormat(format: string | undefined): void {
   if (format !== undefined && format !== 'vizprompt') {
-    throw new UsageError(`--format must be "vizprompt", got "${format}"`)
+    throw new UsageError(`--format must be "vizprompt" or, for export, "markdown", got "${format}"`)
   }
 }
 
