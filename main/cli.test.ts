@@ -307,7 +307,10 @@ describe('loomverse graph commands', () => {
       [['search'], /loomverse search: give --tags, --keywords or both/],
       [['search', '--tags', 'a', '--port', '80'], /loomverse search: --port does not apply to search/],
       [['export', '--out', 'x', '--format', 'markdown'], /--out does not apply/],
-      [['export', '--out', 'x', '--format', 'pdf'], /--format must be "vizprompt" or, for export, "markdown", got "pdf"/],
+      [
+        ['export', '--out', 'x', '--format', 'pdf'],
+        /--format must be "vizprompt" or, for export, "markdown", got "pdf"/,
+      ],
       [['export', '--format', 'markdown'], /--flow NAME is required/],
       [['story', 'init', 'x', '--template', 'space'], /--template must be blank, fantasy or school/],
       [['story', 'play', 'x'], /unknown story command "play"/],
@@ -328,7 +331,9 @@ describe('loomverse graph commands', () => {
     const made = await run('story', 'init', '霧の国', '--home', data, '--template', 'fantasy', '--language', 'ja')
     expect(made).toMatchObject({ code: 0, err: '' })
     expect(made.out[0]).toMatch(/Created story "霧の国" in .*scenarios.霧の国$/)
-    expect(readFileSync(join(data, 'scenarios', '霧の国', 'scenario', '00_world_setting.md'), 'utf8')).toContain('アステル')
+    expect(readFileSync(join(data, 'scenarios', '霧の国', 'scenario', '00_world_setting.md'), 'utf8')).toContain(
+      'アステル',
+    )
 
     const exported = await run('export', '--home', data, '--format', 'markdown', '--flow', '霧の国')
     expect(exported.code).toBe(0)
