@@ -16,21 +16,9 @@ export interface ContextInput {
    * the system message and counts against the budget like everything else, before the history.
    */
   memory?: string | null
-  /** Story mode: the scenario instead of the assistant's instructions, and recent turns word for word. */
-  story?: StoryContext | null
 }
 
-/** What story mode puts in a context (NovelADV seed ④), built by the story domain. */
-export interface StoryContext {
-  /** World, player, characters and the AI's rules, in that order (kind `scenario`, tokens counted). */
-  scenario: ContextPart[]
-  /** The story so far that holds on this branch. */
-  summary: string | null
-  /** The newest turn folded into that summary: it and everything before it stay out of the history. */
-  coveredNodeId: string | null
-}
-
-const text = {
+export const contextText = {
   ja: {
     system: 'あなたは役に立つアシスタントです。',
     instructions: '以下の情報を参照して回答してください。',
@@ -63,11 +51,11 @@ const FALLBACK_CHARS = 240
  * does not fit.
  */
 export function buildContext(input: ContextInput): ContextPreview {
-  if (input.story) return buildStoryContext(input, input.story)
-  const t = text[input.language]
+  const t = contextText[input.language]
   const { flow, node } = input
   const timestamp = (id: string) => node(id).timestamp
-  const parents = parentsInOrder(input)
+  const members = new Set(flow.nodes.map((m) => m.id))
+  const parents = parentsInOrder(input, flow.id, (id) => members.has(id))
   const onPath = pathThrough(flow, parents, timestamp)
   // Oldest first across every branch of a merge, in the order the conversation happened.
   const ordered = topologicalOrder(
@@ -149,81 +137,16 @@ export function buildContext(input: ContextInput): ContextPreview {
   return { parts, total_tokens: sum(parts), budget: input.budget, dropped_node_ids: dropped, messages }
 }
 
-/**
- * Story mode's context (NovelADV seed ④): the scenario (world, player, every character sheet,
- * the AI's rules) and the story so far valid on this branch in the system message, then the
- * turns since that summary word for word — newest first until the budget is spent, so the
- * short-term memory is as long as the budget allows — then the parent(s) and the prompt.
- */
-function buildStoryContext(input: ContextInput, story: StoryContext): ContextPreview {
-  const t = text[input.language]
-  const { flow, node } = input
-  const parents = parentsInOrder(input)
-  const onPath = pathThrough(flow, parents, (id) => node(id).timestamp)
-  // Oldest first across every branch of a merge, in the order the conversation happened.
-  const ordered = topologicalOrder(
-    new Set([...onPath].filter((id) => !parents.includes(id))),
-    flow.connections,
-    (id) => node(id).timestamp,
-  )
-  const recent = ordered.slice(story.coveredNodeId ? ordered.indexOf(story.coveredNodeId) + 1 : 0)
-  const part = (kind: ContextPart['kind'], nodeId: string | null, body: string): ContextPart => ({
-    kind,
-    node_id: nodeId,
-    text: body,
-    tokens: tokenCount(body),
-  })
-  const fixed = [part('system', null, flow.system_prompt.trim() || t.system), ...story.scenario]
-  const prompt = part('prompt', null, input.prompt)
-  let used = sum([...fixed, prompt])
-  const memory = input.memory ? part('memory', null, input.memory) : null
-  const memoryIn = memory && used + memory.tokens <= input.budget ? [memory] : []
-  used += sum(memoryIn)
-  const summary = story.summary?.trim() ? part('story_summary', null, `${t.storySoFar}\n${story.summary.trim()}`) : null
-  const summaryIn = summary && used + summary.tokens <= input.budget ? [summary] : []
-  used += sum(summaryIn)
-
-  const parentParts = parents.map((id) => part('parent', id, pairText(node(id))))
-  const parentTokens = sum(parentParts)
-  const room = Math.max(0, input.budget - used)
-  const parentsIn =
-    parentTokens <= room
-      ? parentParts
-      : parentParts.map((p) => clipToTokens(p, Math.floor((room * p.tokens) / parentTokens), t.clipped))
-  used += sum(parentsIn)
-
-  // Newest first until one does not fit; the older ones are left out (no token counting for them).
-  const recentParts: ContextPart[] = []
-  let cut = recent.length
-  for (let i = recent.length - 1; i >= 0; i--) {
-    const p = part('recent_turn', recent[i]!, pairText(node(recent[i]!)))
-    if (used + p.tokens > input.budget) break
-    recentParts.unshift(p)
-    used += p.tokens
-    cut = i
-  }
-  const dropped = recent.slice(0, cut)
-
-  const parts = [...fixed, ...memoryIn, ...summaryIn, ...recentParts, ...parentsIn, prompt]
-  const system = [...fixed, ...memoryIn, ...summaryIn].map((p) => p.text).join('\n\n')
-  const messages: ContextPreview['messages'] = [{ role: 'system', content: system }]
-  for (const p of recentParts) pushTurn(messages, node(p.node_id!))
-  parentsIn.forEach((p, i) => {
-    const n = node(parents[i]!)
-    const turns = p === parentParts[i] ? n : clippedTurns(n, p.text, t.clipped)
-    if (turns) pushTurn(messages, turns)
-  })
-  messages.push({ role: 'user', content: input.prompt })
-  return { parts, total_tokens: sum(parts), budget: input.budget, dropped_node_ids: dropped, messages }
-}
-
 /** The parents by time; as create_node does, a node of another flow is refused: its text must not leak in. */
-function parentsInOrder(input: ContextInput): string[] {
+export function parentsInOrder(
+  input: Pick<ContextInput, 'node' | 'parentIds'>,
+  flowId: string,
+  isMember: (id: string) => boolean,
+): string[] {
   const timestamp = (id: string) => input.node(id).timestamp
   const parents = [...new Set(input.parentIds)].sort((a, b) => timestamp(a).localeCompare(timestamp(b)))
-  const members = new Set(input.flow.nodes.map((m) => m.id))
   for (const id of parents) {
-    if (!members.has(id)) throw new AppError('not_found', `parent node ${id} is not in flow ${input.flow.id}`)
+    if (!isMember(id)) throw new AppError('not_found', `parent node ${id} is not in flow ${flowId}`)
   }
   return parents
 }
@@ -235,14 +158,14 @@ function pathThrough(flow: Flow, parents: readonly string[], timestamp: (id: str
   return onPath
 }
 
-function pushTurn(messages: ContextPreview['messages'], turn: { prompt: string; response: string }): void {
+export function pushTurn(messages: ContextPreview['messages'], turn: { prompt: string; response: string }): void {
   messages.push({ role: 'user', content: turn.prompt })
   if (turn.response) messages.push({ role: 'assistant', content: turn.response })
 }
 
-const SEPARATOR = '\n\n'
+export const SEPARATOR = '\n\n'
 
-function pairText(n: Node): string {
+export function pairText(n: Node): string {
   return n.response ? `${n.prompt}${SEPARATOR}${n.response}` : n.prompt
 }
 
@@ -251,7 +174,7 @@ function pairText(n: Node): string {
  * `pairText` (the marker, then the end of the prompt if any of it is left, then the response's
  * kept end) and stay within the budget. Null when nothing of the parent fits.
  */
-function clippedTurns(n: Node, clipped: string, marker: string): { prompt: string; response: string } | null {
+export function clippedTurns(n: Node, clipped: string, marker: string): { prompt: string; response: string } | null {
   if (!clipped) return null
   const kept = clipped.slice(marker.length)
   if (!n.response) return { prompt: clipped, response: '' }
@@ -277,7 +200,7 @@ function clipChars(s: string, n: number): string {
 }
 
 /** Keeps the end of a part within `max` tokens. */
-function clipToTokens(p: ContextPart, max: number, marker: string): ContextPart {
+export function clipToTokens(p: ContextPart, max: number, marker: string): ContextPart {
   if (p.tokens <= max) return p
   if (max <= 0) return { ...p, text: '', tokens: 0 }
   let lo = 0
@@ -293,6 +216,6 @@ function clipToTokens(p: ContextPart, max: number, marker: string): ContextPart 
   return tokens <= max ? { ...p, text: body, tokens } : { ...p, text: '', tokens: 0 }
 }
 
-function sum(parts: ContextPart[]): number {
+export function sum(parts: ContextPart[]): number {
   return parts.reduce((a, p) => a + p.tokens, 0)
 }

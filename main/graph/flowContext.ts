@@ -1,9 +1,10 @@
 import type { ContextPreview, Persona } from '@shared/contract'
 import type { SettingsService } from '../settings/settingsService'
 import { uiLanguage } from '../kernel/language'
-import { buildContext, type StoryContext } from './context'
+import { buildContext } from './context'
+import { buildStoryContext, type StoryContext } from './storyContext'
 
-export type { StoryContext } from './context'
+export type { StoryContext } from './storyContext'
 import type { GraphService } from './graphService'
 
 /** A quarter of the context budget, at most 2,000 tokens, is what the persona's memory may take. */
@@ -13,7 +14,7 @@ export function memoryShare(budget: number): number {
 
 /** The token budget of a flow's context: its own, or the app's. */
 export function contextBudget(graph: GraphService, settings: SettingsService, flowId: string): number {
-  return graph.getFlow(flowId).token_budget ?? settings.get().context_budget
+  return graph.flowInfo(flowId).token_budget ?? settings.get().context_budget
 }
 
 /** The context for a prompt sent below `parentIds` in a flow, with the flow's (or the app's) budget. */
@@ -31,6 +32,22 @@ export function flowContext(
     story?: StoryContext | null
   },
 ): ContextPreview {
+  if (input.story) {
+    const info = graph.flowInfo(input.flowId)
+    return buildStoryContext({
+      flowId: info.id,
+      systemPrompt: systemText(info.system_prompt, input.persona ?? null),
+      parentIds: input.parentIds,
+      prompt: input.prompt,
+      budget: contextBudget(graph, settings, input.flowId),
+      language: uiLanguage(settings.get().language),
+      memory: input.memory,
+      story: input.story,
+      node: (id) => graph.getNode(id),
+      isMember: (id) => graph.isMember(input.flowId, id),
+      parentsOf: (id) => graph.parentsOf(input.flowId, id),
+    })
+  }
   const flow = graph.getFlow(input.flowId)
   return buildContext({
     flow: { ...flow, system_prompt: systemText(flow.system_prompt, input.persona ?? null) },
@@ -40,7 +57,6 @@ export function flowContext(
     budget: contextBudget(graph, settings, input.flowId),
     language: uiLanguage(settings.get().language),
     memory: input.memory,
-    story: input.story,
   })
 }
 

@@ -53,6 +53,19 @@ export class GraphService {
     return this.store.listFlows()
   }
 
+  /** A flow's own fields without its nodes and connections: what a turn needs of a 5,000-node flow. */
+  flowInfo(id: string): Pick<Flow, 'id' | 'name' | 'system_prompt' | 'token_budget' | 'persona_id'> {
+    const row = this.store.flowRow(id)
+    if (!row) throw new AppError('not_found', `flow ${id} not found`)
+    return {
+      id: row.id,
+      name: row.name,
+      system_prompt: row.system_prompt,
+      token_budget: row.token_budget,
+      persona_id: row.persona_id,
+    }
+  }
+
   getFlow(id: string): Flow {
     const flow = this.store.flow(id)
     if (!flow) throw new AppError('not_found', `flow ${id} not found`)
@@ -152,7 +165,7 @@ export class GraphService {
 
   /** The node and every ancestor in the flow: the conversation the model sees when answering it. */
   pathTo(flowId: string, nodeId: string): Set<string> {
-    const path = reachable(adjacency(this.store.connections(flowId)).parents, nodeId)
+    const path = reachable(adjacency(this.store.edges(flowId)).parents, nodeId)
     path.add(nodeId)
     return path
   }

@@ -133,11 +133,23 @@ export class GraphStore {
     return rows.map(({ from, to, label }) => (label === null ? { from, to } : { from, to, label }))
   }
 
-  /** A node's parents in a flow, in the order of their indexes: one indexed lookup, not the whole flow. */
+  /** The flow's connections in no particular order and without labels: enough to walk paths, and quick. */
+  edges(flowId: string): Connection[] {
+    return this.db
+      .prepare('SELECT source_id AS "from", target_id AS "to" FROM connections WHERE flow_id = ?')
+      .all(flowId) as Connection[]
+  }
+
+  /**
+   * A node's parents in a flow, in the order of their indexes: one indexed lookup, not the whole
+   * flow. The plan is fixed (CROSS JOIN keeps the join order, INDEXED BY the index): left to
+   * itself the planner walked every member or every connection of the flow, 0.3–2.7 ms on a
+   * 5,000-node flow instead of microseconds.
+   */
   parentIds(flowId: string, nodeId: string): string[] {
     return this.db
       .prepare(
-        `SELECT c.source_id FROM connections c JOIN flow_nodes s ON s.flow_id = c.flow_id AND s.node_id = c.source_id
+        `SELECT c.source_id FROM connections c INDEXED BY connections_by_target CROSS JOIN flow_nodes s ON s.flow_id = c.flow_id AND s.node_id = c.source_id
          WHERE c.flow_id = ? AND c.target_id = ? ORDER BY s.idx`,
       )
       .pluck()
@@ -148,7 +160,7 @@ export class GraphStore {
   childIds(flowId: string, nodeId: string): string[] {
     return this.db
       .prepare(
-        `SELECT c.target_id FROM connections c JOIN flow_nodes t ON t.flow_id = c.flow_id AND t.node_id = c.target_id
+        `SELECT c.target_id FROM connections c CROSS JOIN flow_nodes t ON t.flow_id = c.flow_id AND t.node_id = c.target_id
          WHERE c.flow_id = ? AND c.source_id = ? ORDER BY t.idx`,
       )
       .pluck()

@@ -236,9 +236,15 @@ export class MemoryService implements ChatMemory {
     this.planner.catchUpEmbeddings(input.personaId, store)
     const aids = await this.aids.gather(persona, store, input.query)
     // A preview has no node yet: the path is its parents' paths, which the node will continue.
-    const path = input.nodeId
-      ? this.pathTo(input.flowId, input.nodeId)
-      : new Set(input.parentIds.flatMap((id) => [...this.pathTo(input.flowId, id)]))
+    // Walked only if a candidate came from a node: a long flow's path costs milliseconds, and
+    // a memory of imported or global units never needs it.
+    let walked: Set<string> | null = null
+    const path = {
+      has: (id: string) =>
+        (walked ??= input.nodeId
+          ? this.pathTo(input.flowId, input.nodeId)
+          : new Set(input.parentIds.flatMap((p) => [...this.pathTo(input.flowId, p)]))).has(id),
+    }
     const pack = buildPack(store, { query: input.query, budget: input.budgetTokens, path, ...aids })
     if (input.nodeId) this.savePack(store, input.nodeId, input.flowId, input.query, input.budgetTokens, pack)
     return pack.text || null

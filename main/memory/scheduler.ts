@@ -16,7 +16,7 @@ export interface PackRequest {
    * The active path (root → the node being answered) when the pack is for a node: units from
    * other branches are not eligible. Null: no branch restriction (imports, the inspector).
    */
-  path: ReadonlySet<string> | null
+  path: PathMembership | null
   /** SECRET units only when the user asked for them explicitly. */
   allowSecret?: boolean
   now?: number
@@ -279,10 +279,15 @@ function explicitSecretAsk(query: string): boolean {
  * active path (imported episodes have no node: every branch has them). A derived unit counts
  * only when every episode it rests on does. The user's promotion to global overrides both.
  */
+/** Which nodes are on the active path: a Set, or a lazy stand-in that walks the graph only when asked. */
+export interface PathMembership {
+  has(nodeId: string): boolean
+}
+
 export function eligibility(
   store: MemoryStore,
   units: readonly UnitRow[],
-  path: ReadonlySet<string> | null,
+  path: PathMembership | null,
   allowSecret: boolean,
 ): Set<number> {
   const ok = new Set<number>()
