@@ -309,7 +309,7 @@ describe('loomverse graph commands', () => {
       [['export', '--out', 'x', '--format', 'markdown'], /--out does not apply/],
       [
         ['export', '--out', 'x', '--format', 'pdf'],
-        /--format must be "vizprompt" or, for export, "markdown", got "pdf"/,
+        /--format must be "vizprompt", or "markdown" to export, or "chatgpt" or "card" to import; got "pdf"/,
       ],
       [['export', '--format', 'markdown'], /--flow NAME is required/],
       [['story', 'init', 'x', '--template', 'space'], /--template must be blank, fantasy or school/],
@@ -343,6 +343,9 @@ describe('loomverse graph commands', () => {
 
     const again = await run('story', 'init', '霧の国', '--home', data)
     expect(again).toMatchObject({ code: 1, err: expect.stringMatching(/exists already/) })
+    const card = files({ 'aqua.json': JSON.stringify({ name: 'Aqua', description: 'A goddess.', first_mes: 'Hello!' }) })
+    const imported = await run('import', '--home', data, '--format', 'card', card['aqua.json']!)
+    expect(imported).toMatchObject({ code: 0, out: ['Imported the v1 card "Aqua" as a persona (1 greetings)'] })
     const hostile = await run('story', 'init', 'CON', '--home', data)
     expect(hostile).toMatchObject({ code: 2, err: expect.stringMatching(/reserved by Windows/) })
   })

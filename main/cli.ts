@@ -41,6 +41,8 @@ Usage:
                                                         default where a story stands, else the newest
                                                         node) as Markdown under exports/; prints the file
   loomverse import --format vizprompt DIR               read a VizPrompt folder into the graph
+  loomverse import --format chatgpt FILE                ChatGPT's conversations.json: a flow per conversation
+  loomverse import --format card FILE                   a SillyTavern character card (PNG or JSON) as a persona
   loomverse build [--flow NAME]                         summarise and tag every node edited since its
                                                         last summary, with the lightweight model
   loomverse memory import --persona NAME_OR_ID FILE [--no-llm]
@@ -62,7 +64,7 @@ Options:
   --parent ID   the new node's parent; repeat it to merge branches (default: a new root)
   --tags, --keywords
                 comma-separated; search needs at least one of them and finds nodes with all
-  --format F    vizprompt (the default) or, for export, markdown
+  --format F    vizprompt (the default); export also markdown; import also chatgpt, card
 
 The database commands work while "loomverse serve" runs on the same data folder; open
 windows see the change when they reload.
@@ -300,10 +302,30 @@ async function storyCommand(values: Values, positionals: string[], io: CliIo): P
 }
 
 async function importCommand(values: Values, positionals: string[], io: CliIo): Promise<number> {
+  if (values.format === 'chatgpt' || values.format === 'card')
+    return foreignImport(values.format, positionals[0]!, values, io)
   checkFormat(values.format)
   const dir = resolve(positionals[0]!)
   return withCore(values, io, async (core) => {
     printImport(await call(core, 'vizprompt_import', { path: dir }), dir, io)
+    return 0
+  })
+}
+
+/** ChatGPT's conversations.json, or a SillyTavern character card (PNG or JSON). */
+async function foreignImport(format: 'chatgpt' | 'card', file: string, values: Values, io: CliIo): Promise<number> {
+  const path = resolve(file)
+  return withCore(values, io, async (core) => {
+    if (format === 'card') {
+      const r = await call(core, 'character_card_import', { path })
+      io.out(`Imported the ${r.spec} card "${r.persona.name}" as a persona (${r.greetings} greetings)`)
+      for (const s of r.skipped) io.err(`Not imported: ${s}`)
+      return 0
+    }
+    const r = await call(core, 'chatgpt_import', { path })
+    io.out(`Imported ${r.nodes} nodes in ${r.flows} conversations from ${path}`)
+    for (const s of r.skipped.slice(0, SKIPPED_SHOWN)) io.err(`Skipped in "${s.conversation}": ${s.reason}`)
+    if (r.skipped.length > SKIPPED_SHOWN) io.err(`…and ${r.skipped.length - SKIPPED_SHOWN} more`)
     return 0
   })
 }
@@ -456,7 +478,9 @@ function required(value: string | undefined, flag: string): string {
 
 function checkFormat(format: string | undefined): void {
   if (format !== undefined && format !== 'vizprompt') {
-    throw new UsageError(`--format must be "vizprompt" or, for export, "markdown", got "${format}"`)
+    throw new UsageError(
+      `--format must be "vizprompt", or "markdown" to export, or "chatgpt" or "card" to import; got "${format}"`,
+    )
   }
 }
 

@@ -146,7 +146,7 @@ export function startCore(options: CoreOptions): Core {
     llm: llmHandlers(llm, providers, settings),
     world: worldHandlers(world.service, worldDeps),
     memory: memory.handlers,
-    interop: interopHandlers({ graph, bus, db, paths, exportTarget: (id) => story.exportTarget(id) }),
+    interop: interopHandlers({ graph, bus, db, paths, personas, exportTarget: (id) => story.exportTarget(id) }),
     story: story.handlers,
     access: accessHandlers(apiTokens),
   })

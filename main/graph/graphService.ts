@@ -216,6 +216,48 @@ export class GraphService {
   }
 
   /**
+   * A whole conversation from another app as a new flow, in one transaction and one
+   * `flow_updated` (an import of thousands of turns must not emit one event per node). Each node
+   * names its parents by their place in `nodes`, which lists parents before children. Not
+   * undoable: deleting the flow takes it back.
+   */
+  importFlow(
+    flow: { name: string; description: string; persona_id?: string | null },
+    nodes: ReadonlyArray<{
+      timestamp: string
+      prompt: string
+      response: string
+      model: string
+      status: Node['status']
+      parents: readonly number[]
+    }>,
+  ): { flow_id: string; node_ids: string[] } {
+    const id = randomUUID()
+    const ids = nodes.map(() => randomUUID())
+    this.db
+      .transaction(() => {
+        this.store.insertFlow({
+          id,
+          name: flow.name,
+          description: flow.description,
+          persona_id: flow.persona_id ?? null,
+          now: isoNow(),
+        })
+        nodes.forEach((n, i) => {
+          this.store.insertNode({ id: ids[i]!, ...n })
+          this.store.addMember(id, ids[i]!, null)
+          for (const p of n.parents) {
+            if (p >= i) throw new AppError('bad_input', `node ${i} names a later node (${p}) as its parent`)
+            this.store.addEdge(id, ids[p]!, ids[i]!)
+          }
+        })
+      })
+      .immediate()
+    this.emitFlow(id)
+    return { flow_id: id, node_ids: ids }
+  }
+
+  /**
    * Puts a node that exists (in another flow) into this one too, under the given parents; the
    * node is shared, not copied (seed §9.1 `add_node_to_flow`). Undoable.
    */

@@ -1,15 +1,19 @@
 import { basename, join, resolve } from 'node:path'
 import type { interopMethods } from '@shared/contract'
 import { AppError } from '@shared/errors'
+import type { EventBus } from '../kernel/events'
 import type { HomePaths } from '../kernel/home'
+import type { PersonaService } from '../persona/personaService'
 import { chooseImportPath } from '../kernel/importFile'
 import { callerNamesAnyPath, type HandlerModule } from '../kernel/router'
+import { importCard } from './characterCard/cardImport'
+import { importChatgpt } from './chatgpt/chatgptImport'
 import { exportMarkdown, type ExportTarget } from './markdownExport'
 import { exportVizprompt, importVizprompt, type VizpromptDeps } from './vizprompt'
 
 /** VizPrompt folders in and out: the CLI's export and import, and the app's, through one contract. */
 export function interopHandlers(
-  deps: VizpromptDeps & { paths: HomePaths; exportTarget?: ExportTarget },
+  deps: VizpromptDeps & { bus: EventBus; paths: HomePaths; personas: PersonaService; exportTarget?: ExportTarget },
 ): HandlerModule<typeof interopMethods> {
   return {
     export_markdown: (i) =>
@@ -28,6 +32,14 @@ export function interopHandlers(
         : join(deps.paths.exports, exportFolderName(i.out ?? 'vizprompt'))
       const result = await exportVizprompt(deps, { outDir, flowIds: i.flow_id ? [i.flow_id] : undefined })
       return { out_dir: result.outDir, flows: result.flows, nodes: result.nodes }
+    },
+    chatgpt_import: async (i, ctx) => {
+      const chosen = await chooseImportPath(i.path, callerNamesAnyPath(ctx) ? null : deps.paths.imports)
+      return importChatgpt(deps, chosen.path, chosen.name)
+    },
+    character_card_import: async (i, ctx) => {
+      const chosen = await chooseImportPath(i.path, callerNamesAnyPath(ctx) ? null : deps.paths.imports)
+      return importCard(deps, chosen.path, chosen.name)
     },
     vizprompt_import: async (i, ctx) => {
       const chosen = await chooseImportPath(i.path, callerNamesAnyPath(ctx) ? null : deps.paths.imports)

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { FilePath } from './names'
+import { Persona } from './persona'
 import type { MethodSpecs } from './spec'
 
 const Id = z.string().uuid()
@@ -44,6 +45,34 @@ export const interopMethods = {
       file: z.string(),
       markdown: z.string(),
       turns: z.number().int().nonnegative(),
+    }),
+  },
+  /**
+   * ChatGPT's data export (`conversations.json`, unzipped): each conversation a flow, each prompt
+   * and answer a node, each regeneration or edit a branch. A conversation imported before is
+   * skipped. From a window only a file under `imports/`.
+   */
+  chatgpt_import: {
+    input: z.object({ path: FolderPath }).strict(),
+    output: z.object({
+      flows: z.number().int().nonnegative(),
+      nodes: z.number().int().nonnegative(),
+      skipped: z.array(z.object({ conversation: z.string(), reason: z.string() })),
+    }),
+  },
+  /**
+   * A SillyTavern character card (PNG or JSON, spec v1–v3) as a new persona, with a conversation
+   * opened by its greetings. From a window only a file under `imports/`.
+   */
+  character_card_import: {
+    input: z.object({ path: FolderPath }).strict(),
+    output: z.object({
+      persona: Persona,
+      flow_id: Id.nullable(),
+      greetings: z.number().int().nonnegative(),
+      spec: z.enum(['v1', 'v2', 'v3']),
+      /** What the card holds that was not taken, in words for the user. */
+      skipped: z.array(z.string()),
     }),
   },
   /** Reads a VizPrompt folder into the graph; newer versions win. From a window only a folder under `imports/`. */

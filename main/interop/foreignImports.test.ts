@@ -1,0 +1,266 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { crc32, deflateSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import type { Flow, FlowGraph, Persona } from '@shared/contract'
+import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+
+const start = useLlmCore({ jobWorker: null, memoryWorker: null })
+
+// ---- fixtures written from the public formats
+
+/** A ChatGPT export conversation: root → system → user → assistant (regenerated once) → user (edited once) → … */
+function chatgptConversation() {
+  const msg = (id: string, role: string, text: string | null, t: number, extra: Record<string, unknown> = {}) => ({
+    id,
+    author: { role, name: null, metadata: {} },
+    create_time: t,
+    update_time: null,
+    content: text === null ? { content_type: 'text', parts: [''] } : { content_type: 'text', parts: [text] },
+    status: 'finished_successfully',
+    end_turn: true,
+    weight: 1,
+    metadata: { model_slug: 'gpt-4o' },
+    recipient: 'all',
+    ...extra,
+  })
+  const node = (id: string, message: unknown, parent: string | null, children: string[]) => ({
+    id,
+    message,
+    parent,
+    children,
+  })
+  return {
+    title: 'Trip to Kyoto',
+    create_time: 1_700_000_000,
+    update_time: 1_700_000_900,
+    conversation_id: 'conv-1',
+    current_node: 'a3',
+    mapping: {
+      root: node('root', null, null, ['sys']),
+      sys: node(
+        'sys',
+        msg('sys', 'system', null, 1_700_000_001, { metadata: { is_visually_hidden_from_conversation: true } }),
+        'root',
+        ['u1'],
+      ),
+      u1: node('u1', msg('u1', 'user', 'Where should I go in Kyoto?', 1_700_000_010), 'sys', ['a1', 'a1b']),
+      a1: node('a1', msg('a1', 'assistant', 'Kiyomizu-dera and Fushimi Inari.', 1_700_000_020), 'u1', ['u2', 'u2b']),
+      a1b: node('a1b', msg('a1b', 'assistant', 'Try Arashiyama.', 1_700_000_030), 'u1', []),
+      u2: node(
+        'u2',
+        {
+          ...msg('u2', 'user', null, 1_700_000_040),
+          content: {
+            content_type: 'multimodal_text',
+            parts: [{ content_type: 'image_asset_pointer' }, 'What is this temple?'],
+          },
+        },
+        'a1',
+        ['tool1'],
+      ),
+      tool1: node(
+        'tool1',
+        msg('tool1', 'assistant', 'search("temple")', 1_700_000_045, { recipient: 'browser' }),
+        'u2',
+        ['tool2'],
+      ),
+      tool2: node('tool2', msg('tool2', 'tool', 'results…', 1_700_000_046), 'tool1', ['a2']),
+      a2: node('a2', msg('a2', 'assistant', 'That is Kinkaku-ji.', 1_700_000_050), 'tool2', []),
+      u2b: node('u2b', msg('u2b', 'user', 'And in autumn?', 1_700_000_060), 'a1', ['a3']),
+      a3: node(
+        'a3',
+        msg('a3', 'assistant', 'Tofuku-ji for the leaves.', 1_700_000_070, { metadata: { model_slug: 'o3' } }),
+        'u2b',
+        [],
+      ),
+    },
+  }
+}
+
+/** As a window calls: a file is named inside the data folder's imports/. */
+async function fromWindow<T>(h: LlmHarness, method: string, input: unknown): Promise<T> {
+  const r = await h.core.router.call(method, input, { transport: 'ws' })
+  if (!r.ok) throw new Error(`${method}: ${r.error.code}: ${r.error.message}`)
+  return r.value as T
+}
+
+function imports(h: LlmHarness, name: string, content: string | Buffer): string {
+  mkdirSync(h.core.paths.imports, { recursive: true })
+  writeFileSync(join(h.core.paths.imports, name), content)
+  return name
+}
+
+/** A 1×1 PNG with the given text chunks, framed (length, type, data, CRC) as the format says. */
+function pngWith(chunks: Record<string, string>): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8)
+    head.writeUInt32BE(data.length, 0)
+    head.write(type, 4, 'latin1')
+    const crc = Buffer.alloc(4)
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0)
+    return Buffer.concat([head, data, crc])
+  }
+  const ihdr = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    ...Object.entries(chunks).map(([k, v]) => chunk('tEXt', Buffer.from(`${k}\0${v}`, 'latin1'))),
+    chunk('IDAT', deflateSync(Buffer.from([0, 0]))),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}
+
+const v2Card = {
+  spec: 'chara_card_v2',
+  spec_version: '2.0',
+  data: {
+    name: 'Seraphina',
+    description: '{{char}} is a guardian of the forest who heals travellers.',
+    personality: 'kind, protective',
+    scenario: '{{user}} wakes up in her glade.',
+    first_mes: '*{{char}} smiles.* You are awake at last.',
+    mes_example: '<START>\n{{user}}: Who are you?\n{{char}}: A friend.',
+    creator_notes: 'Made for testing.',
+    system_prompt: 'Stay in character as {{char}}.',
+    post_history_instructions: '',
+    alternate_greetings: ['*The glade is quiet.* Rest now.'],
+    tags: ['fantasy'],
+    character_book: { entries: [{ keys: ['glade'], content: 'A hidden place.' }] },
+    creator: 'someone',
+    character_version: '1',
+    extensions: {},
+  },
+}
+
+describe('ChatGPT export import', () => {
+  it('maps the message tree onto the graph: regenerations and edits become branches, tools and hidden text stay out', async () => {
+    const h = await start()
+    const file = imports(h, 'conversations.json', JSON.stringify([chatgptConversation(), { title: 'broken' }]))
+    const progress = h.next('job_progress', (p) => p.label === 'ChatGPT import' && p.state === 'done')
+    const report = await fromWindow<{
+      flows: number
+      nodes: number
+      skipped: Array<{ conversation: string; reason: string }>
+    }>(h, 'chatgpt_import', { path: file })
+    expect(await progress).toMatchObject({ done: 2, total: 2 })
+    expect(report).toMatchObject({ flows: 1, nodes: 4 })
+    expect(report.skipped).toEqual(
+      expect.arrayContaining([
+        { conversation: 'broken', reason: expect.stringMatching(/not a ChatGPT conversation/) },
+        { conversation: 'Trip to Kyoto', reason: '1 pictures or files not imported' },
+      ]),
+    )
+
+    const flow = (await h.call<Flow[]>('list_flows', {})).find((f) => f.name === 'Trip to Kyoto')!
+    const graph = await h.call<FlowGraph>('load_flow', { id: flow.id })
+    const by = (prompt: string) => graph.nodes.filter((n) => n.prompt === prompt)
+    const first = by('Where should I go in Kyoto?')
+    expect(first.map((n) => n.response).sort()).toEqual(['Kiyomizu-dera and Fushimi Inari.', 'Try Arashiyama.'])
+    const kiyomizu = first.find((n) => n.response.startsWith('Kiyomizu'))!
+    const temple = by('What is this temple?')[0]!
+    expect(temple.response).toBe('That is Kinkaku-ji.') // the browsing call and its result are not shown
+    const autumn = by('And in autumn?')[0]!
+    expect(autumn).toMatchObject({ response: 'Tofuku-ji for the leaves.', metadata: { model: 'chatgpt:o3' } })
+    const parents = (id: string) => graph.flow.connections.filter((c) => c.to === id).map((c) => c.from)
+    expect(parents(temple.id)).toEqual([kiyomizu.id])
+    expect(parents(autumn.id)).toEqual([kiyomizu.id]) // the edited prompt is a sibling branch
+    expect(parents(kiyomizu.id)).toEqual([])
+    expect(temple.timestamp).toBe(new Date(1_700_000_040_000).toISOString())
+
+    // Importing the same export again adds nothing.
+    const again = await fromWindow<{ flows: number; skipped: Array<{ reason: string }> }>(h, 'chatgpt_import', {
+      path: file,
+    })
+    expect(again.flows).toBe(0)
+    expect(again.skipped).toContainEqual({ conversation: 'Trip to Kyoto', reason: 'imported before' })
+  })
+
+  it('refuses what is not an export, with the file named, and an archive with what to do', async () => {
+    const h = await start()
+    const cases: Array<[string, string, RegExp]> = [
+      ['notes.json', '{"a": 1}', /notes\.json: is not a ChatGPT export/],
+      ['bad.json', '[{', /bad\.json: is not JSON/],
+      ['export.zip', 'PK', /export\.zip: is the export archive: unzip it/],
+    ]
+    for (const [name, content, why] of cases) {
+      const r = await h.core.router.call('chatgpt_import', { path: imports(h, name, content) }, { transport: 'ws' })
+      expect(r, name).toMatchObject({ ok: false, error: { code: 'bad_file', message: why } })
+    }
+    const outside = await h.core.router.call('chatgpt_import', { path: '/etc/passwd' }, { transport: 'ws' })
+    expect(outside).toMatchObject({ ok: false, error: { code: 'forbidden' } })
+    expect(await h.call<Flow[]>('list_flows', {})).toHaveLength(0)
+  })
+})
+
+describe('SillyTavern character card import', () => {
+  it('reads a v2 card from a PNG into a persona with its greetings as branches', async () => {
+    const h = await start()
+    const file = imports(h, 'seraphina.png', pngWith({ chara: Buffer.from(JSON.stringify(v2Card)).toString('base64') }))
+    const report = await fromWindow<{
+      persona: Persona
+      flow_id: string
+      greetings: number
+      spec: string
+      skipped: string[]
+    }>(h, 'character_card_import', { path: file })
+    expect(report).toMatchObject({ spec: 'v2', greetings: 2 })
+    expect(report.persona.name).toBe('Seraphina')
+    expect(report.persona.persona_text).toContain('Seraphina is a guardian of the forest')
+    expect(report.persona.persona_text).toContain('[Personality]\nkind, protective')
+    expect(report.persona.persona_text).toContain('the user wakes up in her glade')
+    expect(report.persona.contract_text).toBe('Stay in character as Seraphina.')
+    expect(report.skipped).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/1 lorebook entries/),
+        "the card's picture",
+        "the creator's notes",
+      ]),
+    )
+    const graph = await h.call<FlowGraph>('load_flow', { id: report.flow_id })
+    expect(graph.flow.persona_id).toBe(report.persona.id)
+    expect(graph.nodes.map((n) => n.response)).toEqual([
+      '*Seraphina smiles.* You are awake at last.',
+      '*The glade is quiet.* Rest now.',
+    ])
+    expect(graph.flow.connections).toEqual([])
+  })
+
+  it('prefers the v3 chunk, takes a v1 JSON card, and refuses a picture without a card', async () => {
+    const h = await start()
+    const v3 = {
+      spec: 'chara_card_v3',
+      spec_version: '3.0',
+      data: { ...v2Card.data, name: 'Seraphina v3', assets: [] },
+    }
+    const both = imports(
+      h,
+      'both.png',
+      pngWith({
+        chara: Buffer.from(JSON.stringify(v2Card)).toString('base64'),
+        ccv3: Buffer.from(JSON.stringify(v3)).toString('base64'),
+      }),
+    )
+    expect(await fromWindow(h, 'character_card_import', { path: both })).toMatchObject({
+      spec: 'v3',
+      persona: { name: 'Seraphina v3' },
+    })
+    const v1 = imports(h, 'old.json', JSON.stringify({ name: 'Aqua', description: 'A goddess.', first_mes: '' }))
+    expect(await fromWindow(h, 'character_card_import', { path: v1 })).toMatchObject({
+      spec: 'v1',
+      flow_id: null,
+      greetings: 0,
+    })
+
+    const plain = imports(h, 'photo.png', pngWith({ Software: 'paint' }))
+    const r = await h.core.router.call('character_card_import', { path: plain }, { transport: 'ws' })
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: 'bad_file', message: /photo\.png: is a picture without a character card/ },
+    })
+    const nameless = imports(h, 'nameless.json', JSON.stringify({ spec: 'chara_card_v2', data: { description: 'x' } }))
+    const r2 = await h.core.router.call('character_card_import', { path: nameless }, { transport: 'ws' })
+    expect(r2).toMatchObject({ ok: false, error: { message: /nameless\.json: is not a character card/ } })
+    expect((await h.call<Persona[]>('list_personas', {})).map((p) => p.name).sort()).toEqual(['Aqua', 'Seraphina v3'])
+  })
+})
