@@ -264,3 +264,55 @@ describe('SillyTavern character card import', () => {
     expect((await h.call<Persona[]>('list_personas', {})).map((p) => p.name).sort()).toEqual(['Aqua', 'Seraphina v3'])
   })
 })
+
+describe('putting a file into imports/ from a window', () => {
+  it('takes a file in pieces, in order only, never replacing one, and lists what is there', async () => {
+    const h = await start()
+    const text = JSON.stringify([chatgptConversation()])
+    const half = Math.floor(text.length / 2)
+    const piece = (s: string) => Buffer.from(s).toString('base64')
+    const first = await fromWindow<{ size: number }>(h, 'imports_upload', {
+      name: 'conversations.json',
+      offset: 0,
+      data_base64: piece(text.slice(0, half)),
+      final: false,
+    })
+    expect(first.size).toBe(half)
+    const wrong = await h.core.router.call(
+      'imports_upload',
+      { name: 'conversations.json', offset: 3, data_base64: piece('x'), final: true },
+      { transport: 'ws' },
+    )
+    expect(wrong).toMatchObject({ ok: false, error: { code: 'conflict', message: /expected the piece at byte/ } })
+    const done = await fromWindow<{ name: string; size: number }>(h, 'imports_upload', {
+      name: 'conversations.json',
+      offset: half,
+      data_base64: piece(text.slice(half)),
+      final: true,
+    })
+    expect(done).toEqual({ name: 'conversations.json', size: Buffer.byteLength(text) })
+    const again = await fromWindow<{ name: string }>(h, 'imports_upload', {
+      name: 'conversations.json',
+      offset: 0,
+      data_base64: piece('[]'),
+      final: true,
+    })
+    expect(again.name).toBe('conversations (2).json')
+    for (const name of ['../x.json', '.hidden', 'a/b.json'])
+      expect(
+        await h.core.router.call(
+          'imports_upload',
+          { name, offset: 0, data_base64: '', final: true },
+          { transport: 'ws' },
+        ),
+        name,
+      ).toMatchObject({ ok: false, error: { code: 'bad_input' } })
+
+    const listed = await fromWindow<Array<{ name: string; kind: string }>>(h, 'imports_list', {})
+    expect(listed.map((f) => [f.name, f.kind]).sort()).toEqual([
+      ['conversations (2).json', 'chatgpt'],
+      ['conversations.json', 'chatgpt'],
+    ])
+    expect(await fromWindow(h, 'chatgpt_import', { path: done.name })).toMatchObject({ flows: 1, nodes: 4 })
+  })
+})

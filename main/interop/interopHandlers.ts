@@ -8,6 +8,7 @@ import { chooseImportPath } from '../kernel/importFile'
 import { callerNamesAnyPath, type HandlerModule } from '../kernel/router'
 import { importCard } from './characterCard/cardImport'
 import { importChatgpt } from './chatgpt/chatgptImport'
+import { ImportsFolder } from './importsFolder'
 import { exportMarkdown, type ExportTarget } from './markdownExport'
 import { exportVizprompt, importVizprompt, type VizpromptDeps } from './vizprompt'
 
@@ -15,7 +16,10 @@ import { exportVizprompt, importVizprompt, type VizpromptDeps } from './vizpromp
 export function interopHandlers(
   deps: VizpromptDeps & { bus: EventBus; paths: HomePaths; personas: PersonaService; exportTarget?: ExportTarget },
 ): HandlerModule<typeof interopMethods> {
+  const imports = new ImportsFolder(deps.paths.imports)
   return {
+    imports_upload: (i) => imports.upload(i),
+    imports_list: () => imports.list(),
     export_markdown: (i) =>
       exportMarkdown(
         {

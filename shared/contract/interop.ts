@@ -75,6 +75,34 @@ export const interopMethods = {
       skipped: z.array(z.string()),
     }),
   },
+  /**
+   * Puts a file the user chose into the data folder's imports/, a piece at a time (pieces of at
+   * most 8 MB, in order: `offset` is where this one goes). The last piece (`final`) names the
+   * file; a name taken already gets " (2)". Answers the file's name and size so far.
+   */
+  imports_upload: {
+    input: z
+      .object({
+        name: z.string().min(1).max(200),
+        offset: z.number().int().nonnegative(),
+        data_base64: z.string().max(11_200_000),
+        final: z.boolean(),
+      })
+      .strict(),
+    output: z.object({ name: z.string(), size: z.number().int().nonnegative() }),
+  },
+  /** What the imports/ folder holds, newest first, each with a guess of what it is. */
+  imports_list: {
+    input: z.object({}).strict(),
+    output: z.array(
+      z.object({
+        name: z.string(),
+        size: z.number().int().nonnegative(),
+        modified_at: z.string(),
+        kind: z.enum(['chatgpt', 'card', 'vizprompt', 'chat_log', 'unknown']),
+      }),
+    ),
+  },
   /** Reads a VizPrompt folder into the graph; newer versions win. From a window only a folder under `imports/`. */
   vizprompt_import: {
     input: z.object({ path: FolderPath }).strict(),
