@@ -182,6 +182,19 @@ describe('playing a story (seed F-003, F-004, F-007–F-010)', () => {
     const second = await play(h, story, 'I head for the tower.', 'The door is ajar.')
     const save = await h.call<StorySave>('story_save', { story_id: story.id, node_id: second, name: 'At the tower' })
     expect(save).toMatchObject({ name: 'At the tower', preview: 'The door is ajar.', turn: 2 })
+    const archived = readdirSync(join(dir, 'logs/archives'))
+    expect(archived).toHaveLength(1)
+    expect(JSON.parse(readFileSync(join(dir, 'logs/archives', archived[0]!), 'utf8'))).toMatchObject({
+      save: 'At the tower',
+      node_id: second,
+      history: [
+        { role: 'assistant', content: expect.stringContaining('Crooked Lantern') },
+        { role: 'user', content: 'I unfold the map.' },
+        { role: 'assistant', content: 'The map shows the old watchtower.' },
+        { role: 'user', content: 'I head for the tower.' },
+        { role: 'assistant', content: 'The door is ajar.' },
+      ],
+    })
 
     now = await h.call<Story>('story_undo', { story_id: story.id })
     expect(now.current_node_id).toBe(first)

@@ -193,11 +193,9 @@ export class StoryMemory {
     const node = this.deps.graph.findNode(nodeId)
     if (!node) return
     const files = this.stories.files(row)
-    const savedAt = isoNow()
-    files.write(
-      'logs/autosaves/autosave.json',
-      `${JSON.stringify({ story: row.name, node_id: nodeId, saved_at: savedAt, prompt: node.prompt, response: node.response }, null, 2)}\n`,
-    )
+    const session = this.stories.session(row, nodeId)
+    const savedAt = session.saved_at
+    files.write('logs/autosaves/autosave.json', `${JSON.stringify(session, null, 2)}\n`)
     const entry = [
       `## ${savedAt}`,
       node.prompt.trim() && `> ${node.prompt.trim().replace(/\n/g, '\n> ')}`,

@@ -27,6 +27,9 @@ export interface StoryDeps {
   settings: SettingsService
 }
 
+/** Turns a log keeps word for word at most: with no summary yet, a long path is not written out each turn. */
+const SESSION_TURNS = 50
+
 const gmText = {
   ja: (name: string) =>
     `あなたは対話型ストーリー「${name}」のゲームマスターです。シナリオに従って場面を語り、主人公以外の登場人物を演じてください。`,
@@ -266,6 +269,12 @@ export class StoryService {
       name: input.name,
       created_at: isoNow(),
     })
+    // The seed keeps manual saves as JSON under logs/archives/ too: a copy outside the database.
+    const stamp = save.created_at.replace(/[-:]/g, '').replace('T', '-').slice(0, 15)
+    this.files(row).write(
+      `logs/archives/${stamp}-save-${save.id}.json`,
+      `${JSON.stringify({ save: input.name, ...this.session(row, input.node_id) }, null, 2)}\n`,
+    )
     return this.describeSave(row, save)
   }
 
@@ -284,6 +293,22 @@ export class StoryService {
     this.requireNode(row, save.node_id)
     this.moveTo(row, save.node_id, null)
     return this.emit(row.id)
+  }
+
+  /**
+   * Play at a node as the seed's SessionData: the story so far, the turns since it word for word
+   * (a summary's short-term memory), and where it stands. Readable on its own, for the logs.
+   */
+  session(row: StoryRow, nodeId: string) {
+    const summary = this.summaryAt(row, nodeId)
+    const history: Array<{ role: 'user' | 'assistant'; content: string }> = []
+    for (let at: string | undefined = nodeId; at && at !== summary?.covered_node_id;) {
+      const n = this.deps.graph.getNode(at)
+      history.unshift({ role: 'assistant', content: n.response })
+      if (n.prompt) history.unshift({ role: 'user', content: n.prompt })
+      at = this.deps.graph.parentsOf(row.flow_id, at)[0]
+    }
+    return { story: row.name, node_id: nodeId, saved_at: isoNow(), summary: summary?.text ?? '', history }
   }
 
   // ---- the story so far
