@@ -302,7 +302,8 @@ export class StoryService {
   session(row: StoryRow, nodeId: string) {
     const summary = this.summaryAt(row, nodeId)
     const history: Array<{ role: 'user' | 'assistant'; content: string }> = []
-    for (let at: string | undefined = nodeId; at && at !== summary?.covered_node_id;) {
+    let at: string | undefined = nodeId
+    for (let turns = 0; at && at !== summary?.covered_node_id && turns < SESSION_TURNS; turns++) {
       const n = this.deps.graph.getNode(at)
       history.unshift({ role: 'assistant', content: n.response })
       if (n.prompt) history.unshift({ role: 'user', content: n.prompt })
