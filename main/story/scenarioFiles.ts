@@ -130,7 +130,13 @@ export class ScenarioFiles {
       at = join(at, segment)
       if (lstatOrNull(at)?.isSymbolicLink()) throw new AppError('forbidden', `"${rel}" goes through a link`)
     }
-    const real = relative(realpathSync(this.root), join(realpathSync(this.root), normal))
+    let root: string
+    try {
+      root = realpathSync(this.root)
+    } catch {
+      throw new AppError('not_found', `the story's folder ${posix.basename(this.root)} is missing from scenarios/`)
+    }
+    const real = relative(root, join(root, normal))
     if (real.startsWith('..') || real.split(sep).includes('..'))
       throw new AppError('bad_input', `"${rel}" is not a path inside the story`)
     return at

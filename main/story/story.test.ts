@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type {
@@ -115,6 +115,7 @@ describe('story projects (seed F-001, F-002)', () => {
       ['.hidden', /start with a dot/],
       ['a:b', /cannot contain/],
       ['taken', /exists already/],
+      ['broken \ud800 name', /unpaired surrogate/],
     ]
     for (const [name, why] of refused) {
       const r = await h.core.router.call('story_init', { name }, { transport: 'internal' })
@@ -122,6 +123,12 @@ describe('story projects (seed F-001, F-002)', () => {
       if (!r.ok) expect(r.error.message, name).toMatch(why)
     }
     expect(readdirSync(h.core.paths.scenarios)).toEqual(['Taken'])
+    // A project folder removed outside the app does not hide the list, and says what is missing.
+    rmSync(join(h.core.paths.scenarios, 'Taken'), { recursive: true })
+    const [taken] = await h.call<Story[]>('story_list', {})
+    expect(taken).toMatchObject({ name: 'Taken', characters: [] })
+    const gone = await h.core.router.call('story_get', { story_id: taken!.id }, { transport: 'internal' })
+    expect(gone).toMatchObject({ ok: false, error: { code: 'not_found', message: /folder Taken is missing/ } })
     expect(await h.call<Story[]>('story_list', {})).toHaveLength(1)
     expect((await h.call<Flow[]>('list_flows', {})).filter((f) => f.name !== 'Taken')).toHaveLength(0)
   })

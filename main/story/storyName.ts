@@ -13,6 +13,7 @@ export function checkStoryName(raw: string): string {
     throw new AppError('bad_input', `story name "${raw}": ${why}`)
   }
   if (!name) refuse('the story needs a name')
+  if (/\p{Surrogate}/u.test(name)) refuse('the name has a broken character (an unpaired surrogate)')
   if (/[\\/]/.test(name)) refuse('a name cannot contain / or \\')
   if (name === '.' || name === '..' || name.includes('..')) refuse('a name cannot contain ".."')
   if (/[<>:"|?*]/.test(name)) refuse('a name cannot contain < > : " | ? or *')

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Parsed, SheetVersion, Story, StoryFile, StorySave, StorySummary } from '@shared/contract'
+import {
+  StorySettings,
+  type Parsed,
+  type SheetVersion,
+  type Story,
+  type StoryFile,
+  type StorySave,
+  type StorySummary,
+} from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
 import { activePath } from '../graph/dag'
@@ -489,6 +497,9 @@ export class StoryService {
 
   private toStory(row: StoryRow): Story {
     const files = this.files(row)
+    // A folder moved or deleted outside the app must not hide the other stories: defaults, no sheets.
+    const settings = guard(() => files.settings(), StorySettings.parse({}))
+    const characters = guard(() => files.characters(), [])
     return {
       id: row.id,
       name: row.name,
@@ -500,9 +511,17 @@ export class StoryService {
       redo_node_id: row.redo_node_id,
       created_at: row.created_at,
       updated_at: row.updated_at,
-      settings: files.settings(),
-      characters: files.characters(),
+      settings,
+      characters,
     }
+  }
+}
+
+function guard<T>(read: () => T, fallback: T): T {
+  try {
+    return read()
+  } catch {
+    return fallback
   }
 }
 
