@@ -1,82 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { crc32, deflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import type { Flow, FlowGraph, Persona } from '@shared/contract'
+import { chatgptConversation, pngWith, v2Card } from '../../tests/support/foreignFiles'
 import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
 
 const start = useLlmCore({ jobWorker: null, memoryWorker: null })
-
-// ---- fixtures written from the public formats
-
-/** A ChatGPT export conversation: root → system → user → assistant (regenerated once) → user (edited once) → … */
-function chatgptConversation() {
-  const msg = (id: string, role: string, text: string | null, t: number, extra: Record<string, unknown> = {}) => ({
-    id,
-    author: { role, name: null, metadata: {} },
-    create_time: t,
-    update_time: null,
-    content: text === null ? { content_type: 'text', parts: [''] } : { content_type: 'text', parts: [text] },
-    status: 'finished_successfully',
-    end_turn: true,
-    weight: 1,
-    metadata: { model_slug: 'gpt-4o' },
-    recipient: 'all',
-    ...extra,
-  })
-  const node = (id: string, message: unknown, parent: string | null, children: string[]) => ({
-    id,
-    message,
-    parent,
-    children,
-  })
-  return {
-    title: 'Trip to Kyoto',
-    create_time: 1_700_000_000,
-    update_time: 1_700_000_900,
-    conversation_id: 'conv-1',
-    current_node: 'a3',
-    mapping: {
-      root: node('root', null, null, ['sys']),
-      sys: node(
-        'sys',
-        msg('sys', 'system', null, 1_700_000_001, { metadata: { is_visually_hidden_from_conversation: true } }),
-        'root',
-        ['u1'],
-      ),
-      u1: node('u1', msg('u1', 'user', 'Where should I go in Kyoto?', 1_700_000_010), 'sys', ['a1', 'a1b']),
-      a1: node('a1', msg('a1', 'assistant', 'Kiyomizu-dera and Fushimi Inari.', 1_700_000_020), 'u1', ['u2', 'u2b']),
-      a1b: node('a1b', msg('a1b', 'assistant', 'Try Arashiyama.', 1_700_000_030), 'u1', []),
-      u2: node(
-        'u2',
-        {
-          ...msg('u2', 'user', null, 1_700_000_040),
-          content: {
-            content_type: 'multimodal_text',
-            parts: [{ content_type: 'image_asset_pointer' }, 'What is this temple?'],
-          },
-        },
-        'a1',
-        ['tool1'],
-      ),
-      tool1: node(
-        'tool1',
-        msg('tool1', 'assistant', 'search("temple")', 1_700_000_045, { recipient: 'browser' }),
-        'u2',
-        ['tool2'],
-      ),
-      tool2: node('tool2', msg('tool2', 'tool', 'results…', 1_700_000_046), 'tool1', ['a2']),
-      a2: node('a2', msg('a2', 'assistant', 'That is Kinkaku-ji.', 1_700_000_050), 'tool2', []),
-      u2b: node('u2b', msg('u2b', 'user', 'And in autumn?', 1_700_000_060), 'a1', ['a3']),
-      a3: node(
-        'a3',
-        msg('a3', 'assistant', 'Tofuku-ji for the leaves.', 1_700_000_070, { metadata: { model_slug: 'o3' } }),
-        'u2b',
-        [],
-      ),
-    },
-  }
-}
 
 /** As a window calls: a file is named inside the data folder's imports/. */
 async function fromWindow<T>(h: LlmHarness, method: string, input: unknown): Promise<T> {
@@ -89,48 +18,6 @@ function imports(h: LlmHarness, name: string, content: string | Buffer): string 
   mkdirSync(h.core.paths.imports, { recursive: true })
   writeFileSync(join(h.core.paths.imports, name), content)
   return name
-}
-
-/** A 1×1 PNG with the given text chunks, framed (length, type, data, CRC) as the format says. */
-function pngWith(chunks: Record<string, string>): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8)
-    head.writeUInt32BE(data.length, 0)
-    head.write(type, 4, 'latin1')
-    const crc = Buffer.alloc(4)
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0)
-    return Buffer.concat([head, data, crc])
-  }
-  const ihdr = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    ...Object.entries(chunks).map(([k, v]) => chunk('tEXt', Buffer.from(`${k}\0${v}`, 'latin1'))),
-    chunk('IDAT', deflateSync(Buffer.from([0, 0]))),
-    chunk('IEND', Buffer.alloc(0)),
-  ])
-}
-
-const v2Card = {
-  spec: 'chara_card_v2',
-  spec_version: '2.0',
-  data: {
-    name: 'Seraphina',
-    description: '{{char}} is a guardian of the forest who heals travellers.',
-    personality: 'kind, protective',
-    scenario: '{{user}} wakes up in her glade.',
-    first_mes: '*{{char}} smiles.* You are awake at last.',
-    mes_example: '<START>\n{{user}}: Who are you?\n{{char}}: A friend.',
-    creator_notes: 'Made for testing.',
-    system_prompt: 'Stay in character as {{char}}.',
-    post_history_instructions: '',
-    alternate_greetings: ['*The glade is quiet.* Rest now.'],
-    tags: ['fantasy'],
-    character_book: { entries: [{ keys: ['glade'], content: 'A hidden place.' }] },
-    creator: 'someone',
-    character_version: '1',
-    extensions: {},
-  },
 }
 
 describe('ChatGPT export import', () => {

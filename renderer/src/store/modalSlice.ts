@@ -11,6 +11,7 @@ export type Modal =
   | { name: 'providers' }
   | { name: 'programs' }
   | { name: 'onboarding' }
+  | { name: 'transfer' }
 
 export interface ModalSlice {
   modal: Modal | null

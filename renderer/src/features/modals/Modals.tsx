@@ -7,6 +7,7 @@ import { PersonasDialog } from '../personas/PersonasDialog'
 import { ProgramsDialog } from '../programs/ProgramsDialog'
 import { OnboardingDialog } from '../providers/OnboardingDialog'
 import { ProvidersDialog } from '../providers/ProvidersDialog'
+import { TransferDialog } from '../transfer/TransferDialog'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { Dialog } from '../../ui/Dialog'
 
@@ -31,6 +32,8 @@ export function Modals() {
       return <OnboardingDialog onClose={close} />
     case 'programs':
       return <ProgramsDialog onClose={close} />
+    case 'transfer':
+      return <TransferDialog onClose={close} />
   }
 }
 

@@ -67,6 +67,15 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
       >
         {t('programs.open')}
       </button>
+      <button
+        type="button"
+        onClick={() => {
+          onClose()
+          openModal({ name: 'transfer' })
+        }}
+      >
+        {t('transfer.open')}
+      </button>
       {error && <p role="alert">{t('settings.saveFailed', { message: error })}</p>}
       <button type="button" onClick={onClose}>
         {t('settings.close')}
