@@ -66,3 +66,37 @@ test('a second tab sees the new node and its streaming reply live', async ({
   await expect(otherGraph.card(1).getByTestId('node-response')).toContainText('live9')
   await expect(page.getByTestId('conv-node')).toHaveCount(1)
 })
+
+test('a reply reads as Markdown: a GFM table, highlighted code, and links that open outside the app', async ({
+  app,
+  llm,
+  graph,
+  page,
+}) => {
+  await app.open()
+  await graph.newFlow()
+  const reply = [
+    'Here are the trains:',
+    '',
+    '| Line | Minutes |',
+    '| --- | --- |',
+    '| Nozomi | 135 |',
+    '',
+    '```js',
+    'const fastest = "Nozomi"',
+    '```',
+    '',
+    'See [the timetable](https://example.org/timetable).',
+  ].join('\n')
+  llm.script({ provider: 'openai', reply, times: 1 })
+  await graph.send('Trains to Kyoto?')
+  const response = graph.card(1).getByTestId('node-response')
+  await expect(response.getByRole('table')).toContainText('Nozomi')
+  await expect(response.getByRole('cell', { name: '135' })).toBeVisible()
+  await expect(response.locator('code .hljs-keyword')).toHaveText('const')
+  const link = response.getByRole('link', { name: 'the timetable' })
+  // A new window is what Electron's window-open handler sends to the system browser.
+  await expect(link).toHaveAttribute('target', '_blank')
+  await expect(link).toHaveAttribute('rel', 'noopener noreferrer')
+  await expect(page).not.toHaveURL(/example\.org/)
+})

@@ -1,8 +1,9 @@
 import { app, session, shell, type WebContents } from 'electron'
+import { opensExternally } from './externalLinks'
 
 /**
  * Hardening that holds for every window: no navigation away from the app, no popups
- * (http(s) links open in the user's browser instead), no <webview>, and every permission
+ * (web and mail links open in the user's browser or mail app instead), no <webview>, and every permission
  * request (camera, notifications, geolocation…) denied unless a feature asks for it here.
  */
 export function hardenApp(): void {
@@ -13,7 +14,7 @@ export function hardenApp(): void {
     contents.on('will-redirect', (event) => event.preventDefault())
     contents.on('will-attach-webview', (event) => event.preventDefault())
     contents.setWindowOpenHandler(({ url }) => {
-      if (/^https?:\/\//.test(url)) void shell.openExternal(url)
+      if (opensExternally(url)) void shell.openExternal(url)
       return { action: 'deny' }
     })
   })

@@ -1,9 +1,9 @@
 import { Handle, Position, type NodeProps, type Node as FlowNode } from '@xyflow/react'
 import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
-import Markdown from 'react-markdown'
 import { useApp } from '../../store'
 import { NodeToolCalls } from '../world/NodeToolCalls'
+import { MarkdownText } from '../../ui/MarkdownText'
 
 export type ConversationFlowNode = FlowNode<Record<string, never>, 'conversation'>
 
@@ -64,7 +64,7 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
           </div>
         ) : (
           <div className="conv-node-response markdown" data-testid="node-response">
-            <Markdown>{node.response}</Markdown>
+            <MarkdownText text={node.response} />
           </div>
         ))}
       <NodeToolCalls nodeId={id} />

@@ -5,6 +5,7 @@ import { useApp } from '../../store'
 import { Dialog } from '../../ui/Dialog'
 import { DeleteItemConfirm, ItemActions } from './ItemActions'
 import { ItemIcon } from './ItemIcon'
+import { MarkdownText } from '../../ui/MarkdownText'
 
 /** The open item: a zoomable picture, a document with edit/append/history, or an object that cannot be viewed. */
 export function ItemModal() {
@@ -141,9 +142,9 @@ function DocumentEditor({ item, text }: { item: Item; text: string }) {
         ))}
       </div>
       {mode === 'read' && (
-        <pre className="item-document-text" data-testid="document-text">
-          {text}
-        </pre>
+        <div className="item-document-text markdown" data-testid="document-text">
+          <MarkdownText text={text} />
+        </div>
       )}
       {(mode === 'edit' || mode === 'append') && (
         <>
