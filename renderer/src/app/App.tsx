@@ -8,6 +8,7 @@ import { ONBOARDING_DISMISSED } from '../features/providers/OnboardingDialog'
 import { SearchPanel } from '../features/search/SearchPanel'
 import { BuildingSidebar } from '../features/sidebar/BuildingSidebar'
 import { StatusBar } from '../features/statusbar/StatusBar'
+import { StoryPanel } from '../features/story/StoryPanel'
 import { Toasts } from '../features/toasts/Toasts'
 import { useImageDrop } from '../features/world/useImageDrop'
 import { useApp, useAppStore } from '../store'
@@ -52,13 +53,14 @@ export function App() {
   }, [store])
 
   return (
-    <div className={`app-frame${panel ? ' with-panel' : ''}`}>
+    <div className={`app-frame${panel ? ` with-panel panel-${panel}` : ''}`}>
       <Header />
       <BuildingSidebar />
       <GraphCanvas />
       {panel === 'search' && <SearchPanel />}
       {panel === 'context' && <ContextInspector />}
       {panel === 'memory' && <MemoryInspector />}
+      {panel === 'story' && <StoryPanel />}
       <StatusBar />
       <Modals />
       <Toasts />

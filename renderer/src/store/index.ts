@@ -12,6 +12,7 @@ import { modalSlice, type ModalSlice } from './modalSlice'
 import { panelSlice, type PanelSlice } from './panelSlice'
 import { personaSlice, type PersonaSlice } from './personaSlice'
 import { settingsSlice, type SettingsSlice } from './settingsSlice'
+import { storySlice, wireStoryEvents, type StorySlice } from './storySlice'
 import { toastSlice, wireExternalReplies, type ToastSlice } from './toastSlice'
 import { trashSlice, wireTrashEvents, type TrashSlice } from './trashSlice'
 import { wireWorldEvents, worldSlice, type WorldSlice } from './worldSlice'
@@ -29,7 +30,8 @@ export type App = InvokeSlice &
   PersonaSlice &
   WorldSlice &
   TrashSlice &
-  MemorySlice
+  MemorySlice &
+  StorySlice
 export type AppStore = UseBoundStore<StoreApi<App>>
 
 /**
@@ -52,11 +54,13 @@ export function createAppStore(client: Client): AppStore {
     ...worldSlice(client)(...a),
     ...trashSlice(...a),
     ...memorySlice(client)(...a),
+    ...storySlice(client)(...a),
   }))
   wireWorldEvents(client, store)
   wireTrashEvents(client, store)
   wireExternalReplies(client, store)
   wireMemoryEvents(client, store)
+  wireStoryEvents(client, store)
   client.on('settings_updated', (settings) => store.setState({ settings, settingsError: null }))
   client.on('job_progress', (progress) => store.getState().applyJobProgress(progress))
   client.on('node_created', ({ flow_id, node }) => store.getState().upsertNode(node, flow_id))

@@ -12,6 +12,7 @@ export type Modal =
   | { name: 'programs' }
   | { name: 'onboarding' }
   | { name: 'transfer' }
+  | { name: 'stories' }
 
 export interface ModalSlice {
   modal: Modal | null

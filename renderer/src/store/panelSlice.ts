@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand'
 import type { App } from './index'
 
-export type Panel = 'search' | 'context' | 'memory'
+export type Panel = 'search' | 'context' | 'memory' | 'story'
 
 export interface PanelSlice {
   /** The side panel beside the canvas, if open. */

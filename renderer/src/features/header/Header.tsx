@@ -10,12 +10,22 @@ export function Header() {
   const [settingsOpen, setSettingsOpen] = useState(false)
   const panel = useApp((s) => s.panel)
   const togglePanel = useApp((s) => s.togglePanel)
+  const openModal = useApp((s) => s.openModal)
+  const story = useApp((s) => s.story)
   return (
     <header className="app-header">
       <h1 className="app-title">{t('app.name')}</h1>
       <PersonaPicker />
       <FlowPicker />
       <span className="spacer" />
+      <button type="button" onClick={() => openModal({ name: 'stories' })}>
+        {t('story.headerButton')}
+      </button>
+      {story && (
+        <button type="button" aria-pressed={panel === 'story'} onClick={() => togglePanel('story')}>
+          {t('story.panelButton', { name: story.name })}
+        </button>
+      )}
       <button type="button" aria-pressed={panel === 'search'} onClick={() => togglePanel('search')}>
         {t('search.title')}
       </button>

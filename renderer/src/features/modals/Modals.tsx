@@ -7,6 +7,7 @@ import { PersonasDialog } from '../personas/PersonasDialog'
 import { ProgramsDialog } from '../programs/ProgramsDialog'
 import { OnboardingDialog } from '../providers/OnboardingDialog'
 import { ProvidersDialog } from '../providers/ProvidersDialog'
+import { StoryPickerDialog } from '../story/StoryPickerDialog'
 import { TransferDialog } from '../transfer/TransferDialog'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { Dialog } from '../../ui/Dialog'
@@ -34,6 +35,8 @@ export function Modals() {
       return <ProgramsDialog onClose={close} />
     case 'transfer':
       return <TransferDialog onClose={close} />
+    case 'stories':
+      return <StoryPickerDialog onClose={close} />
   }
 }
 

@@ -1,0 +1,31 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useApp } from '../../store'
+import { ReadingView } from './ReadingView'
+import { ScenarioFilesView } from './ScenarioFilesView'
+import { SheetsView } from './SheetsView'
+
+type Tab = 'read' | 'files' | 'sheets'
+
+/** The open story beside the canvas: the story read as a novel, its scenario files, its character sheets. */
+export function StoryPanel() {
+  const { t } = useTranslation()
+  const story = useApp((s) => s.story)
+  const [tab, setTab] = useState<Tab>('read')
+  if (!story) return null
+  return (
+    <section className="side-panel story-panel" aria-label={t('story.panel', { name: story.name })}>
+      <h2>{story.name}</h2>
+      <div className="story-tabs" role="tablist">
+        {(['read', 'files', 'sheets'] as const).map((x) => (
+          <button key={x} type="button" role="tab" aria-selected={tab === x} onClick={() => setTab(x)}>
+            {t(`story.tab.${x}`)}
+          </button>
+        ))}
+      </div>
+      {tab === 'read' && <ReadingView />}
+      {tab === 'files' && <ScenarioFilesView />}
+      {tab === 'sheets' && <SheetsView />}
+    </section>
+  )
+}
