@@ -16,6 +16,8 @@ export interface ContextInput {
    * the system message and counts against the budget like everything else, before the history.
    */
   memory?: string | null
+  /** Reads these nodes ahead in one go (the newest ancestors, which the context will show). */
+  prefetch?: (ids: readonly string[]) => void
 }
 
 export const contextText = {
@@ -38,6 +40,9 @@ export const contextText = {
     storySoFar: 'The story so far:',
   },
 } as const
+
+/** Ancestors read ahead of the summary lines: more than a usual budget shows. */
+const PREFETCH = 256
 
 /** Ancestors without a built summary stand in with the start of their text. */
 const FALLBACK_CHARS = 240
@@ -102,12 +107,18 @@ export function buildContext(input: ContextInput): ContextPreview {
       used += p.tokens
     } else dropped.push(id)
   }
+  // Newest first is the order they are read in; a budget rarely holds more than a few hundred.
+  input.prefetch?.(ordered.slice(-PREFETCH))
   const ancestorParts: ContextPart[] = []
   // Newest first until one does not fit; every older one goes too, so the history has no holes.
   let full = false
   for (const id of [...ordered].reverse()) {
+    if (full) {
+      dropped.unshift(id) // not read or counted: nothing older goes in once one did not fit
+      continue
+    }
     const p = part('ancestor_summary', id, summaryLine(node(id)))
-    full ||= used + p.tokens > input.budget
+    full = used + p.tokens > input.budget
     if (!full) {
       ancestorParts.unshift(p)
       used += p.tokens

@@ -1,4 +1,4 @@
-import type { ContextPreview, Persona } from '@shared/contract'
+import type { ContextPreview, Node, Persona } from '@shared/contract'
 import type { SettingsService } from '../settings/settingsService'
 import { uiLanguage } from '../kernel/language'
 import { buildContext } from './context'
@@ -32,6 +32,13 @@ export function flowContext(
     story?: StoryContext | null
   },
 ): ContextPreview {
+  // Each node read once per context: the builders ask for a node's time again and again.
+  const read = new Map<string, Node>()
+  const node = (id: string) => {
+    let n = read.get(id)
+    if (!n) read.set(id, (n = graph.getNode(id)))
+    return n
+  }
   if (input.story) {
     const info = graph.flowInfo(input.flowId)
     return buildStoryContext({
@@ -43,7 +50,7 @@ export function flowContext(
       language: uiLanguage(settings.get().language),
       memory: input.memory,
       story: input.story,
-      node: (id) => graph.getNode(id),
+      node,
       isMember: (id) => graph.isMember(input.flowId, id),
       parentsOf: (id) => graph.parentsOf(input.flowId, id),
     })
@@ -51,7 +58,10 @@ export function flowContext(
   const flow = graph.getFlow(input.flowId)
   return buildContext({
     flow: { ...flow, system_prompt: systemText(flow.system_prompt, input.persona ?? null) },
-    node: (id) => graph.getNode(id),
+    node,
+    prefetch: (ids) => {
+      for (const n of graph.getNodes(ids.filter((id) => !read.has(id)))) read.set(n.id, n)
+    },
     parentIds: input.parentIds,
     prompt: input.prompt,
     budget: contextBudget(graph, settings, input.flowId),

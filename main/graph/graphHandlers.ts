@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { graphMethods } from '@shared/contract'
+import { EXTERNAL_FLOW_NAME, type graphMethods } from '@shared/contract'
 import type { HandlerModule } from '../kernel/router'
 import type { JobService } from '../kernel/jobs/jobService'
 import type { PersonaService } from '../persona/personaService'
@@ -23,6 +23,15 @@ export function graphHandlers(
       const found = graph.findFlow(ref)
       if (!found) throw new AppError('not_found', `no flow with the id or name "${ref}"`)
       return graph.getFlow(found.id)
+    },
+    chat_target: (i) => {
+      const known = personas.list()
+      if (!known.some((p) => p.id === i.persona_id)) {
+        const names = known.map((p) => `${p.name} (${p.id})`).join(', ') || 'none yet'
+        throw new AppError('not_found', `no persona ${i.persona_id}; the personas are: ${names}`)
+      }
+      if (i.flow_id) return { flow_id: i.flow_id, parent_id: graph.lastMember(i.flow_id) }
+      return graph.personaFlowTail(EXTERNAL_FLOW_NAME, i.persona_id)
     },
     load_flow: (i) => graph.loadFlow(i.id),
     update_flow: (i) => {

@@ -90,6 +90,21 @@ export class GraphService {
     return named[0] ?? null
   }
 
+  /**
+   * Where a message from another program goes: the persona's flow of that name ("External"),
+   * made on first use, and the node added last to it, which the message continues.
+   */
+  personaFlowTail(name: string, personaId: string): { flow_id: string; parent_id: string | null } {
+    const flowId = this.store.personaFlowId(name, personaId) ?? this.createFlow({ name, persona_id: personaId }).id
+    return { flow_id: flowId, parent_id: this.store.lastMember(flowId) }
+  }
+
+  /** The node added last to a flow (its highest index), or null when it is empty. */
+  lastMember(flowId: string): string | null {
+    this.flowInfo(flowId) // not_found for an unknown flow
+    return this.store.lastMember(flowId)
+  }
+
   /** The flow a request without one goes to: the one named `main`, made on first use. */
   defaultFlow(): FlowSummary | Flow {
     return this.findFlow(DEFAULT_FLOW_NAME) ?? this.createFlow({ name: DEFAULT_FLOW_NAME })
@@ -163,6 +178,11 @@ export class GraphService {
     return this.store.childIds(flowId, nodeId)
   }
 
+  /** Several nodes at once (two queries), for a context that reads a hundred of them. */
+  getNodes(ids: readonly string[]): Node[] {
+    return this.store.nodesByIds(ids)
+  }
+
   /** The node and every ancestor in the flow: the conversation the model sees when answering it. */
   pathTo(flowId: string, nodeId: string): Set<string> {
     const path = reachable(adjacency(this.store.edges(flowId)).parents, nodeId)
@@ -195,7 +215,7 @@ export class GraphService {
 
   createNode(request: Parsed<'create_node'>): Node {
     const input = { ...request, flow_id: request.flow_id ?? this.defaultFlow().id }
-    this.getFlow(input.flow_id)
+    this.flowInfo(input.flow_id) // not_found before anything is written
     const parents = [...new Set(input.parent_ids ?? [])]
     for (const p of parents) this.requireMember(input.flow_id, p, 'parent')
     const id = randomUUID()

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { EXTERNAL_FLOW_NAME, type ApiChatRequest, type EventName, type Flow, type FlowSummary } from '@shared/contract'
+import type { ApiChatRequest, EventName } from '@shared/contract'
 import { AppError, type ErrorValue } from '@shared/errors'
 import type { EventBus } from '../kernel/events'
 import type { CallContext, Router } from '../kernel/router'
@@ -35,8 +35,16 @@ export async function streamChat(deps: Deps, body: ApiChatRequest, req: Incoming
     else heard.push({ event, data })
   })
   try {
-    const flowId = body.flow_id ?? (await externalFlow(call, body.persona_id)).id
-    const parentId = body.parent_id ?? newestNode(await call<Flow>('get_flow', { id: flowId }))
+    // One indexed lookup: where the message goes and what it continues.
+    const target =
+      body.flow_id && body.parent_id
+        ? { flow_id: body.flow_id, parent_id: body.parent_id }
+        : await call<{ flow_id: string; parent_id: string | null }>('chat_target', {
+            persona_id: body.persona_id,
+            ...(body.flow_id ? { flow_id: body.flow_id } : {}),
+          })
+    const flowId = target.flow_id
+    const parentId = body.parent_id ?? target.parent_id
     const { node_id: nodeId } = await call<{ node_id: string }>('chat_send', {
       flow_id: flowId,
       prompt: body.text,
@@ -80,24 +88,4 @@ export async function streamChat(deps: Deps, body: ApiChatRequest, req: Incoming
   } finally {
     stopListening()
   }
-}
-
-/** The persona's "External" flow, made (bound to the persona) on first use. */
-async function externalFlow(call: Call, personaId: string): Promise<FlowSummary | Flow> {
-  const personas = await call<Array<{ id: string; name: string }>>('list_personas', {})
-  if (!personas.some((p) => p.id === personaId)) {
-    const known = personas.map((p) => `${p.name} (${p.id})`).join(', ') || 'none yet'
-    throw new AppError('not_found', `no persona ${personaId}; the personas are: ${known}`)
-  }
-  const flows = await call<FlowSummary[]>('list_flows', {})
-  const found = flows.find((f) => f.name === EXTERNAL_FLOW_NAME && f.persona_id === personaId)
-  return found ?? (await call<Flow>('create_flow', { name: EXTERNAL_FLOW_NAME, persona_id: personaId }))
-}
-
-/** The node added last, which a program's next message continues; none in an empty flow. */
-function newestNode(flow: Flow): string | undefined {
-  return flow.nodes.reduce<{ id: string; index: number } | undefined>(
-    (newest, m) => (newest && newest.index > m.index ? newest : m),
-    undefined,
-  )?.id
 }

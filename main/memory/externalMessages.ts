@@ -138,19 +138,12 @@ export class ExternalMessages {
   /** The reply where the user sees it: a node in the persona's External flow. */
   private showInExternalFlow(persona: Persona, input: ExternalMessageInput, reply: string): void {
     const graph = this.deps.graph
-    const flow =
-      graph.listFlows().find((f) => f.name === EXTERNAL_FLOW_NAME && f.persona_id === persona.id) ??
-      graph.createFlow({ name: EXTERNAL_FLOW_NAME, persona_id: persona.id })
-    const members = graph.getFlow(flow.id).nodes
-    const last = members.reduce<(typeof members)[number] | undefined>(
-      (a, m) => (a && a.index > m.index ? a : m),
-      undefined,
-    )
+    const target = graph.personaFlowTail(EXTERNAL_FLOW_NAME, persona.id)
     graph.createNode({
-      flow_id: flow.id,
+      flow_id: target.flow_id,
       prompt: input.type === 'notification' ? `[${input.source_system}] ${input.text}` : '[redacted]',
       response: reply,
-      ...(last ? { parent_ids: [last.id] } : {}),
+      ...(target.parent_id ? { parent_ids: [target.parent_id] } : {}),
     })
   }
 

@@ -234,7 +234,8 @@ export class MemoryService implements ChatMemory {
     const store = this.store(input.personaId)
     const persona = this.deps.personas.get(input.personaId)
     this.planner.catchUpEmbeddings(input.personaId, store)
-    const aids = await this.aids.gather(persona, store, input.query)
+    // A reply (or its preview) does not wait on the model's intent: see PackAids.gather.
+    const aids = await this.aids.gather(persona, store, input.query, { modelIntent: false })
     // A preview has no node yet: the path is its parents' paths, which the node will continue.
     // Walked only if a candidate came from a node: a long flow's path costs milliseconds, and
     // a memory of imported or global units never needs it.
@@ -480,7 +481,7 @@ export class MemoryService implements ChatMemory {
   async packText(personaId: string, query: string): Promise<string | null> {
     const store = this.store(personaId)
     const persona = this.deps.personas.get(personaId)
-    const aids = await this.aids.gather(persona, store, query)
+    const aids = await this.aids.gather(persona, store, query, { modelIntent: false })
     const budget = memoryShare(this.deps.settings.get().context_budget)
     return buildPack(store, { query, budget, path: new Set<string>(), ...aids }).text || null
   }

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { MemoryJob, MemoryPack } from '@shared/contract'
-import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+import { exchange, useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
 
 const setup = useLlmCore()
 
@@ -184,5 +184,28 @@ describe('intent by the lightweight model', () => {
     const pack = (query: string) => h.call<MemoryPack>('memory_pack', { persona_id: id, query, budget_tokens: 300 })
     expect(await pack('odd sofa')).toMatchObject({ intent: 'general', intent_by: 'rules' })
     expect(await pack('Momo the sofa cat')).toMatchObject({ intent: 'fact', intent_by: 'model' })
+  })
+})
+
+describe('a reply does not wait on the model’s intent', () => {
+  it('lets the rules decide for a chat turn: no intent call before the first word', async () => {
+    const h = await setup()
+    h.fake.script({ provider: 'openai', model: 'light', reply: '{"intent":"plan"}' })
+    const { id } = await h.call<{ id: string }>('create_persona', { name: 'Aoi', lightweight_model: 'openai:light' })
+    await importLines(h, id, [...filler, KITTEN])
+    const flow = await h.call<{ id: string }>('create_flow', { name: 'chat', persona_id: id })
+    await exchange(h, { flowId: flow.id, prompt: 'Momo and the sofa situation', reply: 'Ah, the sofa.' })
+    const asked = h.fake.requests.filter(
+      (r) => r.model === 'light' && JSON.stringify(r.body).includes('long-term memory'),
+    )
+    expect(asked).toHaveLength(0)
+    // The inspector's pack still asks the model when the rules are unsure.
+    expect(
+      await h.call<MemoryPack>('memory_pack', {
+        persona_id: id,
+        query: 'Momo and the sofa situation',
+        budget_tokens: 300,
+      }),
+    ).toMatchObject({ intent_by: 'model' })
   })
 })

@@ -54,13 +54,26 @@ export class PackAids {
     }
   }
 
-  /** The intent (and who decided it) and the query's model vector, each within its deadline. */
+  /**
+   * The intent (and who decided it) and the query's model vector, each within its deadline.
+   * `modelIntent: false` (a reply waiting on its pack) lets the rules decide: asking the model
+   * cost every unsure message two round trips before its first word — seconds on a real
+   * provider — and a call, with no measured gain in recall (the LoCoMo bench runs on the rules).
+   */
   async gather(
     persona: Persona,
     store: MemoryStore,
     query: string,
+    options: { modelIntent: boolean } = { modelIntent: true },
   ): Promise<Pick<PackRequest, 'intent' | 'intentBy' | 'modelVector'>> {
-    const [intent, modelVector] = await Promise.all([this.intent(persona, store, query), this.vector(persona, query)])
+    const rulesOnly = () => {
+      const rules = classifyIntent(query)
+      return { intent: rules.intent, intentBy: 'rules' as const }
+    }
+    const [intent, modelVector] = await Promise.all([
+      options.modelIntent ? this.intent(persona, store, query) : rulesOnly(),
+      this.vector(persona, query),
+    ])
     return { ...intent, ...(modelVector ? { modelVector } : {}) }
   }
 

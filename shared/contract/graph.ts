@@ -167,6 +167,15 @@ export const graphMethods = {
       .refine((i) => (i.id === undefined) !== (i.name === undefined), 'give id or name, not both'),
     output: Flow,
   },
+  /**
+   * Where a program's chat message goes (the local API): the flow given, or the persona's
+   * "External" flow (made on first use); and the node added last to it, which the message
+   * continues (null in an empty flow).
+   */
+  chat_target: {
+    input: z.object({ persona_id: z.string().min(1).max(200), flow_id: Id.optional() }).strict(),
+    output: z.object({ flow_id: Id, parent_id: Id.nullable() }),
+  },
   /** The flow with every node's content, for the canvas. */
   load_flow: { input: z.object({ id: Id }).strict(), output: FlowGraph },
   update_flow: {
