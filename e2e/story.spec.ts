@@ -128,6 +128,13 @@ test('a story from a Japanese template: edit, five turns, summary and sheet upda
     '霧に包まれた王国',
   )
 
+  // A reader's view: the story in place of the graph, and back.
+  await fork.getByRole('button', { name: 'Hide the graph' }).click()
+  await expect(page.locator('main.graph-canvas')).toBeHidden()
+  await expect(fork.getByRole('article', { name: 'The story' })).toBeVisible()
+  await fork.getByRole('button', { name: 'Hide the graph' }).click()
+  await expect(page.locator('main.graph-canvas')).toBeVisible()
+
   // Export the fork's path as Markdown and read it back.
   await fork.getByRole('button', { name: 'Export Markdown' }).click()
   const toast = page.locator('.toast').filter({ hasText: 'Exported to' })

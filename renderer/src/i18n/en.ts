@@ -478,6 +478,7 @@ export const en = {
     template: { blank: 'Blank', fantasy: 'Fantasy', school: 'School' },
     language: 'Template language',
     create: 'Create story',
+    readingOnly: 'Hide the graph',
     panel: 'Story {{name}}',
     tab: { read: 'Read', files: 'Scenario', sheets: 'Characters' },
     soFar: 'The story so far',

@@ -479,6 +479,7 @@ export const ja: Messages = {
     template: { blank: '白紙', fantasy: 'ファンタジー', school: '学園' },
     language: 'テンプレートの言語',
     create: 'ストーリーを作る',
+    readingOnly: 'グラフを隠す',
     panel: 'ストーリー {{name}}',
     tab: { read: '読む', files: 'シナリオ', sheets: 'キャラクター' },
     soFar: 'これまでのあらすじ',

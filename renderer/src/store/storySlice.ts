@@ -14,6 +14,9 @@ export interface StorySlice {
   storyExternal: Record<string, string>
   /** Bumped when a character sheet gets a version, so the sheets view reads them again. */
   sheetSeq: number
+  /** The story panel in place of the canvas (a reader's view), or beside it. */
+  readingOnly: boolean
+  setReadingOnly(on: boolean): void
   loadStories(): Promise<void>
   /** Opens a story: its flow on the canvas, play resumed at its node, the story panel shown. */
   openStory(id: string): Promise<void>
@@ -44,6 +47,8 @@ export const storySlice =
       storySummary: null,
       storyExternal: {},
       sheetSeq: 0,
+      readingOnly: false,
+      setReadingOnly: (on) => set({ readingOnly: on }),
 
       async loadStories() {
         const list = await get().invoke('story_list', {})

@@ -12,10 +12,17 @@ export function StoryPanel() {
   const { t } = useTranslation()
   const story = useApp((s) => s.story)
   const [tab, setTab] = useState<Tab>('read')
+  const readingOnly = useApp((s) => s.readingOnly)
+  const setReadingOnly = useApp((s) => s.setReadingOnly)
   if (!story) return null
   return (
     <section className="side-panel story-panel" aria-label={t('story.panel', { name: story.name })}>
-      <h2>{story.name}</h2>
+      <div className="story-panel-head">
+        <h2>{story.name}</h2>
+        <button type="button" aria-pressed={readingOnly} onClick={() => setReadingOnly(!readingOnly)}>
+          {t('story.readingOnly')}
+        </button>
+      </div>
       <div className="story-tabs" role="tablist">
         {(['read', 'files', 'sheets'] as const).map((x) => (
           <button key={x} type="button" role="tab" aria-selected={tab === x} onClick={() => setTab(x)}>
