@@ -39,7 +39,9 @@ test.describe('with a key the provider refuses', () => {
     await app.open()
     await graph.newFlow()
     await graph.send('hello?')
-    await expect(graph.card(1).getByTestId('node-error')).toHaveText('invalid API key for OpenAI')
+    await expect(graph.card(1).getByTestId('node-error')).toHaveText(
+      /^invalid API key for http:\/\/127\.0\.0\.1:\d+\/v1 \(OpenAI-compatible\)$/,
+    )
     await expect(graph.card(1).getByRole('button', { name: 'Try again' })).toBeVisible()
   })
 })

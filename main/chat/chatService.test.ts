@@ -93,11 +93,14 @@ describe('chat over a real HTTP provider', () => {
     const h = await start({ openaiKey: 'sk-wrong' })
     const { flow } = await flowWithParent(h)
     const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flow.id, prompt: 'hello?' })
-    expect(await settled(h, node_id)).toMatchObject({ state: 'failed', message: 'invalid API key for OpenAI' })
+    expect(await settled(h, node_id)).toMatchObject({
+      state: 'failed',
+      message: expect.stringMatching(/^invalid API key for http:\/\/127\.0\.0\.1:\d+\/v1 \(OpenAI-compatible\)$/),
+    })
     expect(await h.call<Node>('get_node', { id: node_id })).toMatchObject({
       status: 'error',
       prompt: 'hello?',
-      error: 'invalid API key for OpenAI',
+      error: expect.stringMatching(/^invalid API key for http:\/\/127\.0\.0\.1:\d+\/v1 \(OpenAI-compatible\)$/),
     })
     expect(JSON.stringify(h.events)).not.toContain('sk-wrong')
   })
@@ -205,11 +208,15 @@ describe('chat over a real HTTP provider', () => {
     const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flow.id, prompt: 'こんにちは' })
     expect(await settled(h, node_id)).toMatchObject({
       state: 'failed',
-      message: 'OpenAI の API キーが正しくありません',
+      message: expect.stringMatching(
+        /^http:\/\/127\.0\.0\.1:\d+\/v1 \(OpenAI-compatible\) の API キーが正しくありません$/,
+      ),
     })
     expect(await h.call('test_provider', { id: 'openai' })).toMatchObject({
       ok: false,
-      message: 'OpenAI の API キーが正しくありません',
+      message: expect.stringMatching(
+        /^http:\/\/127\.0\.0\.1:\d+\/v1 \(OpenAI-compatible\) の API キーが正しくありません$/,
+      ),
     })
   })
 })

@@ -52,7 +52,10 @@ describe('build summaries (seed §7.2) in the job worker', () => {
     await h.call<Node>('create_node', { flow_id: flow.id, prompt: 'p', response: 'r' })
     const failed = h.next('job_progress', (p) => p.state === 'failed')
     await h.call('build_summaries', { flow_id: flow.id })
-    expect(await failed).toMatchObject({ total: 1, error: 'invalid API key for OpenAI' })
+    expect(await failed).toMatchObject({
+      total: 1,
+      error: expect.stringMatching(/^invalid API key for http:\/\/127\.0\.0\.1:\d+\/v1 \(OpenAI-compatible\)$/),
+    })
   })
 })
 

@@ -8,6 +8,16 @@ export const providerNames: Record<ProviderId, string> = {
   ollama: 'Ollama',
 }
 
+/**
+ * The server as the user set it up: the official OpenAI API is "OpenAI", anything else at an
+ * OpenAI-compatible address is named by its address (a local LM Studio is not "OpenAI").
+ */
+export function serverName(provider: ProviderId, baseURL?: string): string {
+  if (provider === 'openai' && baseURL && !/^https:\/\/api\.openai\.com(\/|$)/.test(baseURL))
+    return `${baseURL} (OpenAI-compatible)`
+  return providerNames[provider]
+}
+
 export type LlmFailure =
   'auth' | 'not_found' | 'rate_limited' | 'unavailable' | 'bad_request' | 'timeout' | 'aborted' | 'not_configured'
 
@@ -48,8 +58,9 @@ export function fromStatus(
   model: string,
   detail?: string,
   retryAfterMs?: number | null,
+  /** How to name the server (`serverName`); the provider's name by default. */
+  who: string = providerNames[provider],
 ): LlmError {
-  const who = providerNames[provider]
   const said = detail ? `: ${redact(detail)}` : ''
   if (status === 401 || status === 403) return new LlmError('auth', `invalid API key for ${who}`)
   if (status === 404) return new LlmError('not_found', `model not found on ${who}: ${model}`)

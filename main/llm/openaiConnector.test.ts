@@ -91,7 +91,9 @@ describe('openaiConnector generateImage', () => {
     const refused = h.connector().generateImage({ model: 'gpt-image-1', prompt: '' })
     await expect(refused).rejects.toMatchObject({
       failure: 'bad_request',
-      message: "OpenAI refused the request: Missing required parameter: 'prompt'.",
+      message: expect.stringMatching(
+        /^http:\/\/127\.0\.0\.1:\d+\/v1 \(OpenAI-compatible\) refused the request: Missing required parameter: 'prompt'\.$/,
+      ),
     })
   })
 })

@@ -9,7 +9,7 @@ import { callSignal } from './callSignal'
 import { deadline } from './deadline'
 import { toGeneratedImage } from './generatedImage'
 import { withIdleTimeout } from './idle'
-import { LlmError, callFailure, fromStatus, parseRetryAfter, providerNames } from './llmError'
+import { LlmError, callFailure, fromStatus, parseRetryAfter, serverName } from './llmError'
 import type {
   ChatEvent,
   ChatMessage,
@@ -35,8 +35,15 @@ export interface OpenAiConfig {
 }
 
 /** OpenAI and every server that speaks its chat-completions API (OpenRouter, LM Studio, vLLM, llama.cpp…). */
+/** Which provider a call went to, and how to name its server in a message. */
+interface Server {
+  provider: ProviderId
+  who: string
+}
+
 export function openaiConnector(config: OpenAiConfig): Connector {
   const { provider } = config
+  const server: Server = { provider, who: serverName(provider, config.baseURL) }
   const idleMs = config.idleTimeoutMs ?? 60_000
   const imageMs = config.imageTimeoutMs ?? 180_000
   // The SDK's own retries are off: ours know not to retry once text has streamed.
@@ -68,7 +75,7 @@ export function openaiConnector(config: OpenAiConfig): Connector {
         )
         return res.data.sort((a, b) => a.index - b.index).map((d) => d.embedding)
       } catch (e) {
-        throw mapError(provider, request.model, e, request.signal)
+        throw mapError(server, request.model, e, request.signal)
       } finally {
         call.release()
       }
@@ -91,7 +98,7 @@ export function openaiConnector(config: OpenAiConfig): Connector {
           models.push({ id: m.id, ref: `${provider}:${m.id}` })
         return models.sort((a, b) => a.id.localeCompare(b.id))
       } catch (e) {
-        throw mapError(provider, '', e, signal)
+        throw mapError(server, '', e, signal)
       } finally {
         call.release()
       }
@@ -116,12 +123,12 @@ export function openaiConnector(config: OpenAiConfig): Connector {
         { signal: sdkSignal },
       )
     } catch (e) {
-      throw mapError(provider, request.model, e, request.signal)
+      throw mapError(server, request.model, e, request.signal)
     }
     const calls = new Map<number, { id: string; name: string; arguments: string }>()
     let finish: string | null = null
     let usage: { prompt_tokens: number; completion_tokens: number } | null = null
-    const silence = () => new LlmError('timeout', `${providerNames[provider]} stopped sending for ${idleMs / 1000} s`)
+    const silence = () => new LlmError('timeout', `${server.who} stopped sending for ${idleMs / 1000} s`)
     try {
       for await (const chunk of withIdleTimeout(stream, idleMs, () => (stream.controller.abort(), silence()))) {
         if (chunk.usage)
@@ -139,7 +146,7 @@ export function openaiConnector(config: OpenAiConfig): Connector {
         if (choice.finish_reason) finish = choice.finish_reason
       }
     } catch (e) {
-      throw e instanceof LlmError ? e : mapError(provider, request.model, e, request.signal)
+      throw e instanceof LlmError ? e : mapError(server, request.model, e, request.signal)
     }
     // The SDK ends an aborted stream quietly; a stop must not look like a finished reply.
     if (request.signal?.aborted) throw new LlmError('aborted', 'stopped')
@@ -162,11 +169,11 @@ export function openaiConnector(config: OpenAiConfig): Connector {
       const res = await client.images.generate(body, { signal: sdkSignal, timeout: imageMs })
       image = res.data?.[0]
     } catch (e) {
-      throw mapError(provider, model, e, signal)
+      throw mapError(server, model, e, signal)
     }
     if (image?.b64_json) return toGeneratedImage(provider, model, image.b64_json)
     // Servers that copy the API may answer a link even so.
-    if (image?.url) return toGeneratedImage(provider, model, await download(provider, image.url, imageMs, signal))
+    if (image?.url) return toGeneratedImage(provider, model, await download(server, image.url, imageMs, signal))
     throw new LlmError('bad_request', `${model} answered without a picture`)
   }
 }
@@ -221,35 +228,31 @@ function isDallE(model: string): boolean {
 }
 
 /** The picture behind a link the provider answered, as base64. The link is pre-signed: it takes no key. */
-async function download(provider: ProviderId, url: string, ms: number, signal?: AbortSignal): Promise<string> {
+async function download(server: Server, url: string, ms: number, signal?: AbortSignal): Promise<string> {
   const call = deadline(ms, signal)
   try {
     const res = await fetch(url, { signal: call.signal })
     if (!res.ok) {
-      throw new LlmError(
-        'unavailable',
-        `the picture ${providerNames[provider]} made could not be fetched (${res.status})`,
-      )
+      throw new LlmError('unavailable', `the picture ${server.who} made could not be fetched (${res.status})`)
     }
     return Buffer.from(await res.arrayBuffer()).toString('base64')
   } catch (e) {
-    throw callFailure(e, { provider, signal, timedOut: call.timedOut() })
+    throw callFailure(e, { provider: server.provider, signal, timedOut: call.timedOut() })
   } finally {
     call.clear()
   }
 }
 
-function mapError(provider: ProviderId, model: string, e: unknown, signal?: AbortSignal): LlmError {
+function mapError(server: Server, model: string, e: unknown, signal?: AbortSignal): LlmError {
+  const { provider, who } = server
   if (e instanceof LlmError) return e
   if (signal?.aborted || e instanceof OpenAI.APIUserAbortError) return new LlmError('aborted', 'stopped')
-  if (e instanceof OpenAI.APIConnectionTimeoutError)
-    return new LlmError('timeout', `${providerNames[provider]} did not answer in time`)
-  if (e instanceof OpenAI.APIConnectionError)
-    return new LlmError('unavailable', `could not reach ${providerNames[provider]}`)
+  if (e instanceof OpenAI.APIConnectionTimeoutError) return new LlmError('timeout', `${who} did not answer in time`)
+  if (e instanceof OpenAI.APIConnectionError) return new LlmError('unavailable', `could not reach ${who}`)
   if (e instanceof OpenAI.APIError) {
     const retryAfter = parseRetryAfter(e.headers?.get?.('retry-after'))
     const detail = (e.error as { message?: string } | undefined)?.message
-    return fromStatus(provider, e.status, model, detail, retryAfter)
+    return fromStatus(provider, e.status, model, detail, retryAfter, who)
   }
-  return new LlmError('unavailable', `${providerNames[provider]}: ${e instanceof Error ? e.message : String(e)}`)
+  return new LlmError('unavailable', `${who}: ${e instanceof Error ? e.message : String(e)}`)
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Flow, ProviderInfo } from '@shared/contract'
+import { firstChatModel } from '@shared/modelNames'
 import { useLlmCore } from '../../tests/support/llmCore'
 
 const start = useLlmCore()
@@ -49,7 +50,8 @@ describe('providers set up in the settings', () => {
     expect(await h.call('test_provider', { id: 'openai' })).toEqual({
       ok: false,
       models: [],
-      message: 'invalid API key for OpenAI',
+      message: expect.stringMatching(/^invalid API key for http:\/\/127\.0\.0\.1:\d+\/v1 \(OpenAI-compatible\)$/),
+      defaults_set: [],
     })
     await h.call('remove_provider', { id: 'openai' })
     expect(await h.call('test_provider', { id: 'openai' })).toMatchObject({
@@ -83,5 +85,37 @@ describe('providers set up in the settings', () => {
       found: true,
       models: expect.arrayContaining(['llama3.2:latest']),
     })
+  })
+
+  it('test what is typed before it is saved, and a first working provider gives the chat its first model', async () => {
+    const h = await start({ env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '', LOOMVERSE_DEFAULT_MODEL: '' } })
+    // Typed, not saved: the right address answers, a wrong one is named as typed.
+    expect(
+      await h.call('test_provider', { id: 'openai', base_url: `${h.fake.url}/v1`, api_key: 'sk-test' }),
+    ).toMatchObject({ ok: true, models: expect.arrayContaining(['gpt-4o-mini']), defaults_set: [] })
+    const closed = await h.call<{ ok: boolean; message: string }>('test_provider', {
+      id: 'openai',
+      base_url: 'http://127.0.0.1:9/v1',
+      api_key: 'sk-test',
+    })
+    expect(closed).toMatchObject({ ok: false, message: 'could not reach http://127.0.0.1:9/v1 (OpenAI-compatible)' })
+    expect(openaiIn(await h.call<ProviderInfo[]>('list_providers', {}))).toMatchObject({ configured: false })
+    expect((await h.call<{ chat: { model: string | null } }>('get_settings', {})).chat.model).toBeNull()
+
+    // Saved and tested: the chat and summary defaults take its first model, and a chat uses it.
+    await h.call('set_provider', { id: 'openai', base_url: `${h.fake.url}/v1`, api_key: 'sk-test' })
+    const tested = await h.call<{ ok: boolean; models: string[]; defaults_set: string[] }>('test_provider', {
+      id: 'openai',
+    })
+    expect(tested.defaults_set).toEqual(['chat', 'summary'])
+    const settings = await h.call<{ chat: { model: string }; summary: { model: string } }>('get_settings', {})
+    // The first that can chat: the list may start with a picture or embedding model.
+    expect(settings.chat.model).toBe(`openai:${firstChatModel(tested.models)}`)
+    expect(settings.summary.model).toBe(settings.chat.model)
+    expect(settings.chat.model).toMatch(/^openai:gpt-4o/)
+    // A choice the user made is never overridden.
+    await h.call('update_settings', { chat: { model: 'openai:my-pick', temperature: null, max_tokens: null } })
+    expect(await h.call('test_provider', { id: 'openai' })).toMatchObject({ defaults_set: [] })
+    expect((await h.call<{ chat: { model: string } }>('get_settings', {})).chat.model).toBe('openai:my-pick')
   })
 })

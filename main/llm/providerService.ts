@@ -6,7 +6,7 @@ import { keyStatus, type KeyStore } from './keys/keyStore'
 import { deleteSetting, readSetting, writeSetting } from '../settings/settingRows'
 import { llmErrorText } from './llmErrorText'
 import { detectOllama } from './ollamaConnector'
-import { defaultBaseUrls, providersFromEnv, type LlmRegistry, type ProviderConfig } from './providers'
+import { defaultBaseUrls, providersFromEnv, LlmRegistry, type ProviderConfig } from './providers'
 import type { ProviderId } from './types'
 
 const ids: readonly ProviderId[] = ['openai', 'openrouter', 'gemini', 'ollama']
@@ -89,13 +89,33 @@ export class ProviderService {
     return this.changed()
   }
 
+  /**
+   * Lists the models of what is typed (`base_url`, `api_key`) or else of what is saved. The
+   * key typed is used for this call only and never kept.
+   */
   async test(
-    id: ProviderId,
+    input: { id: ProviderId; base_url?: string; api_key?: string },
     registry: LlmRegistry,
     language: 'ja' | 'en' = 'en',
   ): Promise<{ ok: boolean; models: string[]; message: string | null }> {
+    const saved = this.configs().get(input.id)
+    const typed = input.base_url !== undefined || input.api_key !== undefined
     try {
-      const models = await registry.connector(id).listModels(AbortSignal.timeout(8000))
+      const connector = typed
+        ? new LlmRegistry(
+            new Map([
+              [
+                input.id,
+                {
+                  id: input.id,
+                  baseURL: input.base_url ?? saved?.baseURL ?? defaultBaseUrls[input.id],
+                  apiKey: input.api_key ?? saved?.apiKey ?? null,
+                },
+              ],
+            ]),
+          ).connector(input.id)
+        : registry.connector(input.id)
+      const models = await connector.listModels(AbortSignal.timeout(8000))
       return { ok: true, models: models.map((m) => m.id), message: null }
     } catch (e) {
       return { ok: false, models: [], message: llmErrorText(toErrorValue(e).message, language) }

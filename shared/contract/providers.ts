@@ -40,10 +40,26 @@ export const providerMethods = {
     output: z.array(ProviderInfo),
   },
   remove_provider: { input: z.object({ id: ProviderIdSchema }).strict(), output: z.array(ProviderInfo) },
-  /** Lists the provider's models: proof that address and key work. */
+  /**
+   * Lists the provider's models: proof that address and key work. `base_url` and `api_key` test
+   * what is typed before it is saved (the saved ones otherwise). A saved provider that answers
+   * becomes the source of the chat and summary defaults when none is chosen yet: its first
+   * model (`defaults_set` says which were set), so nothing goes out under a model nobody chose.
+   */
   test_provider: {
-    input: z.object({ id: ProviderIdSchema }).strict(),
-    output: z.object({ ok: z.boolean(), models: z.array(z.string()), message: z.string().nullable() }),
+    input: z
+      .object({
+        id: ProviderIdSchema,
+        base_url: BaseUrl.optional(),
+        api_key: z.string().trim().min(1).max(500).optional(),
+      })
+      .strict(),
+    output: z.object({
+      ok: z.boolean(),
+      models: z.array(z.string()),
+      message: z.string().nullable(),
+      defaults_set: z.array(z.enum(['chat', 'summary'])).default([]),
+    }),
   },
   /** Looks for an Ollama on this machine (127.0.0.1:11434). */
   detect_ollama: {

@@ -209,6 +209,13 @@ export const en = {
     test: 'Test connection',
     testOk_one: 'Connected: {{count}} model ({{models}})',
     testOk_other: 'Connected: {{count}} models ({{models}})',
+    failed: 'connection failed',
+    needsScheme: 'An address starts with http:// or https:// — for example {{example}}',
+    modelsFor: 'Models of {{provider}}',
+    modelFor: { chat: 'Model for replies', summary: 'Model for summaries and tags' },
+    use: 'Use',
+    inUse: 'in use: {{model}}',
+    noneChosen: 'none chosen yet',
     remove: 'Remove',
   },
   onboarding: {

@@ -210,6 +210,13 @@ export const ja: Messages = {
     test: '接続テスト',
     testOk_one: '接続できました: モデル {{count}} 個（{{models}}）',
     testOk_other: '接続できました: モデル {{count}} 個（{{models}}）',
+    failed: '接続できません',
+    needsScheme: 'アドレスは http:// か https:// で始めます（例: {{example}}）',
+    modelsFor: '{{provider}} のモデル',
+    modelFor: { chat: '返事に使うモデル', summary: '要約とタグに使うモデル' },
+    use: '使う',
+    inUse: '使用中: {{model}}',
+    noneChosen: 'まだ選ばれていません',
     remove: '削除',
   },
   onboarding: {

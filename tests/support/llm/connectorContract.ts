@@ -5,7 +5,7 @@ import { getEventListeners } from 'node:events'
 import { expect, it } from 'vitest'
 import { z } from 'zod'
 import { structuredSchema } from '../../../main/llm/jsonSchema'
-import { providerNames } from '../../../main/llm/llmError'
+import { serverName } from '../../../main/llm/llmError'
 import type { ChatEvent } from '../../../main/llm/types'
 import { ask, collect, deltas, type ConnectorHarness } from './connectorHarness'
 
@@ -30,7 +30,8 @@ export interface ContractOptions {
 
 export function connectorContract(h: ConnectorHarness, { embedModel, models, wrongKey }: ContractOptions): void {
   const { provider, model } = h
-  const name = providerNames[provider]
+  // How messages name the server: an OpenAI-compatible one by its address (the fake's, per test).
+  const name = () => serverName(provider, `${h.fake.url}/v1`)
 
   it('streams text deltas in order, then done with usage and finish reason', async () => {
     h.fake.script({ provider, chunks: ['Hel', 'lo ', 'there'] })
@@ -85,7 +86,7 @@ export function connectorContract(h: ConnectorHarness, { embedModel, models, wro
 
   it('maps an unknown model (404) to not_found', async () => {
     const { error } = await h.failing({ model: 'no-such-model' })
-    expect(error).toMatchObject({ failure: 'not_found', message: `model not found on ${name}: no-such-model` })
+    expect(error).toMatchObject({ failure: 'not_found', message: `model not found on ${name()}: no-such-model` })
   })
 
   it('maps 429 to a retryable rate_limited with the provider’s delay, without retrying inside', async () => {
@@ -127,7 +128,10 @@ export function connectorContract(h: ConnectorHarness, { embedModel, models, wro
   it('reports an unreachable server as unavailable', async () => {
     await h.fake.close()
     const { error } = await h.failing()
-    expect(error).toMatchObject({ failure: 'unavailable', message: expect.stringContaining(`could not reach ${name}`) })
+    expect(error).toMatchObject({
+      failure: 'unavailable',
+      message: expect.stringContaining(`could not reach ${name()}`),
+    })
   })
 
   it('embeds each input to a vector of the model’s length', async () => {
@@ -160,7 +164,7 @@ export function connectorContract(h: ConnectorHarness, { embedModel, models, wro
 
   it('maps a wrong key to auth, without repeating the key', async () => {
     const { error } = await h.failing({}, { apiKey: wrongKey })
-    expect(error).toMatchObject({ failure: 'auth', message: `invalid API key for ${name}`, retryable: false })
+    expect(error).toMatchObject({ failure: 'auth', message: `invalid API key for ${name()}`, retryable: false })
     // Not even the start of it.
     expect(error.message).not.toContain(wrongKey.slice(0, 8))
   })

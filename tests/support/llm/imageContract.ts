@@ -2,7 +2,7 @@
 // caller's describe, against the fake server of `useConnectorHarness`.
 
 import { expect, it } from 'vitest'
-import { providerNames } from '../../../main/llm/llmError'
+import { serverName } from '../../../main/llm/llmError'
 import type { ImageRequest } from '../../../main/llm/types'
 import { pictureBytes, type ConnectorHarness, type ConnectorOptions } from './connectorHarness'
 
@@ -15,7 +15,8 @@ export interface ImageContractOptions {
 
 export function imageContract(h: ConnectorHarness, { imageModel, wrongKey }: ImageContractOptions): void {
   const { provider } = h
-  const name = providerNames[provider]
+  // How messages name the server: an OpenAI-compatible one by its address (the fake's, per test).
+  const name = () => serverName(provider, `${h.fake.url}/v1`)
   const draw = (request: Partial<ImageRequest> = {}, options?: ConnectorOptions) =>
     h.connector(options).generateImage({ model: imageModel, prompt: 'a red fox in snow', ...request })
   const failure = async (request: Partial<ImageRequest> = {}, options?: ConnectorOptions) => {
@@ -44,7 +45,7 @@ export function imageContract(h: ConnectorHarness, { imageModel, wrongKey }: Ima
 
   it('maps a wrong key to auth, without repeating the key', async () => {
     const error = await failure({}, { apiKey: wrongKey })
-    expect(error).toMatchObject({ failure: 'auth', message: `invalid API key for ${name}`, retryable: false })
+    expect(error).toMatchObject({ failure: 'auth', message: `invalid API key for ${name()}`, retryable: false })
     expect((error as Error).message).not.toContain(wrongKey.slice(0, 8))
   })
 
@@ -59,14 +60,16 @@ export function imageContract(h: ConnectorHarness, { imageModel, wrongKey }: Ima
     expect(await failure()).toMatchObject({
       failure: 'bad_request',
       retryable: false,
-      message: expect.stringMatching(new RegExp(`^${name} refused the request: .+`)),
+      message: expect.stringMatching(
+        new RegExp(`^${name().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} refused the request: .+`),
+      ),
     })
   })
 
   it('maps an unknown model (404) to not_found', async () => {
     expect(await failure({ model: 'no-such-painter' })).toMatchObject({
       failure: 'not_found',
-      message: `model not found on ${name}: no-such-painter`,
+      message: `model not found on ${name()}: no-such-painter`,
     })
   })
 
@@ -88,7 +91,7 @@ export function imageContract(h: ConnectorHarness, { imageModel, wrongKey }: Ima
     await h.fake.close()
     expect(await failure()).toMatchObject({
       failure: 'unavailable',
-      message: expect.stringContaining(`could not reach ${name}`),
+      message: expect.stringContaining(`could not reach ${name()}`),
     })
   })
 }

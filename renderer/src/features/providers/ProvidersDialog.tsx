@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { ProviderInfo } from '@shared/contract'
 import { useApp } from '../../store'
 import { Dialog } from '../../ui/Dialog'
+import { ModelChoice } from './ModelChoice'
 import { PurposeDefaults } from './PurposeDefaults'
 
 const names: Record<ProviderInfo['id'], string> = {
@@ -52,36 +53,45 @@ function ProviderCard({ provider, onChanged }: { provider: ProviderInfo; onChang
   const invoke = useApp((s) => s.invoke)
   const [baseUrl, setBaseUrl] = useState(provider.base_url)
   const [key, setKey] = useState('')
-  const [test, setTest] = useState<{ ok: boolean; text: string } | null>(null)
+  const [test, setTest] = useState<{ ok: boolean; text: string; models: string[] } | null>(null)
   const [busy, setBusy] = useState(false)
   const label = names[provider.id]
+  const address = baseUrl.trim()
+  // An address without its scheme is the commonest slip: say so in the field, before any request.
+  const badAddress = address !== '' && !/^https?:\/\//.test(address)
+  const typed = address !== provider.base_url || key.trim() !== ''
 
   const save = async () => {
     setBusy(true)
     const next = await invoke('set_provider', {
       id: provider.id,
-      base_url: baseUrl.trim() || null,
+      base_url: address || null,
       ...(key.trim() ? { api_key: key.trim() } : {}),
     })
     setBusy(false)
     if (!next) return
     setKey('') // the key is gone from the page once saved
     onChanged(next)
-    await runTest()
+    await runTest(false)
   }
-  const runTest = async () => {
+  /** Tests what is in the fields now, saved or not. */
+  const runTest = async (useTyped = typed) => {
     setBusy(true)
-    const r = await invoke('test_provider', { id: provider.id })
+    const r = await invoke('test_provider', {
+      id: provider.id,
+      ...(useTyped ? { base_url: address || provider.base_url, ...(key.trim() ? { api_key: key.trim() } : {}) } : {}),
+    })
     setBusy(false)
-    if (r)
-      setTest(
-        r.ok
-          ? {
-              ok: true,
-              text: t('providers.testOk', { count: r.models.length, models: r.models.slice(0, 5).join(', ') }),
-            }
-          : { ok: false, text: r.message ?? '' },
-      )
+    if (!r) return
+    setTest(
+      r.ok
+        ? {
+            ok: true,
+            text: t('providers.testOk', { count: r.models.length, models: r.models.slice(0, 5).join(', ') }),
+            models: r.models,
+          }
+        : { ok: false, text: r.message ?? '', models: [] },
+    )
   }
   const remove = async () => {
     const next = await invoke('remove_provider', { id: provider.id })
@@ -95,17 +105,32 @@ function ProviderCard({ provider, onChanged }: { provider: ProviderInfo; onChang
     <section className="provider-card" aria-label={label}>
       <header>
         <h3>{label}</h3>
-        <span className={`badge ${provider.configured ? 'badge-ok' : ''}`}>
-          {provider.configured
-            ? provider.source === 'env'
-              ? t('providers.fromEnv')
-              : t('providers.configured')
-            : t('providers.notConfigured')}
+        <span
+          className={`badge ${test?.ok === false ? 'badge-bad' : provider.configured ? 'badge-ok' : ''}`}
+          data-testid="provider-state"
+        >
+          {test?.ok === false
+            ? t('providers.failed')
+            : provider.configured
+              ? provider.source === 'env'
+                ? t('providers.fromEnv')
+                : t('providers.configured')
+              : t('providers.notConfigured')}
         </span>
       </header>
       <label className="field">
         {t('providers.baseUrl')}
-        <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} spellCheck={false} />
+        <input
+          value={baseUrl}
+          onChange={(e) => setBaseUrl(e.target.value)}
+          spellCheck={false}
+          aria-invalid={badAddress}
+        />
+        {badAddress && (
+          <span role="alert" className="field-error">
+            {t('providers.needsScheme', { example: `http://${address}` })}
+          </span>
+        )}
       </label>
       {provider.needs_key && (
         <label className="field">
@@ -127,16 +152,23 @@ function ProviderCard({ provider, onChanged }: { provider: ProviderInfo; onChang
           {test.text}
         </p>
       )}
+      {test?.ok && test.models.length > 0 && provider.configured && (
+        <ModelChoice provider={provider.id} models={test.models} />
+      )}
       <div className="dialog-actions">
         {provider.source === 'settings' && (
           <button type="button" className="danger" onClick={() => void remove()}>
             {t('providers.remove')}
           </button>
         )}
-        <button type="button" disabled={busy || !provider.configured} onClick={() => void runTest()}>
+        <button
+          type="button"
+          disabled={busy || badAddress || (!provider.configured && !typed)}
+          onClick={() => void runTest()}
+        >
           {t('providers.test')}
         </button>
-        <button type="button" className="primary" disabled={busy} onClick={() => void save()}>
+        <button type="button" className="primary" disabled={busy || badAddress} onClick={() => void save()}>
           {t('common.save')}
         </button>
       </div>

@@ -10,6 +10,9 @@ export function PurposeDefaults() {
   const { t } = useTranslation()
   const invoke = useApp((s) => s.invoke)
   const [models, setModels] = useState<string[]>([])
+  // A model chosen on a provider's card (or set by its first test) shows here at once.
+  const chatModel = useApp((s) => s.settings?.chat.model ?? '')
+  const summaryModel = useApp((s) => s.settings?.summary.model ?? '')
   useEffect(() => {
     void invoke('list_models', {}).then((r) => r && setModels(r.models.map((m) => m.ref)))
   }, [invoke])
@@ -18,8 +21,8 @@ export function PurposeDefaults() {
       <h3>{t('defaults.title')}</h3>
       <p className="hint">{t('defaults.hint')}</p>
       <div className="purpose-grid">
-        <PurposeForm purpose="chat" />
-        <PurposeForm purpose="summary" />
+        <PurposeForm key={`chat:${chatModel}`} purpose="chat" />
+        <PurposeForm key={`summary:${summaryModel}`} purpose="summary" />
       </div>
       <datalist id="default-model-refs">
         {models.map((m) => (
