@@ -132,3 +132,36 @@ test('a conversation’s own system prompt and budget shape its context; what wa
   await inspector.getByRole('tab', { name: 'Sent with #1' }).click()
   await expect(inspector.locator('[data-kind=prompt]')).toContainText('おすすめは？')
 })
+
+test('the composer says where the next prompt goes, switches to a new root only when asked, and flags a prompt over the budget', async ({
+  app,
+  page,
+  graph,
+}) => {
+  await app.open()
+  await graph.startConversation('first', 'second')
+  const target = page.getByTestId('composer-target')
+  await expect(target).toHaveText('Continues from #2')
+
+  // Clicking empty canvas leaves the target as it was.
+  await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } })
+  await expect(target).toHaveText('Continues from #2')
+
+  // A new root is the user's explicit choice, and only for the next prompt.
+  await page.getByRole('button', { name: 'Start a new root instead' }).click()
+  await expect(target).toHaveText('Starts a new conversation root')
+  await graph.send('a fresh start')
+  expect(await graph.edges()).toEqual(['1→2']) // #3 has no parent: a new root
+  await expect(target).toHaveText('Continues from #3')
+
+  // A prompt longer than the conversation's budget is flagged before it is sent.
+  await page.getByRole('button', { name: 'Edit' }).click()
+  const settings = page.getByRole('dialog', { name: 'Conversation settings' })
+  await settings.getByLabel('Context budget (tokens)').fill('300')
+  await settings.getByRole('button', { name: 'Save' }).click()
+  await expect(settings).toHaveCount(0)
+  await page.getByLabel('Prompt', { exact: true }).fill('word '.repeat(800))
+  await expect(page.locator('form.composer').getByRole('alert')).toContainText(/tokens over the conversation’s budget of 300/)
+  await page.getByLabel('Prompt', { exact: true }).fill('short again')
+  await expect(page.locator('form.composer').getByRole('alert')).toHaveCount(0)
+})

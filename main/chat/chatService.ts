@@ -15,6 +15,7 @@ import { llmErrorText, retryingText } from '../llm/llmErrorText'
 import { DeltaBatcher } from './deltaBatcher'
 import { addUsage, replyStats } from './replyStats'
 import type { Turn } from './turn'
+import { contextBudget } from '../graph/flowContext'
 import { promptContext, type PromptContextDeps, type SceneSource } from './promptContext'
 import { turnMessages } from './turnMessages'
 import { nodeDetails, nodeDetailsTool } from './nodeDetailsTool'
@@ -198,6 +199,7 @@ export class ChatService {
       modelRef = `${ref.provider}:${ref.model}`
       const connector = this.llm.connector(ref.provider)
       const messages = await turnMessages(this.contextDeps(), turn, persona)
+      const budget = contextBudget(this.graph, this.settings, turn.flowId)
       const prompt = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n')
       const retry = {
         ...this.options.retry,
@@ -233,6 +235,7 @@ export class ChatService {
                 tools,
                 temperature: persona?.temperature ?? defaults.temperature ?? undefined,
                 maxTokens: persona?.max_tokens ?? defaults.max_tokens ?? undefined,
+                contextTokens: budget,
                 signal: controller.signal,
               }),
             retry,

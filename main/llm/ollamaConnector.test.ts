@@ -61,6 +61,13 @@ describe('ollamaConnector chat', () => {
     expect(h.fake.requests.at(-1)).toMatchObject({ method: 'POST', path: '/api/chat' })
   })
 
+  it('asks for a window that holds the prompt’s budget and the reply, so nothing is cut silently', async () => {
+    const body = await h.sent({ messages: [{ role: 'user', content: 'hi' }], contextTokens: 16_000, maxTokens: 1000 })
+    expect(body.options).toMatchObject({ num_ctx: 17_408 }) // 17,000 rounded up to whole KB
+    const plain = await h.sent({ messages: [{ role: 'user', content: 'hi' }] })
+    expect((plain.options as Record<string, unknown>).num_ctx).toBeUndefined()
+  })
+
   it('sends images beside the text as bare base64', async () => {
     expect((await h.sent({ messages: askWithImage('what is this?') })).messages).toEqual([
       { role: 'user', content: 'what is this?', images: [png] },

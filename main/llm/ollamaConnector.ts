@@ -98,7 +98,11 @@ export function ollamaConnector(config: OllamaConfig): Connector {
             model,
             messages: request.messages.map(toOllama),
             stream: true,
-            options: { temperature: request.temperature, num_predict: request.maxTokens },
+            options: {
+              temperature: request.temperature,
+              num_predict: request.maxTokens,
+              num_ctx: contextWindow(request),
+            },
             tools: request.tools?.length
               ? request.tools.map((t) => ({
                   type: 'function',
@@ -268,4 +272,18 @@ function hostOf(url: string): string {
   } catch {
     return url
   }
+}
+
+/** What a reply gets on top of the prompt when the request does not say. */
+const REPLY_ROOM = 2048
+
+/**
+ * Ollama's window for a request: the prompt's budget plus room for the reply, in whole KB of
+ * tokens. Ollama's default (2,048–4,096 tokens) silently drops the front of a longer prompt —
+ * the persona, the memory, the story so far. Undefined (Ollama's own choice) when no budget is given.
+ */
+export function contextWindow(request: Pick<ChatRequest, 'contextTokens' | 'maxTokens'>): number | undefined {
+  if (!request.contextTokens) return undefined
+  const tokens = request.contextTokens + (request.maxTokens ?? REPLY_ROOM)
+  return Math.ceil(tokens / 1024) * 1024
 }

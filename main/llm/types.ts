@@ -29,6 +29,11 @@ export interface ChatRequest {
   messages: ChatMessage[]
   temperature?: number
   maxTokens?: number
+  /**
+   * Tokens the prompt may take (the flow's context budget): a provider with a fixed, small
+   * window by default (Ollama's `num_ctx`) is asked for one that holds it and the reply.
+   */
+  contextTokens?: number
   tools?: ToolSpec[]
   /** Ask for a JSON object as the reply. */
   json?: boolean

@@ -1,6 +1,7 @@
 export const en = {
   app: { name: 'Loomverse' },
   header: {
+    personaForNext: 'Who the next new conversation starts with',
     persona: 'Persona',
     flow: 'Conversation',
     noPersonas: 'No personas yet',
@@ -94,6 +95,14 @@ export const en = {
     send: 'Send',
     continuesFrom: 'Continues from #{{index}}',
     newRoot: 'Starts a new conversation root',
+    newRootInstead: 'Start a new root instead',
+    continueInstead: 'Continue from #{{index}} instead',
+    promptOverBudget:
+      'This prompt is {{over}} tokens over the conversation’s budget of {{budget}}: its beginning will be cut.',
+    turnsLeftOut_one:
+      'To fit the budget of {{budget}} tokens, {{count}} earlier turn will be left out of what is sent.',
+    turnsLeftOut_other:
+      'To fit the budget of {{budget}} tokens, {{count}} earlier turns will be left out of what is sent.',
     inspectContext: 'Context',
     pinned: 'pinned',
     stale: 'summary stale',

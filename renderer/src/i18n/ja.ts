@@ -3,6 +3,7 @@ import type { Messages } from './en'
 export const ja: Messages = {
   app: { name: 'Loomverse' },
   header: {
+    personaForNext: '次に作る会話の相手',
     persona: 'ペルソナ',
     flow: '会話',
     noPersonas: 'ペルソナはまだありません',
@@ -95,6 +96,12 @@ export const ja: Messages = {
     send: '送信',
     continuesFrom: '#{{index}} の続き',
     newRoot: '新しい会話の起点',
+    newRootInstead: '代わりに新しいルートを始める',
+    continueInstead: '代わりに #{{index}} の続きにする',
+    promptOverBudget:
+      'このプロンプトは会話の予算 {{budget}} トークンを {{over}} トークン超えています。先頭が切られます。',
+    turnsLeftOut_one: '予算 {{budget}} トークンに収めるため、以前のやり取り {{count}} 件が送信から外れます。',
+    turnsLeftOut_other: '予算 {{budget}} トークンに収めるため、以前のやり取り {{count}} 件が送信から外れます。',
     inspectContext: 'コンテキスト',
     pinned: 'ピン留め',
     stale: '要約が古い',

@@ -45,8 +45,11 @@ export const chatSlice: StateCreator<App, [], [], ChatSlice> = (set, get) => {
     replyStatus: {},
 
     async send(prompt, position) {
-      const { flowId, selectedId, invoke } = get()
+      const { flowId, invoke, asRoot } = get()
+      // A new root only when the user said so in the composer (or nothing is selected).
+      const selectedId = asRoot ? null : get().selectedId
       if (!flowId) return null
+      if (asRoot) set({ asRoot: false })
       // Pictures dropped or pasted since the last send go out with this prompt (the world feature).
       const images = get().takeAttachedImages()
       return land(

@@ -5,9 +5,14 @@ export interface ComposerSlice {
   /** The composer's text, shared with the context inspector. */
   draft: string
   setDraft(text: string): void
+  /** The next prompt starts a new root although a node is selected: the user chose so in the composer. */
+  asRoot: boolean
+  setAsRoot(on: boolean): void
 }
 
 export const composerSlice: StateCreator<App, [], [], ComposerSlice> = (set) => ({
   draft: '',
   setDraft: (draft) => set({ draft }),
+  asRoot: false,
+  setAsRoot: (asRoot) => set({ asRoot }),
 })

@@ -141,7 +141,10 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
     },
 
     async createFlow(name) {
-      const flow = await get().invoke('create_flow', { name })
+      // With the persona used (or made) last, if it still exists.
+      const personaId = get().nextPersonaId
+      const known = personaId && get().personas.some((p) => p.id === personaId)
+      const flow = await get().invoke('create_flow', { name, ...(known ? { persona_id: personaId } : {}) })
       if (!flow) return
       await get().loadFlows()
       await get().openFlow(flow.id)
@@ -159,7 +162,8 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
 
     select(id) {
       const flow = get().flow
-      set({ selectedId: id, activeIds: id && flow ? pathTo(flow, id) : new Set() })
+      // Choosing a node is choosing where the next prompt goes: a pending "new root" is dropped.
+      set({ selectedId: id, activeIds: id && flow ? pathTo(flow, id) : new Set(), ...(id ? { asRoot: false } : {}) })
     },
 
     async connect(sourceId, targetId) {

@@ -8,7 +8,12 @@ export interface PersonaSlice {
   loadPersonas(): Promise<void>
   /** Binds the open conversation to a persona (null: nobody). */
   bindPersona(personaId: string | null): Promise<void>
+  /** The persona a new conversation starts with: the one used or made last (kept across restarts). */
+  nextPersonaId: string | null
+  rememberPersona(personaId: string | null): void
 }
+
+const LAST_PERSONA = 'loomverse.lastPersona'
 
 export const personaSlice =
   (client: Client): StateCreator<App, [], [], PersonaSlice> =>
@@ -19,7 +24,14 @@ export const personaSlice =
       if (result.ok) set({ personas: result.value })
     },
     async bindPersona(personaId) {
+      get().rememberPersona(personaId)
       const flowId = get().flowId
       if (flowId) await get().invoke('update_flow', { id: flowId, persona_id: personaId })
+    },
+    nextPersonaId: localStorage.getItem(LAST_PERSONA),
+    rememberPersona(personaId) {
+      if (personaId) localStorage.setItem(LAST_PERSONA, personaId)
+      else localStorage.removeItem(LAST_PERSONA)
+      set({ nextPersonaId: personaId })
     },
   })

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { useApp, useAppStore } from '../../store'
 import { AttachedImages } from '../world/AttachedImages'
 import { placeChild } from './layout'
+import { useBudgetCheck } from './useBudgetCheck'
 
 /** The prompt box under the graph. It continues from the selected node (or starts a new root). */
 export function Composer() {
@@ -11,6 +12,9 @@ export function Composer() {
   const draft = useApp((s) => s.draft)
   const setDraft = useApp((s) => s.setDraft)
   const parentIndex = useApp((s) => (s.selectedId ? s.members[s.selectedId]?.index : undefined))
+  const asRoot = useApp((s) => s.asRoot)
+  const setAsRoot = useApp((s) => s.setAsRoot)
+  const over = useBudgetCheck(draft)
   const panel = useApp((s) => s.panel)
   const togglePanel = useApp((s) => s.togglePanel)
   // One send at a time: the next prompt must continue from the node this one creates.
@@ -38,7 +42,14 @@ export function Composer() {
       }}
     >
       <div className="composer-target">
-        {parentIndex !== undefined ? t('graph.continuesFrom', { index: parentIndex }) : t('graph.newRoot')}
+        <span data-testid="composer-target">
+          {parentIndex !== undefined && !asRoot ? t('graph.continuesFrom', { index: parentIndex }) : t('graph.newRoot')}
+        </span>
+        {parentIndex !== undefined && (
+          <button type="button" className="link" onClick={() => setAsRoot(!asRoot)}>
+            {asRoot ? t('graph.continueInstead', { index: parentIndex }) : t('graph.newRootInstead')}
+          </button>
+        )}
       </div>
       <AttachedImages />
       <textarea
@@ -55,6 +66,13 @@ export function Composer() {
           }
         }}
       />
+      {over && (
+        <p className="composer-over" role="alert">
+          {over.promptOver > 0
+            ? t('graph.promptOverBudget', { over: over.promptOver, budget: over.budget })
+            : t('graph.turnsLeftOut', { count: over.dropped, budget: over.budget })}
+        </p>
+      )}
       <div className="composer-actions">
         <button type="button" aria-pressed={panel === 'context'} onClick={() => togglePanel('context')}>
           {t('graph.inspectContext')}

@@ -6,7 +6,8 @@ export function PersonaPicker() {
   const { t } = useTranslation()
   const personas = useApp((s) => s.personas)
   const flowId = useApp((s) => s.flowId)
-  const bound = useApp((s) => s.flow?.persona_id ?? '')
+  // Before any conversation exists the picker chooses who the next one starts with.
+  const bound = useApp((s) => (s.flowId ? (s.flow?.persona_id ?? '') : (s.nextPersonaId ?? '')))
   const bind = useApp((s) => s.bindPersona)
   const openModal = useApp((s) => s.openModal)
   return (
@@ -16,7 +17,7 @@ export function PersonaPicker() {
         <select
           aria-label={t('header.persona')}
           value={bound}
-          disabled={!flowId}
+          title={flowId ? undefined : t('header.personaForNext')}
           onChange={(e) => void bind(e.target.value || null)}
         >
           <option value="">{personas.length === 0 ? t('header.noPersonas') : t('persona.nobody')}</option>

@@ -103,6 +103,7 @@ function PersonaForm({
   onDeleted: () => void
 }) {
   const { t } = useTranslation()
+  const rememberPersona = useApp((s) => s.rememberPersona)
   const invoke = useApp((s) => s.invoke)
   const [draft, setDraft] = useState<Draft>(
     persona
@@ -130,6 +131,8 @@ function PersonaForm({
     const saved = persona
       ? await invoke('update_persona', { id: persona.id, ...fields })
       : await invoke('create_persona', fields)
+    // A persona just made is the one the next conversation starts with.
+    if (saved && !persona) rememberPersona(saved.id)
     if (saved) onSaved(saved.id)
   }
   return (
