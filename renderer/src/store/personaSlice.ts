@@ -14,6 +14,8 @@ export interface PersonaSlice {
 }
 
 const LAST_PERSONA = 'loomverse.lastPersona'
+/** The window's local storage; absent where the store runs without a page (its unit tests). */
+const storage = (): Storage | null => (typeof localStorage === 'undefined' ? null : localStorage)
 
 export const personaSlice =
   (client: Client): StateCreator<App, [], [], PersonaSlice> =>
@@ -28,10 +30,10 @@ export const personaSlice =
       const flowId = get().flowId
       if (flowId) await get().invoke('update_flow', { id: flowId, persona_id: personaId })
     },
-    nextPersonaId: localStorage.getItem(LAST_PERSONA),
+    nextPersonaId: storage()?.getItem(LAST_PERSONA) ?? null,
     rememberPersona(personaId) {
-      if (personaId) localStorage.setItem(LAST_PERSONA, personaId)
-      else localStorage.removeItem(LAST_PERSONA)
+      if (personaId) storage()?.setItem(LAST_PERSONA, personaId)
+      else storage()?.removeItem(LAST_PERSONA)
       set({ nextPersonaId: personaId })
     },
   })
