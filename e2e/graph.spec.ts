@@ -26,6 +26,13 @@ test('branch, re-parent, merge, refuse a cycle, undo and redo — all by hand on
   await graph.fitView()
   await graph.connect(2, 3)
   await expect.poll(() => graph.edges()).toEqual(['1→2', '1→4', '2→3', '4→3'])
+  // The merge says what it joins; the canvas reads its turns and connections by number, in words.
+  await expect(graph.card(3).getByTestId('node-merge')).toHaveText('joins #2 + #4')
+  await expect(
+    page.getByRole('group', { name: 'Turn #3' }).or(page.locator('[aria-label="Turn #3"]')).first(),
+  ).toBeVisible()
+  await expect(page.locator('[aria-label="From #2 to #3"]').first()).toBeAttached()
+  await expect(page.getByRole('button', { name: 'Zoom in' })).toBeVisible()
 
   // #3 → #1 would loop: refused with a clear message, nothing changes.
   await graph.connect(3, 1)
@@ -161,7 +168,9 @@ test('the composer says where the next prompt goes, switches to a new root only 
   await settings.getByRole('button', { name: 'Save' }).click()
   await expect(settings).toHaveCount(0)
   await page.getByLabel('Prompt', { exact: true }).fill('word '.repeat(800))
-  await expect(page.locator('form.composer').getByRole('alert')).toContainText(/tokens over the conversation’s budget of 300/)
+  await expect(page.locator('form.composer').getByRole('alert')).toContainText(
+    /tokens over the conversation’s budget of 300/,
+  )
   await page.getByLabel('Prompt', { exact: true }).fill('short again')
   await expect(page.locator('form.composer').getByRole('alert')).toHaveCount(0)
 })

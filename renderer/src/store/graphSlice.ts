@@ -26,6 +26,8 @@ export interface GraphSlice {
   toggleExpanded(id: string): void
   /** Node ids that have at least one child in the open flow. */
   parentIds: ReadonlySet<string>
+  /** Merge nodes (more than one parent) and their parents' indexes, so the card can say what it joins. */
+  merges: Readonly<Record<string, string>>
   undo: UndoState
   context: ContextPreview | null
   /** Where each node sits on the canvas: its stored position, else the automatic layout's. */
@@ -77,6 +79,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
     activeIds: new Set(),
     members: {},
     parentIds: new Set(),
+    merges: {},
     undo: noUndo,
     context: null,
     positions: {},
@@ -112,6 +115,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
           nodes: {},
           members: {},
           parentIds: new Set(),
+          merges: {},
           selectedId: null,
           activeIds: new Set(),
           undo: noUndo,
@@ -259,7 +263,23 @@ function shape(flow: Flow, previous: Record<string, FlowMember>) {
       old.position?.y === m.position?.y
     members[m.id] = same ? old : m
   }
-  return { members, parentIds: new Set(flow.connections.map((c) => c.from)) }
+  const parents = new Map<string, number[]>()
+  for (const c of flow.connections) {
+    const index = members[c.from]?.index
+    if (index === undefined) continue
+    const list = parents.get(c.to)
+    if (list) list.push(index)
+    else parents.set(c.to, [index])
+  }
+  // A string per merge ("#2 + #5"), equal from one update to the next, so unchanged cards stay as they were.
+  const merges: Record<string, string> = {}
+  for (const [id, list] of parents)
+    if (list.length > 1)
+      merges[id] = list
+        .sort((a, b) => a - b)
+        .map((i) => `#${i}`)
+        .join(' + ')
+  return { members, parentIds: new Set(flow.connections.map((c) => c.from)), merges }
 }
 
 /** Root → node through every parent (a merge pulls in both branches). */

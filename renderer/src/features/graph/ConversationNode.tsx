@@ -20,6 +20,7 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
   const { t } = useTranslation()
   const node = useApp((s) => s.nodes[id])
   const member = useApp((s) => s.members[id])
+  const merge = useApp((s) => s.merges[id])
   const onPath = useApp((s) => s.activeIds.has(id))
   const expanded = useApp((s) => s.expandedIds.has(id))
   const toggleExpanded = useApp((s) => s.toggleExpanded)
@@ -40,6 +41,11 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
         <span className="conv-node-index">#{member?.index}</span>
         {node.metadata.model && <span className="conv-node-model">{node.metadata.model}</span>}
         {member?.pinned && <span className="badge badge-pin">{t('graph.pinned')}</span>}
+        {merge && (
+          <span className="badge badge-merge" data-testid="node-merge">
+            {t('graph.merges', { parents: merge })}
+          </span>
+        )}
         {node.metadata.summary.updated && node.metadata.summary.last_built && (
           <span className="badge badge-stale" title={t('graph.staleHint')}>
             {t('graph.stale')}

@@ -77,6 +77,7 @@ function EmptyCanvas() {
 }
 
 function Canvas({ flow }: { flow: Flow }) {
+  const { t } = useTranslation()
   useFlowLayout(flow)
   const positions = useApp((s) => s.positions)
   const selectedId = useApp((s) => s.selectedId)
@@ -107,6 +108,8 @@ function Canvas({ flow }: { flow: Flow }) {
         .map((m) => ({
           id: m.id,
           type: 'conversation',
+          // Read out as "#3", not as the node's id.
+          ariaLabel: t('canvas.nodeLabel', { index: m.index }),
           position: positions[m.id]!,
           data: {},
           ...(measured[m.id] ? { measured: measured[m.id] } : {}),
@@ -114,7 +117,7 @@ function Canvas({ flow }: { flow: Flow }) {
           // it to measure it: only cards in view are ever rendered, even on first load.
           ...(expandedIds.has(m.id) ? {} : fixedSize),
         })),
-    [flow, positions, measured, expandedIds],
+    [flow, positions, measured, expandedIds, t],
   )
   const nodes = useMemo(
     () =>
@@ -138,6 +141,7 @@ function Canvas({ flow }: { flow: Flow }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focus?.seq, positions[focus?.id ?? ''] === undefined])
 
+  const indexOf = useMemo(() => new Map(flow.nodes.map((m) => [m.id, m.index])), [flow.nodes])
   const edges = useMemo<Edge[]>(
     () =>
       flow.connections.map((c) => {
@@ -147,6 +151,7 @@ function Canvas({ flow }: { flow: Flow }) {
           id,
           source: c.from,
           target: c.to,
+          ariaLabel: t('canvas.edgeLabel', { from: indexOf.get(c.from), to: indexOf.get(c.to) }),
           selected: id === selectedEdge,
           className: onPath ? 'on-path' : undefined,
           animated: onPath,
@@ -154,8 +159,25 @@ function Canvas({ flow }: { flow: Flow }) {
           ...(c.label ? { label: c.label } : {}),
         }
       }),
-    [flow.connections, activeIds, selectedEdge],
+    [flow.connections, activeIds, selectedEdge, indexOf, t],
   )
+  const ariaLabelConfig = useMemo(
+    () => ({
+      'node.a11yDescription.default': t('canvas.a11y.node'),
+      'node.a11yDescription.keyboardDisabled': t('canvas.a11y.nodeNoKeys'),
+      'edge.a11yDescription.default': t('canvas.a11y.edge'),
+      'controls.ariaLabel': t('canvas.a11y.controls'),
+      'controls.zoomIn.ariaLabel': t('canvas.a11y.zoomIn'),
+      'controls.zoomOut.ariaLabel': t('canvas.a11y.zoomOut'),
+      'controls.fitView.ariaLabel': t('canvas.a11y.fitView'),
+      'minimap.ariaLabel': t('canvas.a11y.minimap'),
+      'handle.ariaLabel': t('canvas.a11y.handle'),
+    }),
+    [t],
+  )
+  // As useTheme resolves it: `system` follows the OS.
+  const theme = useApp((s) => s.settings?.theme)
+  const dark = theme === 'dark' || (theme !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches)
 
   const onNodesChange = useCallback(
     (changes: NodeChange<ConversationFlowNode>[]) => {
@@ -217,9 +239,19 @@ function Canvas({ flow }: { flow: Flow }) {
         maxZoom={2}
         defaultViewport={{ x: 40, y: 40, zoom: 1 }}
         proOptions={{ hideAttribution: true }}
+        ariaLabelConfig={ariaLabelConfig}
+        colorMode={dark ? 'dark' : 'light'}
       >
         <Background gap={24} />
-        {nodes.length <= MINIMAP_MAX_NODES && <MiniMap pannable zoomable />}
+        {nodes.length <= MINIMAP_MAX_NODES && (
+          <MiniMap
+            pannable
+            zoomable
+            bgColor={dark ? '#1f1c2c' : undefined}
+            nodeColor={dark ? '#4a4468' : undefined}
+            maskColor={dark ? 'rgba(10, 8, 20, 0.6)' : undefined}
+          />
+        )}
         <Controls showInteractive={false} />
       </ReactFlow>
       <CanvasToolbar />
