@@ -1,4 +1,4 @@
-import { countTokens } from 'gpt-tokenizer'
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 
 /**
  * Tokens as OpenAI's o200k encoding counts them. Other providers count a little differently;
