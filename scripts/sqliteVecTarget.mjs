@@ -17,12 +17,15 @@ export function vecInstallArgs(platform, arch, version) {
   return ['install', '--no-save', '--no-package-lock', '--force', `${vecPackageFor(platform, arch)}@${version}`]
 }
 
-/** electron-builder beforeBuild: { appDir, platform: { nodeName }, arch }. Returning nothing lets it go on. */
+/**
+ * electron-builder beforeBuild: { appDir, platform: { nodeName }, arch }. Resolves to true so that
+ * electron-builder still rebuilds and collects node_modules (false would mean we did it ourselves).
+ */
 export default async function beforeBuild(context) {
   const platform = context.platform.nodeName
   const arch = context.arch
   const library = join(context.appDir, vecLibraryPath(platform, arch))
-  if (existsSync(library)) return
+  if (existsSync(library)) return true
   const version = JSON.parse(readFileSync(join(context.appDir, 'node_modules', 'sqlite-vec', 'package.json'), 'utf8'))
     .version
   console.log(`Adding ${vecPackageFor(platform, arch)}@${version} for this ${platform}-${arch} build`)
@@ -36,4 +39,5 @@ export default async function beforeBuild(context) {
   if (result.status !== 0 || !existsSync(library)) {
     throw new Error(`sqlite-vec for ${platform}-${arch} could not be installed (${vecPackageFor(platform, arch)})`)
   }
+  return true
 }
