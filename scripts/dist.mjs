@@ -22,7 +22,11 @@ function run(script, args) {
 }
 
 const builderBin = JSON.parse(readFileSync(join('node_modules', 'electron-builder', 'package.json'), 'utf8')).bin
-const builder = join('node_modules', 'electron-builder', typeof builderBin === 'string' ? builderBin : builderBin['electron-builder'])
+const builder = join(
+  'node_modules',
+  'electron-builder',
+  typeof builderBin === 'string' ? builderBin : builderBin['electron-builder'],
+)
 
 if (run(join('node_modules', 'electron-vite', 'bin', 'electron-vite.js'), ['build']) !== 0) process.exit(1)
 rmSync(join(release, '.forge-meta'), { force: true })

@@ -82,7 +82,9 @@ export function checkPackage({ resourcesDir, platform, arch, expectedModuleVersi
 
   const notNative = unpacked.filter((file) => !nativeFile.test(file))
   if (notNative.length > 0) {
-    problems.push(`app.asar.unpacked holds ${notNative.length} non-native files, e.g. ${notNative.slice(0, 3).join(', ')}`)
+    problems.push(
+      `app.asar.unpacked holds ${notNative.length} non-native files, e.g. ${notNative.slice(0, 3).join(', ')}`,
+    )
   }
 
   const report = {

@@ -33,12 +33,18 @@ function resources(files: Record<string, string | Buffer>, { asar = true } = {})
 }
 
 /** Bytes shaped like a compiled addon: its init symbol names the module version it was built for. */
-const builtFor = (abi: number) => Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1]), Buffer.from(`\0node_register_module_v${abi}\0`)])
+const builtFor = (abi: number) =>
+  Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1]), Buffer.from(`\0node_register_module_v${abi}\0`)])
 
 const check = (resourcesDir: string, platform = 'linux', arch = 'x64') =>
   checkPackage({ resourcesDir, platform, arch, expectedModuleVersion: ELECTRON_ABI }) as {
     problems: string[]
-    report: { unpacked: string[]; asarBytes: number; unpackedBytes: number; addonVersions: Record<string, number | null> }
+    report: {
+      unpacked: string[]
+      asarBytes: number
+      unpackedBytes: number
+      addonVersions: Record<string, number | null>
+    }
   }
 
 describe('packaging check', () => {
@@ -53,7 +59,9 @@ describe('packaging check', () => {
 
   it('fails when better-sqlite3 was built for Node 20 (module version 115)', () => {
     const { problems } = check(resources({ [addon]: builtFor(NODE_20_ABI), [vec]: 'elf' }))
-    expect(problems).toEqual([expect.stringContaining(`NODE_MODULE_VERSION ${NODE_20_ABI}, Electron needs ${ELECTRON_ABI}`)])
+    expect(problems).toEqual([
+      expect.stringContaining(`NODE_MODULE_VERSION ${NODE_20_ABI}, Electron needs ${ELECTRON_ABI}`),
+    ])
   })
 
   it('fails when the addon has no module version to read, or is missing', () => {

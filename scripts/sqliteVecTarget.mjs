@@ -26,8 +26,9 @@ export default async function beforeBuild(context) {
   const arch = context.arch
   const library = join(context.appDir, vecLibraryPath(platform, arch))
   if (existsSync(library)) return true
-  const version = JSON.parse(readFileSync(join(context.appDir, 'node_modules', 'sqlite-vec', 'package.json'), 'utf8'))
-    .version
+  const version = JSON.parse(
+    readFileSync(join(context.appDir, 'node_modules', 'sqlite-vec', 'package.json'), 'utf8'),
+  ).version
   console.log(`Adding ${vecPackageFor(platform, arch)}@${version} for this ${platform}-${arch} build`)
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
   const result = spawnSync(npm, vecInstallArgs(platform, arch, version), {
