@@ -8,7 +8,9 @@ import { GraphPage } from './pages/graph.page'
 
 // The packaged app (npm run dist -- --dir) started as a user would: it opens its database from
 // inside the asar, answers a chat from the fake LLM, and leaves a screenshot. Run with
-// `npm run smoke:packaged`; release CI runs it on Windows, macOS and Linux.
+// `npm run smoke:packaged`; release CI runs it on Windows, macOS and Linux. Playwright drives
+// Electron through --inspect, so build the app under test with the nodeCliInspect fuse on:
+// `npm run dist -- --dir -c.electronFuses.enableNodeCliInspectArguments=true` (installers keep it off).
 
 /** The packaged executable electron-builder left in dist/ for this system, if any. */
 function packagedExecutable(): string | null {
@@ -35,7 +37,7 @@ const executablePath = packagedExecutable()
 test('the packaged app starts, opens its database and answers a chat', async ({}, testInfo) => {
   test.skip(
     !executablePath,
-    'No packaged app in dist/: run `npm run dist -- --dir` on a machine that can download Electron.',
+    'No packaged app in dist/: run `npm run dist -- --dir -c.electronFuses.enableNodeCliInspectArguments=true` where Electron can be downloaded.',
   )
   const home = mkdtempSync(join(tmpdir(), 'loomverse-smoke-'))
   const llm = await startFakeLlm()
