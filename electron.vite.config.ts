@@ -54,6 +54,8 @@ export default defineConfig({
     plugins: [react(), devCsp],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
+      // electron-vite leaves bundles unminified; the renderer is the big one (React, React Flow).
+      minify: true,
       rollupOptions: { input: resolve(import.meta.dirname, 'renderer/index.html') },
     },
   },

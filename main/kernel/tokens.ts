@@ -1,4 +1,4 @@
-import { countTokens } from 'gpt-tokenizer'
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 
 /** Texts up to this long are remembered with their count; longer ones are rare and counted each time. */
 const CACHED_CHARS = 4000
