@@ -88,14 +88,8 @@ export function buildContext(input: ContextInput): ContextPreview {
   const memoryIn = memory && used + memory.tokens <= input.budget ? [memory] : []
   used += sum(memoryIn)
 
-  // Parents go in whole when they fit; otherwise each keeps its end, which is what the reply continues from.
   const parentParts = parents.map((id) => part('parent', id, pairText(node(id))))
-  const parentTokens = sum(parentParts)
-  const room = Math.max(0, input.budget - used)
-  const parentsIn =
-    parentTokens <= room
-      ? parentParts
-      : parentParts.map((p) => clipToTokens(p, Math.floor((room * p.tokens) / parentTokens), t.clipped))
+  const parentsIn = fitParents(parentParts, Math.max(0, input.budget - used), t.clipped)
   used += sum(parentsIn)
 
   const dropped: string[] = []
@@ -146,6 +140,14 @@ export function buildContext(input: ContextInput): ContextPreview {
   messages.push({ role: 'user', content: input.prompt })
 
   return { parts, total_tokens: sum(parts), budget: input.budget, dropped_node_ids: dropped, messages }
+}
+
+/** Parents go in whole when they fit `room`; otherwise each keeps its end, which is what the reply continues from. */
+export function fitParents(parentParts: ContextPart[], room: number, marker: string): ContextPart[] {
+  const tokens = sum(parentParts)
+  return tokens <= room
+    ? parentParts
+    : parentParts.map((p) => clipToTokens(p, Math.floor((room * p.tokens) / tokens), marker))
 }
 
 /** The parents by time; as create_node does, a node of another flow is refused: its text must not leak in. */

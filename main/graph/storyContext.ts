@@ -1,7 +1,7 @@
 import type { ContextPart, ContextPreview, Node } from '@shared/contract'
 import type { Language } from '../kernel/language'
 import { tokenCount } from '../kernel/tokens'
-import { clipToTokens, clippedTurns, contextText, pairText, parentsInOrder, pushTurn, sum } from './context'
+import { clippedTurns, contextText, fitParents, pairText, parentsInOrder, pushTurn, sum } from './context'
 
 /** What story mode puts in a context (NovelADV seed ④), built by the story domain. */
 export interface StoryContext {
@@ -57,12 +57,7 @@ export function buildStoryContext(input: StoryContextInput): ContextPreview {
   used += sum(summaryIn)
 
   const parentParts = parents.map((id) => part('parent', id, pairText(node(id))))
-  const parentTokens = sum(parentParts)
-  const room = Math.max(0, input.budget - used)
-  const parentsIn =
-    parentTokens <= room
-      ? parentParts
-      : parentParts.map((p) => clipToTokens(p, Math.floor((room * p.tokens) / parentTokens), t.clipped))
+  const parentsIn = fitParents(parentParts, Math.max(0, input.budget - used), t.clipped)
   used += sum(parentsIn)
 
   const recentParts: ContextPart[] = []

@@ -77,9 +77,7 @@ export class StoryService {
         template: input.template,
         persona: persona ? { id: persona.id, own: false } : null,
       })
-      const opening = files.readOrNull(SCENARIO.opening) ?? ''
-      const root = this.deps.graph.createNode({ flow_id: story.flow_id, prompt: '', response: openingText(opening) })
-      this.store.setPosition(story.id, { current: root.id, redo: null }, isoNow())
+      this.playOpening(story, files)
       return this.emit(story.id)
     } catch (e) {
       rmSync(files.root, { recursive: true, force: true })
@@ -124,6 +122,13 @@ export class StoryService {
     return row
   }
 
+  /** The opening scene as the story's first node, where play starts. */
+  private playOpening(story: StoryRow, files: ScenarioFiles): void {
+    const opening = files.readOrNull(SCENARIO.opening) ?? ''
+    const root = this.deps.graph.createNode({ flow_id: story.flow_id, prompt: '', response: openingText(opening) })
+    this.store.setPosition(story.id, { current: root.id, redo: null }, isoNow())
+  }
+
   list(): Story[] {
     return this.store.list().map((r) => this.toStory(r))
   }
@@ -165,11 +170,7 @@ export class StoryService {
         const summary = this.summaryAt(from, at)
         if (summary) this.store.copySummary(story.id, summary)
         this.store.setPosition(story.id, { current: at, redo: null }, isoNow())
-      } else {
-        const opening = files.readOrNull(SCENARIO.opening) ?? ''
-        const root = this.deps.graph.createNode({ flow_id: story.flow_id, prompt: '', response: openingText(opening) })
-        this.store.setPosition(story.id, { current: root.id, redo: null }, isoNow())
-      }
+      } else this.playOpening(story, files)
       return this.emit(story.id)
     } catch (e) {
       rmSync(files.root, { recursive: true, force: true })

@@ -31,7 +31,13 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
 
   const long = node.prompt.length + node.response.length > COLLAPSE_CHARS
   const stats = node.metadata.stats.assistant
-  const classes = ['conv-node', selected && 'selected', onPath && 'on-path', long && !expanded && 'collapsed', !expanded && 'fixed']
+  const classes = [
+    'conv-node',
+    selected && 'selected',
+    onPath && 'on-path',
+    long && !expanded && 'collapsed',
+    !expanded && 'fixed',
+  ]
     .filter(Boolean)
     .join(' ')
   return (

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
+import { PersonaOptions } from '../personas/PersonaOptions'
 
 /** Who speaks in the open conversation; also the way into managing personas. */
 export function PersonaPicker() {
@@ -21,11 +22,7 @@ export function PersonaPicker() {
           onChange={(e) => void bind(e.target.value || null)}
         >
           <option value="">{personas.length === 0 ? t('header.noPersonas') : t('persona.nobody')}</option>
-          {personas.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
+          <PersonaOptions />
         </select>
       </label>
       <button type="button" onClick={() => openModal({ name: 'personas' })}>

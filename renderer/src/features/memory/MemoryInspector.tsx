@@ -7,6 +7,7 @@ import { MemorySpend } from './MemorySpend'
 import { UnitDetail } from './UnitDetail'
 import { UnitList } from './UnitList'
 import { WhyRemembered } from './WhyRemembered'
+import { PersonaOptions } from '../personas/PersonaOptions'
 
 /** The persona's memory: units, versions, evidence, entities, why something was remembered, and its jobs. */
 export function MemoryInspector() {
@@ -55,7 +56,6 @@ export function MemoryInspector() {
 /** Follows the open conversation's persona; another one can be looked at from here. */
 function PersonaChoice() {
   const { t } = useTranslation()
-  const personas = useApp((s) => s.personas)
   const personaId = useApp(memoryPersona)
   const setPersona = useApp((s) => s.setMemoryPersona)
   return (
@@ -67,11 +67,7 @@ function PersonaChoice() {
         onChange={(e) => setPersona(e.target.value || null)}
       >
         <option value="">{t('memory.choosePersona')}</option>
-        {personas.map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.name}
-          </option>
-        ))}
+        <PersonaOptions />
       </select>
     </label>
   )

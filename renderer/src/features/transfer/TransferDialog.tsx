@@ -4,6 +4,7 @@ import type { Out } from '@shared/contract'
 import { useApp } from '../../store'
 import { Dialog } from '../../ui/Dialog'
 import { uploadToImports } from './upload'
+import { PersonaOptions } from '../personas/PersonaOptions'
 
 type Entry = Out<'imports_list'>[number]
 type Kind = Entry['kind']
@@ -131,11 +132,7 @@ export function TransferDialog({ onClose }: { onClose: () => void }) {
           <label className="field">
             {t('transfer.chatLogPersona')}
             <select value={personaId} onChange={(e) => setPersonaId(e.target.value)}>
-              {personas.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
+              <PersonaOptions />
             </select>
           </label>
         )}
