@@ -109,6 +109,11 @@ test('Build summaries tags every node in the background and the cards update liv
   await expect(page.locator('.toast')).toContainText('Summarising 2 nodes')
   await graph.fitView()
   for (const index of [1, 2]) await expect(graph.card(index)).toContainText('#kyoto', { timeout: 15_000 })
+  // The summary shows on the card: a badge holding its words, and the words when expanded.
+  await expect(graph.card(1).getByTestId('node-summary-badge')).toHaveAttribute(
+    'title',
+    'Travel questions about Kyoto.',
+  )
   await expect(page.getByTestId('jobs')).toContainText('No background jobs')
 
   await page.getByRole('button', { name: 'Build summaries' }).click()

@@ -108,6 +108,7 @@ export const en = {
     send: 'Send',
     continuesFrom: 'Continues from #{{index}}',
     merges: 'joins {{parents}}',
+    summarized: 'summary',
     newRoot: 'Starts a new conversation root',
     newRootInstead: 'Start a new root instead',
     continueInstead: 'Continue from #{{index}} instead',

@@ -109,6 +109,7 @@ export const ja: Messages = {
     send: '送信',
     continuesFrom: '#{{index}} の続き',
     merges: '{{parents}} を合流',
+    summarized: '要約あり',
     newRoot: '新しい会話の起点',
     newRootInstead: '代わりに新しいルートを始める',
     continueInstead: '代わりに #{{index}} の続きにする',

@@ -85,6 +85,11 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
           {status.message}
         </p>
       )}
+      {expanded && node.metadata.summary.text && (
+        <p className="conv-node-summary" data-testid="node-summary">
+          {node.metadata.summary.text}
+        </p>
+      )}
       {node.error && (
         <p className="conv-node-error" role="alert" data-testid="node-error">
           {node.error}
@@ -100,6 +105,12 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
           <button type="button" className="nodrag" onClick={() => void continueReply(id)}>
             {node.response ? t('graph.continue') : t('graph.tryAgain')}
           </button>
+        )}
+        {node.metadata.summary.text && (
+          // Built by "Build summaries": the card says so, and the words show on hover or expanded.
+          <span className="badge badge-summary" title={node.metadata.summary.text} data-testid="node-summary-badge">
+            {t('graph.summarized')}
+          </span>
         )}
         {node.metadata.tags.map((tag) => (
           <span key={tag} className="tag">
