@@ -2,7 +2,7 @@ import { useReactFlow } from '@xyflow/react'
 import { useTranslation } from 'react-i18next'
 import { command } from '../../app/commands'
 import { useApp, useAppStore } from '../../store'
-import { layoutInWorker } from './layout'
+import { FIT_PADDING, layoutInWorker } from './layout'
 
 export function CanvasToolbar() {
   const { t } = useTranslation()
@@ -15,7 +15,7 @@ export function CanvasToolbar() {
     if (!flow) return
     const laid = await layoutInWorker({ nodes: flow.nodes.map((m) => m.id), edges: flow.connections })
     await store.getState().setPositions(Object.entries(laid).map(([id, position]) => ({ id, position })))
-    void fitView({ duration: 250 })
+    void fitView({ duration: 250, padding: FIT_PADDING })
   }
 
   const build = async () => {

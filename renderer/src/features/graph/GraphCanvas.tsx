@@ -20,7 +20,7 @@ import { CanvasToolbar } from './CanvasToolbar'
 import { Composer } from './Composer'
 import { ConversationNode, type ConversationFlowNode } from './ConversationNode'
 import { NodeMenu, type NodeMenuState } from './NodeMenu'
-import { NODE_HEIGHT, NODE_WIDTH } from './layout'
+import { FIT_PADDING, NODE_HEIGHT, NODE_WIDTH } from './layout'
 import { useFlowLayout } from './useFlowLayout'
 
 // Module level: a new object per render would remount every node (xyflow's warning).
@@ -240,6 +240,7 @@ function Canvas({ flow }: { flow: Flow }) {
         defaultViewport={{ x: 40, y: 40, zoom: 1 }}
         proOptions={{ hideAttribution: true }}
         ariaLabelConfig={ariaLabelConfig}
+        fitViewOptions={{ padding: FIT_PADDING }}
         colorMode={dark ? 'dark' : 'light'}
       >
         <Background gap={24} />

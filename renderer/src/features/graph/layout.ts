@@ -3,6 +3,8 @@ import type { Flow, Position } from '@shared/contract'
 /** Card size used for layout; the card itself may be a little shorter when collapsed. */
 export const NODE_WIDTH = 320
 export const NODE_HEIGHT = 190
+/** Fitting the view leaves the top strip to the canvas toolbar, so no card sits under it. */
+export const FIT_PADDING = { top: '64px', right: '24px', bottom: '24px', left: '24px' } as const
 const GAP_X = 40
 const GAP_Y = 70
 
