@@ -39,6 +39,13 @@ test('a dropped PNG becomes a picture in the library, opens as an image, and goe
 
   // The picture rides along with the next prompt as an image input.
   await expect(page.getByRole('list', { name: 'Images attached to your next message' }).getByRole('img')).toHaveCount(1)
+  // The thumbnails sit above the text box: the box, Context and Send keep their row.
+  const box = (await page.getByLabel('Prompt', { exact: true }).boundingBox())!
+  const sendButton = (await page.getByRole('button', { name: 'Send' }).boundingBox())!
+  const thumbs = (await page.getByRole('list', { name: 'Images attached to your next message' }).boundingBox())!
+  expect(thumbs.y + thumbs.height).toBeLessThanOrEqual(box.y + 1)
+  expect(sendButton.x).toBeGreaterThan(box.x + box.width - 1)
+  expect(sendButton.y).toBeLessThan(box.y + box.height)
   await graph.send('この絵をどう思う？')
   await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
   const sent = JSON.stringify(
