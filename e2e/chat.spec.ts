@@ -35,7 +35,11 @@ test('a reply streams into the new node, and Stop keeps what arrived', async ({ 
 test.describe('with a key the provider refuses', () => {
   test.use({ serverEnv: { OPENAI_API_KEY: 'sk-wrong' } })
 
-  test('a provider that refuses the key shows why on the node', async ({ app, graph }) => {
+  test('a provider that refuses the key shows why on the node, in the language the UI has now', async ({
+    app,
+    graph,
+    page,
+  }) => {
     await app.open()
     await graph.newFlow()
     await graph.send('hello?')
@@ -43,6 +47,12 @@ test.describe('with a key the provider refuses', () => {
       /^invalid API key for http:\/\/127\.0\.0\.1:\d+\/v1 \(OpenAI-compatible\)$/,
     )
     await expect(graph.card(1).getByRole('button', { name: 'Try again' })).toBeVisible()
+    // Switching the language words the failure already shown anew.
+    await page.getByRole('button', { name: 'Settings' }).click()
+    await page.getByRole('dialog').getByLabel('Language').selectOption('ja')
+    await expect(graph.card(1).getByTestId('node-error')).toHaveText(
+      /^http:\/\/127\.0\.0\.1:\d+\/v1 \(OpenAI-compatible\) の API キーが正しくありません$/,
+    )
   })
 })
 

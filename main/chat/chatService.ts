@@ -302,11 +302,13 @@ export class ChatService {
       const stopped = controller.signal.aborted || (e instanceof LlmError && e.failure === 'aborted')
       const failure = toErrorValue(e)
       const message = stopped ? null : llmErrorText(failure.message, this.language())
-      // Text that arrived is never thrown away: the node keeps it, marked incomplete.
+      // Text that arrived is never thrown away: the node keeps it, marked incomplete. The node
+      // keeps the failure as it was said (English); a window words it in its language, now and
+      // after the user switches.
       graph.setReply(nodeId, {
         status: text ? 'incomplete' : stopped ? 'incomplete' : 'error',
         response: text,
-        error: message,
+        error: stopped ? null : failure.message,
         model: modelRef || undefined,
       })
       this.bus.emit('chat_status', {

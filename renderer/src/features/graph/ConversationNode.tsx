@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
 import { NodeToolCalls } from '../world/NodeToolCalls'
 import { MarkdownText } from '../../ui/MarkdownText'
+import { llmErrorText } from '@shared/llmErrorText'
 
 export type ConversationFlowNode = FlowNode<Record<string, never>, 'conversation'>
 
@@ -17,7 +18,7 @@ const STREAM_TAIL = 400
  * path flag from the store, so an edit elsewhere never re-renders it.
  */
 export const ConversationNode = memo(function ConversationNode({ id, selected }: NodeProps<ConversationFlowNode>) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const node = useApp((s) => s.nodes[id])
   const member = useApp((s) => s.members[id])
   const merge = useApp((s) => s.merges[id])
@@ -92,7 +93,7 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
       )}
       {node.error && (
         <p className="conv-node-error" role="alert" data-testid="node-error">
-          {node.error}
+          {llmErrorText(node.error, i18n.language === 'ja' ? 'ja' : 'en')}
         </p>
       )}
       <div className="conv-node-footer">
