@@ -53,6 +53,17 @@ test('a dropped PNG becomes a picture in the library, opens as an image, and goe
   )
   expect(sent).toContain('data:image/png;base64,iVBOR')
   await expect(page.getByRole('list', { name: 'Images attached to your next message' })).toHaveCount(0)
+  // The picture stays with the turn: on its card and in the inspector's "as sent", a click opens it.
+  const onCard = graph.card(1).getByRole('list', { name: 'Pictures sent with this prompt' })
+  await expect(onCard.locator('img')).toHaveAttribute('src', /^data:image\/png;base64,iVBOR/)
+  await page.getByRole('button', { name: 'Context' }).click()
+  const inspector = page.getByRole('region', { name: 'Context inspector' })
+  await inspector.getByRole('tab', { name: 'Sent with #1' }).click()
+  await expect(inspector.getByRole('list', { name: 'Pictures sent with this prompt' }).locator('img')).toBeVisible()
+  await onCard.getByRole('button', { name: 'Open the picture' }).click()
+  const opened = page.getByRole('dialog', { name: 'red' })
+  await expect(opened.getByRole('img', { name: 'red' })).toBeVisible()
+  await world.close(opened)
 
   await world.dropFile('notes.txt', 'text/plain', Buffer.from('just some notes'))
   await expect(page.locator('.toast-error')).toContainText('notes.txt')

@@ -91,6 +91,8 @@ export class ChatService {
       parent_ids: parentIds,
       position: input.position,
     })
+    const pictures = (input.images ?? []).flatMap((i) => (i.item_id ? [{ item_id: i.item_id, mime: i.mime }] : []))
+    if (pictures.length > 0) this.graph.setImages(node.id, pictures)
     this.start({
       nodeId: node.id,
       flowId: input.flow_id,

@@ -178,6 +178,11 @@ export class GraphService {
     return this.store.childIds(flowId, nodeId)
   }
 
+  /** Records the picture items sent with a node's prompt, for its card and the inspector. */
+  setImages(nodeId: string, images: NonNullable<Node['metadata']['images']>): void {
+    this.store.setImages(nodeId, images)
+  }
+
   /** Several nodes at once (two queries), for a context that reads a hundred of them. */
   getNodes(ids: readonly string[]): Node[] {
     return this.store.nodesByIds(ids)

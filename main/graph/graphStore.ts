@@ -15,6 +15,7 @@ interface NodeRow {
   summary_updated: number
   summary_last_built: string | null
   error: string | null
+  images_json?: string | null
 }
 
 interface FlowRow {
@@ -210,6 +211,13 @@ export class GraphStore {
   node(id: string): Node | null {
     const row = this.db.prepare('SELECT * FROM nodes WHERE id = ?').get(id) as NodeRow | undefined
     return row ? toNode(row, this.tags(id)) : null
+  }
+
+  /** The picture items sent with a node's prompt. */
+  setImages(nodeId: string, images: NonNullable<Node['metadata']['images']>): void {
+    this.db
+      .prepare('UPDATE nodes SET images_json = ? WHERE id = ?')
+      .run(images.length > 0 ? JSON.stringify(images) : null, nodeId)
   }
 
   /** These nodes with their tags, in no particular order: two queries however many. */
@@ -477,6 +485,7 @@ function toNode(row: NodeRow, tags: string[]): Node {
       stats: JSON.parse(row.stats_json) as Node['metadata']['stats'],
       summary: { text: row.summary_text, updated: row.summary_updated === 1, last_built: row.summary_last_built },
       tags,
+      ...(row.images_json ? { images: JSON.parse(row.images_json) as NonNullable<Node['metadata']['images']> } : {}),
     },
   }
 }

@@ -9,6 +9,8 @@ const Id = z.string().uuid()
 export const ImageInput = z.object({
   mime: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']),
   data_base64: z.string().max(28_000_000),
+  /** The picture item it came from (a dropped picture is one): the node shows it afterwards. */
+  item_id: z.string().uuid().optional(),
 })
 
 export const chatMethods = {

@@ -49,6 +49,8 @@ export const Node = z.object({
       last_built: z.string().nullable(),
     }),
     tags: z.array(z.string()),
+    /** Pictures sent with the prompt, as the picture items they are; absent when none. */
+    images: z.array(z.object({ item_id: Id, mime: z.string() })).optional(),
   }),
 })
 export type Node = z.infer<typeof Node>

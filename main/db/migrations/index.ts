@@ -12,6 +12,7 @@ import { migrate as createApiTokens } from './0017-create-api-tokens'
 import { migrate as addConnectionLabel } from './0018-add-connection-label'
 import { migrate as addItemSummary } from './0019-add-item-summary'
 import { migrate as createStories } from './0020-create-stories'
+import { migrate as addNodeImages } from './0021-add-node-images'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -31,4 +32,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 18, name: 'add-connection-label', up: addConnectionLabel },
   { version: 19, name: 'add-item-summary', up: addItemSummary },
   { version: 20, name: 'create-stories', up: createStories },
+  { version: 21, name: 'add-node-images', up: addNodeImages },
 ]

@@ -109,6 +109,8 @@ export const en = {
     continuesFrom: 'Continues from #{{index}}',
     merges: 'joins {{parents}}',
     summarized: 'summary',
+    sentPictures: 'Pictures sent with this prompt',
+    openPicture: 'Open the picture',
     newRoot: 'Starts a new conversation root',
     newRootInstead: 'Start a new root instead',
     continueInstead: 'Continue from #{{index}} instead',

@@ -110,6 +110,8 @@ export const ja: Messages = {
     continuesFrom: '#{{index}} の続き',
     merges: '{{parents}} を合流',
     summarized: '要約あり',
+    sentPictures: 'このプロンプトと送った画像',
+    openPicture: '画像を開く',
     newRoot: '新しい会話の起点',
     newRootInstead: '代わりに新しいルートを始める',
     continueInstead: '代わりに #{{index}} の続きにする',

@@ -44,7 +44,7 @@ export interface WorldSlice {
   /** Asks the open conversation's persona's image model for a picture, hung where the user is. */
   generatePicture(prompt: string): Promise<Item | null>
   /** Hands the attached images to a send and clears them. */
-  takeAttachedImages(): Array<{ mime: AttachedImage['mime']; data_base64: string }>
+  takeAttachedImages(): Array<{ mime: AttachedImage['mime']; data_base64: string; item_id: string }>
   detachImage(itemId: string): void
   loadToolCalls(flowId: string): Promise<void>
 }
@@ -205,7 +205,11 @@ export const worldSlice =
       },
 
       takeAttachedImages() {
-        const images = get().attachedImages.map((i) => ({ mime: i.mime, data_base64: i.data_base64 }))
+        const images = get().attachedImages.map((i) => ({
+          mime: i.mime,
+          data_base64: i.data_base64,
+          item_id: i.itemId,
+        }))
         if (images.length > 0) set({ attachedImages: [] })
         return images
       },

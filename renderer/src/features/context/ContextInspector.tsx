@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ContextPreview } from '@shared/contract'
 import { useApp } from '../../store'
+import { NodeImages } from '../graph/NodeImages'
 
 const DEBOUNCE_MS = 300
 
@@ -19,6 +20,7 @@ export function ContextInspector() {
   const next = useApp((s) => s.context)
   const invoke = useApp((s) => s.invoke)
   const [mode, setMode] = useState<'next' | 'sent'>('next')
+  const sentImages = useApp((s) => (s.selectedId ? s.nodes[s.selectedId]?.metadata.images : undefined))
   const [sent, setSent] = useState<{ id: string; context: ContextPreview; sent_at: string } | null>(null)
 
   useEffect(() => {
@@ -61,6 +63,7 @@ export function ContextInspector() {
       {mode === 'sent' && sentHere && (
         <p className="hint">{t('context.sentAt', { at: new Date(sentHere.sent_at).toLocaleString() })}</p>
       )}
+      {mode === 'sent' && sentHere && sentImages && <NodeImages images={sentImages} />}
       {shown && <ContextParts context={shown} />}
     </section>
   )

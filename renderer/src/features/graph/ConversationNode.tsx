@@ -5,6 +5,7 @@ import { useApp } from '../../store'
 import { NodeToolCalls } from '../world/NodeToolCalls'
 import { MarkdownText } from '../../ui/MarkdownText'
 import { llmErrorText } from '@shared/llmErrorText'
+import { NodeImages } from './NodeImages'
 
 export type ConversationFlowNode = FlowNode<Record<string, never>, 'conversation'>
 
@@ -61,6 +62,7 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
         {node.status === 'streaming' && <span className="badge badge-live">{t('graph.streaming')}</span>}
         {node.status === 'incomplete' && <span className="badge badge-stale">{t('graph.incomplete')}</span>}
       </div>
+      {node.metadata.images && <NodeImages images={node.metadata.images} />}
       <div className="conv-node-prompt" data-testid="node-prompt">
         {node.prompt}
       </div>

@@ -1,0 +1,7 @@
+import type { Database } from 'better-sqlite3'
+import { addColumnOnce } from '../columns'
+
+/** The pictures sent with a node's prompt, as picture item ids (JSON), so the card can show them. */
+export function migrate(db: Database): void {
+  addColumnOnce(db, 'nodes', 'images_json', 'TEXT')
+}
