@@ -24,6 +24,7 @@ export const en = {
     empty: 'No buildings yet. Buildings hold your personas, pictures and documents.',
   },
   canvas: {
+    dropHere: 'Drop a picture to attach it to your next message',
     nodeLabel: 'Turn #{{index}}',
     edgeLabel: 'From #{{from}} to #{{to}}',
     a11y: {

@@ -26,6 +26,7 @@ export const ja: Messages = {
     empty: '建物はまだありません。建物にはペルソナ、画像、文書が置かれます。',
   },
   canvas: {
+    dropHere: '画像をドロップすると次のメッセージに添付されます',
     nodeLabel: 'ターン #{{index}}',
     edgeLabel: '#{{from}} から #{{to}} へ',
     a11y: {

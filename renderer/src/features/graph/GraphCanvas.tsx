@@ -50,7 +50,7 @@ export function GraphCanvas() {
   const { t } = useTranslation()
   const flow = useApp((s) => s.flow)
   return (
-    <main className="graph-canvas" aria-label={t('canvas.label')}>
+    <main className="graph-canvas" aria-label={t('canvas.label')} data-drop-label={t('canvas.dropHere')}>
       {flow ? (
         <ReactFlowProvider>
           <Canvas flow={flow} />
