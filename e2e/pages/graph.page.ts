@@ -66,15 +66,28 @@ export class GraphPage {
     const edgeId = `${await this.idOf(fromIndex)}->${await this.idOf(toIndex)}`
     const end = this.page.locator(`.react-flow__edge[data-id="${edgeId}"] .react-flow__edgeupdater-source`)
     const onto = this.wrapper(await this.idOf(ontoIndex)).locator('.react-flow__handle-bottom')
-    await this.drag(end, onto)
+    // The end's grab circle is centred on the bottom edge of the parent's handle, so its centre
+    // can hit the handle (a new connection) by half a pixel: a user grabs the edge below it.
+    await this.drag(end, onto, { grabBelow: 0.8 })
   }
 
-  private async drag(from: Locator, to: Locator): Promise<void> {
+  /**
+   * Presses on `from`, moves in steps and releases on `to`. The press must land on `from` itself:
+   * a press that lands on something else fails here, naming what it hit, instead of leaving the
+   * graph unchanged and failing later at a distance.
+   */
+  private async drag(from: Locator, to: Locator, opts: { grabBelow?: number } = {}): Promise<void> {
     const a = (await from.boundingBox())!
     const b = (await to.boundingBox())!
-    await this.page.mouse.move(a.x + a.width / 2, a.y + a.height / 2)
+    const start = { x: a.x + a.width / 2, y: a.y + (a.height / 2) * (1 + (opts.grabBelow ?? 0)) }
+    const hit = await from.evaluate((el, p) => {
+      const top = document.elementFromPoint(p.x, p.y)
+      return top && (el === top || el.contains(top)) ? null : (top?.className.toString() ?? 'nothing')
+    }, start)
+    if (hit !== null) throw new Error(`the drag would start on "${hit}", not on its handle`)
+    await this.page.mouse.move(start.x, start.y)
     await this.page.mouse.down()
-    await this.page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 })
+    await this.page.mouse.move((start.x + b.x) / 2, (start.y + b.y) / 2, { steps: 5 })
     await this.page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 })
     await this.page.mouse.up()
   }
