@@ -1,5 +1,7 @@
 import type { Connection, ContextPreview, Flow, FlowMember, FlowSummary, Node } from '@shared/contract'
+import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open'
+import { statements } from '../db/statements'
 
 // Row access for the graph tables. No rules here: GraphService decides what is allowed.
 
@@ -38,28 +40,35 @@ export interface NodeSnapshot {
 }
 
 export class GraphStore {
-  constructor(readonly db: Db) {}
+  private readonly sql: (sql: string) => Statement
+
+  constructor(readonly db: Db) {
+    this.sql = statements(db)
+  }
 
   // ---- flows
 
   insertFlow(flow: { id: string; name: string; description: string; persona_id: string | null; now: string }): void {
-    this.db
-      .prepare('INSERT INTO flows (id, name, description, persona_id, created, updated) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(flow.id, flow.name, flow.description, flow.persona_id, flow.now, flow.now)
+    this.sql('INSERT INTO flows (id, name, description, persona_id, created, updated) VALUES (?, ?, ?, ?, ?, ?)').run(
+      flow.id,
+      flow.name,
+      flow.description,
+      flow.persona_id,
+      flow.now,
+      flow.now,
+    )
   }
 
   flowRow(id: string): FlowRow | undefined {
-    return this.db.prepare('SELECT * FROM flows WHERE id = ?').get(id) as FlowRow | undefined
+    return this.sql('SELECT * FROM flows WHERE id = ?').get(id) as FlowRow | undefined
   }
 
   listFlows(): FlowSummary[] {
-    return this.db
-      .prepare(
-        `SELECT f.id, f.name, f.description, f.created, f.updated, f.persona_id,
+    return this.sql(
+      `SELECT f.id, f.name, f.description, f.created, f.updated, f.persona_id,
                 (SELECT count(*) FROM flow_nodes m WHERE m.flow_id = f.id) AS node_count
          FROM flows f ORDER BY f.updated DESC, f.name`,
-      )
-      .all() as FlowSummary[]
+    ).all() as FlowSummary[]
   }
 
   updateFlow(
@@ -69,17 +78,15 @@ export class GraphStore {
   ): void {
     const sets = Object.keys(fields).map((k) => `${k} = @${k}`)
     // Column names come from the typed keys above, never from input strings.
-    this.db
-      .prepare(`UPDATE flows SET ${[...sets, 'updated = @now'].join(', ')} WHERE id = @id`)
-      .run({ ...fields, id, now })
+    this.sql(`UPDATE flows SET ${[...sets, 'updated = @now'].join(', ')} WHERE id = @id`).run({ ...fields, id, now })
   }
 
   touchFlow(id: string, now: string): void {
-    this.db.prepare('UPDATE flows SET updated = ? WHERE id = ?').run(now, id)
+    this.sql('UPDATE flows SET updated = ? WHERE id = ?').run(now, id)
   }
 
   deleteFlow(id: string): void {
-    this.db.prepare('DELETE FROM flows WHERE id = ?').run(id)
+    this.sql('DELETE FROM flows WHERE id = ?').run(id)
   }
 
   flow(id: string): Flow | null {
@@ -101,9 +108,9 @@ export class GraphStore {
   }
 
   members(flowId: string): FlowMember[] {
-    const rows = this.db
-      .prepare('SELECT node_id, idx, x, y, pinned FROM flow_nodes WHERE flow_id = ? ORDER BY idx')
-      .all(flowId) as Array<{
+    const rows = this.sql('SELECT node_id, idx, x, y, pinned FROM flow_nodes WHERE flow_id = ? ORDER BY idx').all(
+      flowId,
+    ) as Array<{
       node_id: string
       idx: number
       x: number | null
@@ -126,9 +133,9 @@ export class GraphStore {
    */
   connections(flowId: string, members: readonly FlowMember[] = this.members(flowId)): Connection[] {
     const index = new Map(members.map((m) => [m.id, m.index]))
-    const rows = this.db
-      .prepare('SELECT source_id AS "from", target_id AS "to", label FROM connections WHERE flow_id = ?')
-      .all(flowId) as Array<{ from: string; to: string; label: string | null }>
+    const rows = this.sql(
+      'SELECT source_id AS "from", target_id AS "to", label FROM connections WHERE flow_id = ?',
+    ).all(flowId) as Array<{ from: string; to: string; label: string | null }>
     const at = (id: string) => index.get(id) ?? Number.MAX_SAFE_INTEGER
     rows.sort((a, b) => at(a.from) - at(b.from) || at(a.to) - at(b.to))
     // A label only where a branch was named, so unnamed connections read as they always have.
@@ -138,8 +145,7 @@ export class GraphStore {
   /** The oldest flow of this name bound to this persona, if any: one indexed lookup. */
   personaFlowId(name: string, personaId: string): string | null {
     return (
-      (this.db
-        .prepare('SELECT id FROM flows WHERE name = ? AND persona_id = ? ORDER BY created, id LIMIT 1')
+      (this.sql('SELECT id FROM flows WHERE name = ? AND persona_id = ? ORDER BY created, id LIMIT 1')
         .pluck()
         .get(name, personaId) as string | undefined) ?? null
     )
@@ -148,18 +154,16 @@ export class GraphStore {
   /** The member added last (the highest index) of a flow, or null for an empty flow. */
   lastMember(flowId: string): string | null {
     return (
-      (this.db
-        .prepare('SELECT node_id FROM flow_nodes WHERE flow_id = ? ORDER BY idx DESC LIMIT 1')
-        .pluck()
-        .get(flowId) as string | undefined) ?? null
+      (this.sql('SELECT node_id FROM flow_nodes WHERE flow_id = ? ORDER BY idx DESC LIMIT 1').pluck().get(flowId) as
+        string | undefined) ?? null
     )
   }
 
   /** The flow's connections in no particular order and without labels: enough to walk paths, and quick. */
   edges(flowId: string): Connection[] {
-    return this.db
-      .prepare('SELECT source_id AS "from", target_id AS "to" FROM connections WHERE flow_id = ?')
-      .all(flowId) as Connection[]
+    return this.sql('SELECT source_id AS "from", target_id AS "to" FROM connections WHERE flow_id = ?').all(
+      flowId,
+    ) as Connection[]
   }
 
   /**
@@ -169,22 +173,20 @@ export class GraphStore {
    * 5,000-node flow instead of microseconds.
    */
   parentIds(flowId: string, nodeId: string): string[] {
-    return this.db
-      .prepare(
-        `SELECT c.source_id FROM connections c INDEXED BY connections_by_target CROSS JOIN flow_nodes s ON s.flow_id = c.flow_id AND s.node_id = c.source_id
+    return this.sql(
+      `SELECT c.source_id FROM connections c INDEXED BY connections_by_target CROSS JOIN flow_nodes s ON s.flow_id = c.flow_id AND s.node_id = c.source_id
          WHERE c.flow_id = ? AND c.target_id = ? ORDER BY s.idx`,
-      )
+    )
       .pluck()
       .all(flowId, nodeId) as string[]
   }
 
   /** A node's children in a flow, in the order of their indexes. */
   childIds(flowId: string, nodeId: string): string[] {
-    return this.db
-      .prepare(
-        `SELECT c.target_id FROM connections c CROSS JOIN flow_nodes t ON t.flow_id = c.flow_id AND t.node_id = c.target_id
+    return this.sql(
+      `SELECT c.target_id FROM connections c CROSS JOIN flow_nodes t ON t.flow_id = c.flow_id AND t.node_id = c.target_id
          WHERE c.flow_id = ? AND c.source_id = ? ORDER BY t.idx`,
-      )
+    )
       .pluck()
       .all(flowId, nodeId) as string[]
   }
@@ -192,7 +194,7 @@ export class GraphStore {
   // ---- nodes
 
   hasNode(id: string): boolean {
-    return this.db.prepare('SELECT 1 FROM nodes WHERE id = ?').get(id) !== undefined
+    return this.sql('SELECT 1 FROM nodes WHERE id = ?').get(id) !== undefined
   }
 
   insertNode(node: {
@@ -203,36 +205,38 @@ export class GraphStore {
     model: string
     status?: Node['status']
   }): void {
-    this.db
-      .prepare('INSERT INTO nodes (id, timestamp, prompt, response, model, status) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(node.id, node.timestamp, node.prompt, node.response, node.model, node.status ?? 'complete')
+    this.sql('INSERT INTO nodes (id, timestamp, prompt, response, model, status) VALUES (?, ?, ?, ?, ?, ?)').run(
+      node.id,
+      node.timestamp,
+      node.prompt,
+      node.response,
+      node.model,
+      node.status ?? 'complete',
+    )
   }
 
   node(id: string): Node | null {
-    const row = this.db.prepare('SELECT * FROM nodes WHERE id = ?').get(id) as NodeRow | undefined
+    const row = this.sql('SELECT * FROM nodes WHERE id = ?').get(id) as NodeRow | undefined
     return row ? toNode(row, this.tags(id)) : null
   }
 
   /** The picture items sent with a node's prompt. */
   setImages(nodeId: string, images: NonNullable<Node['metadata']['images']>): void {
-    this.db
-      .prepare('UPDATE nodes SET images_json = ? WHERE id = ?')
-      .run(images.length > 0 ? JSON.stringify(images) : null, nodeId)
+    this.sql('UPDATE nodes SET images_json = ? WHERE id = ?').run(
+      images.length > 0 ? JSON.stringify(images) : null,
+      nodeId,
+    )
   }
 
   /** These nodes with their tags, in no particular order: two queries however many. */
   nodesByIds(ids: readonly string[]): Node[] {
     if (ids.length === 0) return []
     const list = JSON.stringify(ids)
-    const rows = this.db
-      .prepare('SELECT * FROM nodes WHERE id IN (SELECT value FROM json_each(?))')
-      .all(list) as NodeRow[]
+    const rows = this.sql('SELECT * FROM nodes WHERE id IN (SELECT value FROM json_each(?))').all(list) as NodeRow[]
     const tags = new Map<string, string[]>()
-    const tagRows = this.db
-      .prepare(
-        'SELECT node_id, tag FROM node_tags WHERE node_id IN (SELECT value FROM json_each(?)) ORDER BY node_id, position',
-      )
-      .all(list) as Array<{ node_id: string; tag: string }>
+    const tagRows = this.sql(
+      'SELECT node_id, tag FROM node_tags WHERE node_id IN (SELECT value FROM json_each(?)) ORDER BY node_id, position',
+    ).all(list) as Array<{ node_id: string; tag: string }>
     for (const t of tagRows) {
       const have = tags.get(t.node_id)
       if (have) have.push(t.tag)
@@ -243,15 +247,13 @@ export class GraphStore {
 
   /** Every node of a flow with its tags, in index order: three queries whatever the size. */
   flowNodes(flowId: string): Node[] {
-    const rows = this.db
-      .prepare('SELECT n.* FROM nodes n JOIN flow_nodes m ON m.node_id = n.id WHERE m.flow_id = ? ORDER BY m.idx')
-      .all(flowId) as NodeRow[]
+    const rows = this.sql(
+      'SELECT n.* FROM nodes n JOIN flow_nodes m ON m.node_id = n.id WHERE m.flow_id = ? ORDER BY m.idx',
+    ).all(flowId) as NodeRow[]
     const tags = new Map<string, string[]>()
-    const tagRows = this.db
-      .prepare(
-        'SELECT t.node_id, t.tag FROM node_tags t JOIN flow_nodes m ON m.node_id = t.node_id WHERE m.flow_id = ? ORDER BY t.node_id, t.position',
-      )
-      .all(flowId) as Array<{ node_id: string; tag: string }>
+    const tagRows = this.sql(
+      'SELECT t.node_id, t.tag FROM node_tags t JOIN flow_nodes m ON m.node_id = t.node_id WHERE m.flow_id = ? ORDER BY t.node_id, t.position',
+    ).all(flowId) as Array<{ node_id: string; tag: string }>
     for (const t of tagRows) {
       const list = tags.get(t.node_id)
       if (list) list.push(t.tag)
@@ -262,22 +264,21 @@ export class GraphStore {
 
   tags(nodeId: string): string[] {
     return (
-      this.db.prepare('SELECT tag FROM node_tags WHERE node_id = ? ORDER BY position').all(nodeId) as Array<{
+      this.sql('SELECT tag FROM node_tags WHERE node_id = ? ORDER BY position').all(nodeId) as Array<{
         tag: string
       }>
     ).map((r) => r.tag)
   }
 
   setTags(nodeId: string, tags: readonly string[]): void {
-    this.db.prepare('DELETE FROM node_tags WHERE node_id = ?').run(nodeId)
-    const insert = this.db.prepare('INSERT OR IGNORE INTO node_tags (node_id, tag, position) VALUES (?, ?, ?)')
+    this.sql('DELETE FROM node_tags WHERE node_id = ?').run(nodeId)
+    const insert = this.sql('INSERT OR IGNORE INTO node_tags (node_id, tag, position) VALUES (?, ?, ?)')
     tags.forEach((tag, i) => insert.run(nodeId, tag, i))
   }
 
   updateNodeText(id: string, fields: { prompt?: string; response?: string }): void {
-    if (fields.prompt !== undefined) this.db.prepare('UPDATE nodes SET prompt = ? WHERE id = ?').run(fields.prompt, id)
-    if (fields.response !== undefined)
-      this.db.prepare('UPDATE nodes SET response = ? WHERE id = ?').run(fields.response, id)
+    if (fields.prompt !== undefined) this.sql('UPDATE nodes SET prompt = ? WHERE id = ?').run(fields.prompt, id)
+    if (fields.response !== undefined) this.sql('UPDATE nodes SET response = ? WHERE id = ?').run(fields.response, id)
   }
 
   /** Nodes whose summary needs building: stale, with something to summarise, not mid-reply. */
@@ -286,7 +287,7 @@ export class GraphStore {
       ? `SELECT n.id FROM nodes n JOIN flow_nodes m ON m.node_id = n.id AND m.flow_id = ?
          WHERE n.summary_updated = 1 AND n.status <> 'streaming' ORDER BY m.idx`
       : "SELECT id FROM nodes WHERE summary_updated = 1 AND status <> 'streaming' ORDER BY timestamp"
-    return (this.db.prepare(sql).all(...(flowId ? [flowId] : [])) as Array<{ id: string }>).map((r) => r.id)
+    return (this.sql(sql).all(...(flowId ? [flowId] : [])) as Array<{ id: string }>).map((r) => r.id)
   }
 
   /** Sets where a reply stands; `response` is the whole text so far, not a delta. */
@@ -300,43 +301,39 @@ export class GraphStore {
       stats?: Node['metadata']['stats']
     },
   ): void {
-    this.db
-      .prepare(
-        `UPDATE nodes SET status = @status, response = coalesce(@response, response), error = @error,
+    this.sql(
+      `UPDATE nodes SET status = @status, response = coalesce(@response, response), error = @error,
                 model = coalesce(@model, model), stats_json = coalesce(@stats, stats_json) WHERE id = @id`,
-      )
-      .run({
-        id,
-        status: reply.status,
-        response: reply.response ?? null,
-        error: reply.error ?? null,
-        model: reply.model ?? null,
-        stats: reply.stats ? JSON.stringify(reply.stats) : null,
-      })
+    ).run({
+      id,
+      status: reply.status,
+      response: reply.response ?? null,
+      error: reply.error ?? null,
+      model: reply.model ?? null,
+      stats: reply.stats ? JSON.stringify(reply.stats) : null,
+    })
   }
 
   saveSentContext(nodeId: string, context: ContextPreview, sentAt: string): void {
-    this.db
-      .prepare(
-        'INSERT INTO node_contexts (node_id, context_json, sent_at) VALUES (?, ?, ?) ON CONFLICT(node_id) DO UPDATE SET context_json = excluded.context_json, sent_at = excluded.sent_at',
-      )
-      .run(nodeId, JSON.stringify(context), sentAt)
+    this.sql(
+      'INSERT INTO node_contexts (node_id, context_json, sent_at) VALUES (?, ?, ?) ON CONFLICT(node_id) DO UPDATE SET context_json = excluded.context_json, sent_at = excluded.sent_at',
+    ).run(nodeId, JSON.stringify(context), sentAt)
   }
 
   sentContext(nodeId: string): { context: ContextPreview; sent_at: string } | null {
-    const row = this.db.prepare('SELECT context_json, sent_at FROM node_contexts WHERE node_id = ?').get(nodeId) as
+    const row = this.sql('SELECT context_json, sent_at FROM node_contexts WHERE node_id = ?').get(nodeId) as
       { context_json: string; sent_at: string } | undefined
     return row ? { context: JSON.parse(row.context_json) as ContextPreview, sent_at: row.sent_at } : null
   }
 
   markStale(ids: readonly string[]): void {
-    const mark = this.db.prepare('UPDATE nodes SET summary_updated = 1 WHERE id = ?')
+    const mark = this.sql('UPDATE nodes SET summary_updated = 1 WHERE id = ?')
     for (const id of ids) mark.run(id)
   }
 
   flowsOf(nodeId: string): string[] {
     return (
-      this.db.prepare('SELECT flow_id FROM flow_nodes WHERE node_id = ? ORDER BY flow_id').all(nodeId) as Array<{
+      this.sql('SELECT flow_id FROM flow_nodes WHERE node_id = ? ORDER BY flow_id').all(nodeId) as Array<{
         flow_id: string
       }>
     ).map((r) => r.flow_id)
@@ -346,96 +343,105 @@ export class GraphStore {
 
   addMember(flowId: string, nodeId: string, position: { x: number; y: number } | null, idx?: number): number {
     const index =
-      idx ??
-      (this.db.prepare('SELECT next_index FROM flows WHERE id = ?').get(flowId) as { next_index: number }).next_index
-    this.db
-      .prepare('INSERT INTO flow_nodes (flow_id, node_id, idx, x, y) VALUES (?, ?, ?, ?, ?)')
-      .run(flowId, nodeId, index, position?.x ?? null, position?.y ?? null)
-    this.db.prepare('UPDATE flows SET next_index = max(next_index, ?) WHERE id = ?').run(index + 1, flowId)
+      idx ?? (this.sql('SELECT next_index FROM flows WHERE id = ?').get(flowId) as { next_index: number }).next_index
+    this.sql('INSERT INTO flow_nodes (flow_id, node_id, idx, x, y) VALUES (?, ?, ?, ?, ?)').run(
+      flowId,
+      nodeId,
+      index,
+      position?.x ?? null,
+      position?.y ?? null,
+    )
+    this.sql('UPDATE flows SET next_index = max(next_index, ?) WHERE id = ?').run(index + 1, flowId)
     return index
   }
 
   isMember(flowId: string, nodeId: string): boolean {
-    return (
-      this.db.prepare('SELECT 1 FROM flow_nodes WHERE flow_id = ? AND node_id = ?').get(flowId, nodeId) !== undefined
-    )
+    return this.sql('SELECT 1 FROM flow_nodes WHERE flow_id = ? AND node_id = ?').get(flowId, nodeId) !== undefined
   }
 
   position(flowId: string, nodeId: string): { x: number; y: number } | null {
-    const row = this.db.prepare('SELECT x, y FROM flow_nodes WHERE flow_id = ? AND node_id = ?').get(flowId, nodeId) as
+    const row = this.sql('SELECT x, y FROM flow_nodes WHERE flow_id = ? AND node_id = ?').get(flowId, nodeId) as
       { x: number | null; y: number | null } | undefined
     return row && row.x !== null && row.y !== null ? { x: row.x, y: row.y } : null
   }
 
   /** null clears the position: the canvas lays the node out automatically again. */
   setPosition(flowId: string, nodeId: string, position: { x: number; y: number } | null): void {
-    this.db
-      .prepare('UPDATE flow_nodes SET x = ?, y = ? WHERE flow_id = ? AND node_id = ?')
-      .run(position?.x ?? null, position?.y ?? null, flowId, nodeId)
+    this.sql('UPDATE flow_nodes SET x = ?, y = ? WHERE flow_id = ? AND node_id = ?').run(
+      position?.x ?? null,
+      position?.y ?? null,
+      flowId,
+      nodeId,
+    )
   }
 
   isPinned(flowId: string, nodeId: string): boolean {
     return (
-      this.db
-        .prepare('SELECT 1 FROM flow_nodes WHERE flow_id = ? AND node_id = ? AND pinned = 1')
-        .get(flowId, nodeId) !== undefined
+      this.sql('SELECT 1 FROM flow_nodes WHERE flow_id = ? AND node_id = ? AND pinned = 1').get(flowId, nodeId) !==
+      undefined
     )
   }
 
   setPinned(flowId: string, nodeId: string, pinned: boolean): void {
-    this.db
-      .prepare('UPDATE flow_nodes SET pinned = ? WHERE flow_id = ? AND node_id = ?')
-      .run(pinned ? 1 : 0, flowId, nodeId)
+    this.sql('UPDATE flow_nodes SET pinned = ? WHERE flow_id = ? AND node_id = ?').run(pinned ? 1 : 0, flowId, nodeId)
   }
 
   removeMember(flowId: string, nodeId: string): void {
-    this.db.prepare('DELETE FROM flow_nodes WHERE flow_id = ? AND node_id = ?').run(flowId, nodeId)
+    this.sql('DELETE FROM flow_nodes WHERE flow_id = ? AND node_id = ?').run(flowId, nodeId)
   }
 
   hasEdge(flowId: string, from: string, to: string): boolean {
     return (
-      this.db
-        .prepare('SELECT 1 FROM connections WHERE flow_id = ? AND source_id = ? AND target_id = ?')
-        .get(flowId, from, to) !== undefined
+      this.sql('SELECT 1 FROM connections WHERE flow_id = ? AND source_id = ? AND target_id = ?').get(
+        flowId,
+        from,
+        to,
+      ) !== undefined
     )
   }
 
   addEdge(flowId: string, from: string, to: string, label: string | null = null): void {
-    this.db
-      .prepare('INSERT OR IGNORE INTO connections (flow_id, source_id, target_id, label) VALUES (?, ?, ?, ?)')
-      .run(flowId, from, to, label)
+    this.sql('INSERT OR IGNORE INTO connections (flow_id, source_id, target_id, label) VALUES (?, ?, ?, ?)').run(
+      flowId,
+      from,
+      to,
+      label,
+    )
   }
 
   edgeLabel(flowId: string, from: string, to: string): string | null {
-    const row = this.db
-      .prepare('SELECT label FROM connections WHERE flow_id = ? AND source_id = ? AND target_id = ?')
-      .get(flowId, from, to) as { label: string | null } | undefined
+    const row = this.sql('SELECT label FROM connections WHERE flow_id = ? AND source_id = ? AND target_id = ?').get(
+      flowId,
+      from,
+      to,
+    ) as { label: string | null } | undefined
     return row?.label ?? null
   }
 
   setEdgeLabel(flowId: string, from: string, to: string, label: string | null): void {
-    this.db
-      .prepare('UPDATE connections SET label = ? WHERE flow_id = ? AND source_id = ? AND target_id = ?')
-      .run(label, flowId, from, to)
+    this.sql('UPDATE connections SET label = ? WHERE flow_id = ? AND source_id = ? AND target_id = ?').run(
+      label,
+      flowId,
+      from,
+      to,
+    )
   }
 
   removeEdge(flowId: string, from: string, to: string): void {
-    this.db
-      .prepare('DELETE FROM connections WHERE flow_id = ? AND source_id = ? AND target_id = ?')
-      .run(flowId, from, to)
+    this.sql('DELETE FROM connections WHERE flow_id = ? AND source_id = ? AND target_id = ?').run(flowId, from, to)
   }
 
   deleteNode(id: string): void {
-    this.db.prepare('DELETE FROM nodes WHERE id = ?').run(id)
+    this.sql('DELETE FROM nodes WHERE id = ?').run(id)
   }
 
   // ---- snapshots for undo
 
   snapshot(nodeId: string): NodeSnapshot {
-    const row = this.db.prepare('SELECT * FROM nodes WHERE id = ?').get(nodeId) as NodeRow
-    const memberships = this.db
-      .prepare('SELECT flow_id, idx, x, y, pinned FROM flow_nodes WHERE node_id = ?')
-      .all(nodeId) as NodeSnapshot['memberships']
+    const row = this.sql('SELECT * FROM nodes WHERE id = ?').get(nodeId) as NodeRow
+    const memberships = this.sql('SELECT flow_id, idx, x, y, pinned FROM flow_nodes WHERE node_id = ?').all(
+      nodeId,
+    ) as NodeSnapshot['memberships']
     return { row, tags: this.tags(nodeId), memberships }
   }
 
@@ -443,31 +449,34 @@ export class GraphStore {
   restore(snapshot: NodeSnapshot, flowId: string): void {
     if (!this.hasNode(snapshot.row.id)) {
       const r = snapshot.row
-      this.db
-        .prepare(
-          `INSERT INTO nodes (id, timestamp, prompt, response, status, model, stats_json, summary_text, summary_updated, summary_last_built, error)
+      this.sql(
+        `INSERT INTO nodes (id, timestamp, prompt, response, status, model, stats_json, summary_text, summary_updated, summary_last_built, error)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          r.id,
-          r.timestamp,
-          r.prompt,
-          r.response,
-          r.status,
-          r.model,
-          r.stats_json,
-          r.summary_text,
-          r.summary_updated,
-          r.summary_last_built,
-          r.error,
-        )
+      ).run(
+        r.id,
+        r.timestamp,
+        r.prompt,
+        r.response,
+        r.status,
+        r.model,
+        r.stats_json,
+        r.summary_text,
+        r.summary_updated,
+        r.summary_last_built,
+        r.error,
+      )
       this.setTags(r.id, snapshot.tags)
     }
     const m = snapshot.memberships.find((x) => x.flow_id === flowId)
     if (m && !this.isMember(flowId, snapshot.row.id)) {
-      this.db
-        .prepare('INSERT INTO flow_nodes (flow_id, node_id, idx, x, y, pinned) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(flowId, snapshot.row.id, m.idx, m.x, m.y, m.pinned)
+      this.sql('INSERT INTO flow_nodes (flow_id, node_id, idx, x, y, pinned) VALUES (?, ?, ?, ?, ?, ?)').run(
+        flowId,
+        snapshot.row.id,
+        m.idx,
+        m.x,
+        m.y,
+        m.pinned,
+      )
     }
   }
 }

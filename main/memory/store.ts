@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3'
 import type { MemoryRef, MemoryUnit } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
+import { statements } from '../db/statements'
 import { tokenCount } from '../kernel/tokens'
 import { embedLocal, vectorBlob } from './embedder'
 import { UnitKind, UnitState, kindName, sensitivityName, stateName, type Sensitivity } from './enums'
@@ -97,20 +98,14 @@ export const nowSeconds = (): number => Math.floor(Date.now() / 1000)
  * so earlier versions stay readable; the payload tables hold the current one.
  */
 export class MemoryStore {
-  private readonly stmts = new Map<string, Statement<unknown[]>>()
+  /** Compiled statements by their SQL, handed out with their result mode reset. */
+  readonly prepare: (sql: string) => Statement<unknown[]>
 
   constructor(
     readonly db: Db,
     private readonly now: () => number = nowSeconds,
-  ) {}
-
-  prepare(sql: string): Statement<unknown[]> {
-    let s = this.stmts.get(sql)
-    if (!s) {
-      s = this.db.prepare<unknown[]>(sql)
-      this.stmts.set(sql, s)
-    }
-    return s
+  ) {
+    this.prepare = statements(db)
   }
 
   createUnit(input: NewUnit): number {

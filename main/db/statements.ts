@@ -1,0 +1,32 @@
+import type { Statement } from 'better-sqlite3'
+import type { Db } from './open'
+
+/** How many distinct statements one database keeps compiled (SQL built with a varying number of placeholders would otherwise grow it without end). */
+const KEEP = 256
+
+/**
+ * Compiled statements, reused by their SQL text. better-sqlite3 compiles the SQL on every
+ * `prepare`, which was a tenth of the main thread's time on a chat turn (tens of prepares per
+ * turn, for the same few dozen statements). Each statement is handed out with its result mode
+ * reset, so a caller that plucks never changes what the next caller of the same SQL reads; a
+ * caller must take the statement afresh for each use and never keep it in a field (a kept one
+ * could have its mode reset under it). A statement still iterating is busy: a nested use of the
+ * same SQL gets a fresh one.
+ */
+export function statements(db: Db): (sql: string) => Statement {
+  const compiled = new Map<string, Statement>()
+  return (sql) => {
+    const cached = compiled.get(sql)
+    if (cached && !cached.busy) {
+      // Least recently used goes first: move this one to the end.
+      compiled.delete(sql)
+      compiled.set(sql, cached)
+      return cached.reader ? cached.raw(false).pluck(false).expand(false) : cached
+    }
+    const fresh = db.prepare(sql)
+    if (cached) return fresh
+    compiled.set(sql, fresh)
+    if (compiled.size > KEEP) compiled.delete(compiled.keys().next().value!)
+    return fresh
+  }
+}
