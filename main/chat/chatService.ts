@@ -200,7 +200,9 @@ export class ChatService {
       const ref = resolveModel('chat', storyModel ?? persona?.chat_model, this.options.env, defaults.model)
       modelRef = `${ref.provider}:${ref.model}`
       const connector = this.llm.connector(ref.provider)
+      const T0=performance.now();(globalThis as any).__T?.push(['pre',T0-started])
       const messages = await turnMessages(this.contextDeps(), turn, persona)
+      ;(globalThis as any).__T?.push(['ctx',performance.now()-T0])
       const budget = contextBudget(this.graph, this.settings, turn.flowId)
       const prompt = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n')
       const retry = {
@@ -214,7 +216,9 @@ export class ChatService {
           }),
       }
       const toolContext: ChatToolContext = { nodeId, flowId: turn.flowId, personaId: persona?.id ?? null }
+      const T1=performance.now()
       const routed = persona && !turn.continueFrom ? await this.playbookAnswer(turn.prompt, toolContext) : null
+      ;(globalThis as any).__T?.push(['playbook',performance.now()-T1])
       if (routed !== null) {
         firstAt = performance.now()
         text += routed

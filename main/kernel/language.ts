@@ -7,5 +7,10 @@ export type Language = 'ja' | 'en'
  */
 export function uiLanguage(setting: 'auto' | Language): Language {
   if (setting !== 'auto') return setting
-  return Intl.DateTimeFormat().resolvedOptions().locale.toLowerCase().startsWith('ja') ? 'ja' : 'en'
+  // Resolving the locale builds a formatter (about half a millisecond), and this is asked several
+  // times per chat turn; the machine's locale does not change while the app runs.
+  machineLanguage ??= Intl.DateTimeFormat().resolvedOptions().locale.toLowerCase().startsWith('ja') ? 'ja' : 'en'
+  return machineLanguage
 }
+
+let machineLanguage: Language | undefined
