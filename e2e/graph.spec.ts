@@ -179,3 +179,27 @@ test('the composer says where the next prompt goes, switches to a new root only 
   await page.getByLabel('Prompt', { exact: true }).fill('short again')
   await expect(page.locator('form.composer').getByRole('alert')).toHaveCount(0)
 })
+
+test('a 200,000-character prompt is sent once, the box empties as soon as its turn exists, and the app keeps answering', async ({
+  app,
+  page,
+  graph,
+}) => {
+  await app.open()
+  await graph.startConversation('a short start')
+  // Words that differ, as a pasted document's do (one word repeated is a best case for every index).
+  const words = Array.from({ length: 40_000 }, (_, i) => `w${(i * 7919) % 100_003}`)
+  const huge = words.join(' ').slice(0, 200_000)
+  const box = page.getByLabel('Prompt', { exact: true })
+  await box.fill(huge)
+  await page.keyboard.press('Control+Enter')
+  await expect(box).toHaveValue('')
+  await expect(graph.card(2)).toBeVisible()
+  // A second Send has nothing to send: one turn, not two.
+  await page.keyboard.press('Control+Enter')
+  await expect(graph.card(2).getByTestId('node-response')).not.toBeEmpty()
+  await expect(graph.card(3)).toHaveCount(0)
+  expect(await graph.edges()).toEqual(['1→2'])
+  // The window still answers at once: a new conversation opens.
+  await graph.newFlow()
+})
