@@ -4,6 +4,7 @@ import { openDatabase, type Db } from './db/open'
 import { GraphService } from './graph/graphService'
 import { graphHandlers } from './graph/graphHandlers'
 import { ChatService, type ChatOptions } from './chat/chatService'
+import { TokenCalibration } from './llm/tokenCalibration'
 import { EventBus } from './kernel/events'
 import { MemoryKeyStore, type KeyStore } from './llm/keys/keyStore'
 import { ProviderService } from './llm/providerService'
@@ -121,6 +122,7 @@ export function startCore(options: CoreOptions): Core {
     env,
     personas,
     memory: memory.chat,
+    calibration: new TokenCalibration(db),
   })
 
   const worldDeps = {

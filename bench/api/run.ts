@@ -90,7 +90,6 @@ try {
   const raw: number[] = []
   const api: number[] = []
   const router: number[] = []
-  ;(globalThis as any).__T=[]
   const flow = await call<{ id: string }>('create_flow', { name: 'bench', persona_id: persona.id })
   for (let i = 0; i < runs; i++) {
     router.push(await firstStreamEvent(flow.id, persona.id, `hello ${i}`))
@@ -107,7 +106,6 @@ try {
     }
     api.push(await firstDelta(host.port, token, { persona_id: persona.id, text: `hello ${i}` }))
   }
-  { const T=(globalThis as any).__T as Array<[string,number]>; const by=new Map<string,number[]>(); for(const [k,v] of T){(by.get(k)??by.set(k,[]).get(k)!).push(v)} for(const [k,v] of by) console.log(k, v.length, percentile(v,50), percentile(v,95)) }
   const added = api.map((a, i) => a - raw[i]!)
   const addedOverRouter = api.map((a, i) => a - router[i]!)
   console.log(

@@ -1,4 +1,4 @@
-import type { ContextPreview, Node, Parsed } from '@shared/contract'
+import type { ContextPreview, Node, Parsed, Persona } from '@shared/contract'
 import { AppError, toErrorValue } from '@shared/errors'
 import type { GraphService } from '../graph/graphService'
 import type { EventBus } from '../kernel/events'
@@ -6,7 +6,9 @@ import { LlmError } from '../llm/llmError'
 import { resolveModel } from '../llm/models'
 import type { LlmRegistry } from '../llm/providers'
 import { chatWithRetry } from '../llm/retry'
-import type { ContentPart, ToolCall, ToolSpec, Usage } from '../llm/types'
+import { tokenCount } from '../kernel/tokens'
+import type { TokenCalibration } from '../llm/tokenCalibration'
+import type { ChatMessage, ContentPart, ToolCall, ToolSpec, Usage } from '../llm/types'
 import type { ChatMemory } from '../memory/memory'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
@@ -31,6 +33,8 @@ export interface ChatOptions {
   /** How often the partial reply is written to the database, so a crash loses little. */
   saveEveryMs?: number
   retry?: { attempts?: number; baseDelayMs?: number }
+  /** Learns how each chat model counts tokens from the usage it reports, and sizes contexts by it. */
+  calibration?: TokenCalibration | null
 }
 
 /** Who is calling a tool: the node being answered, its flow and persona. */
@@ -136,13 +140,30 @@ export class ChatService {
 
   /** What the model would receive for a prompt below `parent_ids`: built exactly as a sent turn is. */
   previewContext(input: Parsed<'build_context'>): Promise<ContextPreview> {
+    const persona = this.options.personas?.find(this.graph.personaOf(input.flow_id)) ?? null
     return promptContext(this.contextDeps(), {
       flowId: input.flow_id,
       parentIds: input.parent_ids ?? [],
       prompt: input.prompt,
-      persona: this.options.personas?.find(this.graph.personaOf(input.flow_id)) ?? null,
+      persona,
       nodeId: null,
+      calibration: this.calibrationFor(input.flow_id, persona),
     })
+  }
+
+  /** The chat model a turn in this flow goes to: the story's choice, else the persona's, else the default. */
+  private chatModel(flowId: string, persona: Persona | null) {
+    const storyModel = this.scenes?.chatModelFor(flowId) ?? null
+    return resolveModel('chat', storyModel ?? persona?.chat_model, this.options.env, this.settings.get().chat.model)
+  }
+
+  private calibrationFor(flowId: string, persona: Persona | null) {
+    try {
+      const ref = this.chatModel(flowId, persona)
+      return this.options.calibration?.of(`${ref.provider}:${ref.model}`) ?? null
+    } catch {
+      return null // no chat model set up yet: the preview counts as we do
+    }
   }
 
   /** Story mode shapes the context of its flows (one source at a time). */
@@ -196,13 +217,11 @@ export class ChatService {
     try {
       const persona = this.options.personas?.find(turn.personaId ?? this.graph.personaOf(turn.flowId)) ?? null
       const defaults = this.settings.get().chat
-      const storyModel = this.scenes?.chatModelFor(turn.flowId) ?? null
-      const ref = resolveModel('chat', storyModel ?? persona?.chat_model, this.options.env, defaults.model)
+      const ref = this.chatModel(turn.flowId, persona)
       modelRef = `${ref.provider}:${ref.model}`
       const connector = this.llm.connector(ref.provider)
-      const T0=performance.now();(globalThis as any).__T?.push(['pre',T0-started])
-      const messages = await turnMessages(this.contextDeps(), turn, persona)
-      ;(globalThis as any).__T?.push(['ctx',performance.now()-T0])
+      const calibration = this.options.calibration?.of(modelRef) ?? null
+      const messages = await turnMessages(this.contextDeps(), turn, persona, calibration)
       const budget = contextBudget(this.graph, this.settings, turn.flowId)
       const prompt = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n')
       const retry = {
@@ -216,14 +235,13 @@ export class ChatService {
           }),
       }
       const toolContext: ChatToolContext = { nodeId, flowId: turn.flowId, personaId: persona?.id ?? null }
-      const T1=performance.now()
       const routed = persona && !turn.continueFrom ? await this.playbookAnswer(turn.prompt, toolContext) : null
-      ;(globalThis as any).__T?.push(['playbook',performance.now()-T1])
       if (routed !== null) {
         firstAt = performance.now()
         text += routed
         batcher.push(routed)
       }
+      let requests = 0
       let tools: ToolSpec[] | undefined = [
         nodeDetailsTool,
         ...[...this.toolProviders].flatMap((p) => p.tools(toolContext)),
@@ -233,6 +251,7 @@ export class ChatService {
         const calls: ToolCall[] = []
         let roundText = ''
         try {
+          requests++
           const events = chatWithRetry(
             () =>
               connector.chat({
@@ -293,6 +312,9 @@ export class ChatService {
         text.slice(turn.continueFrom?.length ?? 0),
       )
       graph.setReply(nodeId, { status: 'complete', response: text, error: null, model: modelRef, stats })
+      // One request's usage is one sample of how the model counts; tool rounds add theirs together.
+      if (usage && requests === 1 && routed === null)
+        this.options.calibration?.record(modelRef, sentTokens(messages, tools), usage.prompt_tokens)
       const unitId = persona
         ? (this.options.memory?.recordExchange({
             personaId: persona.id,
@@ -365,4 +387,14 @@ export class ChatService {
     const node: Node | null = this.graph.findNode(id)
     if (node) this.bus.emit('node_updated', { node })
   }
+}
+
+/** What we count in a request: its messages' text and the tools it offers (providers count both). */
+function sentTokens(messages: readonly ChatMessage[], tools: readonly ToolSpec[] | undefined): number {
+  let n = tools ? tokenCount(JSON.stringify(tools)) : 0
+  for (const m of messages)
+    n += tokenCount(
+      typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n'),
+    )
+  return n
 }

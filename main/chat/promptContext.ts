@@ -1,6 +1,7 @@
 import type { ContextPreview, Persona } from '@shared/contract'
 import { contextBudget, flowContext, memoryShare, type StoryContext } from '../graph/flowContext'
 import type { GraphService } from '../graph/graphService'
+import type { Calibration } from '../llm/tokenCalibration'
 import type { ChatMemory } from '../memory/memory'
 import type { SettingsService } from '../settings/settingsService'
 
@@ -34,9 +35,15 @@ export async function promptContext(
     persona: Persona | null
     /** The node being answered; null for a preview (no node yet). */
     nodeId: string | null
+    /** How the chat model counts against our count; the budget holds that much less of ours. */
+    calibration?: Calibration | null
   },
 ): Promise<ContextPreview> {
-  const budget = contextBudget(deps.graph, deps.settings, input.flowId)
+  const { calibration = null, ...rest } = input
+  const budget = Math.max(
+    1,
+    Math.floor(contextBudget(deps.graph, deps.settings, input.flowId) / (calibration?.ratio ?? 1)),
+  )
   const memory =
     input.persona && deps.memory
       ? await memoryPack(deps.memory, {
@@ -49,7 +56,8 @@ export async function promptContext(
         })
       : null
   const story = deps.scenes?.contextFor(input.flowId, input.parentIds) ?? null
-  return flowContext(deps.graph, deps.settings, { ...input, memory, story })
+  const context = flowContext(deps.graph, deps.settings, { ...rest, memory, story, budget })
+  return calibration ? { ...context, calibration } : context
 }
 
 async function memoryPack(memory: ChatMemory, input: Parameters<ChatMemory['packFor']>[0]): Promise<string | null> {

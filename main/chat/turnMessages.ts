@@ -1,4 +1,5 @@
 import type { Persona } from '@shared/contract'
+import type { Calibration } from '../llm/tokenCalibration'
 import type { ChatMessage, ContentPart } from '../llm/types'
 import { promptContext, type PromptContextDeps } from './promptContext'
 import type { Turn } from './turn'
@@ -15,6 +16,7 @@ export async function turnMessages(
   deps: PromptContextDeps,
   turn: Turn,
   persona: Persona | null,
+  calibration: Calibration | null = null,
 ): Promise<ChatMessage[]> {
   const context = await promptContext(deps, {
     flowId: turn.flowId,
@@ -22,6 +24,7 @@ export async function turnMessages(
     prompt: turn.prompt,
     persona,
     nodeId: turn.nodeId,
+    calibration,
   })
   if (!turn.continueFrom) deps.graph.saveSentContext(turn.nodeId, context)
   const messages: ChatMessage[] = context.messages.map((m) => ({ role: m.role, content: m.content }) as ChatMessage)

@@ -30,8 +30,11 @@ export function flowContext(
     memory?: string | null
     /** Story mode: the scenario, the story so far and recent turns instead of summaries. */
     story?: StoryContext | null
+    /** The budget in our token count, when the model counts differently (default: the flow's budget). */
+    budget?: number
   },
 ): ContextPreview {
+  const budget = input.budget ?? contextBudget(graph, settings, input.flowId)
   // Each node read once per context: the builders ask for a node's time again and again.
   const read = new Map<string, Node>()
   const node = (id: string) => {
@@ -46,7 +49,7 @@ export function flowContext(
       systemPrompt: systemText(info.system_prompt, input.persona ?? null),
       parentIds: input.parentIds,
       prompt: input.prompt,
-      budget: contextBudget(graph, settings, input.flowId),
+      budget,
       language: uiLanguage(settings.get().language),
       memory: input.memory,
       story: input.story,
@@ -64,7 +67,7 @@ export function flowContext(
     },
     parentIds: input.parentIds,
     prompt: input.prompt,
-    budget: contextBudget(graph, settings, input.flowId),
+    budget,
     language: uiLanguage(settings.get().language),
     memory: input.memory,
   })

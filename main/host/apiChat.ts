@@ -21,7 +21,6 @@ type Call = <T>(method: string, input: unknown) => Promise<T>
  */
 export async function streamChat(deps: Deps, body: ApiChatRequest, req: IncomingMessage, res: ServerResponse) {
   const ctx: CallContext = { transport: 'http' }
-  const A0=performance.now()
   const call: Call = async (method, input) => {
     const r = await deps.router.call(method, input, ctx)
     if (!r.ok) throw new AppError(r.error.code, r.error.message)
@@ -44,7 +43,6 @@ export async function streamChat(deps: Deps, body: ApiChatRequest, req: Incoming
             persona_id: body.persona_id,
             ...(body.flow_id ? { flow_id: body.flow_id } : {}),
           })
-    ;(globalThis as any).__T?.push(['target',performance.now()-A0])
     const flowId = target.flow_id
     const parentId = body.parent_id ?? target.parent_id
     const { node_id: nodeId } = await call<{ node_id: string }>('chat_send', {
@@ -54,7 +52,6 @@ export async function streamChat(deps: Deps, body: ApiChatRequest, req: Incoming
       ...(parentId ? { parent_id: parentId } : {}),
       ...(body.images ? { images: body.images } : {}),
     })
-    ;(globalThis as any).__T?.push(['send',performance.now()-A0])
     const sse = new SseStream(res)
     await new Promise<void>((resolve) => {
       let finished = false

@@ -143,6 +143,13 @@ export const ContextPreview = z.object({
   dropped_node_ids: z.array(Id),
   /** The messages as a chat model receives them. */
   messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })),
+  /**
+   * The chat model counts `ratio` of its tokens per token we count (learned from the usage it
+   * reported over `samples` replies), so `budget` is the flow's budget divided by it.
+   */
+  calibration: z
+    .object({ model: z.string(), ratio: z.number().positive(), samples: z.number().int().positive() })
+    .optional(),
 })
 export type ContextPreview = z.infer<typeof ContextPreview>
 

@@ -13,6 +13,7 @@ import { migrate as addConnectionLabel } from './0018-add-connection-label'
 import { migrate as addItemSummary } from './0019-add-item-summary'
 import { migrate as createStories } from './0020-create-stories'
 import { migrate as addNodeImages } from './0021-add-node-images'
+import { migrate as createTokenCalibration } from './0022-create-token-calibration'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -33,4 +34,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 19, name: 'add-item-summary', up: addItemSummary },
   { version: 20, name: 'create-stories', up: createStories },
   { version: 21, name: 'add-node-images', up: addNodeImages },
+  { version: 22, name: 'create-token-calibration', up: createTokenCalibration },
 ]

@@ -151,6 +151,10 @@ export const en = {
     sentAt: 'Sent {{at}}',
     noFlow: 'Open a conversation to see its context.',
     total: '{{tokens}} of {{budget}} tokens',
+    calibrated_one:
+      'Counted as {{model}} counts: ×{{ratio}} our count, learned from {{count}} reply; the budget holds that much less of ours.',
+    calibrated_other:
+      'Counted as {{model}} counts: ×{{ratio}} our count, learned from {{count}} replies; the budget holds that much less of ours.',
     dropped_one: '{{count}} older node left out to fit the budget',
     dropped_other: '{{count}} older nodes left out to fit the budget',
     tokens_one: '{{count}} token',

@@ -150,6 +150,10 @@ export const ja: Messages = {
     sentAt: '送信日時 {{at}}',
     noFlow: '会話を開くとコンテキストが表示されます。',
     total: '{{budget}} トークン中 {{tokens}} トークン',
+    calibrated_one:
+      '{{model}} の数え方に合わせています（こちらの数え方の ×{{ratio}}、{{count}} 件の返答から学習）。その分、予算に入る量が減ります。',
+    calibrated_other:
+      '{{model}} の数え方に合わせています（こちらの数え方の ×{{ratio}}、{{count}} 件の返答から学習）。その分、予算に入る量が減ります。',
     dropped_one: '予算に収めるため古いノード {{count}} 件を省きました',
     dropped_other: '予算に収めるため古いノード {{count}} 件を省きました',
     tokens_one: '{{count}} トークン',

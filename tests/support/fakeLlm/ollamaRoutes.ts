@@ -68,9 +68,10 @@ async function chat(ctx: Context): Promise<void> {
   if (rule === undefined) return
 
   const reply = replyFor(ctx, rule, lastUserText(messages))
-  const promptEvalCount = messages.reduce(
-    (sum, m) => sum + countTokens(typeof m?.content === 'string' ? m.content : ''),
-    0,
+  const promptEvalCount = Math.round(
+    (rule?.promptTokenScale ?? 1) *
+      (messages.reduce((sum, m) => sum + countTokens(typeof m?.content === 'string' ? m.content : ''), 0) +
+        (Array.isArray(body.tools) ? countTokens(JSON.stringify(body.tools)) : 0)),
   )
   const evalCount = countTokens(reply.text + reply.toolCalls.map((c) => c.name + c.argsJson).join(''))
   // Durations are nanoseconds, fixed per token so tests can assert rates.

@@ -56,7 +56,7 @@ async function chatCompletions(ctx: Context): Promise<void> {
   if (rule === undefined) return
 
   const reply = replyFor(ctx, rule, lastUserText(body.messages))
-  const usage = usageOf(body.messages, reply)
+  const usage = usageOf(body.messages, body.tools, reply, rule?.promptTokenScale ?? 1)
   const id = ctx.nextId('chatcmpl-fake-')
   const finishReason = reply.toolCalls.length > 0 ? 'tool_calls' : 'stop'
 
@@ -162,11 +162,10 @@ function textOf(content: unknown): string {
     .join('\n')
 }
 
-function usageOf(messages: unknown[], reply: Reply) {
-  const promptTokens = messages.reduce<number>(
-    (sum, m) => sum + countTokens(textOf((m as { content?: unknown })?.content)),
-    0,
-  )
+/** Prompt tokens as a provider counts them: the messages' text and the tools offered. */
+function usageOf(messages: unknown[], tools: unknown, reply: Reply, scale: number) {
+  const text = messages.reduce<number>((sum, m) => sum + countTokens(textOf((m as { content?: unknown })?.content)), 0)
+  const promptTokens = Math.round(scale * (text + (Array.isArray(tools) ? countTokens(JSON.stringify(tools)) : 0)))
   const completionTokens = countTokens(reply.text + reply.toolCalls.map((c) => c.name + c.argsJson).join(''))
   return {
     prompt_tokens: promptTokens,

@@ -52,6 +52,11 @@ export interface ScriptRule {
   retryAfterMs?: number
   /** How many requests this rule serves; unlimited when absent. */
   times?: number
+  /**
+   * The model's tokenizer counts a prompt this many times as o200k does: the reported prompt
+   * tokens (OpenAI `usage`, Ollama `prompt_eval_count`) are scaled by it. Default 1.
+   */
+  promptTokenScale?: number
 }
 
 /** What `script()` hands back: how many requests the rule has served so far. */

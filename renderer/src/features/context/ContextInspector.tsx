@@ -77,6 +77,15 @@ function ContextParts({ context }: { context: ContextPreview }) {
       <p className="context-total" data-testid="context-total">
         {t('context.total', { tokens: context.total_tokens, budget: context.budget })}
       </p>
+      {context.calibration && (
+        <p className="hint" data-testid="context-calibration">
+          {t('context.calibrated', {
+            model: context.calibration.model,
+            ratio: context.calibration.ratio.toFixed(2),
+            count: context.calibration.samples,
+          })}
+        </p>
+      )}
       {context.dropped_node_ids.length > 0 && (
         <p className="hint">{t('context.dropped', { count: context.dropped_node_ids.length })}</p>
       )}

@@ -1,0 +1,16 @@
+import type { Database } from 'better-sqlite3'
+
+/**
+ * How each chat model counts tokens against our own count, learned from the usage its provider
+ * reports: `ratio` is the provider's prompt tokens per token we counted, over recent replies.
+ */
+export function migrate(db: Database): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS token_calibration (
+      model TEXT PRIMARY KEY,
+      ratio REAL NOT NULL,
+      samples INTEGER NOT NULL,
+      updated_at TEXT NOT NULL
+    )
+  `)
+}
