@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { MemoryPack, MemoryStatus, MemoryUnitDetail, memoryMethods, Parsed } from '@shared/contract'
 import { AppError } from '@shared/errors'
+import { uiLanguage } from '../kernel/language'
 import { memoryShare } from '../graph/flowContext'
 import type { GraphService } from '../graph/graphService'
 import type { HomePaths } from '../kernel/home'
@@ -206,8 +207,13 @@ export class MemoryService implements ChatMemory {
       language: () => deps.settings.get().language,
     })
     this.resumePending()
+    let language = uiLanguage(deps.settings.get().language)
     this.stopListening = deps.bus.listen((event) => {
       if (event === 'personas_changed') this.resumeOnNewModel()
+      if (event === 'settings_updated' && uiLanguage(deps.settings.get().language) !== language) {
+        language = uiLanguage(deps.settings.get().language)
+        this.progress.reword(this.stores.keys())
+      }
     })
   }
 

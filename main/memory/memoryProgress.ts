@@ -29,6 +29,8 @@ export const MEMORY_PAUSED = 'memory-paused:'
 export class MemoryProgress {
   /** Jobs finished since the persona's queue was last empty. */
   private readonly finishedSince = new Map<string, number>()
+  /** The last failure each persona's entry quoted, so rewording it keeps the detail. */
+  private readonly lastErrors = new Map<string, string>()
 
   constructor(private readonly deps: Deps) {}
 
@@ -51,8 +53,17 @@ export class MemoryProgress {
     })
   }
 
+  /**
+   * The user switched language: every persona's entries again, in the new one. The entries stay
+   * on screen until acted on, so they must not stay in the language they were first said in.
+   */
+  reword(personaIds: Iterable<string>): void {
+    for (const id of personaIds) this.report(id, this.lastErrors.get(id))
+  }
+
   /** Emits both entries as the jobs table has them now. */
   report(personaId: string, lastError?: string): void {
+    if (lastError) this.lastErrors.set(personaId, lastError)
     const db = this.deps.db(personaId)
     // Each count reads its slice of the (status, run_after) index: done jobs pile up over
     // months, and this runs on the main thread after every job.
@@ -80,6 +91,7 @@ export class MemoryProgress {
     this.reportBreaker(personaId, label, ja, control)
     // While the breaker holds, its one message says what to do; the failed jobs wait for its "retry".
     if (failed === 0 || tripped) {
+      if (failed === 0) this.lastErrors.delete(personaId)
       // Nothing failed (any more): clear an earlier failure entry.
       this.deps.bus.emit('job_progress', {
         job_id: `memory-failed:${personaId}`,

@@ -130,6 +130,11 @@ describe('memory spend', () => {
       const h = await setup()
       const { personaId, notice } = await tripped(h)
       expect(notice.error).toMatch(/^Memory of Rin is paused: the lightweight model openai:light-model failed 3 times/)
+      // The notice stays on screen until acted on: switching language says it again in the new one.
+      const reworded = h.next('job_progress', (d) => d.job_id === `memory-paused:${personaId}` && d.state === 'failed')
+      await h.call('update_settings', { language: 'ja' })
+      expect(await reworded).toMatchObject({ label: 'Rinの記憶' })
+      expect((await reworded).error).toMatch(/^Rinの記憶を一時停止しました/)
       h.fake.script({ provider: 'openai', model: 'better-light', reply: everyMemoryJobReply() })
       const gone = h.next('job_progress', (d) => d.job_id === `memory-paused:${personaId}` && d.state === 'done')
       await h.call('update_persona', { id: personaId, lightweight_model: 'openai:better-light' })
