@@ -40,10 +40,9 @@ export async function promptContext(
   },
 ): Promise<ContextPreview> {
   const { calibration = null, ...rest } = input
-  const budget = Math.max(
-    1,
-    Math.floor(contextBudget(deps.graph, deps.settings, input.flowId) / (calibration?.ratio ?? 1)),
-  )
+  const flowBudget = contextBudget(deps.graph, deps.settings, input.flowId)
+  // Built in our count against the budget as much of ours as the model's budget holds.
+  const budget = Math.max(1, Math.floor(flowBudget / (calibration?.ratio ?? 1)))
   const memory =
     input.persona && deps.memory
       ? await memoryPack(deps.memory, {
@@ -57,7 +56,22 @@ export async function promptContext(
       : null
   const story = deps.scenes?.contextFor(input.flowId, input.parentIds) ?? null
   const context = flowContext(deps.graph, deps.settings, { ...rest, memory, story, budget })
-  return calibration ? { ...context, calibration } : context
+  return calibration ? asTheModelCounts(context, calibration, flowBudget) : context
+}
+
+/**
+ * The user set the budget in the model's tokens and reads every count against it: the preview
+ * shows the flow's budget and each part's tokens as the model counts them (ours times the ratio).
+ */
+function asTheModelCounts(context: ContextPreview, calibration: Calibration, flowBudget: number): ContextPreview {
+  const scaled = (tokens: number) => Math.round(tokens * calibration.ratio)
+  return {
+    ...context,
+    parts: context.parts.map((p) => ({ ...p, tokens: scaled(p.tokens) })),
+    total_tokens: scaled(context.total_tokens),
+    budget: flowBudget,
+    calibration,
+  }
 }
 
 async function memoryPack(memory: ChatMemory, input: Parameters<ChatMemory['packFor']>[0]): Promise<string | null> {
