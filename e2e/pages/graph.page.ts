@@ -66,9 +66,7 @@ export class GraphPage {
     const edgeId = `${await this.idOf(fromIndex)}->${await this.idOf(toIndex)}`
     const end = this.page.locator(`.react-flow__edge[data-id="${edgeId}"] .react-flow__edgeupdater-source`)
     const onto = this.wrapper(await this.idOf(ontoIndex)).locator('.react-flow__handle-bottom')
-    // The end's grab circle is centred on the bottom edge of the parent's handle, so its centre
-    // can hit the handle (a new connection) by half a pixel: a user grabs the edge below it.
-    await this.drag(end, onto, { grabBelow: 0.8 })
+    await this.drag(end, onto)
   }
 
   /**
@@ -76,10 +74,10 @@ export class GraphPage {
    * a press that lands on something else fails here, naming what it hit, instead of leaving the
    * graph unchanged and failing later at a distance.
    */
-  private async drag(from: Locator, to: Locator, opts: { grabBelow?: number } = {}): Promise<void> {
+  private async drag(from: Locator, to: Locator): Promise<void> {
     const a = (await from.boundingBox())!
     const b = (await to.boundingBox())!
-    const start = { x: a.x + a.width / 2, y: a.y + (a.height / 2) * (1 + (opts.grabBelow ?? 0)) }
+    const start = { x: a.x + a.width / 2, y: a.y + a.height / 2 }
     const hit = await from.evaluate((el, p) => {
       const top = document.elementFromPoint(p.x, p.y)
       return top && (el === top || el.contains(top)) ? null : (top?.className.toString() ?? 'nothing')

@@ -71,6 +71,9 @@ describe('token counts calibrated from the usage a provider reports', () => {
   })
 })
 
+/** The factor a model's counts get: 1 until it has reported usage. */
+const ratioOf = (c: TokenCalibration, model: string) => c.of(model)?.ratio ?? 1
+
 describe('TokenCalibration', () => {
   function calibration() {
     const { db } = openDatabase(join(home(), 'loomverse.db'), { migrations: appMigrations, label: 'loomverse.db' })
@@ -79,22 +82,22 @@ describe('TokenCalibration', () => {
 
   it('learns nothing from short prompts or implausible counts, and follows a steady ratio', () => {
     const c = calibration()
-    expect(c.scale('ollama:llama3')).toBe(1)
+    expect(ratioOf(c, 'ollama:llama3')).toBe(1)
     c.record('ollama:llama3', 50, 120) // framing, not tokenizer
     c.record('ollama:llama3', 1000, 9000) // something else counted (pictures, cache)
     expect(c.of('ollama:llama3')).toBeNull()
     for (let i = 0; i < 5; i++) c.record('ollama:llama3', 1000, 1300)
     expect(c.of('ollama:llama3')).toMatchObject({ samples: 5 })
-    expect(c.scale('ollama:llama3')).toBeCloseTo(1.3, 5)
+    expect(ratioOf(c, 'ollama:llama3')).toBeCloseTo(1.3, 5)
     // Another model keeps its own.
-    expect(c.scale('openai:gpt-4o-mini')).toBe(1)
+    expect(ratioOf(c, 'openai:gpt-4o-mini')).toBe(1)
   })
 
   it('moves toward a new ratio within a few replies (the server swapped the model behind the name)', () => {
     const c = calibration()
     for (let i = 0; i < 30; i++) c.record('openai:local', 1000, 1000)
     for (let i = 0; i < 10; i++) c.record('openai:local', 1000, 1600)
-    expect(c.scale('openai:local')).toBeGreaterThan(1.35)
-    expect(c.scale('openai:local')).toBeLessThan(1.6)
+    expect(ratioOf(c, 'openai:local')).toBeGreaterThan(1.35)
+    expect(ratioOf(c, 'openai:local')).toBeLessThan(1.6)
   })
 })

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3'
+import { LRUCache } from 'lru-cache'
 import type { Db } from './open'
 
 /** How many distinct statements one database keeps compiled (SQL built with a varying number of placeholders would otherwise grow it without end). */
@@ -14,19 +15,13 @@ const KEEP = 256
  * same SQL gets a fresh one.
  */
 export function statements(db: Db): (sql: string) => Statement {
-  const compiled = new Map<string, Statement>()
+  const compiled = new LRUCache<string, Statement>({ max: KEEP })
   return (sql) => {
     const cached = compiled.get(sql)
-    if (cached && !cached.busy) {
-      // Least recently used goes first: move this one to the end.
-      compiled.delete(sql)
-      compiled.set(sql, cached)
-      return cached.reader ? cached.raw(false).pluck(false).expand(false) : cached
-    }
+    if (cached?.busy) return db.prepare(sql)
+    if (cached) return cached.reader ? cached.raw(false).pluck(false).expand(false) : cached
     const fresh = db.prepare(sql)
-    if (cached) return fresh
     compiled.set(sql, fresh)
-    if (compiled.size > KEEP) compiled.delete(compiled.keys().next().value!)
     return fresh
   }
 }

@@ -233,16 +233,10 @@ export class GraphStore {
     if (ids.length === 0) return []
     const list = JSON.stringify(ids)
     const rows = this.sql('SELECT * FROM nodes WHERE id IN (SELECT value FROM json_each(?))').all(list) as NodeRow[]
-    const tags = new Map<string, string[]>()
     const tagRows = this.sql(
       'SELECT node_id, tag FROM node_tags WHERE node_id IN (SELECT value FROM json_each(?)) ORDER BY node_id, position',
-    ).all(list) as Array<{ node_id: string; tag: string }>
-    for (const t of tagRows) {
-      const have = tags.get(t.node_id)
-      if (have) have.push(t.tag)
-      else tags.set(t.node_id, [t.tag])
-    }
-    return rows.map((r) => toNode(r, tags.get(r.id) ?? []))
+    ).all(list) as TagRow[]
+    return withTags(rows, tagRows)
   }
 
   /** Every node of a flow with its tags, in index order: three queries whatever the size. */
@@ -250,16 +244,10 @@ export class GraphStore {
     const rows = this.sql(
       'SELECT n.* FROM nodes n JOIN flow_nodes m ON m.node_id = n.id WHERE m.flow_id = ? ORDER BY m.idx',
     ).all(flowId) as NodeRow[]
-    const tags = new Map<string, string[]>()
     const tagRows = this.sql(
       'SELECT t.node_id, t.tag FROM node_tags t JOIN flow_nodes m ON m.node_id = t.node_id WHERE m.flow_id = ? ORDER BY t.node_id, t.position',
-    ).all(flowId) as Array<{ node_id: string; tag: string }>
-    for (const t of tagRows) {
-      const list = tags.get(t.node_id)
-      if (list) list.push(t.tag)
-      else tags.set(t.node_id, [t.tag])
-    }
-    return rows.map((r) => toNode(r, tags.get(r.id) ?? []))
+    ).all(flowId) as TagRow[]
+    return withTags(rows, tagRows)
   }
 
   tags(nodeId: string): string[] {
@@ -479,6 +467,22 @@ export class GraphStore {
       )
     }
   }
+}
+
+interface TagRow {
+  node_id: string
+  tag: string
+}
+
+/** Node rows as nodes, each with its tags (the tag rows in order, grouped by node). */
+function withTags(rows: readonly NodeRow[], tagRows: readonly TagRow[]): Node[] {
+  const tags = new Map<string, string[]>()
+  for (const t of tagRows) {
+    const list = tags.get(t.node_id)
+    if (list) list.push(t.tag)
+    else tags.set(t.node_id, [t.tag])
+  }
+  return rows.map((r) => toNode(r, tags.get(r.id) ?? []))
 }
 
 function toNode(row: NodeRow, tags: string[]): Node {

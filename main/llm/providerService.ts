@@ -6,7 +6,7 @@ import { keyStatus, type KeyStore } from './keys/keyStore'
 import { deleteSetting, readSetting, writeSetting } from '../settings/settingRows'
 import { llmErrorText } from './llmErrorText'
 import { detectOllama } from './ollamaConnector'
-import { defaultBaseUrls, providersFromEnv, LlmRegistry, type ProviderConfig } from './providers'
+import { connectorFor, defaultBaseUrls, providersFromEnv, type LlmRegistry, type ProviderConfig } from './providers'
 import type { ProviderId } from './types'
 
 const ids: readonly ProviderId[] = ['openai', 'openrouter', 'gemini', 'ollama']
@@ -102,18 +102,11 @@ export class ProviderService {
     const typed = input.base_url !== undefined || input.api_key !== undefined
     try {
       const connector = typed
-        ? new LlmRegistry(
-            new Map([
-              [
-                input.id,
-                {
-                  id: input.id,
-                  baseURL: input.base_url ?? saved?.baseURL ?? defaultBaseUrls[input.id],
-                  apiKey: input.api_key ?? saved?.apiKey ?? null,
-                },
-              ],
-            ]),
-          ).connector(input.id)
+        ? connectorFor({
+            id: input.id,
+            baseURL: input.base_url ?? saved?.baseURL ?? defaultBaseUrls[input.id],
+            apiKey: input.api_key ?? saved?.apiKey ?? null,
+          })
         : registry.connector(input.id)
       const models = await connector.listModels(AbortSignal.timeout(8000))
       return { ok: true, models: models.map((m) => m.id), message: null }

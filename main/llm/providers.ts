@@ -67,7 +67,7 @@ export class LlmRegistry {
         `${providerNames[provider]} is not set up: add it in Settings (or set its API key in the environment)`,
       )
     }
-    const connector = build(config)
+    const connector = connectorFor(config)
     this.cache.set(provider, connector)
     return connector
   }
@@ -82,7 +82,8 @@ export class LlmRegistry {
   }
 }
 
-function build(config: ProviderConfig): Connector {
+/** A connector for one provider's configuration, outside any registry (a test of what was typed). */
+export function connectorFor(config: ProviderConfig): Connector {
   switch (config.id) {
     case 'openai':
     case 'openrouter':

@@ -31,21 +31,15 @@ export class TokenCalibration {
 
   of(model: string): Calibration | null {
     const row = this.sql('SELECT model, ratio, samples FROM token_calibration WHERE model = ?').get(model) as
-      | Calibration
-      | undefined
+      Calibration | undefined
     return row ?? null
   }
 
-  /** The factor our counts are multiplied by for this model: 1 until it has reported usage. */
-  scale(model: string): number {
-    return this.of(model)?.ratio ?? 1
-  }
-
   /** Learns from one reply: we counted `counted` tokens in what was sent, the provider `reported`. */
-  record(model: string, counted: number, reported: number): Calibration | null {
-    if (counted < MIN_COUNTED || !(reported > 0)) return this.of(model)
+  record(model: string, counted: number, reported: number): void {
+    if (counted < MIN_COUNTED || !(reported > 0)) return
     const sample = reported / counted
-    if (sample < PLAUSIBLE.min || sample > PLAUSIBLE.max) return this.of(model)
+    if (sample < PLAUSIBLE.min || sample > PLAUSIBLE.max) return
     const before = this.of(model)
     const samples = (before?.samples ?? 0) + 1
     const ratio = before ? before.ratio + (sample - before.ratio) / Math.min(samples, WINDOW) : sample
@@ -53,6 +47,5 @@ export class TokenCalibration {
       `INSERT INTO token_calibration (model, ratio, samples, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (model) DO UPDATE SET ratio = excluded.ratio, samples = excluded.samples, updated_at = excluded.updated_at`,
     ).run(model, ratio, samples, isoNow())
-    return { model, ratio, samples }
   }
 }

@@ -131,7 +131,11 @@ describe('memory spend', () => {
       const { personaId, notice } = await tripped(h)
       expect(notice.error).toMatch(/^Memory of Rin is paused: the lightweight model openai:light-model failed 3 times/)
       // The notice stays on screen until acted on: switching language says it again in the new one.
-      const reworded = h.next('job_progress', (d) => d.job_id === `memory-paused:${personaId}` && d.state === 'failed')
+      // (Waits for the Japanese one: the held-back fourth job may repeat the English notice first.)
+      const reworded = h.next(
+        'job_progress',
+        (d) => d.job_id === `memory-paused:${personaId}` && d.state === 'failed' && d.label === 'Rinの記憶',
+      )
       await h.call('update_settings', { language: 'ja' })
       expect(await reworded).toMatchObject({ label: 'Rinの記憶' })
       expect((await reworded).error).toMatch(/^Rinの記憶を一時停止しました/)

@@ -1,25 +1,19 @@
 import type { Statement } from 'better-sqlite3'
 import type { Flow, Node } from '@shared/contract'
 import type { Db } from '../../db/open'
+import { statements } from '../../db/statements'
 
 // The rows an import writes. GraphStore's inserts start a node or flow fresh (times from the
 // clock, no stats or summary); an import must put back exactly what the files hold.
 //
-// An import touches every row of a big flow, so each statement is prepared once per import
-// and run for every row: preparing is the expensive part of a small statement.
+// An import touches every row of a big flow, so each statement is compiled once and run for
+// every row: compiling is the expensive part of a small statement.
 
 export class ImportRows {
-  private readonly statements = new Map<string, Statement>()
+  private readonly statement: (sql: string) => Statement
 
-  constructor(private readonly db: Db) {}
-
-  private statement(sql: string): Statement {
-    let prepared = this.statements.get(sql)
-    if (!prepared) {
-      prepared = this.db.prepare(sql)
-      this.statements.set(sql, prepared)
-    }
-    return prepared
+  constructor(db: Db) {
+    this.statement = statements(db)
   }
 
   /** The stored node's timestamp, or undefined when there is no such node. */

@@ -1,16 +1,23 @@
-import { useEffect } from 'react'
+import { useEffect, useSyncExternalStore } from 'react'
 import type { Settings } from '@shared/contract'
 
-/** Puts the chosen theme on <html data-theme>; `system` follows the OS and its later changes. */
+const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)')
+const subscribe = (changed: () => void) => {
+  const media = darkQuery()
+  media.addEventListener('change', changed)
+  return () => media.removeEventListener('change', changed)
+}
+
+/** The theme in effect: the one chosen, or for `system` the OS's, following its later changes. */
+export function useResolvedTheme(theme: Settings['theme'] | undefined): 'light' | 'dark' {
+  const osDark = useSyncExternalStore(subscribe, () => darkQuery().matches)
+  return theme === 'light' || theme === 'dark' ? theme : osDark ? 'dark' : 'light'
+}
+
+/** Puts the theme in effect on <html data-theme>. */
 export function useTheme(theme: Settings['theme'] | undefined): void {
+  const resolved = useResolvedTheme(theme)
   useEffect(() => {
-    const media = window.matchMedia('(prefers-color-scheme: dark)')
-    const apply = () => {
-      const resolved = theme === 'light' || theme === 'dark' ? theme : media.matches ? 'dark' : 'light'
-      document.documentElement.dataset.theme = resolved
-    }
-    apply()
-    media.addEventListener('change', apply)
-    return () => media.removeEventListener('change', apply)
-  }, [theme])
+    document.documentElement.dataset.theme = resolved
+  }, [resolved])
 }

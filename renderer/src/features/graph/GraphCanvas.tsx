@@ -16,6 +16,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Flow } from '@shared/contract'
 import { useApp } from '../../store'
+import { useResolvedTheme } from '../../app/useTheme'
 import { CanvasToolbar } from './CanvasToolbar'
 import { Composer } from './Composer'
 import { ConversationNode, type ConversationFlowNode } from './ConversationNode'
@@ -175,9 +176,7 @@ function Canvas({ flow }: { flow: Flow }) {
     }),
     [t],
   )
-  // As useTheme resolves it: `system` follows the OS.
-  const theme = useApp((s) => s.settings?.theme)
-  const dark = theme === 'dark' || (theme !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches)
+  const dark = useResolvedTheme(useApp((s) => s.settings?.theme)) === 'dark'
 
   const onNodesChange = useCallback(
     (changes: NodeChange<ConversationFlowNode>[]) => {
