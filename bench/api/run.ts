@@ -3,18 +3,21 @@
 // - api.chat_first_delta: time to the first `delta` of POST /api/chat beside the raw connector's
 //   first delta for the same prompt and model, interleaved in one run; the difference is what
 //   the API adds (target p95 ≤ 5 ms).
+// The fake LLM and the program calling /api/chat run on a thread of their own (outside.ts), as
+// a model server and curl are other processes on a user's machine.
 // Run with `npm run bench:api` (`-- --runs N`).
 import { mkdtempSync, rmSync } from 'node:fs'
-import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { Worker } from 'node:worker_threads'
 import WebSocket from 'ws'
 import { startCore } from '../../main/core'
 import { startHost } from '../../main/host/wsHost'
 import { openaiConnector } from '../../main/llm/openaiConnector'
 import { apiCall } from '../../tests/support/apiClient'
-import { startFakeLlm } from '../../tests/support/fakeLlm'
+import type { FromOutside, ToOutside } from './outside'
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '100' } } })
 const runs = Number(values.runs)
@@ -29,9 +32,24 @@ const percentile = (xs: number[], p: number) => {
 let lastRouterNode: string | null = null
 
 const home = mkdtempSync(join(tmpdir(), 'loomverse-bench-api-'))
-const fake = await startFakeLlm()
+// The fake LLM and the API's client live outside the app's event loop, as they do for a user.
+const outside = new Worker(new URL('../../tests/support/tsWorkerBootstrap.mjs', import.meta.url), {
+  workerData: {
+    tsEntry: fileURLToPath(new URL('./outside.ts', import.meta.url)),
+    tsconfig: fileURLToPath(new URL('../../tsconfig.node.json', import.meta.url)),
+  },
+})
+const answers = new Map<number, (m: Extract<FromOutside, { type: 'chat' }>) => void>()
+let asked = 0
+const llmUrl = await new Promise<string>((resolve, reject) => {
+  outside.on('message', (m: FromOutside) => {
+    if (m.type === 'ready') resolve(m.llmUrl)
+    else answers.get(m.id)?.(m)
+  })
+  outside.once('error', reject)
+})
 const env = {
-  OPENAI_BASE_URL: `${fake.url}/v1`,
+  OPENAI_BASE_URL: `${llmUrl}/v1`,
   OPENAI_API_KEY: 'sk-test',
   LOOMVERSE_DEFAULT_MODEL: 'openai:gpt-4o-mini',
   LOOMVERSE_DEFAULT_LIGHTWEIGHT_MODEL: 'openai:gpt-4o-mini',
@@ -127,7 +145,7 @@ try {
 } finally {
   await host.close()
   await core.dispose()
-  await fake.close()
+  outside.postMessage({ type: 'close' } satisfies ToOutside)
   rmSync(home, { recursive: true, force: true })
 }
 
@@ -159,34 +177,11 @@ async function firstStreamEvent(flowId: string, personaId: string, prompt: strin
   return firstAt! - t0
 }
 
-/** Milliseconds from sending POST /api/chat to its first `delta` event, reported when the stream ends. */
+/** Runs POST /api/chat from the outside thread; its milliseconds to the first `delta`. */
 function firstDelta(port: number, token: string, body: unknown): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now()
-    let seen = false
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/api/chat',
-        method: 'POST',
-        headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      },
-      (res) => {
-        res.setEncoding('utf8')
-        let at = 0
-        res.on('data', (chunk: string) => {
-          if (!seen && chunk.includes('event: delta')) {
-            seen = true
-            at = performance.now() - t0
-          }
-        })
-        // Answered once the exchange is over, as the router path is: the next run must not
-        // share the process (host, fake LLM, client) with the tail of this one.
-        res.on('end', () => (seen ? resolve(at) : reject(new Error(`no delta (status ${res.statusCode})`))))
-      },
-    )
-    req.on('error', reject)
-    req.end(JSON.stringify(body))
-  })
+  const id = ++asked
+  outside.postMessage({ type: 'chat', id, port, token, body } satisfies ToOutside)
+  return new Promise((resolve, reject) =>
+    answers.set(id, (m) => ('ms' in m ? resolve(m.ms) : reject(new Error(m.error)))),
+  )
 }

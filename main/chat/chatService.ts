@@ -211,6 +211,11 @@ export class ChatService {
     const started = performance.now()
     let firstAt: number | null = null
     let savedAt = started
+    let unsaved: (() => void) | null = null
+    const saveSentContext = () => {
+      unsaved?.()
+      unsaved = null
+    }
     const batcher = new DeltaBatcher(this.options.batchMs ?? 50, (delta) =>
       this.bus.emit('node_stream', { node_id: nodeId, delta }),
     )
@@ -221,7 +226,10 @@ export class ChatService {
       modelRef = `${ref.provider}:${ref.model}`
       const connector = this.llm.connector(ref.provider)
       const calibration = this.options.calibration?.of(modelRef) ?? null
-      const messages = await turnMessages(this.contextDeps(), turn, persona, calibration)
+      const { messages, context } = await turnMessages(this.contextDeps(), turn, persona, calibration)
+      // Saved for the inspector once the request is on its way (at the reply's first text, or
+      // when the turn ends), not before it: writing it first kept the model waiting.
+      if (!turn.continueFrom) unsaved = () => graph.saveSentContext(nodeId, context)
       const budget = contextBudget(this.graph, this.settings, turn.flowId)
       const prompt = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n')
       const retry = {
@@ -240,6 +248,7 @@ export class ChatService {
         firstAt = performance.now()
         text += routed
         batcher.push(routed)
+        saveSentContext()
       }
       let requests = 0
       let tools: ToolSpec[] | undefined = [
@@ -274,6 +283,7 @@ export class ChatService {
               text += event.text
               roundText += event.text
               batcher.push(event.text)
+              saveSentContext()
               if (performance.now() - savedAt > (this.options.saveEveryMs ?? 1000)) {
                 graph.setReply(nodeId, { status: 'streaming', response: text })
                 savedAt = performance.now()
@@ -302,6 +312,7 @@ export class ChatService {
       }
       // Some SDK streams end quietly when aborted rather than throwing.
       if (controller.signal.aborted) throw new LlmError('aborted', 'stopped')
+      saveSentContext()
       batcher.flush()
       const stats = replyStats(
         started,
@@ -326,6 +337,7 @@ export class ChatService {
         : null
       this.bus.emit('chat_status', { node_id: nodeId, state: 'done', ...(unitId === null ? {} : { unit_id: unitId }) })
     } catch (e) {
+      saveSentContext()
       batcher.flush()
       const stopped = controller.signal.aborted || (e instanceof LlmError && e.failure === 'aborted')
       const failure = toErrorValue(e)

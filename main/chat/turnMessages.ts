@@ -1,4 +1,4 @@
-import type { Persona } from '@shared/contract'
+import type { ContextPreview, Persona } from '@shared/contract'
 import type { Calibration } from '../llm/tokenCalibration'
 import type { ChatMessage, ContentPart } from '../llm/types'
 import { promptContext, type PromptContextDeps } from './promptContext'
@@ -9,15 +9,15 @@ const CONTINUE_PROMPT = 'Continue exactly where your previous message stopped. D
 /**
  * What the model receives for one turn: the context of seed §7.3 with the persona's MemoryPack
  * in the system message (built by `promptContext`), images beside the prompt, and — when
- * continuing — the text so far. The context is saved with the node so the inspector can show
- * exactly what was sent.
+ * continuing — the text so far. The context comes back beside them: the turn saves it with the
+ * node, so the inspector can show exactly what was sent.
  */
 export async function turnMessages(
   deps: PromptContextDeps,
   turn: Turn,
   persona: Persona | null,
   calibration: Calibration | null = null,
-): Promise<ChatMessage[]> {
+): Promise<{ messages: ChatMessage[]; context: ContextPreview }> {
   const context = await promptContext(deps, {
     flowId: turn.flowId,
     parentIds: turn.parentIds,
@@ -26,7 +26,6 @@ export async function turnMessages(
     nodeId: turn.nodeId,
     calibration,
   })
-  if (!turn.continueFrom) deps.graph.saveSentContext(turn.nodeId, context)
   const messages: ChatMessage[] = context.messages.map((m) => ({ role: m.role, content: m.content }) as ChatMessage)
   if (turn.images.length > 0) {
     const last = messages.at(-1)!
@@ -38,5 +37,5 @@ export async function turnMessages(
   }
   if (turn.continueFrom)
     messages.push({ role: 'assistant', content: turn.continueFrom }, { role: 'user', content: CONTINUE_PROMPT })
-  return messages
+  return { messages, context }
 }

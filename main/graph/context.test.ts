@@ -17,7 +17,7 @@ function context(
   options: { prompt?: string; budget?: number; language?: Language } = {},
 ): ContextPreview {
   return buildContext({
-    flow: g.graph.getFlow(flowId),
+    flow: g.graph.contextFlow(flowId, parentIds),
     node: (id) => g.graph.getNode(id),
     parentIds,
     prompt: options.prompt ?? 'What next?',
@@ -127,6 +127,31 @@ describe('build_context', () => {
     ])
     expect(ids(c, 'ancestor_summary')).toEqual([root])
     expect(c.messages[0]!.content).toContain(`References:\n[${glossary}]: Glossary of terms [#glossary #terms]`)
+  })
+
+  it('reads the part of the flow above the parents and the pins, not the branches beside them', () => {
+    const g = setup()
+    const f = g.flow()
+    const [root, a, b] = g.chain(f, 'root', 'a', 'b') as [string, string, string]
+    const side = g.add(f, 'side', [root])
+    const sideChild = g.add(f, 'side child', [side])
+    const other = g.add(f, 'another root')
+    const merge = g.add(f, 'merge', [b, other])
+    g.graph.setPinned({ flow_id: f, node_id: sideChild, pinned: true })
+    g.graph.setPinned({ flow_id: f, node_id: root, pinned: true })
+
+    const read = g.graph.contextFlow(f, [merge])
+    const edge = (from: string, to: string) => `${from}→${to}`
+    expect(read.connections.map((c) => edge(c.from, c.to)).sort()).toEqual(
+      [edge(root, a), edge(a, b), edge(b, merge), edge(other, merge)].sort(),
+    )
+    expect(read.pinned).toEqual([root, sideChild])
+    expect(g.graph.pathTo(f, b)).toEqual(new Set([root, a, b]))
+    // The side branch stays out of the history; its pinned node comes in as a reference.
+    const c = context(g, f, [merge])
+    expect(ids(c, 'ancestor_summary')).toEqual(expect.arrayContaining([root, a, b, other]))
+    expect(ids(c, 'ancestor_summary')).not.toContain(side)
+    expect(ids(c, 'reference')).toEqual([sideChild])
   })
 
   it('drops the oldest ancestors first when the budget is small, and stays within it', () => {

@@ -1,11 +1,22 @@
-import type { ContextPart, ContextPreview, Flow, Node } from '@shared/contract'
+import type { Connection, ContextPart, ContextPreview, Node } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import { activePath, topologicalOrder } from './dag'
 import type { Language } from '../kernel/language'
 import { tokenCount } from '../kernel/tokens'
 
+/** The flow as a context reads it (GraphService.contextFlow). */
+export interface ContextFlow {
+  id: string
+  system_prompt: string
+  /** Every connection into the parents and their ancestors (more does no harm). */
+  connections: readonly Connection[]
+  /** The flow's pinned nodes, in the order of their indexes. */
+  pinned: readonly string[]
+  isMember: (id: string) => boolean
+}
+
 export interface ContextInput {
-  flow: Flow
+  flow: ContextFlow
   node: (id: string) => Node
   parentIds: readonly string[]
   prompt: string
@@ -59,16 +70,15 @@ export function buildContext(input: ContextInput): ContextPreview {
   const t = contextText[input.language]
   const { flow, node } = input
   const timestamp = (id: string) => node(id).timestamp
-  const members = new Set(flow.nodes.map((m) => m.id))
-  const parents = parentsInOrder(input, flow.id, (id) => members.has(id))
-  const onPath = pathThrough(flow, parents, timestamp)
+  const parents = parentsInOrder(input, flow.id, flow.isMember)
+  const onPath = pathThrough(flow.connections, parents, timestamp)
   // Oldest first across every branch of a merge, in the order the conversation happened.
   const ordered = topologicalOrder(
     new Set([...onPath].filter((id) => !parents.includes(id))),
     flow.connections,
     timestamp,
   )
-  const references = flow.nodes.filter((m) => m.pinned && !onPath.has(m.id)).map((m) => m.id)
+  const references = flow.pinned.filter((id) => !onPath.has(id))
 
   const part = (kind: ContextPart['kind'], nodeId: string | null, body: string): ContextPart => ({
     kind,
@@ -165,9 +175,13 @@ export function parentsInOrder(
 }
 
 /** Every node on the active paths of the parents, themselves included. */
-function pathThrough(flow: Flow, parents: readonly string[], timestamp: (id: string) => string): Set<string> {
+function pathThrough(
+  connections: readonly Connection[],
+  parents: readonly string[],
+  timestamp: (id: string) => string,
+): Set<string> {
   const onPath = new Set<string>()
-  for (const p of parents) for (const id of activePath(flow.connections, p, timestamp)) onPath.add(id)
+  for (const p of parents) for (const id of activePath(connections, p, timestamp)) onPath.add(id)
   return onPath
 }
 

@@ -58,7 +58,7 @@ export function flowContext(
       parentsOf: (id) => graph.parentsOf(input.flowId, id),
     })
   }
-  const flow = graph.getFlow(input.flowId)
+  const flow = graph.contextFlow(input.flowId, input.parentIds)
   return buildContext({
     flow: { ...flow, system_prompt: systemText(flow.system_prompt, input.persona ?? null) },
     node,

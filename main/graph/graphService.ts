@@ -13,6 +13,7 @@ import type { Db } from '../db/open'
 import type { EventBus } from '../kernel/events'
 import { ChangeRecorder } from './changes'
 import { adjacency, reachable, wouldCycle } from './dag'
+import type { ContextFlow } from './context'
 import { GraphStore } from './graphStore'
 import { isoNow } from '../kernel/time'
 import { UndoHistory } from './undo'
@@ -190,9 +191,24 @@ export class GraphService {
 
   /** The node and every ancestor in the flow: the conversation the model sees when answering it. */
   pathTo(flowId: string, nodeId: string): Set<string> {
-    const path = reachable(adjacency(this.store.edges(flowId)).parents, nodeId)
+    const path = new Set(this.store.edgesAbove(flowId, [nodeId]).map((c) => c.from))
     path.add(nodeId)
     return path
+  }
+
+  /**
+   * What a prompt's context reads of a flow: its system prompt, the connections above the
+   * parents and its pins — never the whole flow, which a long conversation makes milliseconds.
+   */
+  contextFlow(flowId: string, parentIds: readonly string[]): ContextFlow {
+    const info = this.flowInfo(flowId)
+    return {
+      id: info.id,
+      system_prompt: info.system_prompt,
+      connections: this.store.edgesAbove(flowId, parentIds),
+      pinned: this.store.pinnedIds(flowId),
+      isMember: (id) => this.store.isMember(flowId, id),
+    }
   }
 
   isMember(flowId: string, nodeId: string): boolean {

@@ -159,13 +159,6 @@ export class GraphStore {
     )
   }
 
-  /** The flow's connections in no particular order and without labels: enough to walk paths, and quick. */
-  edges(flowId: string): Connection[] {
-    return this.sql('SELECT source_id AS "from", target_id AS "to" FROM connections WHERE flow_id = ?').all(
-      flowId,
-    ) as Connection[]
-  }
-
   /**
    * A node's parents in a flow, in the order of their indexes: one indexed lookup, not the whole
    * flow. The plan is fixed (CROSS JOIN keeps the join order, INDEXED BY the index): left to
@@ -179,6 +172,33 @@ export class GraphStore {
     )
       .pluck()
       .all(flowId, nodeId) as string[]
+  }
+
+  /**
+   * Every connection into the given nodes and into their ancestors in a flow: the part of the
+   * graph above them, which a prompt's context and a node's path are made of. Read upwards
+   * through the target index, so its cost follows the path's length, not the flow's size.
+   */
+  edgesAbove(flowId: string, nodeIds: readonly string[]): Connection[] {
+    return this.sql(
+      `WITH RECURSIVE above(id) AS (
+         SELECT value FROM json_each(?)
+         UNION
+         SELECT c.source_id FROM above CROSS JOIN connections c INDEXED BY connections_by_target
+           ON c.flow_id = ? AND c.target_id = above.id
+       )
+       SELECT c.source_id AS "from", c.target_id AS "to" FROM above CROSS JOIN connections c INDEXED BY connections_by_target
+         ON c.flow_id = ? AND c.target_id = above.id`,
+    ).all(JSON.stringify(nodeIds), flowId, flowId) as Connection[]
+  }
+
+  /** The flow's pinned nodes in the order of their indexes, from the index of pins. */
+  pinnedIds(flowId: string): string[] {
+    return this.sql(
+      'SELECT node_id FROM flow_nodes INDEXED BY flow_nodes_pinned WHERE flow_id = ? AND pinned = 1 ORDER BY idx',
+    )
+      .pluck()
+      .all(flowId) as string[]
   }
 
   /** A node's children in a flow, in the order of their indexes. */

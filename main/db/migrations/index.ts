@@ -14,6 +14,7 @@ import { migrate as addItemSummary } from './0019-add-item-summary'
 import { migrate as createStories } from './0020-create-stories'
 import { migrate as addNodeImages } from './0021-add-node-images'
 import { migrate as createTokenCalibration } from './0022-create-token-calibration'
+import { migrate as addPinnedIndex } from './0023-add-pinned-index'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -35,4 +36,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 20, name: 'create-stories', up: createStories },
   { version: 21, name: 'add-node-images', up: addNodeImages },
   { version: 22, name: 'create-token-calibration', up: createTokenCalibration },
+  { version: 23, name: 'add-pinned-index', up: addPinnedIndex },
 ]

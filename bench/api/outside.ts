@@ -1,0 +1,55 @@
+// What runs outside the app in bench/api: the fake LLM server and the program calling
+// /api/chat, on a thread of their own. On a user's machine both are other processes (a model
+// server, curl or an assistant); sharing the app's event loop would charge the app for the
+// client's and the server's work, and the client would read its first byte only once the app's
+// turn of the loop was over.
+import { request } from 'node:http'
+import { parentPort } from 'node:worker_threads'
+import { startFakeLlm } from '../../tests/support/fakeLlm'
+
+export type ToOutside = { type: 'chat'; id: number; port: number; token: string; body: unknown } | { type: 'close' }
+export type FromOutside =
+  | { type: 'ready'; llmUrl: string }
+  | { type: 'chat'; id: number; ms: number }
+  | { type: 'chat'; id: number; error: string }
+
+const port = parentPort!
+const fake = await startFakeLlm()
+port.on('message', (m: ToOutside) => {
+  if (m.type === 'close') {
+    void fake.close().then(() => port.close())
+    return
+  }
+  firstDelta(m.port, m.token, m.body).then(
+    (ms) => port.postMessage({ type: 'chat', id: m.id, ms } satisfies FromOutside),
+    (e: Error) => port.postMessage({ type: 'chat', id: m.id, error: e.message } satisfies FromOutside),
+  )
+})
+port.postMessage({ type: 'ready', llmUrl: fake.url } satisfies FromOutside)
+
+/** Milliseconds from sending POST /api/chat to its first `delta` event, reported when the stream ends. */
+function firstDelta(port: number, token: string, body: unknown): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now()
+    let at: number | null = null
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/chat',
+        method: 'POST',
+        headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      },
+      (res) => {
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => {
+          if (at === null && chunk.includes('event: delta')) at = performance.now() - t0
+        })
+        // Answered once the exchange is over: the next run must not overlap the tail of this one.
+        res.on('end', () => (at !== null ? resolve(at) : reject(new Error(`no delta (status ${res.statusCode})`))))
+      },
+    )
+    req.on('error', reject)
+    req.end(JSON.stringify(body))
+  })
+}
