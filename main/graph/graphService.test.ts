@@ -280,11 +280,12 @@ describe('named branches (seed §9.2 branch_name)', () => {
 })
 
 describe('events', () => {
-  it('announces a new node, then the flow that now holds it', () => {
+  it('announces a new node, then the flow that now holds it', async () => {
     const g = setup()
     const f = g.flow()
     g.events.length = 0
     const id = g.add(f, 'hello')
+    await g.settled()
     expect(g.events.map((e) => e.event)).toEqual(['node_created', 'flow_updated'])
     const created = graphEvents.node_created.parse(g.events[0]!.data)
     expect(created).toMatchObject({ flow_id: f, node: { id, prompt: 'hello' } })
@@ -292,20 +293,57 @@ describe('events', () => {
     expect(flow.nodes.map((m) => m.id)).toEqual([id])
   })
 
-  it('announces an edited node and an edge change', () => {
+  it('announces an edited node and an edge change', async () => {
     const g = setup()
     const f = g.flow()
     const a = g.add(f, 'a')
     const b = g.add(f, 'b')
+    await g.settled()
     g.events.length = 0
     g.graph.updateNode({ id: a, tags: ['t'] })
+    await g.settled()
     expect(g.events.map((e) => e.event)).toEqual(['node_updated', 'flow_updated'])
     expect(graphEvents.node_updated.parse(g.events[0]!.data).node.metadata.tags).toEqual(['t'])
 
     g.events.length = 0
-    g.graph.connect({ flow_id: f, source_id: a, target_id: b })
+    const answered = g.graph.connect({ flow_id: f, source_id: a, target_id: b })
+    await g.settled()
     expect(g.events.map((e) => e.event)).toEqual(['flow_updated'])
-    expect(graphEvents.flow_updated.parse(g.events[0]!.data).flow.connections).toEqual([{ from: a, to: b }])
+    expect(graphEvents.flow_updated.parse(g.events[0]!.data).flow).toEqual(answered)
+    expect(answered.connections).toEqual([{ from: a, to: b }])
+  })
+
+  it('announces the edits of one turn of work as one flow_updated, after the node events, with the last shape', async () => {
+    const g = setup()
+    const f = g.flow()
+    const gone = g.flow('gone')
+    await g.settled()
+    g.events.length = 0
+    const [a, b, c] = g.chain(f, 'a', 'b', 'c') as [string, string, string]
+    g.graph.setPinned({ flow_id: f, node_id: a, pinned: true })
+    g.add(gone, 'soon deleted')
+    g.graph.deleteFlow(gone)
+    expect(g.events.map((e) => e.event)).toEqual([
+      'node_created',
+      'node_created',
+      'node_created',
+      'node_created',
+      'flow_deleted',
+    ])
+    await g.settled()
+    const announced = g.events
+      .filter((e) => e.event === 'flow_updated')
+      .map((e) => graphEvents.flow_updated.parse(e.data).flow)
+    expect(announced.map((flow) => flow.id)).toEqual([f]) // the deleted flow is not announced again
+    expect(announced[0]!.nodes.map((m) => [m.id, m.pinned])).toEqual([
+      [a, true],
+      [b, false],
+      [c, false],
+    ])
+    expect(announced[0]!.connections).toEqual([
+      { from: a, to: b },
+      { from: b, to: c },
+    ])
   })
 
   it('announces a deleted flow', () => {

@@ -160,12 +160,14 @@ describe('undo and redo', () => {
     expect(g.graph.getNode(elsewhere).prompt).toBe('elsewhere')
   })
 
-  it('tells the canvas about nodes that come back and text that goes back', () => {
+  it('tells the canvas about nodes that come back and text that goes back', async () => {
     const g = setup()
     const { f, merge, tail } = sample(g)
     g.graph.deleteNode({ flow_id: f, id: merge, mode: 'subtree' })
+    await g.settled()
     g.events.length = 0
     g.graph.undo(f)
+    await g.settled()
     const created = g.events
       .filter((e) => e.event === 'node_created')
       .map((e) => graphEvents.node_created.parse(e.data))

@@ -26,6 +26,8 @@ export interface GraphFixture {
   share(nodeId: string, flowId: string, position?: { x: number; y: number }): void
   /** As if the summary job had just run: the node's summary (every node's when none is named) is built and fresh. */
   summarise(nodeId?: string, text?: string): void
+  /** Once the flows edited so far have been announced (`flow_updated` follows the work of a turn of the event loop). */
+  settled(): Promise<void>
 }
 
 /** A fresh graph per test, closed afterwards. The clock is fake so timestamps are distinct and ordered. */
@@ -66,6 +68,7 @@ function openGraph(): GraphFixture {
       void db
         .prepare('UPDATE nodes SET summary_text = ?, summary_updated = 0 WHERE ? IS NULL OR id = ?')
         .run(text, nodeId ?? null, nodeId ?? null),
+    settled: () => new Promise((resolve) => setImmediate(resolve)),
   }
 }
 
