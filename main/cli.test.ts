@@ -343,7 +343,9 @@ describe('loomverse graph commands', () => {
 
     const again = await run('story', 'init', '霧の国', '--home', data)
     expect(again).toMatchObject({ code: 1, err: expect.stringMatching(/exists already/) })
-    const card = files({ 'aqua.json': JSON.stringify({ name: 'Aqua', description: 'A goddess.', first_mes: 'Hello!' }) })
+    const card = files({
+      'aqua.json': JSON.stringify({ name: 'Aqua', description: 'A goddess.', first_mes: 'Hello!' }),
+    })
     const imported = await run('import', '--home', data, '--format', 'card', card['aqua.json']!)
     expect(imported).toMatchObject({ code: 0, out: ['Imported the v1 card "Aqua" as a persona (1 greetings)'] })
     const hostile = await run('story', 'init', 'CON', '--home', data)

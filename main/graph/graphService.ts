@@ -432,7 +432,9 @@ export class GraphService {
 
   setPinned(input: Parsed<'set_pinned'>): Flow {
     this.requireMember(input.flow_id, input.node_id, 'node')
-    return this.editFlow(input.flow_id, input.pinned ? 'pin' : 'unpin', (rec) => rec.setPinned(input.node_id, input.pinned))
+    return this.editFlow(input.flow_id, input.pinned ? 'pin' : 'unpin', (rec) =>
+      rec.setPinned(input.node_id, input.pinned),
+    )
   }
 
   setPositions(input: Parsed<'set_positions'>): Flow {
