@@ -1,5 +1,6 @@
 import type { ContextPreview, Persona } from '@shared/contract'
 import { contextBudget, flowContext, memoryShare, type StoryContext } from '../graph/flowContext'
+import type { ContextFlow } from '../graph/flowContext'
 import type { GraphService } from '../graph/graphService'
 import type { Calibration } from '../llm/tokenCalibration'
 import type { ChatMemory } from '../memory/memory'
@@ -43,6 +44,10 @@ export async function promptContext(
   const flowBudget = contextBudget(deps.graph, deps.settings, input.flowId)
   // Built in our count against the budget as much of ours as the model's budget holds.
   const budget = Math.max(1, Math.floor(flowBudget / (calibration?.ratio ?? 1)))
+  // What is above the parents is read once, for memory's branch filter and the history alike:
+  // in a conversation of thousands of turns each reading costs milliseconds.
+  let above: ContextFlow | null = null
+  const flowAbove = () => (above ??= deps.graph.contextFlow(input.flowId, input.parentIds))
   const memory =
     input.persona && deps.memory
       ? await memoryPack(deps.memory, {
@@ -52,10 +57,11 @@ export async function promptContext(
           nodeId: input.nodeId,
           parentIds: input.parentIds,
           budgetTokens: memoryShare(budget),
+          pathAbove: () => new Set([...input.parentIds, ...flowAbove().connections.map((c) => c.from)]),
         })
       : null
   const story = deps.scenes?.contextFor(input.flowId, input.parentIds) ?? null
-  const context = flowContext(deps.graph, deps.settings, { ...rest, memory, story, budget })
+  const context = flowContext(deps.graph, deps.settings, { ...rest, memory, story, budget, above: flowAbove })
   return calibration ? asTheModelCounts(context, calibration, flowBudget) : context
 }
 

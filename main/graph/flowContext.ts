@@ -1,9 +1,10 @@
 import type { ContextPreview, Node, Persona } from '@shared/contract'
 import type { SettingsService } from '../settings/settingsService'
 import { uiLanguage } from '../kernel/language'
-import { buildContext } from './context'
+import { buildContext, type ContextFlow } from './context'
 import { buildStoryContext, type StoryContext } from './storyContext'
 
+export type { ContextFlow }
 export type { StoryContext } from './storyContext'
 import type { GraphService } from './graphService'
 
@@ -32,6 +33,8 @@ export function flowContext(
     story?: StoryContext | null
     /** The budget in our token count, when the model counts differently (default: the flow's budget). */
     budget?: number
+    /** The flow above the parents, when the caller has read it already (or will share it). */
+    above?: () => ContextFlow
   },
 ): ContextPreview {
   const budget = input.budget ?? contextBudget(graph, settings, input.flowId)
@@ -58,7 +61,7 @@ export function flowContext(
       parentsOf: (id) => graph.parentsOf(input.flowId, id),
     })
   }
-  const flow = graph.contextFlow(input.flowId, input.parentIds)
+  const flow = input.above?.() ?? graph.contextFlow(input.flowId, input.parentIds)
   return buildContext({
     flow: { ...flow, system_prompt: systemText(flow.system_prompt, input.persona ?? null) },
     node,
