@@ -17,16 +17,12 @@ import { startCore } from '../../main/core'
 import { startHost } from '../../main/host/wsHost'
 import { openaiConnector } from '../../main/llm/openaiConnector'
 import { apiCall } from '../../tests/support/apiClient'
+import { callerOf, percentile } from '../support'
 import type { FromOutside, ToOutside } from './outside'
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '100' } } })
 const runs = Number(values.runs)
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got "${values.runs}"`)
-
-const percentile = (xs: number[], p: number) => {
-  const sorted = [...xs].sort((a, b) => a - b)
-  return Number(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(2))
-}
 
 /** The router path's newest node, which its next turn continues. */
 let lastRouterNode: string | null = null
@@ -64,11 +60,7 @@ const host = await startHost({
   api: { useToken: (t) => core.apiTokens.use(t), version: 'bench', rateLimits: { burst: 1e9, perSecond: 1e9 } },
 })
 try {
-  const call = async <T>(method: string, input: unknown) => {
-    const r = await core.router.call(method, input, { transport: 'internal' })
-    if (!r.ok) throw new Error(`${method}: ${r.error.message}`)
-    return r.value as T
-  }
+  const call = callerOf(core)
   const persona = await call<{ id: string }>('create_persona', { name: 'Bench' })
   const { token } = await call<{ token: string }>('api_token_create', { name: 'bench' })
   const auth = { authorization: `Bearer ${token}` }

@@ -9,25 +9,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startCore } from '../../main/core'
+import { callerOf, percentile } from '../support'
 
 const { values } = parseArgs({ options: { turns: { type: 'string', default: '5000' } } })
 const turns = Number(values.turns)
 if (!Number.isInteger(turns) || turns < 100) throw new Error(`--turns must be an integer ≥ 100, got "${values.turns}"`)
 
-const percentile = (xs: number[], p: number) => {
-  const sorted = [...xs].sort((a, b) => a - b)
-  return Number(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(2))
-}
 const nextTurnOfTheLoop = () => new Promise((resolve) => setImmediate(resolve))
 
 const home = mkdtempSync(join(tmpdir(), 'loomverse-bench-long-'))
 const core = startCore({ home, mode: 'browser', log: () => {} })
 try {
-  const call = async <T>(method: string, input: unknown) => {
-    const r = await core.router.call(method, input, { transport: 'internal' })
-    if (!r.ok) throw new Error(`${method}: ${r.error.message}`)
-    return r.value as T
-  }
+  const call = callerOf(core)
   const flow = await call<{ id: string }>('create_flow', { name: 'long' })
   let parent: string | null = null
   const created: number[] = []

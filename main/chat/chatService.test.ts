@@ -137,6 +137,24 @@ describe('chat over a real HTTP provider', () => {
     expect(node.error).toBeTruthy()
   })
 
+  it('shows what was sent for a reply the provider refused before any text', async () => {
+    const h = await start({ chat: { retry: { attempts: 1 } } })
+    const { flow, parent } = await flowWithParent(h)
+    h.fake.script({ provider: 'openai', status: 400 })
+    const { node_id } = await h.call<{ node_id: string }>('chat_send', {
+      flow_id: flow.id,
+      parent_id: parent.id,
+      prompt: 'refused',
+    })
+    expect(await settled(h, node_id)).toMatchObject({ state: 'failed' })
+    expect((await h.call<Node>('get_node', { id: node_id })).status).toBe('error')
+    const sent = await h.call<{ context: { parts: Array<{ kind: string; text: string }> } } | null>(
+      'get_sent_context',
+      { node_id },
+    )
+    expect(sent?.context.parts.at(-1)).toMatchObject({ kind: 'prompt', text: 'refused' })
+  })
+
   it('retry makes a sibling with the same parent and prompt, streaming its own reply', async () => {
     const h = await start()
     const { flow, parent } = await flowWithParent(h)

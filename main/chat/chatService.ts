@@ -211,9 +211,11 @@ export class ChatService {
     const started = performance.now()
     let firstAt: number | null = null
     let savedAt = started
-    let unsaved: (() => void) | null = null
+    // Saved for the inspector once the request is on its way (at the reply's first text, or
+    // when the turn ends), not before it: writing it first kept the model waiting.
+    let unsaved: ContextPreview | null = null
     const saveSentContext = () => {
-      unsaved?.()
+      if (unsaved) graph.saveSentContext(nodeId, unsaved)
       unsaved = null
     }
     const batcher = new DeltaBatcher(this.options.batchMs ?? 50, (delta) =>
@@ -227,9 +229,7 @@ export class ChatService {
       const connector = this.llm.connector(ref.provider)
       const calibration = this.options.calibration?.of(modelRef) ?? null
       const { messages, context } = await turnMessages(this.contextDeps(), turn, persona, calibration)
-      // Saved for the inspector once the request is on its way (at the reply's first text, or
-      // when the turn ends), not before it: writing it first kept the model waiting.
-      if (!turn.continueFrom) unsaved = () => graph.saveSentContext(nodeId, context)
+      if (!turn.continueFrom) unsaved = context
       const budget = contextBudget(this.graph, this.settings, turn.flowId)
       const prompt = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n')
       const retry = {

@@ -1,6 +1,6 @@
 import type { ContextPreview, Persona } from '@shared/contract'
-import { contextBudget, flowContext, memoryShare, type StoryContext } from '../graph/flowContext'
-import type { ContextFlow } from '../graph/flowContext'
+import { withAncestors } from '../graph/dag'
+import { contextBudget, flowContext, memoryShare, type ContextFlow, type StoryContext } from '../graph/flowContext'
 import type { GraphService } from '../graph/graphService'
 import type { Calibration } from '../llm/tokenCalibration'
 import type { ChatMemory } from '../memory/memory'
@@ -57,7 +57,7 @@ export async function promptContext(
           nodeId: input.nodeId,
           parentIds: input.parentIds,
           budgetTokens: memoryShare(budget),
-          pathAbove: () => new Set([...input.parentIds, ...flowAbove().connections.map((c) => c.from)]),
+          pathAbove: () => withAncestors(input.parentIds, flowAbove().connections),
         })
       : null
   const story = deps.scenes?.contextFor(input.flowId, input.parentIds) ?? null

@@ -2,11 +2,11 @@ import type { ContextPreview, Node, Persona } from '@shared/contract'
 import type { SettingsService } from '../settings/settingsService'
 import { uiLanguage } from '../kernel/language'
 import { buildContext, type ContextFlow } from './context'
+import type { GraphService } from './graphService'
 import { buildStoryContext, type StoryContext } from './storyContext'
 
 export type { ContextFlow }
 export type { StoryContext } from './storyContext'
-import type { GraphService } from './graphService'
 
 /** A quarter of the context budget, at most 2,000 tokens, is what the persona's memory may take. */
 export function memoryShare(budget: number): number {

@@ -12,7 +12,7 @@ import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
 import type { EventBus } from '../kernel/events'
 import { ChangeRecorder } from './changes'
-import { adjacency, reachable, wouldCycle } from './dag'
+import { adjacency, reachable, withAncestors, wouldCycle } from './dag'
 import type { ContextFlow } from './context'
 import { GraphStore } from './graphStore'
 import { isoNow } from '../kernel/time'
@@ -194,9 +194,7 @@ export class GraphService {
 
   /** The node and every ancestor in the flow: the conversation the model sees when answering it. */
   pathTo(flowId: string, nodeId: string): Set<string> {
-    const path = new Set(this.store.edgesAbove(flowId, [nodeId]).map((c) => c.from))
-    path.add(nodeId)
-    return path
+    return withAncestors([nodeId], this.store.edgesAbove(flowId, [nodeId]))
   }
 
   /**
@@ -523,9 +521,10 @@ export class GraphService {
    * `flow_updated` carries the whole flow, which takes milliseconds to read in a conversation of
    * thousands of turns (18 ms at 5,000 nodes): it is sent once the current work is done, not in
    * the middle of it — after a chat turn's request has left, not before — and once for the edits
-   * of one turn of the event loop. The node events go at once.
+   * of one turn of the event loop. The node events go at once. Writers of flows outside this
+   * service (a VizPrompt import) announce through here too.
    */
-  private announceFlow(flowId: string): void {
+  announceFlow(flowId: string): void {
     if (this.flowsToAnnounce.size === 0) setImmediate(() => this.announceFlows())
     this.flowsToAnnounce.set(flowId, null) // any copy read before this edit is out of date
   }

@@ -64,8 +64,8 @@ export interface ChatMemory {
     nodeId: string | null
     parentIds: readonly string[]
     budgetTokens: number
-    /** The parents and every node above them, when the caller reads them anyway (the context does). */
-    pathAbove?: () => ReadonlySet<string>
+    /** The parents and every node above them, read once by the context for both (called only if needed). */
+    pathAbove: () => ReadonlySet<string>
   }): Promise<string | null>
   /**
    * Stores the finished exchange as an EPISODE (never blocking the reply) and queues its jobs;
@@ -248,13 +248,7 @@ export class MemoryService implements ChatMemory {
     // Walked only if a candidate came from a node: a long flow's path costs milliseconds, and
     // a memory of imported or global units never needs it.
     let walked: ReadonlySet<string> | null = null
-    const walk = (): ReadonlySet<string> => {
-      if (input.pathAbove) return new Set([...input.pathAbove(), ...(input.nodeId ? [input.nodeId] : [])])
-      return input.nodeId
-        ? this.pathTo(input.flowId, input.nodeId)
-        : new Set(input.parentIds.flatMap((p) => [...this.pathTo(input.flowId, p)]))
-    }
-    const path = { has: (id: string) => (walked ??= walk()).has(id) }
+    const path = { has: (id: string) => id === input.nodeId || (walked ??= input.pathAbove()).has(id) }
     const pack = buildPack(store, { query: input.query, budget: input.budgetTokens, path, ...aids })
     if (input.nodeId) this.savePack(store, input.nodeId, input.flowId, input.query, input.budgetTokens, pack)
     return pack.text || null

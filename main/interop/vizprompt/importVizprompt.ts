@@ -104,5 +104,5 @@ function announce({ graph, bus }: VizpromptDeps, applied: Applied): void {
     const tags = [...new Set(node.metadata.tags)]
     bus.emit('node_updated', { node: { ...node, metadata: { ...node.metadata, tags } } })
   }
-  for (const id of applied.flows) bus.emit('flow_updated', { flow: graph.getFlow(id) })
+  for (const id of applied.flows) graph.announceFlow(id)
 }
