@@ -162,7 +162,7 @@ async function synthetic(): Promise<void> {
 
 // ---- LoCoMo evidence recall (locomo.ts): in-sample and out-of-sample, beside BM25 baselines
 
-locomo(process.env.LOOMVERSE_LOCOMO || resolve(repoRoot, '../shared/data/locomo/locomo_dev.json'), print, pct)
+await locomo(process.env.LOOMVERSE_LOCOMO || resolve(repoRoot, '../shared/data/locomo/locomo_dev.json'), print, pct)
 // LOOMVERSE_BENCH_ONLY=locomo: just the recall figures (tuning the Scheduler).
 if (process.env.LOOMVERSE_BENCH_ONLY !== 'locomo') {
   await synthetic()

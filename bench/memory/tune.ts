@@ -2,6 +2,7 @@
 // conversations are never read here. Each argument is a JSON object of `tuning` overrides; one
 // JSON line per setting. Run with
 //   npx tsx --tsconfig tsconfig.node.json bench/memory/tune.ts '{}' '{"wordWeight":2}'
+// LOOMVERSE_TUNE_SENTENCE=1 adds the built-in sentence model's vectors (the "meaning" ranking).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -11,6 +12,8 @@ import { buildPack } from '../../main/memory/scheduler'
 import { tuning } from '../../main/memory/tuning'
 import { packedRefs } from './locomo'
 import { readLocomo } from './locomoData'
+import { SENTENCE_MODEL } from '../../main/memory/sentenceModel'
+import { embedStore, sentenceVectors } from './sentenceVectors'
 
 const path = process.env.LOOMVERSE_LOCOMO || resolve(import.meta.dirname, '../../../shared/data/locomo/locomo_dev.json')
 const inSample = (readLocomo(path) ?? []).slice(0, 3)
@@ -18,17 +21,25 @@ if (inSample.length === 0) throw new Error('no LoCoMo data: set LOOMVERSE_LOCOMO
 const dir = mkdtempSync(join(tmpdir(), 'loomverse-tune-'))
 const defaults = { ...tuning }
 try {
+  const sentence = process.env.LOOMVERSE_TUNE_SENTENCE === '1'
   const stores = inSample.map((c, i) => {
     const store = openMemory(join(dir, `memory_${i}.db`))
     importLines(store, c.lines.join('\n'))
     return store
   })
+  const queryVectors: number[][][] = []
+  for (const [i, c] of inSample.entries()) {
+    if (sentence) await embedStore(stores[i]!)
+    queryVectors.push(sentence ? await sentenceVectors(c.questions.map((q) => q.question)) : [])
+  }
   for (const arg of process.argv.slice(2).length ? process.argv.slice(2) : ['{}']) {
     Object.assign(tuning, defaults, JSON.parse(arg) as Partial<typeof tuning>)
     const cat = new Map<number, [number, number]>()
     inSample.forEach((c, i) => {
-      for (const q of c.questions) {
-        const refs = packedRefs(buildPack(stores[i]!, { query: q.question, budget: 2000, path: null }))
+      for (const [n, q] of c.questions.entries()) {
+        const vector = queryVectors[i]![n]
+        const modelVector = vector ? { modelVector: { model: SENTENCE_MODEL, vector } } : {}
+        const refs = packedRefs(buildPack(stores[i]!, { query: q.question, budget: 2000, path: null, ...modelVector }))
         const t = cat.get(q.category) ?? [0, 0]
         t[0] += q.evidence.filter((e) => refs.has(e)).length
         t[1] += q.evidence.length

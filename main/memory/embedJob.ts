@@ -1,13 +1,22 @@
 import { parseModelRef } from '../llm/models'
 import type { MemoryJobContext } from './jobContext'
 import { hasDirty, takeDirty, writeModelVectors } from './modelVectors'
+import { embedSentences, isSentenceModel } from './sentenceModel'
+import type { MemoryStore } from './store'
 
 /** Units per embedding request: every provider accepts this many inputs at once. */
 const BATCH = 64
+/**
+ * The built-in sentence model computes in this thread: small batches (~8 ms a text) keep a
+ * waiting query's embedding (sentenceQueries.ts) from queueing behind a long one.
+ */
+const SENTENCE_BATCH = 8
 /** Batches per job; the rest continue in a new job so one run never outlives its lease. */
 const BATCHES_PER_JOB = 16
 /** Text sent per unit: embedding models read a few thousand tokens at most. */
 const MAX_CHARS = 4000
+
+export type EmbedTexts = (texts: string[]) => Promise<number[][]>
 
 /**
  * Brings the persona's model vectors up to date: every unit whose text changed since its
@@ -15,15 +24,34 @@ const MAX_CHARS = 4000
  * batches. Idempotent: a unit embedded twice just has its vector replaced.
  */
 export async function embedWithModel(model: string, ctx: MemoryJobContext): Promise<void> {
+  const done = await embedDirty(ctx.store, model, embedderFor(model, ctx), BATCHES_PER_JOB)
+  if (!done) ctx.enqueue('embed', { model })
+}
+
+function embedderFor(model: string, ctx: MemoryJobContext): EmbedTexts {
+  if (isSentenceModel(model)) return (texts) => embedSentences(texts)
   const ref = parseModelRef(model)
   const connector = ctx.llm.connector(ref.provider)
-  const { store } = ctx
-  for (let batch = 0; batch < BATCHES_PER_JOB; batch++) {
-    const units = takeDirty(store.db, BATCH)
-    if (units.length === 0) return
+  return (input) => connector.embed({ model: ref.model, input, signal: ctx.signal })
+}
+
+/**
+ * Embeds up to `batches` batches of stale units with `embed` and stores the vectors. True when
+ * nothing stale is left.
+ */
+export async function embedDirty(
+  store: MemoryStore,
+  model: string,
+  embed: EmbedTexts,
+  batches = Infinity,
+): Promise<boolean> {
+  const size = isSentenceModel(model) ? SENTENCE_BATCH : BATCH
+  for (let batch = 0; batch < batches; batch++) {
+    const units = takeDirty(store.db, size)
+    if (units.length === 0) return true
     // An empty input is refused by some providers; a unit always has at least its kind's label.
     const input = units.map((u) => store.text(store.requireUnit(u.id)).slice(0, MAX_CHARS) || '-')
-    const vectors = await connector.embed({ model: ref.model, input, signal: ctx.signal })
+    const vectors = await embed(input)
     if (vectors.length !== units.length)
       throw new Error(`the embedding model ${model} answered ${vectors.length} vectors for ${units.length} texts`)
     writeModelVectors(
@@ -32,5 +60,5 @@ export async function embedWithModel(model: string, ctx: MemoryJobContext): Prom
       units.map((u, i) => ({ ...u, vector: vectors[i]! })),
     )
   }
-  if (hasDirty(store.db)) ctx.enqueue('embed', { model })
+  return !hasDirty(store.db)
 }

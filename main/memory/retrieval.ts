@@ -123,7 +123,13 @@ export function hybridRetrieve(
   const meaning = new Map<number, number>()
   if (modelVector)
     for (const [kind, k] of knnKinds)
-      for (const row of nearestByModel(store.db, modelVector.model, modelVector.vector, kind, k))
+      for (const row of nearestByModel(
+        store.db,
+        modelVector.model,
+        modelVector.vector,
+        kind,
+        Math.ceil(k * tuning.meaningShare),
+      ))
         meaning.set(row.id, row.distance)
   const meaningRanked = [...meaning.entries()].sort((a, b) => a[1] - b[1])
   lap('model-knn')
@@ -146,7 +152,7 @@ export function hybridRetrieve(
     bump(id, tuning.vectorWeight * rrf(rank), `vector #${rank + 1} (${(1 - d).toFixed(2)})`),
   )
   meaningRanked.forEach(([id, d], rank) =>
-    bump(id, tuning.vectorWeight * rrf(rank), `meaning #${rank + 1} (${(1 - d).toFixed(2)})`),
+    bump(id, tuning.meaningWeight * rrf(rank), `meaning #${rank + 1} (${(1 - d).toFixed(2)})`),
   )
   if (fused.size === 0) return new Map()
 

@@ -23,6 +23,15 @@ export const tuning = {
   trigramWeight: 1.5,
   /** The local hashed n-gram vectors. */
   vectorWeight: 0.5,
+  /**
+   * The persona's embedding model (the built-in sentence model, or a provider's). Chosen with
+   * the sentence model on conversations 0–2: 0.5 and every neighbour 0.792; 2 and a quarter of
+   * them 0.839 (a plateau of 0.83–0.84 from 1.5 to 3 and a quarter to a third). Far neighbours
+   * brought in low-value turns that took the budget from the words' hits.
+   */
+  meaningWeight: 2,
+  /** The share of the vector searches' neighbours the embedding model brings (80 episodes at 1). */
+  meaningShare: 0.25,
   /** A turn spoken by someone the query names: its score × (1 + this). */
   speakerBoost: 0.3,
   /**
