@@ -26,6 +26,7 @@ import { ENTITY_JOBS } from './memoryJobs'
 import { MemoryProgress } from './memoryProgress'
 import { dirtyCount } from './modelVectors'
 import { PackAids } from './packAids'
+import { isSentenceModel } from './sentenceModel'
 import { ExternalMessages } from './externalMessages'
 import { entityGraph, listUnits, memoryStatus, packsForNode, spendStatus, unitDetail } from './memoryQueries'
 import { prunePacks } from './packHistory'
@@ -194,6 +195,7 @@ export class MemoryService implements ChatMemory {
       env: deps.env,
       lightweightDefault: () => deps.settings.get().summary.model,
       timeoutMs: deps.aidTimeoutMs,
+      sentences: (texts, timeoutMs) => this.worker.embedSentences(texts, timeoutMs),
       log: (m) => console.error(m),
     })
     this.planner = new MemoryJobPlanner({
@@ -211,7 +213,12 @@ export class MemoryService implements ChatMemory {
     this.resumePending()
     let language = uiLanguage(deps.settings.get().language)
     this.stopListening = deps.bus.listen((event) => {
-      if (event === 'personas_changed') this.resumeOnNewModel()
+      if (event === 'personas_changed') {
+        this.resumeOnNewModel()
+        // A persona's new embedding model starts on its memory at once, not at the next message.
+        for (const [personaId, store] of this.stores)
+          if (deps.personas.find(personaId)) this.planner.catchUpEmbeddings(personaId, store)
+      }
       if (event === 'settings_updated' && uiLanguage(deps.settings.get().language) !== language) {
         language = uiLanguage(deps.settings.get().language)
         this.progress.reword(this.stores.keys())
@@ -325,6 +332,9 @@ export class MemoryService implements ChatMemory {
       },
     })
     const jobs = input.no_llm ? 0 : this.planner.queueEpisodeJobs(input.persona_id, store, result.unitIds)
+    // Without the LLM no provider is called; the built-in sentence model is not one.
+    if (input.no_llm && isSentenceModel(this.aids.embeddingModel(this.deps.personas.get(input.persona_id))))
+      this.planner.catchUpEmbeddings(input.persona_id, store)
     if (result.unitIds.length > 0)
       this.deps.bus.emit('memory_changed', { persona_id: input.persona_id, unit_ids: result.unitIds.slice(0, 1000) })
     const { imported, skipped, unreadable, errors } = result

@@ -130,6 +130,41 @@ describe("the persona's embedding model", () => {
   })
 })
 
+describe('the built-in sentence model', () => {
+  it('finds a memory by meaning with no provider, embedded in the worker, and leaves Japanese to the words', async () => {
+    const h = await setup()
+    const { id } = await h.call<{ id: string }>('create_persona', { name: 'Aoi', embedding_model: 'local:sentence-en' })
+    const KICKBOXING = 'I have been going to kickboxing classes three evenings a week.'
+    await importLines(h, id, [...filler, KICKBOXING, '猫のモモがソファで寝ている。'])
+    type Status = { vectors: { model: string | null; waiting: number } }
+    const status = () => h.call<Status>('memory_status', { persona_id: id })
+    await until(async () => (await status()).vectors.waiting === 0)
+    expect((await status()).vectors.model).toBe('local:sentence-en')
+
+    // Not a word, trigram or hashed n-gram in common: only meaning links the two.
+    const pack = await h.call<MemoryPack>('memory_pack', {
+      persona_id: id,
+      query: 'Does Aoi practise any martial arts?',
+      budget_tokens: 400,
+    })
+    expect(pack.vectors).toEqual(['local:hash-ngram-256', 'local:sentence-en'])
+    expect(items(pack).find((i) => i.text.includes('kickboxing'))?.why).toMatch(/meaning #1 /)
+    expect(h.fake.requests.filter((r) => r.path.includes('embed'))).toEqual([])
+
+    // A Japanese query is not sent through an English model's neighbours.
+    const ja = await h.call<MemoryPack>('memory_pack', { persona_id: id, query: 'モモは元気？', budget_tokens: 400 })
+    expect(items(ja).some((i) => /meaning #/.test(i.why))).toBe(false)
+    expect(items(ja).some((i) => i.text.includes('モモ'))).toBe(true)
+  }, 60_000)
+
+  it('refuses an embedding model that is neither a provider model nor the built-in one, naming both forms', async () => {
+    const h = await setup()
+    await expect(h.call('create_persona', { name: 'Aoi', embedding_model: 'local:sentence-fr' })).rejects.toThrow(
+      /provider:model .*or local:sentence-en/,
+    )
+  })
+})
+
 describe('intent by the lightweight model', () => {
   async function persona(h: LlmHarness): Promise<string> {
     const { id } = await h.call<{ id: string }>('create_persona', { name: 'Aoi', lightweight_model: 'openai:light' })

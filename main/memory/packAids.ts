@@ -6,6 +6,7 @@ import type { LlmRegistry } from '../llm/providers'
 import { classifyIntent } from './intent'
 import { askJson } from './jobContext'
 import type { PackRequest } from './scheduler'
+import { embedSentences, isSentenceModel, SENTENCE_MODEL } from './sentenceModel'
 import type { MemoryStore } from './store'
 
 export interface PackAidsDeps {
@@ -15,6 +16,8 @@ export interface PackAidsDeps {
   lightweightDefault: () => string | null | undefined
   /** How long a pack waits for the model's intent and the query's embedding. */
   timeoutMs?: { intent?: number; embed?: number }
+  /** The built-in sentence model's vectors, off the main thread (default: computed here). */
+  sentences?: (texts: string[], timeoutMs: number) => Promise<number[][]>
   log?: (message: string) => void
 }
 
@@ -42,10 +45,14 @@ export class PackAids {
 
   constructor(private readonly deps: PackAidsDeps) {}
 
-  /** The persona's embedding model as `provider:model`, when one is set and its provider configured. */
+  /**
+   * The persona's embedding model as `provider:model`, when one is set and its provider
+   * configured; or the built-in sentence model, which needs no provider.
+   */
   embeddingModel(persona: Persona): string | null {
     const text = persona.embedding_model || this.deps.env.LOOMVERSE_EMBEDDING_MODEL
     if (!text) return null
+    if (isSentenceModel(text)) return SENTENCE_MODEL
     try {
       const ref = parseModelRef(text)
       return this.deps.llm.configured().includes(ref.provider) ? `${ref.provider}:${ref.model}` : null
@@ -113,18 +120,23 @@ export class PackAids {
   private async vector(persona: Persona, query: string): Promise<PackRequest['modelVector'] | null> {
     const model = this.embeddingModel(persona)
     if (!model || !query.trim() || Date.now() < this.resting.embed) return null
-    const ref = parseModelRef(model)
     try {
-      const signal = AbortSignal.timeout(this.deps.timeoutMs?.embed ?? 2000)
-      const [vector] = await this.deps.llm
-        .connector(ref.provider)
-        .embed({ model: ref.model, input: [query.slice(0, 4000)], signal })
+      const [vector] = await this.embed(model, [query.slice(0, 4000)], this.deps.timeoutMs?.embed ?? 2000)
       return vector && vector.length > 0 ? { model, vector } : null
     } catch (e) {
       this.deps.log?.(`[memory] embedding the query with ${model} failed, local vectors only: ${message(e)}`)
-      this.resting.embed = Date.now() + RESTING_MS
+      // A provider is spared for a while; the built-in model (slow only while it loads) is not one.
+      if (!isSentenceModel(model)) this.resting.embed = Date.now() + RESTING_MS
       return null
     }
+  }
+
+  private embed(model: string, input: string[], timeoutMs: number): Promise<number[][]> {
+    if (isSentenceModel(model)) return (this.deps.sentences ?? embedSentences)(input, timeoutMs)
+    const ref = parseModelRef(model)
+    return this.deps.llm
+      .connector(ref.provider)
+      .embed({ model: ref.model, input, signal: AbortSignal.timeout(timeoutMs) })
   }
 
   private remember(key: string, answer: Pick<PackRequest, 'intent' | 'intentBy'>) {

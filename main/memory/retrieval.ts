@@ -1,6 +1,7 @@
 import { embedLocal, vectorBlob } from './embedder'
 import { Sensitivity, UnitKind, UnitState } from './enums'
 import { nearestByModel } from './modelVectors'
+import { isSentenceModel } from './sentenceModel'
 import type { PackRequest } from './scheduler'
 import type { MemoryStore, UnitRow } from './store'
 import { tuning } from './tuning'
@@ -121,7 +122,8 @@ export function hybridRetrieve(
   const knnRanked = [...knn.entries()].sort((a, b) => a[1] - b[1])
   // The embedding model's neighbours, a ranking of their own: meaning the n-grams cannot see.
   const meaning = new Map<number, number>()
-  if (modelVector)
+  // The built-in sentence model reads English only: on Japanese its neighbours are noise.
+  if (modelVector && !(isSentenceModel(modelVector.model) && CJK.test(query)))
     for (const [kind, k] of knnKinds)
       for (const row of nearestByModel(
         store.db,

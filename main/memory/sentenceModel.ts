@@ -10,12 +10,12 @@
  *
  * Costs, measured on two shared cores: ~150 ms to load, ~8 ms a text in batches, ~13 ms for one
  * query. The compute is synchronous WebAssembly, so it runs in the memory worker, never on the
- * main thread (sentenceQueries.ts).
+ * main thread (MemoryWorkerHost.embedSentences).
  */
 import type { EmbeddingsModel } from '@energetic-ai/embeddings'
+import { SENTENCE_MODEL } from '@shared/contract'
 
-export const SENTENCE_MODEL = 'local:sentence-en'
-export const SENTENCE_DIMENSIONS = 512
+export { SENTENCE_MODEL }
 
 /** The encoder reads a few hundred word pieces at most; longer text only costs time. */
 const MAX_CHARS = 2000

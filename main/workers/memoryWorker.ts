@@ -5,6 +5,7 @@ import { finishedMessage, runWorkerLoop } from '../kernel/jobs/workerLoop'
 import { LlmRegistry, type ProviderConfig } from '../llm/providers'
 import { openMemory } from '../memory/db'
 import { MemoryJobRunner } from '../memory/runner'
+import { embedSentences } from '../memory/sentenceModel'
 
 // The memory worker thread: runs the jobs of every persona database it has been woken for,
 // so LLM extraction and re-indexing never sit on the main event loop. Each database has its
@@ -23,8 +24,19 @@ port.on('message', (m: ToWorker<ProviderConfig[]>) => {
   if (m.type === 'wake' && m.dbPath && !runners.has(m.dbPath))
     runners.set(m.dbPath, new MemoryJobRunner(openMemory(m.dbPath), llm, init.queue))
   if (m.type === 'stop') running.abort()
+  if (m.type === 'ask') return void answer(m)
   wake?.()
 })
+
+/** The questions the main thread may ask: only a query's sentence vector so far. */
+function answer(m: Extract<ToWorker, { type: 'ask' }>): void {
+  const reply = (r: { output?: unknown; error?: string }) => send({ type: 'answer', id: m.id, ...r })
+  if (m.question !== 'embed_sentences') return reply({ error: `unknown question ${m.question}` })
+  embedSentences(m.input as string[]).then(
+    (output) => reply({ output }),
+    (e: unknown) => reply({ error: e instanceof Error ? e.message : String(e) }),
+  )
+}
 
 async function main(): Promise<void> {
   send({ type: 'started' })

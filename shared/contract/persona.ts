@@ -4,12 +4,26 @@ import type { EventSpecs, MethodSpecs } from './spec'
 
 const providers = ['openai', 'openrouter', 'gemini', 'ollama'] as const
 
+const isModelRef = (s: string) => providers.some((p) => s.startsWith(`${p}:`) && s.length > p.length + 1)
+
 /** `provider:model`, e.g. `openai:gpt-4o-mini` or `ollama:llama3.1:8b`. */
 export const ModelRefText = z
   .string()
   .max(300)
-  .refine((s) => providers.some((p) => s.startsWith(`${p}:`) && s.length > p.length + 1), {
-    message: `write provider:model, with provider one of ${providers.join(', ')}`,
+  .refine(isModelRef, { message: `write provider:model, with provider one of ${providers.join(', ')}` })
+
+/**
+ * The built-in English sentence embedder (main/memory/sentenceModel.ts): chosen as a persona's
+ * embedding model, it finds memories by meaning with no provider and no network.
+ */
+export const SENTENCE_MODEL = 'local:sentence-en'
+
+/** An embedding model: a provider's, or the built-in sentence model. */
+const EmbeddingModelText = z
+  .string()
+  .max(300)
+  .refine((s) => s === SENTENCE_MODEL || isModelRef(s), {
+    message: `write provider:model (provider one of ${providers.join(', ')}) or ${SENTENCE_MODEL}`,
   })
 
 export const Persona = z.object({
@@ -22,7 +36,10 @@ export const Persona = z.object({
   lightweight_model: z.string().nullable(),
   vision_model: z.string().nullable(),
   lightweight_vision_model: z.string().nullable(),
-  /** Null: the environment's LOOMVERSE_EMBEDDING_MODEL, else only the built-in local embedder. */
+  /**
+   * Null: the environment's LOOMVERSE_EMBEDDING_MODEL, else only the built-in hashed n-grams.
+   * `local:sentence-en`: the built-in sentence model beside them.
+   */
   embedding_model: z.string().nullable(),
   /** Null: the environment's LOOMVERSE_IMAGE_MODEL, else the persona cannot make pictures. */
   image_model: z.string().nullable(),
@@ -41,7 +58,7 @@ const Fields = z.object({
   lightweight_model: ModelRefText.nullable(),
   vision_model: ModelRefText.nullable(),
   lightweight_vision_model: ModelRefText.nullable(),
-  embedding_model: ModelRefText.nullable(),
+  embedding_model: EmbeddingModelText.nullable(),
   image_model: ModelRefText.nullable(),
   temperature: z.number().min(0).max(2).nullable(),
   max_tokens: z.number().int().min(1).max(1_000_000).nullable(),

@@ -22,7 +22,15 @@ export interface WorkerInit<Config = unknown> {
 
 export type ToWorker<Config = unknown> =
   /** There may be work; with `dbPath`, in that database (opened on first mention). */
-  { type: 'wake'; dbPath?: string } | { type: 'stop' } | { type: 'config'; config: Config }
+  | { type: 'wake'; dbPath?: string }
+  | { type: 'stop' }
+  | { type: 'config'; config: Config }
+  /**
+   * A question the worker answers between jobs' steps (`answer` with the same id), for work
+   * that must not run on the main thread but is not a queued job: the memory worker embeds a
+   * query with the built-in sentence model.
+   */
+  | { type: 'ask'; id: number; question: string; input: unknown }
 
 export type FromWorker =
   | { type: 'started' }
@@ -40,4 +48,5 @@ export type FromWorker =
   /** Rows a job changed, so the main thread can tell open windows. */
   | { type: 'nodes_changed'; node_ids: string[] }
   | { type: 'log'; level: 'info' | 'error'; message: string }
+  | { type: 'answer'; id: number; output?: unknown; error?: string }
   | { type: 'stopped' }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { Persona } from '@shared/contract'
+import { SENTENCE_MODEL, type Persona } from '@shared/contract'
 import { useApp } from '../../store'
 import { Dialog } from '../../ui/Dialog'
 
@@ -84,6 +84,12 @@ export function PersonasDialog({ onClose }: { onClose: () => void }) {
           <option key={m} value={m} />
         ))}
       </datalist>
+      <datalist id="embedding-refs">
+        <option value={SENTENCE_MODEL}>{t('persona.sentenceModel')}</option>
+        {models.map((m) => (
+          <option key={m} value={m} />
+        ))}
+      </datalist>
       <div className="dialog-actions">
         <button type="button" onClick={onClose}>
           {t('settings.close')}
@@ -161,7 +167,11 @@ function PersonaForm({
         {roles.map((role) => (
           <label key={role} className="field">
             {t(`persona.role.${role}`)}
-            <input list="model-refs" placeholder="provider:model" {...field(role)} />
+            <input
+              list={role === 'embedding_model' ? 'embedding-refs' : 'model-refs'}
+              placeholder="provider:model"
+              {...field(role)}
+            />
           </label>
         ))}
         <label className="field">
