@@ -8,7 +8,8 @@ import { embedLocal } from '../../main/memory/embedder'
 import { UnitKind } from '../../main/memory/enums'
 import { buildPack } from '../../main/memory/scheduler'
 import { vectorIndexOf } from '../../main/memory/vectorIndex'
-import { addAnchors, benchQueries, fillMemory } from './syntheticMemory'
+import { SENTENCE_MODEL } from '../../main/memory/sentenceModel'
+import { addAnchors, benchQueries, fillMemory, sentenceStandIns } from './syntheticMemory'
 
 const fill = fillMemory
 
@@ -38,10 +39,13 @@ try {
     console.log(JSON.stringify({ syncMs, episodeSearchMs: searchMs }))
     const stages = new Map<string, number[]>()
     const total: number[] = []
+    // LOOMVERSE_PROFILE_SENTENCE=1: as a persona with the built-in sentence model (stand-in vectors).
+    const unit = process.env.LOOMVERSE_PROFILE_SENTENCE === '1' ? sentenceStandIns(store) : null
     for (const q of queries) {
       const profile: Record<string, number> = {}
+      const modelVector = unit ? { modelVector: { model: SENTENCE_MODEL, vector: unit() } } : {}
       const t = performance.now()
-      buildPack(store, { query: q, budget: 2000, path: null, profile })
+      buildPack(store, { query: q, budget: 2000, path: null, profile, ...modelVector })
       total.push(performance.now() - t)
       for (const [k, v] of Object.entries(profile)) stages.set(k, [...(stages.get(k) ?? []), v])
     }

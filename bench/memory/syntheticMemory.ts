@@ -1,3 +1,5 @@
+import { takeDirty, writeModelVectors } from '../../main/memory/modelVectors'
+import { SENTENCE_MODEL } from '../../main/memory/sentenceModel'
 import { LoopStatus, UnitKind } from '../../main/memory/enums'
 import type { MemoryStore } from '../../main/memory/store'
 
@@ -66,4 +68,25 @@ export function addAnchors(store: MemoryStore): void {
 /** Recall questions over the synthetic vocabulary. */
 export function benchQueries(n = 200): string[] {
   return Array.from({ length: n }, () => `What did I say about ${pick()} and ${pick()} last time?`)
+}
+
+/**
+ * Seeded random unit vectors as the built-in sentence model's, for every unit not embedded yet:
+ * what they hold does not change a search's cost. Returns the generator, for query vectors.
+ */
+export function sentenceStandIns(store: MemoryStore): () => number[] {
+  let seed = 11
+  const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5
+  const unit = () => {
+    const v = Array.from({ length: 512 }, random)
+    const norm = Math.hypot(...v)
+    return v.map((x) => x / norm)
+  }
+  for (let batch = takeDirty(store.db, 5000); batch.length > 0; batch = takeDirty(store.db, 5000))
+    writeModelVectors(
+      store.db,
+      SENTENCE_MODEL,
+      batch.map((u) => ({ ...u, vector: unit() })),
+    )
+  return unit
 }

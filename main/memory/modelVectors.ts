@@ -81,6 +81,7 @@ export function writeModelVectors(
       remove.run(BigInt(r.id))
       insert.run(BigInt(r.id), vectorBlob(normalised(r.vector)), BigInt(r.kind))
       clean.run(r.id, r.gen)
+      logChange(db, r.id)
     }
   }).immediate()
 }
@@ -104,8 +105,23 @@ export function nearestByModel(
 
 /** Forgets a deleted unit's model vector. */
 export function deleteModelVector(db: Db, unitId: number): void {
-  if (modelVectorMeta(db)) db.prepare('DELETE FROM vec_units_model WHERE unit_id = ?').run(BigInt(unitId))
+  if (modelVectorMeta(db)) {
+    db.prepare('DELETE FROM vec_units_model WHERE unit_id = ?').run(BigInt(unitId))
+    logChange(db, unitId)
+  }
   db.prepare('DELETE FROM model_vector_dirty WHERE unit_id = ?').run(unitId)
+}
+
+/** How many `model_vector_changes` rows are kept: an index further behind reloads everything. */
+const CHANGES_KEPT = 50_000
+
+/** Tells every connection's index of the model's vectors (modelIndex.ts) that this unit's changed. */
+function logChange(db: Db, unitId: number): void {
+  const seq = db
+    .prepare('INSERT INTO model_vector_changes (unit_id) VALUES (?) RETURNING seq')
+    .pluck()
+    .get(unitId) as number
+  if (seq % 4096 === 0) db.prepare('DELETE FROM model_vector_changes WHERE seq <= ?').run(seq - CHANGES_KEPT)
 }
 
 function reset(db: Db, model: string, dims: number): void {
@@ -115,6 +131,8 @@ function reset(db: Db, model: string, dims: number): void {
        unit_id integer primary key, embedding float[${dims}] distance_metric=cosine, kind integer partition key)`,
   )
   db.prepare('INSERT OR REPLACE INTO model_vector_meta (id, model, dims) VALUES (1, ?, ?)').run(model, dims)
+  // Unit 0 (none has it): every index of the old vectors reloads.
+  logChange(db, 0)
   db.prepare(
     `INSERT OR IGNORE INTO model_vector_dirty (unit_id) SELECT id FROM units WHERE kind IN (${MODEL_VECTOR_KINDS.join(', ')})`,
   ).run()

@@ -1,5 +1,6 @@
 import { embedLocal, vectorBlob } from './embedder'
 import { Sensitivity, UnitKind, UnitState } from './enums'
+import { modelIndexOf } from './modelIndex'
 import { nearestByModel } from './modelVectors'
 import { isSentenceModel } from './sentenceModel'
 import type { PackRequest } from './scheduler'
@@ -123,16 +124,19 @@ export function hybridRetrieve(
   // The embedding model's neighbours, a ranking of their own: meaning the n-grams cannot see.
   const meaning = new Map<number, number>()
   // The built-in sentence model reads English only: on Japanese its neighbours are noise.
-  if (modelVector && !(isSentenceModel(modelVector.model) && CJK.test(query)))
-    for (const [kind, k] of knnKinds)
-      for (const row of nearestByModel(
-        store.db,
-        modelVector.model,
-        modelVector.vector,
-        kind,
-        Math.ceil(k * tuning.meaningShare),
-      ))
-        meaning.set(row.id, row.distance)
+  if (modelVector && !(isSentenceModel(modelVector.model) && CJK.test(query))) {
+    // The in-memory index (modelIndex.ts) outside a write transaction, sqlite-vec inside one.
+    const index = store.db.inTransaction ? null : modelIndexOf(store.db)
+    index?.sync()
+    for (const [kind, k] of knnKinds) {
+      const { model, vector } = modelVector
+      const share = Math.ceil(k * tuning.meaningShare)
+      const rows = index
+        ? index.search(model, vector, kind, share)
+        : nearestByModel(store.db, model, vector, kind, share)
+      for (const row of rows) meaning.set(row.id, row.distance)
+    }
+  }
   const meaningRanked = [...meaning.entries()].sort((a, b) => a[1] - b[1])
   lap('model-knn')
 

@@ -4,6 +4,7 @@ import { migrate as vectorLog } from './0002-vector-log'
 import { migrate as modelVectors } from './0003-model-vectors'
 import { migrate as memorySpend } from './0004-memory-spend'
 import { migrate as wordIndex } from './0005-word-index'
+import { migrate as modelVectorLog } from './0006-model-vector-log'
 
 /** The schema history of every `memory_<persona>.db`, oldest first. Append; never edit a shipped step. */
 export const memoryMigrations: readonly Migration[] = [
@@ -12,4 +13,5 @@ export const memoryMigrations: readonly Migration[] = [
   { version: 3, name: 'model-vectors', up: modelVectors },
   { version: 4, name: 'memory-spend', up: memorySpend },
   { version: 5, name: 'word-index', up: wordIndex },
+  { version: 6, name: 'model-vector-log', up: modelVectorLog },
 ]

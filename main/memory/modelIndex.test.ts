@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openMemory } from './db'
+import { UnitKind, UnitState } from './enums'
+import { modelIndexOf } from './modelIndex'
+import { deleteModelVector, nearestByModel, takeDirty, writeModelVectors } from './modelVectors'
+import type { MemoryStore } from './store'
+
+const open: MemoryStore[] = []
+const dirs: string[] = []
+afterEach(() => {
+  for (const s of open.splice(0)) s.db.close()
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+function memory(file?: string): MemoryStore {
+  if (!file) {
+    const dir = mkdtempSync(join(tmpdir(), 'loomverse-model-index-'))
+    dirs.push(dir)
+    file = join(dir, 'memory_p1.db')
+  }
+  const store = openMemory(file)
+  open.push(store)
+  return store
+}
+
+/** Vectors around a few topics, as sentence vectors are: seeded, so every run is the same. */
+function vectors(dims: number, seed = 5) {
+  let s = seed
+  const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5
+  const topics = Array.from({ length: 12 }, () => Array.from({ length: dims }, rand))
+  return () => {
+    const topic = topics[Math.floor((rand() + 0.5) * topics.length)]!
+    return topic.map((x) => x + 0.8 * rand())
+  }
+}
+
+function fill(store: MemoryStore, n: number, model: string, next: () => number[]): void {
+  store.db.transaction(() => {
+    for (let i = 0; i < n; i++)
+      store.createUnit({ kind: UnitKind.EPISODE, state: UnitState.RAW, payload: { user_text: `turn ${i}` } })
+  }).immediate()
+  const units = takeDirty(store.db, n)
+  writeModelVectors(
+    store.db,
+    model,
+    units.map((u) => ({ ...u, vector: next() })),
+  )
+}
+
+describe("the in-memory index of the embedding model's vectors", () => {
+  it('answers as sqlite-vec does: the same nearest units, at the same distances', () => {
+    const store = memory()
+    const next = vectors(512)
+    fill(store, 3000, 'local:sentence-en', next)
+    const index = modelIndexOf(store.db)
+    index.sync()
+    let same = 0
+    for (let q = 0; q < 30; q++) {
+      const query = next()
+      const exact = nearestByModel(store.db, 'local:sentence-en', query, UnitKind.EPISODE, 20)
+      const fast = index.search('local:sentence-en', query, UnitKind.EPISODE, 20)
+      expect(fast).toHaveLength(20)
+      const byId = new Map(exact.map((r) => [r.id, r.distance]))
+      for (const r of fast) {
+        if (!byId.has(r.id)) continue
+        same++
+        expect(Math.abs(r.distance - byId.get(r.id)!)).toBeLessThan(0.01)
+      }
+    }
+    // Near-ties may swap at the edge of the top 20; nearly all must agree.
+    expect(same / (30 * 20)).toBeGreaterThan(0.95)
+    expect(index.search('openai:other', next(), UnitKind.EPISODE, 5)).toEqual([])
+  })
+
+  it("follows another connection's writes and deletes, and reloads when the model changes", () => {
+    const store = memory()
+    const worker = memory(store.db.name)
+    const next = vectors(64, 9)
+    fill(store, 50, 'local:sentence-en', next)
+    const index = modelIndexOf(store.db)
+    index.sync()
+    expect(index.stats.rebuilds).toBe(1)
+
+    // The worker embeds a new unit: the next sync finds it as its own nearest neighbour.
+    const fresh = store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: 'new' } })
+    const vector = next()
+    writeModelVectors(worker.db, 'local:sentence-en', [{ id: fresh, kind: UnitKind.EPISODE, gen: 0, vector }])
+    index.sync()
+    expect(index.search('local:sentence-en', vector, UnitKind.EPISODE, 1)[0]).toMatchObject({ id: fresh })
+    expect(index.stats.rebuilds).toBe(1)
+
+    deleteModelVector(worker.db, fresh)
+    index.sync()
+    expect(index.search('local:sentence-en', vector, UnitKind.EPISODE, 60).map((r) => r.id)).not.toContain(fresh)
+
+    // Another model starts the table afresh: the old vectors are gone from the index too.
+    const other = vectors(32, 3)
+    writeModelVectors(worker.db, 'ollama:nomic', [{ id: 1, kind: UnitKind.EPISODE, gen: 0, vector: other() }])
+    index.sync()
+    expect(index.stats.rebuilds).toBe(2)
+    expect(index.search('local:sentence-en', vector, UnitKind.EPISODE, 5)).toEqual([])
+    expect(index.search('ollama:nomic', other(), UnitKind.EPISODE, 5).map((r) => r.id)).toEqual([1])
+  })
+})
