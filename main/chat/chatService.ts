@@ -211,12 +211,19 @@ export class ChatService {
     const started = performance.now()
     let firstAt: number | null = null
     let savedAt = started
-    // Saved for the inspector once the request is on its way (at the reply's first text, or
-    // when the turn ends), not before it: writing it first kept the model waiting.
+    // Saved for the inspector once the request is on its way (after the reply's first text has
+    // gone out, or when the turn ends), not before: writing it first kept the model waiting, and
+    // writing it beside the first text kept that text from leaving until the write was done.
     let unsaved: ContextPreview | null = null
     const saveSentContext = () => {
       if (unsaved) graph.saveSentContext(nodeId, unsaved)
       unsaved = null
+    }
+    let saveQueued = false
+    const saveSentContextSoon = () => {
+      if (!unsaved || saveQueued) return
+      saveQueued = true
+      setImmediate(saveSentContext)
     }
     const batcher = new DeltaBatcher(this.options.batchMs ?? 50, (delta) =>
       this.bus.emit('node_stream', { node_id: nodeId, delta }),
@@ -283,7 +290,7 @@ export class ChatService {
               text += event.text
               roundText += event.text
               batcher.push(event.text)
-              saveSentContext()
+              saveSentContextSoon()
               if (performance.now() - savedAt > (this.options.saveEveryMs ?? 1000)) {
                 graph.setReply(nodeId, { status: 'streaming', response: text })
                 savedAt = performance.now()

@@ -10,6 +10,11 @@ export interface ContextFlow {
   system_prompt: string
   /** Every connection into the parents and their ancestors (more does no harm). */
   connections: readonly Connection[]
+  /**
+   * A node's active path, oldest first, the node itself last (as dag.activePath orders it), when
+   * the flow keeps it at hand: a single parent's history then needs no walk of the connections.
+   */
+  pathTo?: (nodeId: string) => readonly string[]
   /** The flow's pinned nodes, in the order of their indexes. */
   pinned: readonly string[]
   isMember: (id: string) => boolean
@@ -71,13 +76,7 @@ export function buildContext(input: ContextInput): ContextPreview {
   const { flow, node } = input
   const timestamp = (id: string) => node(id).timestamp
   const parents = parentsInOrder(input, flow.id, flow.isMember)
-  const onPath = pathThrough(flow.connections, parents, timestamp)
-  // Oldest first across every branch of a merge, in the order the conversation happened.
-  const ordered = topologicalOrder(
-    new Set([...onPath].filter((id) => !parents.includes(id))),
-    flow.connections,
-    timestamp,
-  )
+  const { onPath, ordered } = ancestorsOf(flow, parents, timestamp)
   const references = flow.pinned.filter((id) => !onPath.has(id))
 
   const part = (kind: ContextPart['kind'], nodeId: string | null, body: string): ContextPart => ({
@@ -172,6 +171,29 @@ export function parentsInOrder(
     if (!isMember(id)) throw new AppError('not_found', `parent node ${id} is not in flow ${flowId}`)
   }
   return parents
+}
+
+/**
+ * Every node on the active paths of the parents (themselves included), and the ancestors without
+ * the parents, oldest first across every branch of a merge, in the order the conversation happened.
+ */
+function ancestorsOf(
+  flow: ContextFlow,
+  parents: readonly string[],
+  timestamp: (id: string) => string,
+): { onPath: ReadonlySet<string>; ordered: readonly string[] } {
+  if (parents.length === 1 && flow.pathTo) {
+    // The parent is the last of its path: the rest are its ancestors in order.
+    const path = flow.pathTo(parents[0]!)
+    return { onPath: new Set(path), ordered: path.slice(0, -1) }
+  }
+  const onPath = pathThrough(flow.connections, parents, timestamp)
+  const ordered = topologicalOrder(
+    new Set([...onPath].filter((id) => !parents.includes(id))),
+    flow.connections,
+    timestamp,
+  )
+  return { onPath, ordered }
 }
 
 /** Every node on the active paths of the parents, themselves included. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import {
   DEFAULT_FLOW_NAME,
   type ContextPreview,
+  type Connection,
   type Flow,
   type FlowGraph,
   type FlowSummary,
@@ -11,8 +12,9 @@ import {
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
 import type { EventBus } from '../kernel/events'
+import { Ancestry } from './ancestry'
 import { ChangeRecorder } from './changes'
-import { adjacency, reachable, withAncestors, wouldCycle } from './dag'
+import { adjacency, reachable, wouldCycle } from './dag'
 import type { ContextFlow } from './context'
 import { GraphStore } from './graphStore'
 import { isoNow } from '../kernel/time'
@@ -25,6 +27,7 @@ import { UndoHistory } from './undo'
  */
 export class GraphService {
   readonly store: GraphStore
+  private readonly ancestry: Ancestry
   private readonly history = new UndoHistory()
   /** Flows whose `flow_updated` is due, with the copy read since their last edit (null: none). */
   private readonly flowsToAnnounce = new Map<string, Flow | null>()
@@ -34,6 +37,7 @@ export class GraphService {
     private readonly bus: EventBus,
   ) {
     this.store = new GraphStore(db)
+    this.ancestry = new Ancestry(this.store)
   }
 
   // ---- flows
@@ -193,8 +197,8 @@ export class GraphService {
   }
 
   /** The node and every ancestor in the flow: the conversation the model sees when answering it. */
-  pathTo(flowId: string, nodeId: string): Set<string> {
-    return withAncestors([nodeId], this.store.edgesAbove(flowId, [nodeId]))
+  pathTo(flowId: string, nodeId: string): ReadonlySet<string> {
+    return this.ancestry.of(flowId, nodeId).members
   }
 
   /**
@@ -206,10 +210,22 @@ export class GraphService {
     return {
       id: info.id,
       system_prompt: info.system_prompt,
-      connections: this.store.edgesAbove(flowId, parentIds),
+      connections: this.edgesAbove(flowId, parentIds),
+      pathTo: (id) => this.ancestry.of(flowId, id).order,
       pinned: this.store.pinnedIds(flowId),
       isMember: (id) => this.store.isMember(flowId, id),
     }
+  }
+
+  /** Every connection into the nodes and their ancestors in a flow. */
+  private edgesAbove(flowId: string, nodeIds: readonly string[]): readonly Connection[] {
+    const unique = [...new Set(nodeIds)]
+    if (unique.length === 1) return this.ancestry.of(flowId, unique[0]!).edges
+    if (unique.length === 0) return []
+    // A merge: the parents' paths share most of their edges.
+    const edges = new Map<string, Connection>()
+    for (const id of unique) for (const e of this.ancestry.of(flowId, id).edges) edges.set(`${e.from}/${e.to}`, e)
+    return [...edges.values()]
   }
 
   isMember(flowId: string, nodeId: string): boolean {

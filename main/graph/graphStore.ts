@@ -192,6 +192,38 @@ export class GraphStore {
     ).all(JSON.stringify(nodeIds), flowId, flowId) as Connection[]
   }
 
+  /** The connections into one node of a flow (its parent edges). */
+  edgesInto(flowId: string, nodeId: string): Connection[] {
+    return this.sql(
+      `SELECT source_id AS "from", target_id AS "to" FROM connections INDEXED BY connections_by_target
+         WHERE flow_id = ? AND target_id = ?`,
+    ).all(flowId, nodeId) as Connection[]
+  }
+
+  /** Connection changes logged after `seq` (migration 0024), oldest first. */
+  connectionChangesSince(seq: number): Array<{ seq: number; flow_id: string; target_id: string }> {
+    return this.sql('SELECT seq, flow_id, target_id FROM connection_changes WHERE seq > ? ORDER BY seq').all(
+      seq,
+    ) as Array<{ seq: number; flow_id: string; target_id: string }>
+  }
+
+  lastConnectionChange(): number {
+    return (this.sql('SELECT max(seq) FROM connection_changes').pluck().get() as number | null) ?? 0
+  }
+
+  /** Drops the log's rows up to `seq`: a reader that had not seen them starts afresh. */
+  forgetConnectionChanges(seq: number): void {
+    this.sql('DELETE FROM connection_changes WHERE seq <= ?').run(seq)
+  }
+
+  /** The creation times of nodes, by id. */
+  timestampsOf(ids: readonly string[]): Map<string, string> {
+    const rows = this.sql('SELECT id, timestamp FROM nodes WHERE id IN (SELECT value FROM json_each(?))').all(
+      JSON.stringify(ids),
+    ) as Array<{ id: string; timestamp: string }>
+    return new Map(rows.map((r) => [r.id, r.timestamp]))
+  }
+
   /** The flow's pinned nodes in the order of their indexes, from the index of pins. */
   pinnedIds(flowId: string): string[] {
     return this.sql(

@@ -21,7 +21,7 @@ export interface PlannerDeps {
   /** Tells the memory worker the persona's database has work. */
   wake: (personaId: string) => void
   /** The active path (root → node) of a flow. */
-  pathTo: (flowId: string, nodeId: string) => Set<string>
+  pathTo: (flowId: string, nodeId: string) => ReadonlySet<string>
 }
 
 /**

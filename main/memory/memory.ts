@@ -285,7 +285,7 @@ export class MemoryService implements ChatMemory {
   }
 
   /** The active path's nodes (root → node) in the flow; the node's parents are already connected. */
-  pathTo(flowId: string | undefined, nodeId: string): Set<string> {
+  pathTo(flowId: string | undefined, nodeId: string): ReadonlySet<string> {
     const graph = this.deps.graph
     // A node deleted since (an old episode's origin) has no path but itself.
     if (!graph.findNode(nodeId) || (flowId !== undefined && !graph.isMember(flowId, nodeId))) return new Set([nodeId])

@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { appMigrations } from '../db/migrations'
+import { openDatabase } from '../db/open'
+import { EventBus } from '../kernel/events'
+import { buildContext } from './context'
+import { GraphService } from './graphService'
+import { useGraph, type GraphFixture } from '../../tests/support/graphFixture'
+
+// The kept ancestry must never show a prompt a history the graph no longer has: every way the
+// path above a turn changes is tried after the path was read (and kept) once.
+
+const setup = useGraph()
+
+/** The history a prompt below `parent` would be sent with, oldest first (prompts of the ancestors and the parent). */
+function historyBelow(g: GraphFixture, flowId: string, parent: string): string[] {
+  const context = buildContext({
+    flow: g.graph.contextFlow(flowId, [parent]),
+    node: (id) => g.graph.getNode(id),
+    parentIds: [parent],
+    prompt: 'next',
+    budget: 100_000,
+    language: 'en',
+  })
+  return context.parts.filter((p) => p.kind === 'ancestor_summary' || p.kind === 'parent').map((p) => p.node_id!)
+}
+
+const prompts = (g: GraphFixture, ids: string[]) => ids.map((id) => g.graph.getNode(id).prompt)
+
+describe('the path above a turn, kept between turns', () => {
+  it('grows by one turn at a time and matches a fresh reading of the graph', () => {
+    const g = setup()
+    const f = g.flow()
+    const ids = g.chain(f, 't0', 't1', 't2')
+    for (let i = 3; i < 40; i++) {
+      historyBelow(g, f, ids.at(-1)!)
+      ids.push(g.add(f, `t${i}`, [ids.at(-1)!]))
+    }
+    expect(prompts(g, historyBelow(g, f, ids.at(-1)!))).toEqual(ids.map((_, i) => `t${i}`))
+    const fresh = new GraphService(g.db, new EventBus())
+    expect([...g.graph.pathTo(f, ids.at(-1)!)].sort()).toEqual([...fresh.pathTo(f, ids.at(-1)!)].sort())
+  })
+
+  it('follows a turn dragged onto another branch, and back by undo', () => {
+    const g = setup()
+    const f = g.flow()
+    const [root, a1, a2, a3] = g.chain(f, 'root', 'a1', 'a2', 'a3') as [string, string, string, string]
+    const b1 = g.add(f, 'b1', [root])
+    expect(prompts(g, historyBelow(g, f, a3))).toEqual(['root', 'a1', 'a2', 'a3'])
+    g.graph.reconnect({ flow_id: f, source_id: a1, target_id: a2, new_source_id: b1, new_target_id: a2 })
+    expect(prompts(g, historyBelow(g, f, a3))).toEqual(['root', 'b1', 'a2', 'a3'])
+    expect(g.graph.pathTo(f, a3).has(a1)).toBe(false)
+    g.graph.undo(f)
+    expect(prompts(g, historyBelow(g, f, a3))).toEqual(['root', 'a1', 'a2', 'a3'])
+  })
+
+  it('drops a deleted ancestor and takes in a merged branch', () => {
+    const g = setup()
+    const f = g.flow()
+    const [root, a1, a2] = g.chain(f, 'root', 'a1', 'a2') as [string, string, string]
+    const b1 = g.add(f, 'b1', [root])
+    expect(prompts(g, historyBelow(g, f, a2))).toEqual(['root', 'a1', 'a2'])
+    g.graph.connect({ flow_id: f, source_id: b1, target_id: a2 })
+    expect(prompts(g, historyBelow(g, f, a2))).toEqual(['root', 'a1', 'b1', 'a2'])
+    g.graph.disconnect({ flow_id: f, source_id: a1, target_id: a2 })
+    expect(prompts(g, historyBelow(g, f, a2))).toEqual(['root', 'b1', 'a2'])
+    g.graph.deleteNode({ id: b1, flow_id: f, mode: 'reattach' })
+    expect(prompts(g, historyBelow(g, f, a2))).toEqual(['root', 'a2'])
+  })
+})
+
+describe('changes made by another connection', () => {
+  let dir: string | null = null
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true })
+    dir = null
+  })
+
+  it('are seen by the app: a turn re-parented from the CLI is sent with its new history', () => {
+    dir = mkdtempSync(join(tmpdir(), 'loomverse-ancestry-'))
+    const file = join(dir, 'loomverse.db')
+    const app = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
+    const cli = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
+    try {
+      const graph = new GraphService(app, new EventBus())
+      const other = new GraphService(cli, new EventBus())
+      const f = graph.createFlow({ name: 'shared' }).id
+      const root = graph.createNode({ flow_id: f, prompt: 'root' }).id
+      const a1 = graph.createNode({ flow_id: f, prompt: 'a1', parent_ids: [root] }).id
+      const a2 = graph.createNode({ flow_id: f, prompt: 'a2', parent_ids: [a1] }).id
+      const b1 = graph.createNode({ flow_id: f, prompt: 'b1', parent_ids: [root] }).id
+      expect(graph.pathTo(f, a2).has(a1)).toBe(true)
+      other.reconnect({ flow_id: f, source_id: a1, target_id: a2, new_source_id: b1, new_target_id: a2 })
+      expect([...graph.pathTo(f, a2)].sort()).toEqual([root, b1, a2].sort())
+    } finally {
+      app.close()
+      cli.close()
+    }
+  })
+
+  it('are seen even when the change log was trimmed past what the app had read', () => {
+    dir = mkdtempSync(join(tmpdir(), 'loomverse-ancestry-'))
+    const file = join(dir, 'loomverse.db')
+    const app = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
+    const cli = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
+    try {
+      const graph = new GraphService(app, new EventBus())
+      const other = new GraphService(cli, new EventBus())
+      const f = graph.createFlow({ name: 'shared' }).id
+      const root = graph.createNode({ flow_id: f, prompt: 'root' }).id
+      const a1 = graph.createNode({ flow_id: f, prompt: 'a1', parent_ids: [root] }).id
+      const b1 = graph.createNode({ flow_id: f, prompt: 'b1', parent_ids: [root] }).id
+      expect(graph.pathTo(f, a1).has(root)).toBe(true)
+      other.disconnect({ flow_id: f, source_id: root, target_id: a1 })
+      other.connect({ flow_id: f, source_id: b1, target_id: a1 })
+      other.store.forgetConnectionChanges(other.store.lastConnectionChange() - 1)
+      expect([...graph.pathTo(f, a1)].sort()).toEqual([root, b1, a1].sort())
+    } finally {
+      app.close()
+      cli.close()
+    }
+  })
+})

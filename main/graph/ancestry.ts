@@ -1,0 +1,95 @@
+import type { Connection } from '@shared/contract'
+import { LRUCache } from 'lru-cache'
+import { activePath } from './dag'
+import type { GraphStore } from './graphStore'
+
+/** What is above one node of a flow: what its prompt's context and its memory path are made of. */
+export interface NodeAncestry {
+  flowId: string
+  /** Every connection into the node and into its ancestors. */
+  edges: readonly Connection[]
+  /** The node's active path, oldest first: each node after its parents (ties by time), the node itself last. */
+  order: readonly string[]
+  /** The same nodes as a set. */
+  members: ReadonlySet<string>
+}
+
+/** Nodes whose ancestry is kept: the turns being answered and previewed in the open flows. */
+const KEPT = 64
+/** Rows of the change log kept behind the newest; a reader further behind starts afresh. */
+const LOG_KEPT = 10_000
+
+/**
+ * The ancestry of the newest nodes, kept. Every prompt reads what is above its parent, and in a
+ * conversation of thousands of turns walking the path in the database took milliseconds per
+ * thousand turns (14 ms at 3,000); the next turn's path is its parent's plus one edge, so a new
+ * turn below a kept node costs one indexed lookup.
+ *
+ * Kept paths are forgotten when a connection into any node on them is added, removed or moved,
+ * as the `connection_changes` log says (written by triggers, so another connection's writes are
+ * seen too); a new turn's edge goes into a new node, which is on no kept path.
+ */
+export class Ancestry {
+  private readonly kept = new LRUCache<string, NodeAncestry>({ max: KEPT })
+  private seen: number
+
+  constructor(private readonly store: GraphStore) {
+    this.seen = store.lastConnectionChange()
+  }
+
+  of(flowId: string, nodeId: string): NodeAncestry {
+    // Inside a transaction the log may hold rows that are rolled back: read without keeping.
+    if (this.store.db.inTransaction) return this.read(flowId, nodeId)
+    this.catchUp()
+    const key = keyOf(flowId, nodeId)
+    const hit = this.kept.get(key)
+    if (hit) return hit
+    const fresh = this.belowKept(flowId, nodeId) ?? this.read(flowId, nodeId)
+    this.kept.set(key, fresh)
+    return fresh
+  }
+
+  /** A node whose only parent is kept: the parent's ancestry and one edge. */
+  private belowKept(flowId: string, nodeId: string): NodeAncestry | null {
+    const into = this.store.edgesInto(flowId, nodeId)
+    if (into.length !== 1) return null
+    const parent = this.kept.get(keyOf(flowId, into[0]!.from))
+    if (!parent) return null
+    // The parent is every other member's descendant, so it is last of them in any order of the
+    // path; the node comes after it alone.
+    return {
+      flowId,
+      edges: [...parent.edges, into[0]!],
+      order: [...parent.order, nodeId],
+      members: new Set(parent.members).add(nodeId),
+    }
+  }
+
+  private read(flowId: string, nodeId: string): NodeAncestry {
+    const edges = this.store.edgesAbove(flowId, [nodeId])
+    const members = new Set([nodeId])
+    for (const e of edges) members.add(e.from)
+    const times = this.store.timestampsOf([...members])
+    const order = activePath(edges, nodeId, (id) => times.get(id) ?? '')
+    return { flowId, edges, order, members }
+  }
+
+  private catchUp(): void {
+    const changes = this.store.connectionChangesSince(this.seen)
+    if (changes.length === 0) return
+    // The log was trimmed past what this reader saw: nothing kept can be trusted.
+    if (changes[0]!.seq !== this.seen + 1) this.kept.clear()
+    else
+      for (const [key, kept] of this.kept.entries()) {
+        if (changes.some((c) => c.flow_id === kept.flowId && kept.members.has(c.target_id))) this.kept.delete(key)
+      }
+    const before = this.seen
+    this.seen = changes.at(-1)!.seq
+    if (Math.floor(before / LOG_KEPT) !== Math.floor(this.seen / LOG_KEPT))
+      this.store.forgetConnectionChanges(this.seen - LOG_KEPT)
+  }
+}
+
+function keyOf(flowId: string, nodeId: string): string {
+  return `${flowId}/${nodeId}`
+}
