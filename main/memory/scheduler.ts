@@ -208,6 +208,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   }
   lap('pack+count')
 
+  const evidence = store.evidenceOfEach(chosen.map((c) => c.unit.id))
   const sections = sectionOrder
     .map((section) => ({
       kind: section,
@@ -218,7 +219,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
           kind: kindName(c.unit.kind) as MemoryUnitKind,
           text: c.day ? `[${c.day}] ${c.text}` : c.text,
           tokens: tokenCount(`- ${c.text}`),
-          refs: store.refs(c.unit),
+          refs: store.refs(c.unit, evidence.get(c.unit.id) ?? []),
           why: `${c.why || c.section} (value ${c.value.toFixed(3)})`,
         })),
     }))

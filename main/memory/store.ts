@@ -321,11 +321,27 @@ export class MemoryStore {
   }
 
   /** Where the unit came from and what backs it. */
-  refs(unit: UnitRow): MemoryRef[] {
+  /** The evidence of several units in one query (a pack shows the refs of each of its items). */
+  evidenceOfEach(ids: readonly number[]): Map<number, number[]> {
+    const out = new Map<number, number[]>()
+    if (ids.length === 0) return out
+    const rows = this.prepare(
+      'SELECT unit_id AS u, evidence_unit_id AS e FROM unit_evidence WHERE unit_id IN (SELECT value FROM json_each(?)) ORDER BY u, e',
+    ).all(JSON.stringify(ids)) as Array<{ u: number; e: number }>
+    for (const { u, e } of rows) {
+      const list = out.get(u)
+      if (list) list.push(e)
+      else out.set(u, [e])
+    }
+    return out
+  }
+
+  /** Where a unit came from; `evidence` when it was read already (evidenceOfEach). */
+  refs(unit: UnitRow, evidence: readonly number[] = this.evidenceOf(unit.id)): MemoryRef[] {
     const refs: MemoryRef[] = []
     if (unit.origin_node_id) refs.push({ type: 'node', id: unit.origin_node_id, flow_id: unit.origin_flow_id })
     if (unit.external_ref) refs.push({ type: 'external', id: unit.external_ref })
-    for (const e of this.evidenceOf(unit.id)) refs.push({ type: 'evidence', id: String(e) })
+    for (const e of evidence) refs.push({ type: 'evidence', id: String(e) })
     return refs
   }
 
