@@ -37,10 +37,12 @@ function vectors(dims: number, seed = 5) {
 }
 
 function fill(store: MemoryStore, n: number, model: string, next: () => number[]): void {
-  store.db.transaction(() => {
-    for (let i = 0; i < n; i++)
-      store.createUnit({ kind: UnitKind.EPISODE, state: UnitState.RAW, payload: { user_text: `turn ${i}` } })
-  }).immediate()
+  store.db
+    .transaction(() => {
+      for (let i = 0; i < n; i++)
+        store.createUnit({ kind: UnitKind.EPISODE, state: UnitState.RAW, payload: { user_text: `turn ${i}` } })
+    })
+    .immediate()
   const units = takeDirty(store.db, n)
   writeModelVectors(
     store.db,

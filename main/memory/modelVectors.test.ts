@@ -74,3 +74,25 @@ describe('model vectors', () => {
     ).toThrow(/different lengths/)
   })
 })
+
+describe('turns embedded after the turn before them (memory migration 7)', () => {
+  it('embeds a sentence-model memory again, and leaves a provider model’s vectors alone', async () => {
+    const { migrate } = await import('./migrations/0007-embed-turns-in-context')
+    for (const [model, again] of [
+      ['local:sentence-en', true],
+      ['openai:text-embedding-3-small', false],
+    ] as const) {
+      const store = memory()
+      const a = episode(store, 'first')
+      const b = episode(store, 'second')
+      writeModelVectors(
+        store.db,
+        model,
+        takeDirty(store.db, 10).map((u) => ({ ...u, vector: [1, 0, 0] })),
+      )
+      expect(takeDirty(store.db, 10)).toEqual([])
+      migrate(store.db)
+      expect(takeDirty(store.db, 10).map((u) => u.id)).toEqual(again ? [a, b] : [])
+    }
+  })
+})
