@@ -15,7 +15,7 @@ export interface NodeAncestry {
 }
 
 /** Nodes whose ancestry is kept: the turns being answered and previewed in the open flows. */
-const KEPT = 64
+const KEPT = 16
 /** Rows of the change log kept behind the newest; a reader further behind starts afresh. */
 const LOG_KEPT = 10_000
 
