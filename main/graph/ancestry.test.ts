@@ -72,54 +72,45 @@ describe('the path above a turn, kept between turns', () => {
 })
 
 describe('changes made by another connection', () => {
-  let dir: string | null = null
+  let close: (() => void) | null = null
   afterEach(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true })
-    dir = null
+    close?.()
+    close = null
   })
 
-  it('are seen by the app: a turn re-parented from the CLI is sent with its new history', () => {
-    dir = mkdtempSync(join(tmpdir(), 'loomverse-ancestry-'))
+  /** The app's graph and the CLI's, on one database file, with a flow root → a1 → a2 and root → b1. */
+  function twoConnections() {
+    const dir = mkdtempSync(join(tmpdir(), 'loomverse-ancestry-'))
     const file = join(dir, 'loomverse.db')
     const app = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
     const cli = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
-    try {
-      const graph = new GraphService(app, new EventBus())
-      const other = new GraphService(cli, new EventBus())
-      const f = graph.createFlow({ name: 'shared' }).id
-      const root = graph.createNode({ flow_id: f, prompt: 'root' }).id
-      const a1 = graph.createNode({ flow_id: f, prompt: 'a1', parent_ids: [root] }).id
-      const a2 = graph.createNode({ flow_id: f, prompt: 'a2', parent_ids: [a1] }).id
-      const b1 = graph.createNode({ flow_id: f, prompt: 'b1', parent_ids: [root] }).id
-      expect(graph.pathTo(f, a2).has(a1)).toBe(true)
-      other.reconnect({ flow_id: f, source_id: a1, target_id: a2, new_source_id: b1, new_target_id: a2 })
-      expect([...graph.pathTo(f, a2)].sort()).toEqual([root, b1, a2].sort())
-    } finally {
+    close = () => {
       app.close()
       cli.close()
+      rmSync(dir, { recursive: true, force: true })
     }
+    const graph = new GraphService(app, new EventBus())
+    const f = graph.createFlow({ name: 'shared' }).id
+    const root = graph.createNode({ flow_id: f, prompt: 'root' }).id
+    const a1 = graph.createNode({ flow_id: f, prompt: 'a1', parent_ids: [root] }).id
+    const a2 = graph.createNode({ flow_id: f, prompt: 'a2', parent_ids: [a1] }).id
+    const b1 = graph.createNode({ flow_id: f, prompt: 'b1', parent_ids: [root] }).id
+    return { graph, other: new GraphService(cli, new EventBus()), f, root, a1, a2, b1 }
+  }
+
+  it('are seen by the app: a turn re-parented from the CLI is sent with its new history', () => {
+    const { graph, other, f, root, a1, a2, b1 } = twoConnections()
+    expect(graph.pathTo(f, a2).has(a1)).toBe(true)
+    other.reconnect({ flow_id: f, source_id: a1, target_id: a2, new_source_id: b1, new_target_id: a2 })
+    expect([...graph.pathTo(f, a2)].sort()).toEqual([root, b1, a2].sort())
   })
 
   it('are seen even when the change log was trimmed past what the app had read', () => {
-    dir = mkdtempSync(join(tmpdir(), 'loomverse-ancestry-'))
-    const file = join(dir, 'loomverse.db')
-    const app = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
-    const cli = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
-    try {
-      const graph = new GraphService(app, new EventBus())
-      const other = new GraphService(cli, new EventBus())
-      const f = graph.createFlow({ name: 'shared' }).id
-      const root = graph.createNode({ flow_id: f, prompt: 'root' }).id
-      const a1 = graph.createNode({ flow_id: f, prompt: 'a1', parent_ids: [root] }).id
-      const b1 = graph.createNode({ flow_id: f, prompt: 'b1', parent_ids: [root] }).id
-      expect(graph.pathTo(f, a1).has(root)).toBe(true)
-      other.disconnect({ flow_id: f, source_id: root, target_id: a1 })
-      other.connect({ flow_id: f, source_id: b1, target_id: a1 })
-      other.store.forgetConnectionChanges(other.store.lastConnectionChange() - 1)
-      expect([...graph.pathTo(f, a1)].sort()).toEqual([root, b1, a1].sort())
-    } finally {
-      app.close()
-      cli.close()
-    }
+    const { graph, other, f, root, a1, b1 } = twoConnections()
+    expect(graph.pathTo(f, a1).has(root)).toBe(true)
+    other.disconnect({ flow_id: f, source_id: root, target_id: a1 })
+    other.connect({ flow_id: f, source_id: b1, target_id: a1 })
+    other.store.forgetConnectionChanges(other.store.lastConnectionChange() - 1)
+    expect([...graph.pathTo(f, a1)].sort()).toEqual([root, b1, a1].sort())
   })
 })

@@ -47,3 +47,10 @@ function add(v: Float32Array, feature: string, weight: number): void {
 export function vectorBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength)
 }
+
+/** A stored vector's `dims` floats, copied: better-sqlite3's buffers need not be 4-byte aligned. */
+export function blobFloats(blob: Buffer, dims: number): Float32Array {
+  const out = new Float32Array(dims)
+  new Uint8Array(out.buffer).set(blob.subarray(0, dims * 4))
+  return out
+}

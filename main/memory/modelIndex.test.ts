@@ -1,29 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { openMemory } from './db'
+import { describe, expect, it } from 'vitest'
+import { useMemoryFiles } from '../../tests/support/memoryFiles'
 import { UnitKind, UnitState } from './enums'
 import { modelIndexOf } from './modelIndex'
 import { deleteModelVector, nearestByModel, takeDirty, writeModelVectors } from './modelVectors'
 import type { MemoryStore } from './store'
 
-const open: MemoryStore[] = []
-const dirs: string[] = []
-afterEach(() => {
-  for (const s of open.splice(0)) s.db.close()
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
-function memory(file?: string): MemoryStore {
-  if (!file) {
-    const dir = mkdtempSync(join(tmpdir(), 'loomverse-model-index-'))
-    dirs.push(dir)
-    file = join(dir, 'memory_p1.db')
-  }
-  const store = openMemory(file)
-  open.push(store)
-  return store
-}
+const memory = useMemoryFiles()
 
 /** Vectors around a few topics, as sentence vectors are: seeded, so every run is the same. */
 function vectors(dims: number, seed = 5) {

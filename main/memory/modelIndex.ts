@@ -1,6 +1,8 @@
 import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open'
 import { modelVectorMeta, type ModelVectorMeta } from './modelVectors'
+import { blobFloats } from './embedder'
+import { KindPartitions } from './kindPartitions'
 
 /**
  * An in-memory copy of `vec_units_model` (the embedding model's dense vectors), per kind, for
@@ -22,8 +24,7 @@ import { modelVectorMeta, type ModelVectorMeta } from './modelVectors'
  */
 export class ModelVectorIndex {
   private loaded: ModelVectorMeta | null = null
-  private readonly parts = new Map<number, DensePartition>()
-  private readonly kindOf = new Map<number, number>()
+  private readonly parts = new KindPartitions<DensePartition>()
   /** The last `model_vector_changes.seq` applied; -1 until first built. */
   private seq = -1
   private readonly stmts: Record<'head' | 'changed', Statement<unknown[]>>
@@ -62,8 +63,8 @@ export class ModelVectorIndex {
       if (ids.includes(0)) return this.load(meta, head)
       for (const id of ids) {
         const row = this.vectors().one.get(BigInt(id)) as { embedding: Buffer; kind: number | bigint } | undefined
-        if (row) this.put(id, Number(row.kind), floats(row.embedding, meta.dims))
-        else this.remove(id)
+        if (row) this.put(id, Number(row.kind), blobFloats(row.embedding, meta.dims))
+        else this.parts.remove(id)
       }
       this.seq = head
     }
@@ -89,7 +90,6 @@ export class ModelVectorIndex {
 
   private clear(meta: ModelVectorMeta | null, head: number): void {
     this.parts.clear()
-    this.kindOf.clear()
     this.loaded = meta
     this.seq = head
   }
@@ -99,33 +99,14 @@ export class ModelVectorIndex {
     for (const [id, embedding, kind] of this.vectors().all.iterate() as Iterable<
       [number | bigint, Buffer, number | bigint]
     >)
-      this.put(Number(id), Number(kind), floats(embedding, meta.dims))
+      this.put(Number(id), Number(kind), blobFloats(embedding, meta.dims))
     this.seq = head
     this.stats.rebuilds++
   }
 
   private put(id: number, kind: number, vector: Float32Array): void {
-    const was = this.kindOf.get(id)
-    if (was !== undefined && was !== kind) this.remove(id)
-    let part = this.parts.get(kind)
-    if (!part) this.parts.set(kind, (part = new DensePartition(vector.length)))
-    part.put(id, vector)
-    this.kindOf.set(id, kind)
+    this.parts.placing(id, kind, () => new DensePartition(vector.length)).put(id, vector)
   }
-
-  private remove(id: number): void {
-    const kind = this.kindOf.get(id)
-    if (kind === undefined) return
-    this.parts.get(kind)?.remove(id)
-    this.kindOf.delete(id)
-  }
-}
-
-function floats(blob: Buffer, dims: number): Float32Array {
-  // Copy: better-sqlite3's buffers need not be 4-byte aligned.
-  const out = new Float32Array(dims)
-  new Uint8Array(out.buffer).set(blob.subarray(0, dims * 4))
-  return out
 }
 
 /** One kind's vectors: sign bits and int8 row after row; rows are swap-removed so they stay dense. */

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { openMemory } from './db'
+import { describe, expect, it } from 'vitest'
+import { useMemoryFiles } from '../../tests/support/memoryFiles'
 import { EMBEDDING_DIMENSIONS, embedLocal, vectorBlob } from './embedder'
 import { Sensitivity, UnitKind, UnitState } from './enums'
 import { nearest } from './retrieval'
@@ -10,22 +7,7 @@ import { buildPack } from './scheduler'
 import type { MemoryStore } from './store'
 import { Partition, vectorIndexOf } from './vectorIndex'
 
-const open: MemoryStore[] = []
-const dirs: string[] = []
-afterEach(() => {
-  for (const s of open.splice(0)) s.db.close()
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
-function memory(file?: string): MemoryStore {
-  if (!file) {
-    const dir = mkdtempSync(join(tmpdir(), 'loomverse-vectors-'))
-    dirs.push(dir)
-    file = join(dir, 'memory_p1.db')
-  }
-  const store = openMemory(file)
-  open.push(store)
-  return store
-}
+const memory = useMemoryFiles()
 const fileOf = (store: MemoryStore) => store.db.name
 
 const words =

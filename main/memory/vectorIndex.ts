@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3'
-import { EMBEDDING_DIMENSIONS } from './embedder'
+import { blobFloats, EMBEDDING_DIMENSIONS } from './embedder'
+import { KindPartitions } from './kindPartitions'
 import { UnitKind } from './enums'
 import type { MemoryStore } from './store'
 
@@ -21,9 +22,7 @@ import type { MemoryStore } from './store'
  * connection; each sync applies the rows past the last one seen, in one read transaction.
  */
 export class VectorIndex {
-  private readonly parts = new Map<number, Partition>()
-  /** Partition of each unit id in the index. */
-  private readonly kindOf = new Map<number, number>()
+  private readonly parts = new KindPartitions<Partition>()
   /** The last `vec_changes.seq` applied; -1 until first built. */
   private seq = -1
   private readonly stmts: {
@@ -63,7 +62,7 @@ export class VectorIndex {
         const row = this.stmts.one.get(BigInt(id)) as
           { embedding: Buffer; kind: number; state: number; sensitivity: number } | undefined
         if (row) this.put(id, row.kind, row.state, row.sensitivity, row.embedding)
-        else this.remove(id)
+        else this.parts.remove(id)
       }
       this.seq = head
     }
@@ -84,13 +83,10 @@ export class VectorIndex {
     // Until the load completes, a failure leaves the index marked unbuilt.
     this.seq = -1
     this.parts.clear()
-    this.kindOf.clear()
     // Rows go in by tiles of TILE per kind: written column by column, a tile stays in cache.
     const tiles = new Map<number, Tile>()
     const flush = (kind: number, t: Tile) => {
-      let part = this.parts.get(kind)
-      if (!part) this.parts.set(kind, (part = new Partition()))
-      part.append(t.ids, t.states, t.sensitivities, t.vectors, t.count)
+      this.parts.of(kind, () => new Partition()).append(t.ids, t.states, t.sensitivities, t.vectors, t.count)
       t.count = 0
     }
     for (const [id, embedding, kind, state, sensitivity] of this.stmts.all.iterate() as Iterable<
@@ -105,7 +101,7 @@ export class VectorIndex {
       t.states[r] = Number(state)
       t.sensitivities[r] = Number(sensitivity)
       t.bytes.set(embedding.subarray(0, DIMS * 4), r * DIMS * 4)
-      this.kindOf.set(Number(id), k)
+      this.parts.placed(Number(id), k)
       if (t.count === TILE) flush(k, t)
     }
     for (const [kind, t] of tiles) if (t.count > 0) flush(kind, t)
@@ -114,20 +110,9 @@ export class VectorIndex {
   }
 
   private put(id: number, kind: number, state: number, sensitivity: number, blob: Buffer): void {
-    const was = this.kindOf.get(id)
-    if (was !== undefined && was !== kind) this.remove(id)
-    if (!this.kinds.has(kind)) return
-    let part = this.parts.get(kind)
-    if (!part) this.parts.set(kind, (part = new Partition()))
-    part.put(id, state, sensitivity, floats(blob))
-    this.kindOf.set(id, kind)
-  }
-
-  private remove(id: number): void {
-    const kind = this.kindOf.get(id)
-    if (kind === undefined) return
-    this.parts.get(kind)?.remove(id)
-    this.kindOf.delete(id)
+    // A unit now of a kind not kept here leaves the one it was in.
+    if (!this.kinds.has(kind)) return this.parts.remove(id)
+    this.parts.placing(id, kind, () => new Partition()).put(id, state, sensitivity, blobFloats(blob, DIMS))
   }
 
   /** Whether `kind`'s partition is kept here. */
@@ -137,7 +122,7 @@ export class VectorIndex {
 
   /** Units in the index (every partition). */
   get size(): number {
-    return this.kindOf.size
+    return this.parts.size
   }
 
   /**
@@ -197,13 +182,6 @@ const REBUILD_AFTER = 5_000
 const DIMS = EMBEDDING_DIMENSIONS
 /** int16 steps per row: the largest component maps to ±QMAX. */
 const QMAX = 32767
-
-function floats(blob: Buffer): Float32Array {
-  // Copy: better-sqlite3's buffers need not be 4-byte aligned.
-  const out = new Float32Array(DIMS)
-  new Uint8Array(out.buffer).set(blob.subarray(0, DIMS * 4))
-  return out
-}
 
 /**
  * One kind's vectors, quantised to int16 with a per-row step and stored dimension-major
