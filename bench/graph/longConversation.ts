@@ -1,6 +1,9 @@
 // A conversation of thousands of turns, as users keep with a companion. Prints JSON lines:
 // - graph.long_create_node: one more turn (create_node answered) at the end of the chain;
-// - graph.long_build_context: the next prompt's context below the newest turn.
+// - graph.long_build_context: the next prompt's context below the newest turn;
+// - graph.long_chat_first_delta: a chat turn (chat_send, a persona's flow, the fake LLM over HTTP)
+//   to its first streamed text, after 100 turns and after all of them: what the length of the
+//   conversation adds to every turn is the difference.
 // Each call is followed by a turn of the event loop, so the flow's announcement (flow_updated,
 // sent after the work of a turn) runs between calls as it would in the app, and is timed apart.
 // Run with `npm run bench:long` (`-- --turns N`).
@@ -9,6 +12,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startCore } from '../../main/core'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { FromOutside, ToOutside } from '../api/outside'
 import { callerOf, percentile } from '../support'
 
 const { values } = parseArgs({ options: { turns: { type: 'string', default: '5000' } } })
@@ -18,14 +24,68 @@ if (!Number.isInteger(turns) || turns < 100) throw new Error(`--turns must be an
 const nextTurnOfTheLoop = () => new Promise((resolve) => setImmediate(resolve))
 
 const home = mkdtempSync(join(tmpdir(), 'loomverse-bench-long-'))
-const core = startCore({ home, mode: 'browser', log: () => {} })
+// The fake LLM runs on a thread of its own, as a model server is another process for a user.
+const outside = new Worker(new URL('../../tests/support/tsWorkerBootstrap.mjs', import.meta.url), {
+  workerData: {
+    tsEntry: fileURLToPath(new URL('../api/outside.ts', import.meta.url)),
+    tsconfig: fileURLToPath(new URL('../../tsconfig.node.json', import.meta.url)),
+  },
+})
+const llmUrl = await new Promise<string>((resolve, reject) => {
+  outside.once('message', (m: FromOutside) => m.type === 'ready' && resolve(m.llmUrl))
+  outside.once('error', reject)
+})
+const core = startCore({
+  home,
+  mode: 'browser',
+  log: () => {},
+  env: {
+    OPENAI_BASE_URL: `${llmUrl}/v1`,
+    OPENAI_API_KEY: 'sk-test',
+    LOOMVERSE_DEFAULT_MODEL: 'openai:gpt-4o-mini',
+    LOOMVERSE_DEFAULT_LIGHTWEIGHT_MODEL: 'openai:gpt-4o-mini',
+  },
+})
 try {
   const call = callerOf(core)
-  const flow = await call<{ id: string }>('create_flow', { name: 'long' })
+  const persona = await call<{ id: string }>('create_persona', { name: 'Companion' })
+  const flow = await call<{ id: string }>('create_flow', { name: 'long', persona_id: persona.id })
   let parent: string | null = null
   const created: number[] = []
   const announced: number[] = []
+  /** 20 chat turns below the newest node; their milliseconds to the first streamed text. */
+  const chatTurns = async (): Promise<number[]> => {
+    const ms: number[] = []
+    for (let i = 0; i < 20; i++) {
+      const t0 = performance.now()
+      let nodeId: string | null = null
+      let firstAt: number | null = null
+      const done = new Promise<void>((resolve) => {
+        const stop = core.bus.listen((event, data) => {
+          const d = data as { node_id?: string; state?: string }
+          if (event === 'node_stream' && firstAt === null) firstAt = performance.now()
+          if (event === 'chat_status' && d.node_id === nodeId && (d.state === 'done' || d.state === 'failed')) {
+            stop()
+            resolve()
+          }
+        })
+      })
+      const sent: { node_id: string } = await call('chat_send', {
+        flow_id: flow.id,
+        prompt: `And the roses, ${i}?`,
+        persona_id: persona.id,
+        ...(parent ? { parent_id: parent } : {}),
+      })
+      nodeId = sent.node_id
+      await done
+      ms.push(firstAt! - t0)
+      parent = nodeId
+    }
+    return ms
+  }
+  let early: number[] = []
   for (let i = 0; i < turns; i++) {
+    if (i === 100) early = await chatTurns()
     const t0 = performance.now()
     const node: { id: string } = await call('create_node', {
       flow_id: flow.id,
@@ -65,7 +125,19 @@ try {
       p95_ms: percentile(context, 95),
     }),
   )
+  const late = await chatTurns()
+  console.log(
+    JSON.stringify({
+      bench: 'graph.long_chat_first_delta',
+      turns,
+      at_100_turns_p50_ms: percentile(early, 50),
+      at_100_turns_p95_ms: percentile(early, 95),
+      [`at_${turns}_turns_p50_ms`]: percentile(late, 50),
+      [`at_${turns}_turns_p95_ms`]: percentile(late, 95),
+    }),
+  )
 } finally {
   await core.dispose()
+  outside.postMessage({ type: 'close' } satisfies ToOutside)
   rmSync(home, { recursive: true, force: true })
 }
