@@ -79,10 +79,12 @@ export class Ancestry {
     if (changes.length === 0) return
     // The log was trimmed past what this reader saw: nothing kept can be trusted.
     if (changes[0]!.seq !== this.seen + 1) this.kept.clear()
-    else
-      for (const [key, kept] of this.kept.entries()) {
-        if (changes.some((c) => c.flow_id === kept.flowId && kept.members.has(c.target_id))) this.kept.delete(key)
-      }
+    else {
+      const stale = [...this.kept.entries()].filter(([, kept]) =>
+        changes.some((c) => c.flow_id === kept.flowId && kept.members.has(c.target_id)),
+      )
+      for (const [key] of stale) this.kept.delete(key)
+    }
     const before = this.seen
     this.seen = changes.at(-1)!.seq
     if (Math.floor(before / LOG_KEPT) !== Math.floor(this.seen / LOG_KEPT))
