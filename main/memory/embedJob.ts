@@ -14,6 +14,11 @@ const BATCH = 64
 const SENTENCE_BATCH = 8
 /** Batches per job; the rest continue in a new job so one run never outlives its lease. */
 const BATCHES_PER_JOB = 16
+/**
+ * How far back (in units) the turn before an episode is looked for: a flow's first turn, or
+ * one long after the last, is read alone rather than after a scan of the whole memory.
+ */
+const CONTEXT_REACH = 500
 /** Text sent per unit: embedding models read a few thousand tokens at most. */
 const MAX_CHARS = 4000
 
@@ -77,9 +82,9 @@ export function embeddingText(store: MemoryStore, unit: UnitRow): string {
   if (unit.kind !== UnitKind.EPISODE || room <= 0) return text
   const before = store
     .prepare(
-      `SELECT * FROM units WHERE id < ? AND kind = ${UnitKind.EPISODE} AND origin_flow_id IS ? AND source IS ?
-       ORDER BY id DESC LIMIT 1`,
+      `SELECT * FROM units WHERE id < ? AND id >= ? AND kind = ${UnitKind.EPISODE} AND origin_flow_id IS ?
+       AND source IS ? ORDER BY id DESC LIMIT 1`,
     )
-    .get(unit.id, unit.origin_flow_id, unit.source) as UnitRow | undefined
+    .get(unit.id, unit.id - CONTEXT_REACH, unit.origin_flow_id, unit.source) as UnitRow | undefined
   return before ? `${store.text(before).slice(-room)}\n${text}` : text
 }
