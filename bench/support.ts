@@ -1,4 +1,7 @@
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
 import type { Core } from '../main/core'
+import type { FromOutside, ToOutside } from './api/outside'
 
 /** The p-th percentile of unsorted samples, to 0.01 ms. */
 export function percentile(samples: readonly number[], p: number): number {
@@ -13,4 +16,69 @@ export function callerOf(core: Core) {
     if (!r.ok) throw new Error(`${method}: ${r.error.message}`)
     return r.value as T
   }
+}
+
+/**
+ * The fake LLM on a thread of its own (bench/api/outside.ts, which also runs bench/api's
+ * /api/chat client): on a user's machine a model server is another process, and sharing the
+ * app's event loop would charge the app for its work. `env` points a core at it.
+ */
+export async function startOutside() {
+  const worker = new Worker(new URL('../tests/support/tsWorkerBootstrap.mjs', import.meta.url), {
+    workerData: {
+      tsEntry: fileURLToPath(new URL('./api/outside.ts', import.meta.url)),
+      tsconfig: fileURLToPath(new URL('../tsconfig.node.json', import.meta.url)),
+    },
+  })
+  const llmUrl = await new Promise<string>((resolve, reject) => {
+    const ready = (m: FromOutside) => {
+      if (m.type !== 'ready') return
+      worker.off('message', ready)
+      resolve(m.llmUrl)
+    }
+    worker.on('message', ready)
+    worker.once('error', reject)
+  })
+  return {
+    worker,
+    env: {
+      OPENAI_BASE_URL: `${llmUrl}/v1`,
+      OPENAI_API_KEY: 'sk-test',
+      LOOMVERSE_DEFAULT_MODEL: 'openai:gpt-4o-mini',
+      LOOMVERSE_DEFAULT_LIGHTWEIGHT_MODEL: 'openai:gpt-4o-mini',
+    },
+    close: () => worker.postMessage({ type: 'close' } satisfies ToOutside),
+  }
+}
+
+/**
+ * One chat turn as a window sends it (chat_send through the router): its node and the
+ * milliseconds to the node's first streamed text. Answered once the reply has ended, so the
+ * next turn never overlaps this one's tail.
+ */
+export async function chatTurn(
+  core: Core,
+  input: { flow_id: string; prompt: string; persona_id: string; parent_id: string | null },
+): Promise<{ nodeId: string; firstMs: number }> {
+  const t0 = performance.now()
+  let nodeId: string | null = null
+  let firstAt: number | null = null
+  const done = new Promise<void>((resolve) => {
+    const stop = core.bus.listen((event, data) => {
+      const d = data as { node_id?: string; state?: string }
+      // Text may stream before chat_send has answered with the node's id.
+      if (event === 'node_stream' && firstAt === null && (nodeId === null || d.node_id === nodeId))
+        firstAt = performance.now()
+      if (event === 'chat_status' && d.node_id === nodeId && (d.state === 'done' || d.state === 'failed')) {
+        stop()
+        resolve()
+      }
+    })
+  })
+  const { parent_id, ...rest } = input
+  const r = await core.router.call('chat_send', { ...rest, ...(parent_id ? { parent_id } : {}) }, { transport: 'ws' })
+  if (!r.ok) throw new Error(r.error.message)
+  nodeId = (r.value as { node_id: string }).node_id
+  await done
+  return { nodeId, firstMs: firstAt! - t0 }
 }

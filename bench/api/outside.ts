@@ -1,4 +1,4 @@
-// What runs outside the app in bench/api: the fake LLM server and the program calling
+// What runs outside the app in the benches (bench/support.ts startOutside): the fake LLM server and, for bench/api, the program calling
 // /api/chat, on a thread of their own. On a user's machine both are other processes (a model
 // server, curl or an assistant); sharing the app's event loop would charge the app for the
 // client's and the server's work, and the client would read its first byte only once the app's

@@ -9,15 +9,13 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { Worker } from 'node:worker_threads'
 import WebSocket from 'ws'
 import { startCore } from '../../main/core'
 import { startHost } from '../../main/host/wsHost'
 import { openaiConnector } from '../../main/llm/openaiConnector'
 import { apiCall } from '../../tests/support/apiClient'
-import { callerOf, percentile } from '../support'
+import { callerOf, chatTurn, percentile, startOutside } from '../support'
 import type { FromOutside, ToOutside } from './outside'
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '100' } } })
@@ -29,27 +27,13 @@ let lastRouterNode: string | null = null
 
 const home = mkdtempSync(join(tmpdir(), 'loomverse-bench-api-'))
 // The fake LLM and the API's client live outside the app's event loop, as they do for a user.
-const outside = new Worker(new URL('../../tests/support/tsWorkerBootstrap.mjs', import.meta.url), {
-  workerData: {
-    tsEntry: fileURLToPath(new URL('./outside.ts', import.meta.url)),
-    tsconfig: fileURLToPath(new URL('../../tsconfig.node.json', import.meta.url)),
-  },
-})
+const outside = await startOutside()
 const answers = new Map<number, (m: Extract<FromOutside, { type: 'chat' }>) => void>()
 let asked = 0
-const llmUrl = await new Promise<string>((resolve, reject) => {
-  outside.on('message', (m: FromOutside) => {
-    if (m.type === 'ready') resolve(m.llmUrl)
-    else answers.get(m.id)?.(m)
-  })
-  outside.once('error', reject)
+outside.worker.on('message', (m: FromOutside) => {
+  if (m.type === 'chat') answers.get(m.id)?.(m)
 })
-const env = {
-  OPENAI_BASE_URL: `${llmUrl}/v1`,
-  OPENAI_API_KEY: 'sk-test',
-  LOOMVERSE_DEFAULT_MODEL: 'openai:gpt-4o-mini',
-  LOOMVERSE_DEFAULT_LIGHTWEIGHT_MODEL: 'openai:gpt-4o-mini',
-}
+const env = outside.env
 const core = startCore({ home, mode: 'browser', log: () => {}, env })
 const host = await startHost({
   router: core.router,
@@ -137,42 +121,21 @@ try {
 } finally {
   await host.close()
   await core.dispose()
-  outside.postMessage({ type: 'close' } satisfies ToOutside)
+  outside.close()
   rmSync(home, { recursive: true, force: true })
 }
 
 /** Milliseconds from chat_send through the router to the node's first streamed text. */
 async function firstStreamEvent(flowId: string, personaId: string, prompt: string): Promise<number> {
-  const t0 = performance.now()
-  let nodeId: string | null = null
-  let firstAt: number | null = null
-  const done = new Promise<void>((resolve) => {
-    const stop = core.bus.listen((event, data) => {
-      const d = data as { node_id?: string; state?: string }
-      if (event === 'node_stream' && firstAt === null && (nodeId === null || d.node_id === nodeId))
-        firstAt = performance.now()
-      if (event === 'chat_status' && d.node_id === nodeId && (d.state === 'done' || d.state === 'failed')) {
-        stop()
-        resolve()
-      }
-    })
-  })
-  const r = await core.router.call(
-    'chat_send',
-    { flow_id: flowId, prompt, persona_id: personaId, ...(lastRouterNode ? { parent_id: lastRouterNode } : {}) },
-    { transport: 'ws' },
-  )
-  if (!r.ok) throw new Error(r.error.message)
-  nodeId = (r.value as { node_id: string }).node_id
-  lastRouterNode = nodeId
-  await done
-  return firstAt! - t0
+  const turn = await chatTurn(core, { flow_id: flowId, prompt, persona_id: personaId, parent_id: lastRouterNode })
+  lastRouterNode = turn.nodeId
+  return turn.firstMs
 }
 
 /** Runs POST /api/chat from the outside thread; its milliseconds to the first `delta`. */
 function firstDelta(port: number, token: string, body: unknown): Promise<number> {
   const id = ++asked
-  outside.postMessage({ type: 'chat', id, port, token, body } satisfies ToOutside)
+  outside.worker.postMessage({ type: 'chat', id, port, token, body } satisfies ToOutside)
   return new Promise((resolve, reject) =>
     answers.set(id, (m) => ('ms' in m ? resolve(m.ms) : reject(new Error(m.error)))),
   )

@@ -12,10 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startCore } from '../../main/core'
-import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
-import type { FromOutside, ToOutside } from '../api/outside'
-import { callerOf, percentile } from '../support'
+import { callerOf, chatTurn, percentile, startOutside } from '../support'
 
 const { values } = parseArgs({ options: { turns: { type: 'string', default: '5000' } } })
 const turns = Number(values.turns)
@@ -25,27 +22,8 @@ const nextTurnOfTheLoop = () => new Promise((resolve) => setImmediate(resolve))
 
 const home = mkdtempSync(join(tmpdir(), 'loomverse-bench-long-'))
 // The fake LLM runs on a thread of its own, as a model server is another process for a user.
-const outside = new Worker(new URL('../../tests/support/tsWorkerBootstrap.mjs', import.meta.url), {
-  workerData: {
-    tsEntry: fileURLToPath(new URL('../api/outside.ts', import.meta.url)),
-    tsconfig: fileURLToPath(new URL('../../tsconfig.node.json', import.meta.url)),
-  },
-})
-const llmUrl = await new Promise<string>((resolve, reject) => {
-  outside.once('message', (m: FromOutside) => m.type === 'ready' && resolve(m.llmUrl))
-  outside.once('error', reject)
-})
-const core = startCore({
-  home,
-  mode: 'browser',
-  log: () => {},
-  env: {
-    OPENAI_BASE_URL: `${llmUrl}/v1`,
-    OPENAI_API_KEY: 'sk-test',
-    LOOMVERSE_DEFAULT_MODEL: 'openai:gpt-4o-mini',
-    LOOMVERSE_DEFAULT_LIGHTWEIGHT_MODEL: 'openai:gpt-4o-mini',
-  },
-})
+const outside = await startOutside()
+const core = startCore({ home, mode: 'browser', log: () => {}, env: outside.env })
 try {
   const call = callerOf(core)
   const persona = await call<{ id: string }>('create_persona', { name: 'Companion' })
@@ -57,29 +35,14 @@ try {
   const chatTurns = async (): Promise<number[]> => {
     const ms: number[] = []
     for (let i = 0; i < 20; i++) {
-      const t0 = performance.now()
-      let nodeId: string | null = null
-      let firstAt: number | null = null
-      const done = new Promise<void>((resolve) => {
-        const stop = core.bus.listen((event, data) => {
-          const d = data as { node_id?: string; state?: string }
-          if (event === 'node_stream' && firstAt === null) firstAt = performance.now()
-          if (event === 'chat_status' && d.node_id === nodeId && (d.state === 'done' || d.state === 'failed')) {
-            stop()
-            resolve()
-          }
-        })
-      })
-      const sent: { node_id: string } = await call('chat_send', {
+      const turn = await chatTurn(core, {
         flow_id: flow.id,
         prompt: `And the roses, ${i}?`,
         persona_id: persona.id,
-        ...(parent ? { parent_id: parent } : {}),
+        parent_id: parent,
       })
-      nodeId = sent.node_id
-      await done
-      ms.push(firstAt! - t0)
-      parent = nodeId
+      ms.push(turn.firstMs)
+      parent = turn.nodeId
     }
     return ms
   }
@@ -138,6 +101,6 @@ try {
   )
 } finally {
   await core.dispose()
-  outside.postMessage({ type: 'close' } satisfies ToOutside)
+  outside.close()
   rmSync(home, { recursive: true, force: true })
 }

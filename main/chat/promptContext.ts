@@ -1,5 +1,4 @@
 import type { ContextPreview, Persona } from '@shared/contract'
-import { withAncestors } from '../graph/dag'
 import { contextBudget, flowContext, memoryShare, type ContextFlow, type StoryContext } from '../graph/flowContext'
 import type { GraphService } from '../graph/graphService'
 import type { Calibration } from '../llm/tokenCalibration'
@@ -44,8 +43,8 @@ export async function promptContext(
   const flowBudget = contextBudget(deps.graph, deps.settings, input.flowId)
   // Built in our count against the budget as much of ours as the model's budget holds.
   const budget = Math.max(1, Math.floor(flowBudget / (calibration?.ratio ?? 1)))
-  // What is above the parents is read once, for memory's branch filter and the history alike:
-  // in a conversation of thousands of turns each reading costs milliseconds.
+  // The flow's part above the parents is read once for the history (the graph keeps the newest
+  // paths, which memory's branch filter reads too).
   let above: ContextFlow | null = null
   const flowAbove = () => (above ??= deps.graph.contextFlow(input.flowId, input.parentIds))
   const memory =
@@ -57,7 +56,7 @@ export async function promptContext(
           nodeId: input.nodeId,
           parentIds: input.parentIds,
           budgetTokens: memoryShare(budget),
-          pathAbove: () => withAncestors(input.parentIds, flowAbove().connections),
+          pathAbove: () => deps.graph.pathAbove(input.flowId, input.parentIds),
         })
       : null
   const story = deps.scenes?.contextFor(input.flowId, input.parentIds) ?? null

@@ -51,15 +51,15 @@ export class Ancestry {
 
   /** A node whose only parent is kept: the parent's ancestry and one edge. */
   private belowKept(flowId: string, nodeId: string): NodeAncestry | null {
-    const into = this.store.edgesInto(flowId, nodeId)
-    if (into.length !== 1) return null
-    const parent = this.kept.get(keyOf(flowId, into[0]!.from))
+    const parents = this.store.parentIds(flowId, nodeId)
+    if (parents.length !== 1) return null
+    const parent = this.kept.get(keyOf(flowId, parents[0]!))
     if (!parent) return null
     // The parent is every other member's descendant, so it is last of them in any order of the
     // path; the node comes after it alone.
     return {
       flowId,
-      edges: [...parent.edges, into[0]!],
+      edges: [...parent.edges, { from: parents[0]!, to: nodeId }],
       order: [...parent.order, nodeId],
       members: new Set(parent.members).add(nodeId),
     }

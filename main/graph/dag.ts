@@ -52,13 +52,6 @@ export function activePath(
   return topologicalOrder(members, connections, timestampOf)
 }
 
-/** The given nodes and every node the connections above them come from: their paths as a set. */
-export function withAncestors(ids: Iterable<string>, connectionsAbove: readonly Connection[]): Set<string> {
-  const nodes = new Set(ids)
-  for (const c of connectionsAbove) nodes.add(c.from)
-  return nodes
-}
-
 export function topologicalOrder(
   members: Set<string>,
   connections: readonly Connection[],

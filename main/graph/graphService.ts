@@ -198,7 +198,14 @@ export class GraphService {
 
   /** The node and every ancestor in the flow: the conversation the model sees when answering it. */
   pathTo(flowId: string, nodeId: string): ReadonlySet<string> {
-    return this.ancestry.of(flowId, nodeId).members
+    return this.pathAbove(flowId, [nodeId])
+  }
+
+  /** The nodes and every ancestor of theirs in the flow: the path a prompt below them continues. */
+  pathAbove(flowId: string, nodeIds: readonly string[]): ReadonlySet<string> {
+    const paths = this.ancestries(flowId, nodeIds)
+    if (paths.length === 1) return paths[0]!.members
+    return new Set(paths.flatMap((p) => [...p.members]))
   }
 
   /**
@@ -219,13 +226,16 @@ export class GraphService {
 
   /** Every connection into the nodes and their ancestors in a flow. */
   private edgesAbove(flowId: string, nodeIds: readonly string[]): readonly Connection[] {
-    const unique = [...new Set(nodeIds)]
-    if (unique.length === 1) return this.ancestry.of(flowId, unique[0]!).edges
-    if (unique.length === 0) return []
+    const paths = this.ancestries(flowId, nodeIds)
+    if (paths.length === 1) return paths[0]!.edges
     // A merge: the parents' paths share most of their edges.
     const edges = new Map<string, Connection>()
-    for (const id of unique) for (const e of this.ancestry.of(flowId, id).edges) edges.set(`${e.from}/${e.to}`, e)
+    for (const p of paths) for (const e of p.edges) edges.set(`${e.from}/${e.to}`, e)
     return [...edges.values()]
+  }
+
+  private ancestries(flowId: string, nodeIds: readonly string[]) {
+    return [...new Set(nodeIds)].map((id) => this.ancestry.of(flowId, id))
   }
 
   isMember(flowId: string, nodeId: string): boolean {

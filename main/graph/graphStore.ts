@@ -192,14 +192,6 @@ export class GraphStore {
     ).all(JSON.stringify(nodeIds), flowId, flowId) as Connection[]
   }
 
-  /** The connections into one node of a flow (its parent edges). */
-  edgesInto(flowId: string, nodeId: string): Connection[] {
-    return this.sql(
-      `SELECT source_id AS "from", target_id AS "to" FROM connections INDEXED BY connections_by_target
-         WHERE flow_id = ? AND target_id = ?`,
-    ).all(flowId, nodeId) as Connection[]
-  }
-
   /** Connection changes logged after `seq` (migration 0024), oldest first. */
   connectionChangesSince(seq: number): Array<{ seq: number; flow_id: string; target_id: string }> {
     return this.sql('SELECT seq, flow_id, target_id FROM connection_changes WHERE seq > ? ORDER BY seq').all(

@@ -19,6 +19,8 @@ const BATCHES_PER_JOB = 16
  * one long after the last, is read alone rather than after a scan of the whole memory.
  */
 const CONTEXT_REACH = 500
+/** How much of the turn before an episode is read with it: its last characters, up to this many. */
+const CONTEXT_CHARS = 600
 /** Text sent per unit: embedding models read a few thousand tokens at most. */
 const MAX_CHARS = 4000
 
@@ -78,7 +80,9 @@ export async function embedDirty(
  */
 export function embeddingText(store: MemoryStore, unit: UnitRow): string {
   const text = store.text(unit).slice(0, MAX_CHARS)
-  const room = MAX_CHARS - text.length - 1
+  // The end of the turn before is context, not content: a long one must not crowd the turn
+  // itself out of what a model reads (the sentence model reads its first 2,000 characters).
+  const room = Math.min(CONTEXT_CHARS, MAX_CHARS - text.length - 1)
   if (unit.kind !== UnitKind.EPISODE || room <= 0) return text
   const before = store
     .prepare(

@@ -65,7 +65,7 @@ export interface ChatMemory {
     nodeId: string | null
     parentIds: readonly string[]
     budgetTokens: number
-    /** The parents and every node above them, read once by the context for both (called only if needed). */
+    /** The parents and every node above them (called only if a candidate came from a node). */
     pathAbove: () => ReadonlySet<string>
   }): Promise<string | null>
   /**

@@ -1,26 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { openMemory } from './db'
+import { describe, expect, it } from 'vitest'
+import { useMemoryFiles } from '../../tests/support/memoryFiles'
+import { embeddingText } from './embedJob'
 import { UnitKind, UnitState } from './enums'
 import { modelVectorMeta, nearestByModel, takeDirty, writeModelVectors } from './modelVectors'
 import type { MemoryStore } from './store'
 
-const cleanups: Array<() => void> = []
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c()
-})
-
-function memory(): MemoryStore {
-  const dir = mkdtempSync(join(tmpdir(), 'loomverse-vectors-'))
-  const store = openMemory(join(dir, 'memory_p.db'))
-  cleanups.push(() => {
-    store.db.close()
-    rmSync(dir, { recursive: true, force: true })
-  })
-  return store
-}
+const memory = useMemoryFiles()
 
 function episode(store: MemoryStore, text: string): number {
   return store.createUnit({ kind: UnitKind.EPISODE, state: UnitState.RAW, payload: { user_text: text } })
@@ -94,5 +79,32 @@ describe('turns embedded after the turn before them (memory migration 7)', () =>
       migrate(store.db)
       expect(takeDirty(store.db, 10).map((u) => u.id)).toEqual(again ? [a, b] : [])
     }
+  })
+})
+
+describe('what the embedding model reads for a turn', () => {
+  it('reads the turn whole after the end of the one before it in its conversation, never crowded out by it', () => {
+    const store = memory()
+    const chat = (text: string, flow: string) =>
+      store.createUnit({
+        kind: UnitKind.EPISODE,
+        source: 'chat',
+        origin_flow_id: flow,
+        payload: { user_text: text },
+      })
+    const question = chat('Did you ever go back to the pottery workshop?', 'f1')
+    chat('An aside in another conversation.', 'f2')
+    const answer = chat('Yes, twice last month!', 'f1')
+    const read = (id: number) => embeddingText(store, store.requireUnit(id))
+    const own = (id: number) => store.text(store.requireUnit(id))
+    expect(read(answer)).toBe(`${own(question)}\n${own(answer)}`)
+    expect(read(question)).toBe(own(question)) // the first turn: alone
+
+    // After a very long turn, only its end comes along: the sentence model reads 2,000 characters.
+    chat(`${'la '.repeat(2000)}and that was the whole story.`, 'f1')
+    const short = chat('Wow, what a day.', 'f1')
+    const text = read(short)
+    expect(text.endsWith(`and that was the whole story.\n${own(short)}`)).toBe(true)
+    expect(text.length).toBeLessThan(2000)
   })
 })

@@ -320,7 +320,6 @@ export class MemoryStore {
     return row?.name ?? null
   }
 
-  /** Where the unit came from and what backs it. */
   /** The evidence of several units in one query (a pack shows the refs of each of its items). */
   evidenceOfEach(ids: readonly number[]): Map<number, number[]> {
     const out = new Map<number, number[]>()
@@ -336,7 +335,7 @@ export class MemoryStore {
     return out
   }
 
-  /** Where a unit came from; `evidence` when it was read already (evidenceOfEach). */
+  /** Where the unit came from and what backs it; `evidence` when it was read already (evidenceOfEach). */
   refs(unit: UnitRow, evidence: readonly number[] = this.evidenceOf(unit.id)): MemoryRef[] {
     const refs: MemoryRef[] = []
     if (unit.origin_node_id) refs.push({ type: 'node', id: unit.origin_node_id, flow_id: unit.origin_flow_id })

@@ -27,7 +27,9 @@ export const tuning = {
    * The persona's embedding model (the built-in sentence model, or a provider's). Chosen with
    * the sentence model on conversations 0–2: 0.5 and every neighbour 0.792; 2 and a quarter of
    * them 0.839 (a plateau of 0.83–0.84 from 1.5 to 3 and a quarter to a third). Far neighbours
-   * brought in low-value turns that took the budget from the words' hits.
+   * brought in low-value turns that took the budget from the words' hits. Since episodes are
+   * embedded after the turn before them (embedJob.embeddingText) the same values give 0.852, on a
+   * plateau of 0.847–0.852 (1.5 to 4, a fifth to a third), so they were kept.
    */
   meaningWeight: 2,
   /** The share of the vector searches' neighbours the embedding model brings (80 episodes at 1). */
