@@ -17,10 +17,11 @@ export function replyStats(
   firstAt: number | null,
   ended: number,
   usage: Usage | null,
-  prompt: string,
+  /** Our count of what was sent, asked only when the provider reported no usage. */
+  promptCount: () => number,
   reply: string,
 ): Node['metadata']['stats'] {
-  const promptTokens = usage?.prompt_tokens ?? tokenCount(prompt)
+  const promptTokens = usage?.prompt_tokens ?? promptCount()
   const replyTokens = usage?.completion_tokens ?? tokenCount(reply)
   const waited = ((firstAt ?? ended) - started) / 1000
   const generating = (ended - (firstAt ?? ended)) / 1000
