@@ -18,6 +18,9 @@ interface Row {
 
 /** Tokens of the programs connected to the HTTP API: made, listed, revoked, and checked per request. */
 export class ApiTokens {
+  /** Calls counted since the last write, per token id: written after the request, not in its way. */
+  private readonly uncounted = new Map<string, { calls: number; at: string }>()
+
   constructor(private readonly db: Db) {}
 
   create(name: string): ApiToken & { token: string } {
@@ -30,6 +33,7 @@ export class ApiTokens {
   }
 
   list(): ApiToken[] {
+    this.writeCounts()
     const rows = this.db.prepare('SELECT * FROM api_tokens ORDER BY created_at, id').all() as Row[]
     return rows.map(toToken)
   }
@@ -47,8 +51,26 @@ export class ApiTokens {
   use(presented: string): ApiToken | null {
     const row = this.db.prepare('SELECT * FROM api_tokens WHERE hash = ?').get(hashOf(presented)) as Row | undefined
     if (!row || row.revoked_at) return null
-    this.db.prepare('UPDATE api_tokens SET calls = calls + 1, last_used_at = ? WHERE id = ?').run(isoNow(), row.id)
-    return this.get(row.id)
+    // The count is written once the request has been served (a write is ~0.4 ms of every call).
+    if (this.uncounted.size === 0) setImmediate(() => this.writeCounts())
+    const count = this.uncounted.get(row.id) ?? { calls: 0, at: '' }
+    count.calls++
+    count.at = isoNow()
+    this.uncounted.set(row.id, count)
+    return toToken({ ...row, calls: row.calls + count.calls, last_used_at: count.at })
+  }
+
+  /** Writes the calls counted since the last write (a listing reads them written). */
+  private writeCounts(): void {
+    if (this.uncounted.size === 0 || !this.db.open) return
+    const counts = [...this.uncounted]
+    this.uncounted.clear()
+    const update = this.db.prepare('UPDATE api_tokens SET calls = calls + ?, last_used_at = ? WHERE id = ?')
+    this.db
+      .transaction(() => {
+        for (const [id, { calls, at }] of counts) update.run(calls, at, id)
+      })
+      .immediate()
   }
 
   private get(id: string): ApiToken {

@@ -257,7 +257,12 @@ export class MemoryService implements ChatMemory {
     let walked: ReadonlySet<string> | null = null
     const path = { has: (id: string) => id === input.nodeId || (walked ??= input.pathAbove()).has(id) }
     const pack = buildPack(store, { query: input.query, budget: input.budgetTokens, path, ...aids })
-    if (input.nodeId) this.savePack(store, input.nodeId, input.flowId, input.query, input.budgetTokens, pack)
+    // Kept for "why remembered" once the reply's request is on its way: not a write in its path.
+    const { nodeId } = input
+    if (nodeId)
+      setImmediate(() => {
+        if (store.db.open) this.savePack(store, nodeId, input.flowId, input.query, input.budgetTokens, pack)
+      })
     return pack.text || null
   }
 
