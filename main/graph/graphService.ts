@@ -13,6 +13,7 @@ import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
 import type { EventBus } from '../kernel/events'
 import { Ancestry } from './ancestry'
+import { FlowShapes } from './flowShapes'
 import { ChangeRecorder } from './changes'
 import { adjacency, reachable, wouldCycle } from './dag'
 import type { ContextFlow } from './context'
@@ -28,6 +29,8 @@ import { UndoHistory } from './undo'
 export class GraphService {
   readonly store: GraphStore
   private readonly ancestry: Ancestry
+  /** The flows last announced, kept up to date rather than read whole after every edit. */
+  private readonly shapes: FlowShapes
   private readonly history = new UndoHistory()
   /** Flows whose `flow_updated` is due, with the copy read since their last edit (null: none). */
   private readonly flowsToAnnounce = new Map<string, Flow | null>()
@@ -38,6 +41,7 @@ export class GraphService {
   ) {
     this.store = new GraphStore(db)
     this.ancestry = new Ancestry(this.store)
+    this.shapes = new FlowShapes(this.store)
   }
 
   // ---- flows
@@ -560,7 +564,7 @@ export class GraphService {
     this.flowsToAnnounce.clear()
     if (!this.db.open) return // closed meanwhile: nobody is listening
     for (const [id, read] of pending) {
-      const flow = read ?? this.store.flow(id) // null: deleted meanwhile, and announced as such
+      const flow = read ?? this.shapes.flow(id) // null: deleted meanwhile, and announced as such
       if (flow) this.bus.emit('flow_updated', { flow })
     }
   }

@@ -20,7 +20,7 @@ interface NodeRow {
   images_json?: string | null
 }
 
-interface FlowRow {
+export interface FlowRow {
   id: string
   name: string
   description: string
@@ -204,6 +204,42 @@ export class GraphStore {
   /** Drops the log's rows up to `seq`: a reader that had not seen them starts afresh. */
   forgetConnectionChanges(seq: number): void {
     this.sql('DELETE FROM connection_changes WHERE seq <= ?').run(seq)
+  }
+
+  /** Member changes logged after `seq` (migration 0025), oldest first. */
+  memberChangesSince(seq: number): Array<{ seq: number; flow_id: string; node_id: string }> {
+    return this.sql('SELECT seq, flow_id, node_id FROM member_changes WHERE seq > ? ORDER BY seq').all(seq) as Array<{
+      seq: number
+      flow_id: string
+      node_id: string
+    }>
+  }
+
+  lastMemberChange(): number {
+    return (this.sql('SELECT max(seq) FROM member_changes').pluck().get() as number | null) ?? 0
+  }
+
+  /** Drops the log's rows up to `seq`: a reader that had not seen them starts afresh. */
+  forgetMemberChanges(seq: number): void {
+    this.sql('DELETE FROM member_changes WHERE seq <= ?').run(seq)
+  }
+
+  /** One member of a flow as `members` reads it, or null when the node is not in the flow. */
+  member(flowId: string, nodeId: string): FlowMember | null {
+    const row = this.sql('SELECT idx, x, y, pinned FROM flow_nodes WHERE flow_id = ? AND node_id = ?')
+      .raw(true)
+      .get(flowId, nodeId) as [number, number | null, number | null, number] | undefined
+    if (!row) return null
+    const [index, x, y, pinned] = row
+    return { index, id: nodeId, position: x === null || y === null ? null : { x, y }, pinned: pinned === 1 }
+  }
+
+  /** The connections into one node of a flow, as `connections` reads them (unordered). */
+  connectionsInto(flowId: string, targetId: string): Connection[] {
+    const rows = this.sql('SELECT source_id, label FROM connections WHERE flow_id = ? AND target_id = ?')
+      .raw(true)
+      .all(flowId, targetId) as Array<[string, string | null]>
+    return rows.map(([from, label]) => (label === null ? { from, to: targetId } : { from, to: targetId, label }))
   }
 
   /** The creation times of nodes, by id. */

@@ -16,6 +16,7 @@ import { migrate as addNodeImages } from './0021-add-node-images'
 import { migrate as createTokenCalibration } from './0022-create-token-calibration'
 import { migrate as addPinnedIndex } from './0023-add-pinned-index'
 import { migrate as logConnectionChanges } from './0024-log-connection-changes'
+import { migrate as logMemberChanges } from './0025-log-member-changes'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -39,4 +40,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 22, name: 'create-token-calibration', up: createTokenCalibration },
   { version: 23, name: 'add-pinned-index', up: addPinnedIndex },
   { version: 24, name: 'log-connection-changes', up: logConnectionChanges },
+  { version: 25, name: 'log-member-changes', up: logMemberChanges },
 ]
