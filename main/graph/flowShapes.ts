@@ -1,6 +1,6 @@
 import type { Connection, Flow, FlowMember } from '@shared/contract'
 import { LRUCache } from 'lru-cache'
-import type { FlowRow, GraphStore } from './graphStore'
+import { flowOf, type GraphStore } from './graphStore'
 
 /** Flows kept: the ones being worked in (a window's, a chat's External flow, a story's). */
 const KEPT = 4
@@ -51,7 +51,7 @@ export class FlowShapes {
       shape = { members, indexOf: indexes(members), connections: this.store.connections(flowId, members) }
       this.kept.set(flowId, shape)
     }
-    return flowOf(row, shape)
+    return flowOf(row, [...shape.members], [...shape.connections])
   }
 
   /** Applies what the logs say changed since the last call to every kept flow. */
@@ -127,19 +127,4 @@ function sortConnections(connections: Connection[], indexOf: ReadonlyMap<string,
     .map((c) => ({ c, from: at(c.from), to: at(c.to) }))
     .sort((a, b) => a.from - b.from || a.to - b.to)
     .map(({ c }) => c)
-}
-
-function flowOf(row: FlowRow, shape: KeptShape): Flow {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    created: row.created,
-    updated: row.updated,
-    persona_id: row.persona_id,
-    system_prompt: row.system_prompt,
-    token_budget: row.token_budget,
-    nodes: [...shape.members],
-    connections: [...shape.connections],
-  }
 }

@@ -93,18 +93,7 @@ export class GraphStore {
     const row = this.flowRow(id)
     if (!row) return null
     const nodes = this.members(id)
-    return {
-      id: row.id,
-      name: row.name,
-      description: row.description,
-      created: row.created,
-      updated: row.updated,
-      persona_id: row.persona_id,
-      system_prompt: row.system_prompt,
-      token_budget: row.token_budget,
-      nodes,
-      connections: this.connections(id, nodes),
-    }
+    return flowOf(row, nodes, this.connections(id, nodes))
   }
 
   members(flowId: string): FlowMember[] {
@@ -578,5 +567,21 @@ function toNode(row: NodeRow, tags: string[]): Node {
       tags,
       ...(row.images_json ? { images: JSON.parse(row.images_json) as NonNullable<Node['metadata']['images']> } : {}),
     },
+  }
+}
+
+/** A flow from its row, its members and its connections. */
+export function flowOf(row: FlowRow, nodes: FlowMember[], connections: Connection[]): Flow {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    created: row.created,
+    updated: row.updated,
+    persona_id: row.persona_id,
+    system_prompt: row.system_prompt,
+    token_budget: row.token_budget,
+    nodes,
+    connections,
   }
 }
