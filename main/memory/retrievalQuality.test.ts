@@ -100,6 +100,23 @@ describe('MemoryPack retrieval on an imported chat log', () => {
     expect(packed(store, 'What did Caroline say about her dog?', 60)).toEqual(['t1'])
   })
 
+  it('fills a large budget with more of what it found than a small one needs', () => {
+    const store = memory()
+    const plants = ['roses', 'tulips', 'basil', 'ferns', 'lilies', 'mint']
+    log(
+      store,
+      Array.from({ length: 240 }, (_, i): [string, string] => [
+        i % 2 ? 'Melanie' : 'Caroline',
+        `In the garden today: ${plants[i % plants.length]} number ${i}.`,
+      ]),
+    )
+    const small = packed(store, 'What grows in the garden?', 800)
+    const large = packed(store, 'What grows in the garden?', 8000)
+    // Only what a pack may use is read and weighed, and that grows with the budget.
+    expect(small.length).toBeGreaterThan(20)
+    expect(large.length).toBeGreaterThan(120)
+  })
+
   it('prefers the month the question names', () => {
     const store = memory()
     const october = Date.UTC(2023, 9, 12) / 1000

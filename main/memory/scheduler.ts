@@ -49,6 +49,8 @@ interface Candidate {
   value: number
   why: string
   mandatory?: boolean
+  /** Found by retrieval (not an anchor, the capsule, a loop or a pinned fact). */
+  found?: boolean
 }
 
 /** A candidate with its text as rendered and, for an episode, the day it is listed under. */
@@ -56,6 +58,16 @@ type Packable = Candidate & { text: string; day: string | null }
 
 /** Past this, an item's text is cut: one long exchange must not eat the whole budget. */
 const ITEM_CHARS = 700
+
+/**
+ * How many of retrieval's finds are read and weighed for a pack: about three times what fits
+ * (a packed item averages ~40 tokens). Reading and weighing all of them (~300 at 10k units)
+ * was a third of a pack's time. On LoCoMo conversations 0–2 any cut from 70 finds up leaves
+ * every pack as it was; 50 loses a little.
+ */
+function foundKept(budget: number): number {
+  return Math.max(100, Math.ceil(budget / 16))
+}
 
 /**
  * The Scheduler (seed 004): builds a MemoryPack from the persona's memory for one query.
@@ -130,10 +142,11 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
     const score = hit.score + (link ? 0.25 : 0)
     const why = [hit.why, link && `linked to ${link}`].filter(Boolean).join('; ')
     if (unit.kind === UnitKind.EPISODE)
-      candidates.push({ unit, section: 'episodes', value: score * weights.episode, why })
-    else if (unit.kind === UnitKind.FACT) candidates.push({ unit, section: 'facts', value: score * weights.fact, why })
+      candidates.push({ unit, section: 'episodes', value: score * weights.episode, why, found: true })
+    else if (unit.kind === UnitKind.FACT)
+      candidates.push({ unit, section: 'facts', value: score * weights.fact, why, found: true })
     else if (unit.kind === UnitKind.SUMMARY)
-      candidates.push({ unit, section: 'summaries', value: score * weights.summary, why })
+      candidates.push({ unit, section: 'summaries', value: score * weights.summary, why, found: true })
   }
   // Pinned facts ride along even when the query does not reach them.
   for (const unit of unitsWhere(store, 'kind = 2 AND pin = 1 AND state != 3 ORDER BY id DESC LIMIT 20'))
@@ -152,16 +165,20 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
     candidates.filter((c) => c.section === 'facts').map((c) => c.unit.id),
     now,
   )
+  const usable = candidates.filter((c) => eligible.has(c.unit.id) && !facts.has(c.unit.id))
+  // Of what retrieval found, only the most valuable can make the pack: the rest are not read.
+  const found = usable.filter((c) => c.found).sort((a, b) => b.value - a.value)
+  const kept = new Set(found.slice(0, foundKept(request.budget)))
+  const packable = usable.filter((c) => !c.found || kept.has(c))
   const texts = textsOf(
     store,
-    candidates.map((c) => c.unit.id),
+    packable.map((c) => c.unit.id),
   )
   lap('texts')
   const seen = new Set<string>()
   const pool: Array<Packable & { estimate: number }> = []
   let capsuleTaken = false
-  for (const c of candidates) {
-    if (!eligible.has(c.unit.id) || facts.has(c.unit.id)) continue
+  for (const c of packable) {
     if (c.section === 'capsule' && capsuleTaken) continue
     if (c.section === 'capsule') capsuleTaken = true
     const raw = texts.get(c.unit.id) ?? store.text(c.unit)
