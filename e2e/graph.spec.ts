@@ -124,7 +124,16 @@ test('a conversation’s own system prompt and budget shape its context; what wa
   app,
   page,
   graph,
+  llm,
 }) => {
+  // The reply waits, so the inspector opens before anything was sent: it must catch up.
+  llm.script({
+    provider: 'openai',
+    reply: 'Kiyomizu-dera at dawn.',
+    delayMs: 1500,
+    promptIncludes: 'おすすめ',
+    times: 1,
+  })
   await app.open()
   await graph.newFlow()
   await page.getByRole('button', { name: 'Edit' }).click()
@@ -143,6 +152,7 @@ test('a conversation’s own system prompt and budget shape its context; what wa
   await expect(inspector.locator('[data-kind=system]')).toContainText('You are a Kyoto tour guide.')
   await inspector.getByRole('tab', { name: 'Sent with #1' }).click()
   await expect(inspector.locator('[data-kind=prompt]')).toContainText('おすすめは？')
+  await expect(page.locator('.conv-node.selected')).toContainText('Kiyomizu-dera at dawn.')
 })
 
 test('the composer says where the next prompt goes, switches to a new root only when asked, and flags a prompt over the budget', async ({
