@@ -234,18 +234,28 @@ export function clippedTurns(n: Node, clipped: string, marker: string): { prompt
 
 function summaryLine(n: Node): string {
   const pair = n.response ? `${n.prompt} → ${n.response}` : n.prompt
-  const summary = n.metadata.summary.text.trim() || clipChars(pair.replace(/\s+/g, ' '), FALLBACK_CHARS)
+  const summary = n.metadata.summary.text.trim() || clippedFlat(pair, FALLBACK_CHARS)
   return `[${n.id}] ${summary}`
 }
 
 function referenceLine(n: Node): string {
   const tags = n.metadata.tags.map((tag) => `#${tag}`).join(' ')
-  const summary = n.metadata.summary.text.trim() || clipChars(n.prompt.replace(/\s+/g, ' '), FALLBACK_CHARS)
+  const summary = n.metadata.summary.text.trim() || clippedFlat(n.prompt, FALLBACK_CHARS)
   return `[${n.id}]: ${summary}${tags ? ` [${tags}]` : ''}`
 }
 
-function clipChars(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s
+/**
+ * The text on one line (each run of white space one space), cut after `n` characters with "…".
+ * Only as much of the start as the cut needs is flattened: every context lists up to a few
+ * hundred ancestors, and flattening each whole turn (a few KB of reply) cost ~3 ms a context.
+ * Flattening only shortens, so a start that flattens to more than `n` gives the same cut.
+ */
+export function clippedFlat(text: string, n: number): string {
+  for (let head = 2 * n; ; head *= 2) {
+    const flat = text.slice(0, head).replace(/\s+/g, ' ')
+    if (flat.length > n) return `${flat.slice(0, n)}…`
+    if (head >= text.length) return flat
+  }
 }
 
 /** Keeps the end of a part within `max` tokens. */
