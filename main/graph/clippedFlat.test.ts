@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { clippedFlat } from './context'
+import { seededRandom } from '../../tests/support/seededRandom'
 
 /** What an ancestor's line was before: the whole text flattened, then cut. */
 const whole = (text: string, n: number) => {
@@ -10,8 +11,7 @@ const whole = (text: string, n: number) => {
 describe("an ancestor's line without a summary", () => {
   it('is the same as flattening the whole turn, for texts of every shape around the cut', () => {
     const pieces = ['a', 'word ', '  ', '\n\n', '\t', '京都の', ' → ', '😀', '   \n  ']
-    let seed = 7
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+    const next = seededRandom(7)
     for (let i = 0; i < 3000; i++) {
       const length = Math.floor(next() * 400)
       let text = ''

@@ -10,6 +10,7 @@ import { openDatabase, type Db } from '../db/open'
 import { EventBus } from '../kernel/events'
 import type { FlowShapes } from './flowShapes'
 import { GraphService } from './graphService'
+import { seededRandom } from '../../tests/support/seededRandom'
 
 // A flow announced after an edit (flow_updated) comes from the kept copy brought up to date by
 // the change logs. It must always equal the flow read whole from the database: every kind of
@@ -48,21 +49,10 @@ function setup() {
   return { db, other, graph, announce, shapes }
 }
 
-/** A small seeded generator (mulberry32): the same edits on every run. */
-function random(seed: number) {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 describe('the flows announced after edits', () => {
   it('equal the flow read whole after every kind of edit, undo and redo (400 random edits)', async () => {
     const { graph, announce, shapes } = setup()
-    const next = random(20261125)
+    const next = seededRandom(20261125)
     const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(next() * items.length)]
     const flows = [graph.createFlow({ name: 'a' }).id, graph.createFlow({ name: 'b' }).id]
     let turn = 0

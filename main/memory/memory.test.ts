@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import type { MemoryJob, MemoryPack, MemoryStatus, MemoryUnit } from '@shared/contract'
 import { exchange, useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
@@ -56,6 +57,16 @@ describe('memory in the chat', () => {
     // and for each of the day's, the week's and the relationship's summaries.
     const { jobs } = await h.call<{ jobs: MemoryJob[] }>('memory_list_jobs', { persona_id: personaId })
     expect(jobs.filter((j) => j.kind === 'capsule').map((j) => j.status)).toEqual(['queued', 'queued'])
+    // Each fork's capsule reads only its own turns: A and C on one, B alone on the other.
+    const file = new Database(join(h.core.paths.memory, `memory_${personaId}.db`), { readonly: true })
+    const capsules = (
+      file.prepare("SELECT payload_json FROM jobs WHERE kind = 'capsule' ORDER BY id").pluck().all() as string[]
+    ).map((json) => {
+      const ids = (JSON.parse(json) as { unit_ids: number[] }).unit_ids
+      return ids.map((id) => file.prepare('SELECT origin_node_id FROM units WHERE id = ?').pluck().get(id))
+    })
+    file.close()
+    expect(capsules).toEqual([[a, c], [b]])
     const scopes = jobs.filter((j) => j.kind === 'summarize').map((j) => j.scope)
     expect(scopes.filter((s) => s === 'relationship')).toHaveLength(2)
     expect(new Set(scopes).size).toBe(3)
