@@ -1,5 +1,6 @@
 import type { Connection } from '@shared/contract'
 import { LRUCache } from 'lru-cache'
+import { ChangeLogReader } from './changeLog'
 import { activePath } from './dag'
 import type { GraphStore } from './graphStore'
 
@@ -16,8 +17,6 @@ export interface NodeAncestry {
 
 /** Nodes whose ancestry is kept: the turns being answered and previewed in the open flows. */
 const KEPT = 16
-/** Rows of the change log kept behind the newest; a reader further behind starts afresh. */
-const LOG_KEPT = 10_000
 
 /**
  * The ancestry of the newest nodes, kept. Every prompt reads what is above its parent, and in a
@@ -26,15 +25,15 @@ const LOG_KEPT = 10_000
  * turn below a kept node costs one indexed lookup.
  *
  * Kept paths are forgotten when a connection into any node on them is added, removed or moved,
- * as the `connection_changes` log says (written by triggers, so another connection's writes are
- * seen too); a new turn's edge goes into a new node, which is on no kept path.
+ * as the `connection_changes` log says (changeLog.ts: another connection's writes are seen
+ * too); a new turn's edge goes into a new node, which is on no kept path.
  */
 export class Ancestry {
   private readonly kept = new LRUCache<string, NodeAncestry>({ max: KEPT })
-  private seen: number
+  private readonly changes: ChangeLogReader
 
   constructor(private readonly store: GraphStore) {
-    this.seen = store.lastConnectionChange()
+    this.changes = new ChangeLogReader(store, 'connection_changes')
   }
 
   of(flowId: string, nodeId: string): NodeAncestry {
@@ -75,20 +74,14 @@ export class Ancestry {
   }
 
   private catchUp(): void {
-    const changes = this.store.connectionChangesSince(this.seen)
-    if (changes.length === 0) return
-    // The log was trimmed past what this reader saw: nothing kept can be trusted.
-    if (changes[0]!.seq !== this.seen + 1) this.kept.clear()
-    else {
+    const changes = this.changes.next()
+    if (changes === null) this.kept.clear()
+    else if (changes.length > 0) {
       const stale = [...this.kept.entries()].filter(([, kept]) =>
-        changes.some((c) => c.flow_id === kept.flowId && kept.members.has(c.target_id)),
+        changes.some((c) => c.flow_id === kept.flowId && kept.members.has(c.node_id)),
       )
       for (const [key] of stale) this.kept.delete(key)
     }
-    const before = this.seen
-    this.seen = changes.at(-1)!.seq
-    if (Math.floor(before / LOG_KEPT) !== Math.floor(this.seen / LOG_KEPT))
-      this.store.forgetConnectionChanges(this.seen - LOG_KEPT)
   }
 }
 

@@ -1,11 +1,10 @@
 import type { Connection, Flow, FlowMember } from '@shared/contract'
 import { LRUCache } from 'lru-cache'
+import { ChangeLogReader } from './changeLog'
 import { flowOf, type GraphStore } from './graphStore'
 
 /** Flows kept: the ones being worked in (a window's, a chat's External flow, a story's). */
 const KEPT = 4
-/** The member log is trimmed behind this many rows (a reader that falls behind starts afresh). */
-const LOG_KEPT = 10_000
 
 interface KeptShape {
   members: readonly FlowMember[]
@@ -16,22 +15,25 @@ interface KeptShape {
 
 /**
  * The nodes and connections of the flows last announced, brought up to date from the change
- * logs (member_changes, connection_changes: written by triggers, so a write from the CLI or the
- * job worker is seen too) rather than read whole after every edit: `flow_updated` follows every
- * turn, and reading a flow of 5,000 nodes took ~11 ms of the main thread, before the reply's
- * first text. A turn now reads its new member and the connections into it.
+ * logs (changeLog.ts: a write from the CLI or the job worker is seen too) rather than read
+ * whole after every edit: `flow_updated` follows every turn, and reading a flow of 5,000 nodes
+ * took ~11 ms of the main thread, before the reply's first text. A turn now reads its new
+ * member and the connections into it.
  *
  * What it hands out is never changed afterwards: an edit makes new arrays (a listener may keep
  * the flow an event carried).
  */
 export class FlowShapes {
   private readonly kept = new LRUCache<string, KeptShape>({ max: KEPT })
-  private seen: { members: number; connections: number }
+  private readonly changes: Record<'members' | 'connections', ChangeLogReader>
   /** Counters the tests read. */
   readonly stats = { reads: 0, patches: 0 }
 
   constructor(private readonly store: GraphStore) {
-    this.seen = { members: store.lastMemberChange(), connections: store.lastConnectionChange() }
+    this.changes = {
+      members: new ChangeLogReader(store, 'member_changes'),
+      connections: new ChangeLogReader(store, 'connection_changes'),
+    }
   }
 
   /** The flow as it now is, or null when it is gone. */
@@ -56,30 +58,19 @@ export class FlowShapes {
 
   /** Applies what the logs say changed since the last call to every kept flow. */
   private catchUp(): void {
-    const members = this.store.memberChangesSince(this.seen.members)
-    const connections = this.store.connectionChangesSince(this.seen.connections)
-    // A log trimmed past what was seen: nothing kept can be trusted.
-    const gap =
-      (members.length > 0 && members[0]!.seq !== this.seen.members + 1) ||
-      (connections.length > 0 && connections[0]!.seq !== this.seen.connections + 1)
-    if (gap) this.kept.clear()
-    else if (this.kept.size > 0) {
-      const changed = new Map<string, { members: Set<string>; targets: Set<string> }>()
-      const of = (flowId: string) => {
-        let c = changed.get(flowId)
-        if (!c) changed.set(flowId, (c = { members: new Set(), targets: new Set() }))
-        return c
-      }
-      for (const m of members) if (this.kept.has(m.flow_id)) of(m.flow_id).members.add(m.node_id)
-      for (const c of connections) if (this.kept.has(c.flow_id)) of(c.flow_id).targets.add(c.target_id)
-      for (const [flowId, c] of changed) this.patch(flowId, c.members, c.targets)
+    const members = this.changes.members.next()
+    const connections = this.changes.connections.next()
+    if (members === null || connections === null) return this.kept.clear()
+    if (this.kept.size === 0) return
+    const changed = new Map<string, { members: Set<string>; targets: Set<string> }>()
+    const of = (flowId: string) => {
+      let c = changed.get(flowId)
+      if (!c) changed.set(flowId, (c = { members: new Set(), targets: new Set() }))
+      return c
     }
-    const before = this.seen.members
-    if (members.length > 0) this.seen.members = members.at(-1)!.seq
-    if (connections.length > 0) this.seen.connections = connections.at(-1)!.seq
-    // The connection log is trimmed by the ancestry's reader (ancestry.ts); this one trims its own.
-    if (Math.floor(before / LOG_KEPT) !== Math.floor(this.seen.members / LOG_KEPT))
-      this.store.forgetMemberChanges(this.seen.members - LOG_KEPT)
+    for (const m of members) if (this.kept.has(m.flow_id)) of(m.flow_id).members.add(m.node_id)
+    for (const c of connections) if (this.kept.has(c.flow_id)) of(c.flow_id).targets.add(c.node_id)
+    for (const [flowId, c] of changed) this.patch(flowId, c.members, c.targets)
   }
 
   private patch(flowId: string, changedMembers: Set<string>, targets: Set<string>): void {

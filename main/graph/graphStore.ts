@@ -1,3 +1,4 @@
+import type { Change, ChangeLogName } from './changeLog'
 import type { Connection, ContextPreview, Flow, FlowMember, FlowSummary, Node } from '@shared/contract'
 import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open'
@@ -102,12 +103,7 @@ export class GraphStore {
     const rows = this.sql('SELECT node_id, idx, x, y, pinned FROM flow_nodes WHERE flow_id = ? ORDER BY idx')
       .raw(true)
       .all(flowId) as Array<[string, number, number | null, number | null, number]>
-    return rows.map(([id, index, x, y, pinned]) => ({
-      index,
-      id,
-      position: x === null || y === null ? null : { x, y },
-      pinned: pinned === 1,
-    }))
+    return rows.map(([id, index, x, y, pinned]) => toMember(id, index, x, y, pinned))
   }
 
   /**
@@ -179,38 +175,22 @@ export class GraphStore {
     ).all(JSON.stringify(nodeIds), flowId, flowId) as Connection[]
   }
 
-  /** Connection changes logged after `seq` (migration 0024), oldest first. */
-  connectionChangesSince(seq: number): Array<{ seq: number; flow_id: string; target_id: string }> {
-    return this.sql('SELECT seq, flow_id, target_id FROM connection_changes WHERE seq > ? ORDER BY seq').all(
+  /** A change log's rows after `seq`, oldest first (changeLog.ts). */
+  changesSince(log: ChangeLogName, seq: number): Change[] {
+    // The table name is one of two literals, never input.
+    const node = log === 'connection_changes' ? 'target_id' : 'node_id'
+    return this.sql(`SELECT seq, flow_id, ${node} AS node_id FROM ${log} WHERE seq > ? ORDER BY seq`).all(
       seq,
-    ) as Array<{ seq: number; flow_id: string; target_id: string }>
+    ) as Change[]
   }
 
-  lastConnectionChange(): number {
-    return (this.sql('SELECT max(seq) FROM connection_changes').pluck().get() as number | null) ?? 0
+  lastChange(log: ChangeLogName): number {
+    return (this.sql(`SELECT max(seq) FROM ${log}`).pluck().get() as number | null) ?? 0
   }
 
-  /** Drops the log's rows up to `seq`: a reader that had not seen them starts afresh. */
-  forgetConnectionChanges(seq: number): void {
-    this.sql('DELETE FROM connection_changes WHERE seq <= ?').run(seq)
-  }
-
-  /** Member changes logged after `seq` (migration 0025), oldest first. */
-  memberChangesSince(seq: number): Array<{ seq: number; flow_id: string; node_id: string }> {
-    return this.sql('SELECT seq, flow_id, node_id FROM member_changes WHERE seq > ? ORDER BY seq').all(seq) as Array<{
-      seq: number
-      flow_id: string
-      node_id: string
-    }>
-  }
-
-  lastMemberChange(): number {
-    return (this.sql('SELECT max(seq) FROM member_changes').pluck().get() as number | null) ?? 0
-  }
-
-  /** Drops the log's rows up to `seq`: a reader that had not seen them starts afresh. */
-  forgetMemberChanges(seq: number): void {
-    this.sql('DELETE FROM member_changes WHERE seq <= ?').run(seq)
+  /** Drops a log's rows up to `seq`: a reader that had not seen them starts afresh. */
+  forgetChanges(log: ChangeLogName, seq: number): void {
+    this.sql(`DELETE FROM ${log} WHERE seq <= ?`).run(seq)
   }
 
   /** One member of a flow as `members` reads it, or null when the node is not in the flow. */
@@ -218,9 +198,7 @@ export class GraphStore {
     const row = this.sql('SELECT idx, x, y, pinned FROM flow_nodes WHERE flow_id = ? AND node_id = ?')
       .raw(true)
       .get(flowId, nodeId) as [number, number | null, number | null, number] | undefined
-    if (!row) return null
-    const [index, x, y, pinned] = row
-    return { index, id: nodeId, position: x === null || y === null ? null : { x, y }, pinned: pinned === 1 }
+    return row ? toMember(nodeId, ...row) : null
   }
 
   /** The connections into one node of a flow, as `connections` reads them (unordered). */
@@ -584,4 +562,8 @@ export function flowOf(row: FlowRow, nodes: FlowMember[], connections: Connectio
     nodes,
     connections,
   }
+}
+
+function toMember(id: string, index: number, x: number | null, y: number | null, pinned: number): FlowMember {
+  return { index, id, position: x === null || y === null ? null : { x, y }, pinned: pinned === 1 }
 }

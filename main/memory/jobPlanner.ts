@@ -111,22 +111,18 @@ export class MemoryJobPlanner {
     const path = this.deps.pathTo(flowId, nodeId)
     // Newest first (idx_units_time) until enough lie on the branch: the path is checked here,
     // not handed to SQL as a list, which cost a 5,000-turn flow ~12 ms a reply.
-    const onBranch = (where: string, limit: number, ...params: number[]) => {
-      const ids: number[] = []
-      const rows = store
-        .prepare(
-          `SELECT id, origin_node_id FROM units WHERE kind = ${UnitKind.EPISODE} AND state != ${UnitState.ARCHIVED}
-           ${where} ORDER BY coalesce(occurred_at, created_at) DESC, id DESC`,
-        )
-        .raw(true)
-        .iterate(...params) as IterableIterator<[number, string | null]>
-      for (const [id, origin] of rows) {
-        if (origin !== null && !path.has(origin)) continue
-        ids.push(id)
-        if (ids.length >= limit) break
-      }
-      return ids.reverse()
-    }
+    const onBranch = (where: string, limit: number, ...params: number[]) =>
+      newestOnBranch(
+        store
+          .prepare(
+            `SELECT id, origin_node_id FROM units WHERE kind = ${UnitKind.EPISODE} AND state != ${UnitState.ARCHIVED}
+             ${where} ORDER BY coalesce(occurred_at, created_at) DESC, id DESC`,
+          )
+          .raw(true)
+          .iterate(...params) as IterableIterator<[number, string | null]>,
+        path,
+        limit,
+      )
     store.db
       .transaction(() => {
         const latest = onBranch('', CAPSULE_EPISODES)
@@ -174,16 +170,8 @@ export class MemoryJobPlanner {
          AND u.kind = ${UnitKind.EPISODE} AND u.state != ${UnitState.ARCHIVED} ORDER BY u.occurred_at DESC, u.id DESC`,
       )
       .raw(true)
-    /** The newest episodes naming the entity that lie on the branch, oldest first. */
-    const onBranch = (entityId: number) => {
-      const ids: number[] = []
-      for (const [id, origin] of naming.iterate(entityId) as IterableIterator<[number, string | null]>) {
-        if (origin !== null && !path.has(origin)) continue
-        ids.push(id)
-        if (ids.length >= SUMMARY_EPISODES) break
-      }
-      return ids.reverse()
-    }
+    const onBranch = (entityId: number) =>
+      newestOnBranch(naming.iterate(entityId) as IterableIterator<[number, string | null]>, path, SUMMARY_EPISODES)
     store.db
       .transaction(() => {
         for (const job of entitySummaryJobs(store, model, entities)) {
@@ -235,4 +223,23 @@ export class MemoryJobPlanner {
     }
     new JobQueue(store.db).enqueue(kind, payload, { dedupeKey: `${keyPrefix}:${nodeId}`, delaySeconds })
   }
+}
+
+/**
+ * The first `limit` episodes of `rows` (id and origin node, newest first) that lie on the branch
+ * (`path`; an imported episode, with no node, lies on every branch), oldest first. Stops reading
+ * once it has them.
+ */
+function newestOnBranch(
+  rows: IterableIterator<[number, string | null]>,
+  path: ReadonlySet<string>,
+  limit: number,
+): number[] {
+  const ids: number[] = []
+  for (const [id, origin] of rows) {
+    if (origin !== null && !path.has(origin)) continue
+    ids.push(id)
+    if (ids.length >= limit) break
+  }
+  return ids.reverse()
 }

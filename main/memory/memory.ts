@@ -257,7 +257,8 @@ export class MemoryService implements ChatMemory {
     let walked: ReadonlySet<string> | null = null
     const path = { has: (id: string) => id === input.nodeId || (walked ??= input.pathAbove()).has(id) }
     const pack = buildPack(store, { query: input.query, budget: input.budgetTokens, path, ...aids })
-    // Kept for "why remembered" once the reply's request is on its way: not a write in its path.
+    // Kept for "why remembered" after this turn of the event loop, the one that sends the reply's
+    // request: a write there held the request back.
     const { nodeId } = input
     if (nodeId)
       setImmediate(() => {

@@ -24,9 +24,8 @@ export function ContextInspector() {
   const [sent, setSent] = useState<{ id: string; context: ContextPreview; sent_at: string } | null>(null)
   // What was sent is kept once the reply is under way: a node selected while it waits is asked
   // again when its reply moves on (streaming, then done), not only when another is selected.
-  const selectedStatus = useApp((s) =>
-    s.selectedId ? `${s.nodes[s.selectedId]?.status}/${s.replyStatus[s.selectedId]?.state}` : undefined,
-  )
+  const selectedStatus = useApp((s) => (s.selectedId ? s.nodes[s.selectedId]?.status : undefined))
+  const selectedReply = useApp((s) => (s.selectedId ? s.replyStatus[s.selectedId]?.state : undefined))
 
   useEffect(() => {
     if (!flow) return
@@ -43,7 +42,7 @@ export function ContextInspector() {
     return () => {
       current = false
     }
-  }, [selectedId, selectedStatus, invoke])
+  }, [selectedId, selectedStatus, selectedReply, invoke])
 
   if (!flow) return <section className="side-panel">{t('context.noFlow')}</section>
   const sentHere = sent && sent.id === selectedId ? sent : null
