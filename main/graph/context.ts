@@ -2,6 +2,7 @@ import type { Connection, ContextPart, ContextPreview, Node } from '@shared/cont
 import { AppError } from '@shared/errors'
 import { activePath, topologicalOrder } from './dag'
 import type { Language } from '../kernel/language'
+import type { KeptLines } from './ancestorLines'
 import { tokenCount } from '../kernel/tokens'
 
 /** The flow as a context reads it (GraphService.contextFlow). */
@@ -18,6 +19,8 @@ export interface ContextFlow {
   /** The flow's pinned nodes, in the order of their indexes. */
   pinned: readonly string[]
   isMember: (id: string) => boolean
+  /** The ancestors' lines built for earlier prompts, when the flow keeps them (null or absent: each is built). */
+  lines?: KeptLines | null
 }
 
 export interface ContextInput {
@@ -111,7 +114,15 @@ export function buildContext(input: ContextInput): ContextPreview {
     } else dropped.push(id)
   }
   // Newest first is the order they are read in; a budget rarely holds more than a few hundred.
-  input.prefetch?.(ordered.slice(-PREFETCH))
+  const lines = flow.lines ?? null
+  input.prefetch?.(ordered.slice(-PREFETCH).filter((id) => !lines?.get(id)))
+  const ancestorPart = (id: string): ContextPart => {
+    const kept = lines?.get(id)
+    if (kept) return { kind: 'ancestor_summary', node_id: id, text: kept.text, tokens: kept.tokens }
+    const p = part('ancestor_summary', id, summaryLine(node(id)))
+    lines?.set(id, { text: p.text, tokens: p.tokens })
+    return p
+  }
   const ancestorParts: ContextPart[] = []
   // Newest first until one does not fit; every older one goes too, so the history has no holes.
   let full = false
@@ -120,7 +131,7 @@ export function buildContext(input: ContextInput): ContextPreview {
       dropped.unshift(id) // not read or counted: nothing older goes in once one did not fit
       continue
     }
-    const p = part('ancestor_summary', id, summaryLine(node(id)))
+    const p = ancestorPart(id)
     full = used + p.tokens > input.budget
     if (!full) {
       ancestorParts.unshift(p)

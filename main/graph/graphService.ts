@@ -12,6 +12,7 @@ import {
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
 import type { EventBus } from '../kernel/events'
+import { AncestorLines } from './ancestorLines'
 import { Ancestry } from './ancestry'
 import { FlowShapes } from './flowShapes'
 import { ChangeRecorder } from './changes'
@@ -29,6 +30,7 @@ import { UndoHistory } from './undo'
 export class GraphService {
   readonly store: GraphStore
   private readonly ancestry: Ancestry
+  private readonly lines: AncestorLines
   /** The flows last announced, kept up to date rather than read whole after every edit. */
   private readonly shapes: FlowShapes
   private readonly history = new UndoHistory()
@@ -41,6 +43,7 @@ export class GraphService {
   ) {
     this.store = new GraphStore(db)
     this.ancestry = new Ancestry(this.store)
+    this.lines = new AncestorLines(this.store)
     this.shapes = new FlowShapes(this.store)
   }
 
@@ -225,6 +228,7 @@ export class GraphService {
       pathTo: (id) => this.ancestry.of(flowId, id).order,
       pinned: this.store.pinnedIds(flowId),
       isMember: (id) => this.store.isMember(flowId, id),
+      lines: this.lines.current(),
     }
   }
 

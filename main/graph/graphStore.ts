@@ -177,9 +177,10 @@ export class GraphStore {
 
   /** A change log's rows after `seq`, oldest first (changeLog.ts). */
   changesSince(log: ChangeLogName, seq: number): Change[] {
-    // The table name is one of two literals, never input.
+    // The table name is one of three literals, never input.
     const node = log === 'connection_changes' ? 'target_id' : 'node_id'
-    return this.sql(`SELECT seq, flow_id, ${node} AS node_id FROM ${log} WHERE seq > ? ORDER BY seq`).all(
+    const flow = log === 'node_changes' ? "''" : 'flow_id'
+    return this.sql(`SELECT seq, ${flow} AS flow_id, ${node} AS node_id FROM ${log} WHERE seq > ? ORDER BY seq`).all(
       seq,
     ) as Change[]
   }

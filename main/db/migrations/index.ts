@@ -17,6 +17,7 @@ import { migrate as createTokenCalibration } from './0022-create-token-calibrati
 import { migrate as addPinnedIndex } from './0023-add-pinned-index'
 import { migrate as logConnectionChanges } from './0024-log-connection-changes'
 import { migrate as logMemberChanges } from './0025-log-member-changes'
+import { migrate as logNodeChanges } from './0026-log-node-changes'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -41,4 +42,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 23, name: 'add-pinned-index', up: addPinnedIndex },
   { version: 24, name: 'log-connection-changes', up: logConnectionChanges },
   { version: 25, name: 'log-member-changes', up: logMemberChanges },
+  { version: 26, name: 'log-node-changes', up: logNodeChanges },
 ]
