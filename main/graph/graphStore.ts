@@ -1,4 +1,5 @@
 import type { Change, ChangeLogName } from './changeLog'
+import { packContext, unpackContext } from './sentContexts'
 import type { Connection, ContextPreview, Flow, FlowMember, FlowSummary, Node } from '@shared/contract'
 import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open'
@@ -348,16 +349,21 @@ export class GraphStore {
     })
   }
 
+  /** Kept compressed (sentContexts.ts): a context holds the history twice, tens of KB a turn. */
   saveSentContext(nodeId: string, context: ContextPreview, sentAt: string): void {
     this.sql(
-      'INSERT INTO node_contexts (node_id, context_json, sent_at) VALUES (?, ?, ?) ON CONFLICT(node_id) DO UPDATE SET context_json = excluded.context_json, sent_at = excluded.sent_at',
-    ).run(nodeId, JSON.stringify(context), sentAt)
+      'INSERT INTO node_sent_contexts (node_id, context, sent_at) VALUES (?, ?, ?) ON CONFLICT(node_id) DO UPDATE SET context = excluded.context, sent_at = excluded.sent_at',
+    ).run(nodeId, packContext(context), sentAt)
   }
 
   sentContext(nodeId: string): { context: ContextPreview; sent_at: string } | null {
-    const row = this.sql('SELECT context_json, sent_at FROM node_contexts WHERE node_id = ?').get(nodeId) as
+    const row = this.sql('SELECT context, sent_at FROM node_sent_contexts WHERE node_id = ?').get(nodeId) as
+      { context: Buffer; sent_at: string } | undefined
+    if (row) return { context: unpackContext(row.context), sent_at: row.sent_at }
+    // Sent before contexts were compressed (app migration 27).
+    const old = this.sql('SELECT context_json, sent_at FROM node_contexts WHERE node_id = ?').get(nodeId) as
       { context_json: string; sent_at: string } | undefined
-    return row ? { context: JSON.parse(row.context_json) as ContextPreview, sent_at: row.sent_at } : null
+    return old ? { context: JSON.parse(old.context_json) as ContextPreview, sent_at: old.sent_at } : null
   }
 
   markStale(ids: readonly string[]): void {

@@ -18,6 +18,7 @@ import { migrate as addPinnedIndex } from './0023-add-pinned-index'
 import { migrate as logConnectionChanges } from './0024-log-connection-changes'
 import { migrate as logMemberChanges } from './0025-log-member-changes'
 import { migrate as logNodeChanges } from './0026-log-node-changes'
+import { migrate as packSentContexts } from './0027-pack-sent-contexts'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -43,4 +44,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 24, name: 'log-connection-changes', up: logConnectionChanges },
   { version: 25, name: 'log-member-changes', up: logMemberChanges },
   { version: 26, name: 'log-node-changes', up: logNodeChanges },
+  { version: 27, name: 'pack-sent-contexts', up: packSentContexts },
 ]
