@@ -2,6 +2,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { ApiToken } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
+import { statements } from '../db/statements'
+import type { Statement } from 'better-sqlite3'
 import { isoNow } from '../kernel/time'
 
 /** Marks an API token, so one pasted where the UI's launch token belongs (or the reverse) is told apart. */
@@ -18,29 +20,37 @@ interface Row {
 
 /** Tokens of the programs connected to the HTTP API: made, listed, revoked, and checked per request. */
 export class ApiTokens {
+  /** Compiled statements, reused (db/statements.ts). */
+  private readonly sql: (sql: string) => Statement
+
   /** Calls counted since the last write, per token id: written after the request, not in its way. */
   private readonly uncounted = new Map<string, { calls: number; at: string }>()
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.sql = statements(db)
+  }
 
   create(name: string): ApiToken & { token: string } {
     const token = API_TOKEN_PREFIX + randomBytes(32).toString('base64url')
     const id = randomUUID()
-    this.db
-      .prepare('INSERT INTO api_tokens (id, name, hash, created_at) VALUES (?, ?, ?, ?)')
-      .run(id, name, hashOf(token), isoNow())
+    this.sql('INSERT INTO api_tokens (id, name, hash, created_at) VALUES (?, ?, ?, ?)').run(
+      id,
+      name,
+      hashOf(token),
+      isoNow(),
+    )
     return { ...this.get(id), token }
   }
 
   list(): ApiToken[] {
     this.writeCounts()
-    const rows = this.db.prepare('SELECT * FROM api_tokens ORDER BY created_at, id').all() as Row[]
+    const rows = this.sql('SELECT * FROM api_tokens ORDER BY created_at, id').all() as Row[]
     return rows.map(toToken)
   }
 
   revoke(id: string): ApiToken {
     this.get(id)
-    this.db.prepare('UPDATE api_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(isoNow(), id)
+    this.sql('UPDATE api_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(isoNow(), id)
     return this.get(id)
   }
 
@@ -49,7 +59,7 @@ export class ApiTokens {
    * lookup is by the hash of a 256-bit secret, so how long it takes tells a caller nothing.
    */
   use(presented: string): ApiToken | null {
-    const row = this.db.prepare('SELECT * FROM api_tokens WHERE hash = ?').get(hashOf(presented)) as Row | undefined
+    const row = this.sql('SELECT * FROM api_tokens WHERE hash = ?').get(hashOf(presented)) as Row | undefined
     if (!row || row.revoked_at) return null
     // The count is written once the request has been served (a write is ~0.4 ms of every call).
     if (this.uncounted.size === 0) setImmediate(() => this.writeCounts())
@@ -65,7 +75,7 @@ export class ApiTokens {
     if (this.uncounted.size === 0 || !this.db.open) return
     const counts = [...this.uncounted]
     this.uncounted.clear()
-    const update = this.db.prepare('UPDATE api_tokens SET calls = calls + ?, last_used_at = ? WHERE id = ?')
+    const update = this.sql('UPDATE api_tokens SET calls = calls + ?, last_used_at = ? WHERE id = ?')
     this.db
       .transaction(() => {
         for (const [id, { calls, at }] of counts) update.run(calls, at, id)
@@ -74,7 +84,7 @@ export class ApiTokens {
   }
 
   private get(id: string): ApiToken {
-    const row = this.db.prepare('SELECT * FROM api_tokens WHERE id = ?').get(id) as Row | undefined
+    const row = this.sql('SELECT * FROM api_tokens WHERE id = ?').get(id) as Row | undefined
     if (!row) throw new AppError('not_found', `no API token ${id}`)
     return toToken(row)
   }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { Parsed, Persona } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
+import { statements } from '../db/statements'
+import type { Statement } from 'better-sqlite3'
 import { isoNow } from '../kernel/time'
 import type { EventBus } from '../kernel/events'
 
@@ -39,19 +41,22 @@ const columns = {
 
 /** Personas (the `ai` table): create, read, update, delete, and tell every window. */
 export class PersonaService {
+  /** Compiled statements, reused (db/statements.ts). */
+  private readonly sql: (sql: string) => Statement
+
   constructor(
     private readonly db: Db,
     private readonly bus: EventBus,
-  ) {}
+  ) {
+    this.sql = statements(db)
+  }
 
   list(): Persona[] {
-    return (this.db.prepare('SELECT * FROM ai ORDER BY AINAME COLLATE NOCASE, CREATED_AT').all() as AiRow[]).map(
-      toPersona,
-    )
+    return (this.sql('SELECT * FROM ai ORDER BY AINAME COLLATE NOCASE, CREATED_AT').all() as AiRow[]).map(toPersona)
   }
 
   get(id: string): Persona {
-    const row = this.db.prepare('SELECT * FROM ai WHERE AIID = ?').get(id) as AiRow | undefined
+    const row = this.sql('SELECT * FROM ai WHERE AIID = ?').get(id) as AiRow | undefined
     if (!row) throw new AppError('not_found', `persona ${id} not found`)
     return toPersona(row)
   }
@@ -59,16 +64,14 @@ export class PersonaService {
   /** The persona or null, for callers where "none" is a normal answer (a flow bound to nobody). */
   find(id: string | null | undefined): Persona | null {
     if (!id) return null
-    const row = this.db.prepare('SELECT * FROM ai WHERE AIID = ?').get(id) as AiRow | undefined
+    const row = this.sql('SELECT * FROM ai WHERE AIID = ?').get(id) as AiRow | undefined
     return row ? toPersona(row) : null
   }
 
   create(input: Parsed<'create_persona'>): Persona {
     const id = randomUUID()
     const now = isoNow()
-    this.db
-      .prepare('INSERT INTO ai (AIID, AINAME, CREATED_AT, UPDATED_AT) VALUES (?, ?, ?, ?)')
-      .run(id, input.name, now, now)
+    this.sql('INSERT INTO ai (AIID, AINAME, CREATED_AT, UPDATED_AT) VALUES (?, ?, ?, ?)').run(id, input.name, now, now)
     this.write(id, input)
     return this.changed(id)
   }
@@ -84,8 +87,8 @@ export class PersonaService {
     this.get(id)
     this.db
       .transaction(() => {
-        this.db.prepare('UPDATE flows SET persona_id = NULL WHERE persona_id = ?').run(id)
-        this.db.prepare('DELETE FROM ai WHERE AIID = ?').run(id)
+        this.sql('UPDATE flows SET persona_id = NULL WHERE persona_id = ?').run(id)
+        this.sql('DELETE FROM ai WHERE AIID = ?').run(id)
       })
       .immediate()
     this.bus.emit('personas_changed', { personas: this.list() })
@@ -98,7 +101,7 @@ export class PersonaService {
     )
     if (keys.length === 0) return
     const sets = keys.map((k) => `${columns[k]} = @${k}`)
-    this.db.prepare(`UPDATE ai SET ${[...sets, 'UPDATED_AT = @now'].join(', ')} WHERE AIID = @id`).run({
+    this.sql(`UPDATE ai SET ${[...sets, 'UPDATED_AT = @now'].join(', ')} WHERE AIID = @id`).run({
       ...Object.fromEntries(keys.map((k) => [k, fields[k]])),
       now: isoNow(),
       id,

@@ -1,5 +1,7 @@
 import type { SheetVersion, StorySave, StorySummary } from '@shared/contract'
 import type { Db } from '../db/open'
+import { statements } from '../db/statements'
+import type { Statement } from 'better-sqlite3'
 
 export interface StoryRow {
   id: string
@@ -19,48 +21,52 @@ type SaveRow = Omit<StorySave, 'preview' | 'turn'>
 
 /** The story tables of loomverse.db (migration 20). Used by the main thread and the job worker alike. */
 export class StoryStore {
-  constructor(private readonly db: Db) {}
+  /** Compiled statements, reused (db/statements.ts). */
+  private readonly sql: (sql: string) => Statement
+
+  constructor(private readonly db: Db) {
+    this.sql = statements(db)
+  }
 
   insert(row: StoryRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO stories (id, name, flow_id, persona_id, own_persona, language, template, current_node_id, redo_node_id, created_at, updated_at)
+    this.sql(
+      `INSERT INTO stories (id, name, flow_id, persona_id, own_persona, language, template, current_node_id, redo_node_id, created_at, updated_at)
          VALUES (@id, @name, @flow_id, @persona_id, @own_persona, @language, @template, @current_node_id, @redo_node_id, @created_at, @updated_at)`,
-      )
-      .run(row)
+    ).run(row)
   }
 
   get(id: string): StoryRow | null {
-    return (this.db.prepare('SELECT * FROM stories WHERE id = ?').get(id) as StoryRow | undefined) ?? null
+    return (this.sql('SELECT * FROM stories WHERE id = ?').get(id) as StoryRow | undefined) ?? null
   }
 
   byFlow(flowId: string): StoryRow | null {
-    return (this.db.prepare('SELECT * FROM stories WHERE flow_id = ?').get(flowId) as StoryRow | undefined) ?? null
+    return (this.sql('SELECT * FROM stories WHERE flow_id = ?').get(flowId) as StoryRow | undefined) ?? null
   }
 
   list(): StoryRow[] {
-    return this.db.prepare('SELECT * FROM stories ORDER BY updated_at DESC').all() as StoryRow[]
+    return this.sql('SELECT * FROM stories ORDER BY updated_at DESC').all() as StoryRow[]
   }
 
   setPosition(id: string, position: { current: string | null; redo: string | null }, now: string): void {
-    this.db
-      .prepare('UPDATE stories SET current_node_id = ?, redo_node_id = ?, updated_at = ? WHERE id = ?')
-      .run(position.current, position.redo, now, id)
+    this.sql('UPDATE stories SET current_node_id = ?, redo_node_id = ?, updated_at = ? WHERE id = ?').run(
+      position.current,
+      position.redo,
+      now,
+      id,
+    )
   }
 
   setFlow(id: string, flowId: string, now: string): void {
-    this.db.prepare('UPDATE stories SET flow_id = ?, updated_at = ? WHERE id = ?').run(flowId, now, id)
+    this.sql('UPDATE stories SET flow_id = ?, updated_at = ? WHERE id = ?').run(flowId, now, id)
   }
 
   // ---- summaries: each belongs to the node where it was made
 
   addSummary(s: Omit<StorySummary, 'id'>): StorySummary {
-    const id = this.db
-      .prepare(
-        `INSERT INTO story_summaries (story_id, node_id, covered_node_id, turns, path_turns, text, created_at)
+    const id = this.sql(
+      `INSERT INTO story_summaries (story_id, node_id, covered_node_id, turns, path_turns, text, created_at)
          VALUES (@story_id, @node_id, @covered_node_id, @turns, @path_turns, @text, @created_at)`,
-      )
-      .run(s).lastInsertRowid
+    ).run(s).lastInsertRowid
     return { ...s, id: Number(id) }
   }
 
@@ -68,18 +74,16 @@ export class StoryStore {
   summaryAmong(storyId: string, nodeIds: readonly string[]): StorySummary | null {
     if (nodeIds.length === 0) return null
     // One indexed probe per node would cost 5,000 probes on a long path: read the story's few summaries instead.
-    const rows = this.db
-      .prepare('SELECT * FROM story_summaries WHERE story_id = ? ORDER BY turns DESC, id DESC')
-      .all(storyId) as StorySummary[]
+    const rows = this.sql('SELECT * FROM story_summaries WHERE story_id = ? ORDER BY turns DESC, id DESC').all(
+      storyId,
+    ) as StorySummary[]
     if (rows.length === 0) return null
     const onPath = new Set(nodeIds)
     return rows.find((r) => onPath.has(r.node_id)) ?? null
   }
 
   summaries(storyId: string): StorySummary[] {
-    return this.db
-      .prepare('SELECT * FROM story_summaries WHERE story_id = ? ORDER BY id')
-      .all(storyId) as StorySummary[]
+    return this.sql('SELECT * FROM story_summaries WHERE story_id = ? ORDER BY id').all(storyId) as StorySummary[]
   }
 
   copySummary(to: string, s: StorySummary): void {
@@ -89,55 +93,52 @@ export class StoryStore {
   // ---- saves
 
   addSave(s: Omit<SaveRow, 'id'>): SaveRow {
-    const id = this.db
-      .prepare(
-        'INSERT INTO story_saves (story_id, node_id, name, created_at) VALUES (@story_id, @node_id, @name, @created_at)',
-      )
-      .run(s).lastInsertRowid
+    const id = this.sql(
+      'INSERT INTO story_saves (story_id, node_id, name, created_at) VALUES (@story_id, @node_id, @name, @created_at)',
+    ).run(s).lastInsertRowid
     return { ...s, id: Number(id) }
   }
 
   saves(storyId: string): SaveRow[] {
-    return this.db.prepare('SELECT * FROM story_saves WHERE story_id = ? ORDER BY id DESC').all(storyId) as SaveRow[]
+    return this.sql('SELECT * FROM story_saves WHERE story_id = ? ORDER BY id DESC').all(storyId) as SaveRow[]
   }
 
   save(storyId: string, id: number): SaveRow | null {
     return (
-      (this.db.prepare('SELECT * FROM story_saves WHERE story_id = ? AND id = ?').get(storyId, id) as
-        SaveRow | undefined) ?? null
+      (this.sql('SELECT * FROM story_saves WHERE story_id = ? AND id = ?').get(storyId, id) as SaveRow | undefined) ??
+      null
     )
   }
 
   // ---- character sheet versions
 
   addVersion(v: Omit<SheetVersion, 'id'>): SheetVersion {
-    const id = this.db
-      .prepare(
-        `INSERT INTO story_sheet_versions (story_id, path, reason, status, before, after, note, node_id, created_at)
+    const id = this.sql(
+      `INSERT INTO story_sheet_versions (story_id, path, reason, status, before, after, note, node_id, created_at)
          VALUES (@story_id, @path, @reason, @status, @before, @after, @note, @node_id, @created_at)`,
-      )
-      .run(v).lastInsertRowid
+    ).run(v).lastInsertRowid
     return { ...v, id: Number(id) }
   }
 
   versions(storyId: string, path?: string): SheetVersion[] {
     return (
       path
-        ? this.db
-            .prepare('SELECT * FROM story_sheet_versions WHERE story_id = ? AND path = ? ORDER BY id DESC')
-            .all(storyId, path)
-        : this.db.prepare('SELECT * FROM story_sheet_versions WHERE story_id = ? ORDER BY id DESC').all(storyId)
+        ? this.sql('SELECT * FROM story_sheet_versions WHERE story_id = ? AND path = ? ORDER BY id DESC').all(
+            storyId,
+            path,
+          )
+        : this.sql('SELECT * FROM story_sheet_versions WHERE story_id = ? ORDER BY id DESC').all(storyId)
     ) as SheetVersion[]
   }
 
   version(storyId: string, id: number): SheetVersion | null {
     return (
-      (this.db.prepare('SELECT * FROM story_sheet_versions WHERE story_id = ? AND id = ?').get(storyId, id) as
+      (this.sql('SELECT * FROM story_sheet_versions WHERE story_id = ? AND id = ?').get(storyId, id) as
         SheetVersion | undefined) ?? null
     )
   }
 
   setVersionStatus(id: number, status: SheetVersion['status']): void {
-    this.db.prepare('UPDATE story_sheet_versions SET status = ? WHERE id = ?').run(status, id)
+    this.sql('UPDATE story_sheet_versions SET status = ? WHERE id = ?').run(status, id)
   }
 }

@@ -1,4 +1,6 @@
 import type { Db } from '../../db/open'
+import { statements } from '../../db/statements'
+import type { Statement } from 'better-sqlite3'
 
 /** Seed 002's job status values. */
 export const JobStatus = { queued: 0, running: 1, done: 2, failed: 3 } as const
@@ -37,6 +39,9 @@ export interface BatchProgress {
  * take the same job. Times are UTC epoch seconds, as in seed 002.
  */
 export class JobQueue {
+  /** Compiled statements, reused (db/statements.ts). */
+  private readonly sql: (sql: string) => Statement
+
   private readonly maxTries: number
   private readonly backoff: number
   private readonly lease: number
@@ -46,6 +51,7 @@ export class JobQueue {
     private readonly db: Db,
     options: QueueOptions = {},
   ) {
+    this.sql = statements(db)
     this.maxTries = options.maxTries ?? 5
     this.backoff = options.backoffSeconds ?? 5
     this.lease = options.leaseSeconds ?? 300
@@ -59,25 +65,23 @@ export class JobQueue {
     options: { batch?: string; dedupeKey?: string; delaySeconds?: number } = {},
   ): number {
     const now = this.now()
-    const row = this.db
-      .prepare(
-        `INSERT INTO jobs (kind, payload_json, run_after, created_at, updated_at, batch, dedupe_key)
+    const row = this.sql(
+      `INSERT INTO jobs (kind, payload_json, run_after, created_at, updated_at, batch, dedupe_key)
          VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (dedupe_key) WHERE status IN (0, 1) AND dedupe_key IS NOT NULL DO NOTHING
          RETURNING id`,
-      )
-      .get(
-        kind,
-        JSON.stringify(payload),
-        now + (options.delaySeconds ?? 0),
-        now,
-        now,
-        options.batch ?? null,
-        options.dedupeKey ?? null,
-      ) as { id: number } | undefined
+    ).get(
+      kind,
+      JSON.stringify(payload),
+      now + (options.delaySeconds ?? 0),
+      now,
+      now,
+      options.batch ?? null,
+      options.dedupeKey ?? null,
+    ) as { id: number } | undefined
     if (row) return row.id
     return (
-      this.db.prepare('SELECT id FROM jobs WHERE dedupe_key = ? AND status IN (0, 1)').get(options.dedupeKey) as {
+      this.sql('SELECT id FROM jobs WHERE dedupe_key = ? AND status IN (0, 1)').get(options.dedupeKey) as {
         id: number
       }
     ).id
@@ -88,53 +92,54 @@ export class JobQueue {
     const now = this.now()
     return this.db
       .transaction(() => {
-        const job = this.db
-          .prepare('SELECT * FROM jobs WHERE status = 0 AND run_after <= ? ORDER BY run_after, id LIMIT 1')
-          .get(now) as JobRow | undefined
+        const job = this.sql(
+          'SELECT * FROM jobs WHERE status = 0 AND run_after <= ? ORDER BY run_after, id LIMIT 1',
+        ).get(now) as JobRow | undefined
         if (!job) return null
-        this.db
-          .prepare('UPDATE jobs SET status = 1, tries = tries + 1, lease_until = ?, updated_at = ? WHERE id = ?')
-          .run(now + this.lease, now, job.id)
+        this.sql('UPDATE jobs SET status = 1, tries = tries + 1, lease_until = ?, updated_at = ? WHERE id = ?').run(
+          now + this.lease,
+          now,
+          job.id,
+        )
         return { ...job, status: JobStatus.running, tries: job.tries + 1 }
       })
       .immediate()
   }
 
   complete(id: number): void {
-    this.db
-      .prepare('UPDATE jobs SET status = 2, lease_until = NULL, last_error = NULL, updated_at = ? WHERE id = ?')
-      .run(this.now(), id)
+    this.sql('UPDATE jobs SET status = 2, lease_until = NULL, last_error = NULL, updated_at = ? WHERE id = ?').run(
+      this.now(),
+      id,
+    )
   }
 
   /** Records a failure: back in the queue after a backoff, or dead-lettered after the last try. */
   fail(id: number, error: string, options: { retryable?: boolean } = {}): 'retry' | 'dead' {
     const now = this.now()
-    const job = this.db.prepare('SELECT tries FROM jobs WHERE id = ?').get(id) as { tries: number } | undefined
+    const job = this.sql('SELECT tries FROM jobs WHERE id = ?').get(id) as { tries: number } | undefined
     if (!job) return 'dead'
     const dead = options.retryable === false || job.tries >= this.maxTries
     if (dead) {
-      this.db
-        .prepare('UPDATE jobs SET status = 3, lease_until = NULL, last_error = ?, updated_at = ? WHERE id = ?')
-        .run(error, now, id)
+      this.sql('UPDATE jobs SET status = 3, lease_until = NULL, last_error = ?, updated_at = ? WHERE id = ?').run(
+        error,
+        now,
+        id,
+      )
       return 'dead'
     }
     const wait = this.backoff * 2 ** (job.tries - 1)
-    this.db
-      .prepare(
-        'UPDATE jobs SET status = 0, lease_until = NULL, last_error = ?, run_after = ?, updated_at = ? WHERE id = ?',
-      )
-      .run(error, now + wait, now, id)
+    this.sql(
+      'UPDATE jobs SET status = 0, lease_until = NULL, last_error = ?, run_after = ?, updated_at = ? WHERE id = ?',
+    ).run(error, now + wait, now, id)
     return 'retry'
   }
 
   /** Puts back jobs whose worker died holding them (their lease ran out). */
   reclaimExpired(): number {
     const now = this.now()
-    return this.db
-      .prepare(
-        'UPDATE jobs SET status = 0, lease_until = NULL, run_after = ?, updated_at = ? WHERE status = 1 AND lease_until < ?',
-      )
-      .run(now, now, now).changes
+    return this.sql(
+      'UPDATE jobs SET status = 0, lease_until = NULL, run_after = ?, updated_at = ? WHERE status = 1 AND lease_until < ?',
+    ).run(now, now, now).changes
   }
 
   /**
@@ -143,45 +148,45 @@ export class JobQueue {
    */
   releaseRunning(): number {
     const now = this.now()
-    return this.db
-      .prepare('UPDATE jobs SET status = 0, lease_until = NULL, run_after = ?, updated_at = ? WHERE status = 1')
-      .run(now, now).changes
+    return this.sql(
+      'UPDATE jobs SET status = 0, lease_until = NULL, run_after = ?, updated_at = ? WHERE status = 1',
+    ).run(now, now).changes
   }
 
   /** A dead-lettered job, given another go by the user. */
   retry(id: number): boolean {
     const now = this.now()
     return (
-      this.db
-        .prepare('UPDATE jobs SET status = 0, tries = 0, run_after = ?, updated_at = ? WHERE id = ? AND status = 3')
-        .run(now, now, id).changes === 1
+      this.sql('UPDATE jobs SET status = 0, tries = 0, run_after = ?, updated_at = ? WHERE id = ? AND status = 3').run(
+        now,
+        now,
+        id,
+      ).changes === 1
     )
   }
 
   /** Forgets finished jobs older than this: months of exchanges leave millions behind. Failed ones stay. */
   pruneDone(olderThanSeconds: number): number {
-    return this.db
-      .prepare(`DELETE FROM jobs WHERE status = ${JobStatus.done} AND updated_at < ?`)
-      .run(this.now() - olderThanSeconds).changes
+    return this.sql(`DELETE FROM jobs WHERE status = ${JobStatus.done} AND updated_at < ?`).run(
+      this.now() - olderThanSeconds,
+    ).changes
   }
 
   get(id: number): JobRow | null {
-    return (this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined) ?? null
+    return (this.sql('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined) ?? null
   }
 
   batchProgress(batch: string): BatchProgress {
-    return this.db
-      .prepare(
-        `SELECT count(*) AS total, count(*) FILTER (WHERE status = 2) AS done,
+    return this.sql(
+      `SELECT count(*) AS total, count(*) FILTER (WHERE status = 2) AS done,
                 count(*) FILTER (WHERE status = 3) AS failed, count(*) FILTER (WHERE status = 1) AS running
          FROM jobs WHERE batch = ?`,
-      )
-      .get(batch) as BatchProgress
+    ).get(batch) as BatchProgress
   }
 
   /** When the next queued job falls due, for the worker's sleep. */
   nextDue(): number | null {
-    const row = this.db.prepare('SELECT min(run_after) AS at FROM jobs WHERE status = 0').get() as { at: number | null }
+    const row = this.sql('SELECT min(run_after) AS at FROM jobs WHERE status = 0').get() as { at: number | null }
     return row.at
   }
 }
