@@ -1,34 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Node } from '@shared/contract'
 import { AppError } from '@shared/errors'
-import { appMigrations } from '../db/migrations'
-import { openDatabase, type Db } from '../db/open'
 import { EventBus } from '../kernel/events'
 import { buildContext } from './context'
 import { GraphService } from './graphService'
 import { seededRandom } from '../../tests/support/seededRandom'
+import { useTwoConnections } from '../../tests/support/twoConnections'
 
 // A prompt's history lists its ancestors' lines kept from earlier prompts. It must always be
 // the history built from the database as it is: after every write to a node's text or summary,
 // by the app or by another connection (the job worker's summaries, the CLI), and after undo.
 
-let dir: string | null = null
-const open: Db[] = []
-afterEach(() => {
-  for (const db of open.splice(0)) db.close()
-  if (dir) rmSync(dir, { recursive: true, force: true })
-  dir = null
-})
+const twoConnections = useTwoConnections()
 
 function setup() {
-  dir = mkdtempSync(join(tmpdir(), 'loomverse-ancestor-lines-'))
-  const file = join(dir, 'loomverse.db')
-  const { db } = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' })
-  const other = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
-  open.push(db, other)
+  const { db, other } = twoConnections()
   const graph = new GraphService(db, new EventBus())
   let reads = 0
   /** The history below `parent`, oldest first; `kept: false` builds every line from the database. */
@@ -51,7 +37,16 @@ function setup() {
   /** As the job worker's summary job writes a summary: from its own connection. */
   const summarizeElsewhere = (id: string, text: string) =>
     other.prepare('UPDATE nodes SET summary_text = ?, summary_updated = 0 WHERE id = ?').run(text, id)
-  return { db, graph, history, summarizeElsewhere, reads: () => reads }
+  /** A turn and a prompt below it, read once (so the turn's line is kept); `firstLine` is the turn's line in the next history. */
+  const twoTurns = (rootPrompt: string) => {
+    const f = graph.createFlow({ name: 'a' }).id
+    const root = graph.createNode({ flow_id: f, prompt: rootPrompt }).id
+    const child = graph.createNode({ flow_id: f, prompt: 'and then?', parent_ids: [root] }).id
+    const firstLine = () => history(f, child)[0]
+    expect(firstLine()).toContain(rootPrompt)
+    return { root, firstLine }
+  }
+  return { db, graph, history, summarizeElsewhere, twoTurns, reads: () => reads }
 }
 
 describe("the ancestors' lines kept between prompts", () => {
@@ -115,30 +110,24 @@ describe("the ancestors' lines kept between prompts", () => {
   }, 60_000)
 
   it("show the job worker's new summary in the very next prompt", () => {
-    const { graph, history, summarizeElsewhere } = setup()
-    const f = graph.createFlow({ name: 'a' }).id
-    const root = graph.createNode({ flow_id: f, prompt: 'We met at the lake' }).id
-    const child = graph.createNode({ flow_id: f, prompt: 'and then?', parent_ids: [root] }).id
-    expect(history(f, child)[0]).toContain('We met at the lake')
+    const { twoTurns, summarizeElsewhere } = setup()
+    const { root, firstLine } = twoTurns('We met at the lake')
     summarizeElsewhere(root, 'First meeting, by the lake')
-    expect(history(f, child)[0]).toContain('First meeting, by the lake')
+    expect(firstLine()).toContain('First meeting, by the lake')
   })
 
   it('keep nothing a rolled-back write showed', () => {
-    const { db, graph, history } = setup()
-    const f = graph.createFlow({ name: 'a' }).id
-    const root = graph.createNode({ flow_id: f, prompt: 'the original words' }).id
-    const child = graph.createNode({ flow_id: f, prompt: 'next', parent_ids: [root] }).id
-    expect(history(f, child)[0]).toContain('the original words')
+    const { db, twoTurns } = setup()
+    const { root, firstLine } = twoTurns('the original words')
     expect(() =>
       db
         .transaction(() => {
           db.prepare('UPDATE nodes SET prompt = ? WHERE id = ?').run('words that never were', root)
-          expect(history(f, child)[0]).toContain('words that never were')
+          expect(firstLine()).toContain('words that never were')
           throw new Error('roll back')
         })
         .immediate(),
     ).toThrow('roll back')
-    expect(history(f, child)[0]).toContain('the original words')
+    expect(firstLine()).toContain('the original words')
   })
 })

@@ -1,35 +1,21 @@
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Flow } from '@shared/contract'
 import { AppError } from '@shared/errors'
-import { appMigrations } from '../db/migrations'
-import { openDatabase, type Db } from '../db/open'
 import { EventBus } from '../kernel/events'
 import type { FlowShapes } from './flowShapes'
 import { GraphService } from './graphService'
 import { seededRandom } from '../../tests/support/seededRandom'
+import { useTwoConnections } from '../../tests/support/twoConnections'
 
 // A flow announced after an edit (flow_updated) comes from the kept copy brought up to date by
 // the change logs. It must always equal the flow read whole from the database: every kind of
 // edit, undo and redo, and writes made by another connection (the CLI, the job worker).
 
-let dir: string | null = null
-const open: Db[] = []
-afterEach(() => {
-  for (const db of open.splice(0)) db.close()
-  if (dir) rmSync(dir, { recursive: true, force: true })
-  dir = null
-})
+const twoConnections = useTwoConnections()
 
 function setup() {
-  dir = mkdtempSync(join(tmpdir(), 'loomverse-flow-shapes-'))
-  const file = join(dir, 'loomverse.db')
-  const { db } = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' })
-  const other = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
-  open.push(db, other)
+  const { db, other } = twoConnections()
   const bus = new EventBus()
   const graph = new GraphService(db, bus)
   const announced = new Map<string, Flow>()

@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { appMigrations } from '../db/migrations'
 import { openDatabase } from '../db/open'
 import { EventBus } from '../kernel/events'
 import { SettingsService, defaultSettings } from './settingsService'
+import { useTwoConnections } from '../../tests/support/twoConnections'
+
+const twoConnections = useTwoConnections()
 
 function setup() {
   const { db } = openDatabase(':memory:', { migrations: appMigrations, label: 'loomverse.db' })
@@ -25,29 +25,20 @@ describe('settings', () => {
   })
 
   it("reads a change another process made (the CLI's) at once, and hands out settings no caller can change", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loomverse-settings-'))
-    const file = join(dir, 'loomverse.db')
-    const { db } = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' })
-    const other = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
-    try {
-      const service = new SettingsService(db, new EventBus())
-      expect(service.get().context_budget).toBe(8000)
-      new SettingsService(other, new EventBus()).update({
-        context_budget: 32000,
-        chat: { model: 'openai:gpt-4o', temperature: null, max_tokens: null },
-      })
-      expect(service.get().context_budget).toBe(32000)
-      expect(service.get().chat.model).toBe('openai:gpt-4o')
-      const handed = service.get()
-      expect(() => {
-        ;(handed.chat as { model: string | null }).model = 'changed'
-      }).toThrow()
-      expect(service.get().chat.model).toBe('openai:gpt-4o')
-    } finally {
-      db.close()
-      other.close()
-      rmSync(dir, { recursive: true, force: true })
-    }
+    const { db, other } = twoConnections()
+    const service = new SettingsService(db, new EventBus())
+    expect(service.get().context_budget).toBe(8000)
+    new SettingsService(other, new EventBus()).update({
+      context_budget: 32000,
+      chat: { model: 'openai:gpt-4o', temperature: null, max_tokens: null },
+    })
+    expect(service.get().context_budget).toBe(32000)
+    expect(service.get().chat.model).toBe('openai:gpt-4o')
+    const handed = service.get()
+    expect(() => {
+      ;(handed.chat as { model: string | null }).model = 'changed'
+    }).toThrow()
+    expect(service.get().chat.model).toBe('openai:gpt-4o')
   })
 
   it('falls back to the default for a stored value this version does not accept', () => {
