@@ -1,3 +1,4 @@
+import { LogReader } from '../kernel/changeLogReader'
 import type { GraphStore } from './graphStore'
 
 /**
@@ -16,32 +17,13 @@ export interface Change {
   node_id: string
 }
 
-/** Rows of a log kept behind its newest; a reader further behind starts afresh. */
-const LOG_KEPT = 10_000
-
-/** One reader of a change log, from where it last read; it trims the log behind itself. */
-export class ChangeLogReader {
-  private seen: number
-
-  constructor(
-    private readonly store: GraphStore,
-    private readonly log: ChangeLogName,
-  ) {
-    this.seen = store.lastChange(log)
-  }
-
-  /**
-   * What was logged since the last call, oldest first; null when the log was trimmed past what
-   * this reader had seen (nothing kept from before can be trusted).
-   */
-  next(): Change[] | null {
-    const changes = this.store.changesSince(this.log, this.seen)
-    if (changes.length === 0) return changes
-    const trimmed = changes[0]!.seq !== this.seen + 1
-    const before = this.seen
-    this.seen = changes.at(-1)!.seq
-    if (Math.floor(before / LOG_KEPT) !== Math.floor(this.seen / LOG_KEPT))
-      this.store.forgetChanges(this.log, this.seen - LOG_KEPT)
-    return trimmed ? null : changes
+/** One reader of one of the graph's change logs (kernel/changeLogReader.ts). */
+export class ChangeLogReader extends LogReader<Change> {
+  constructor(store: GraphStore, log: ChangeLogName) {
+    super({
+      since: (seq) => store.changesSince(log, seq),
+      last: () => store.lastChange(log),
+      forget: (seq) => store.forgetChanges(log, seq),
+    })
   }
 }

@@ -6,6 +6,7 @@ import { isSentenceModel } from './sentenceModel'
 import type { PackRequest } from './scheduler'
 import type { MemoryStore, UnitRow } from './store'
 import { tuning } from './tuning'
+import { unitRowsOf } from './unitRows'
 import { vectorIndexOf } from './vectorIndex'
 import { wordRanking } from './wordRanking'
 import { CJK } from './queryWords'
@@ -196,11 +197,9 @@ export function addNeighbours(
     if (unit.kind === UnitKind.EPISODE) fused.set(unit.id, { unit, ...wanted.get(unit.id)! })
 }
 
+/** The units' rows (kept between packs: unitRows.ts), read-only. */
 export function unitsByIds(store: MemoryStore, ids: number[]): UnitRow[] {
-  if (ids.length === 0) return []
-  return store
-    .prepare('SELECT u.* FROM json_each(?) j JOIN units u ON u.id = j.value')
-    .all(JSON.stringify(ids)) as UnitRow[]
+  return unitRowsOf(store).of(ids)
 }
 
 /** Units tied to entities the query names (by any alias of 3+ characters). */

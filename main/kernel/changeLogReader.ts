@@ -1,0 +1,40 @@
+/**
+ * A log of changes that triggers write, one numbered row per change (`seq`, increasing), so a
+ * cache can follow writes made by any connection — the CLI's, a worker's — by reading only the
+ * rows past the last it saw. The graph's logs (graph/changeLog.ts) and memory's unit log
+ * (memory/unitRows.ts) are read this way.
+ */
+export interface ChangeLogSource<C extends { seq: number }> {
+  /** The rows past `seq`, oldest first. */
+  since(seq: number): C[]
+  /** The newest row's seq, 0 when the log is empty. */
+  last(): number
+  /** Drops the rows up to `seq`. */
+  forget(seq: number): void
+}
+
+/** Rows of a log kept behind its newest; a reader further behind starts afresh. */
+const LOG_KEPT = 10_000
+
+/** One reader of a change log, from where it last read; it trims the log behind itself. */
+export class LogReader<C extends { seq: number }> {
+  private seen: number
+
+  constructor(private readonly log: ChangeLogSource<C>) {
+    this.seen = log.last()
+  }
+
+  /**
+   * What was logged since the last call, oldest first; null when the log was trimmed past what
+   * this reader had seen (nothing kept from before can be trusted).
+   */
+  next(): C[] | null {
+    const changes = this.log.since(this.seen)
+    if (changes.length === 0) return changes
+    const trimmed = changes[0]!.seq !== this.seen + 1
+    const before = this.seen
+    this.seen = changes.at(-1)!.seq
+    if (Math.floor(before / LOG_KEPT) !== Math.floor(this.seen / LOG_KEPT)) this.log.forget(this.seen - LOG_KEPT)
+    return trimmed ? null : changes
+  }
+}

@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openMemory } from './db'
+import { UnitKind, UnitState } from './enums'
+import { buildPack } from './scheduler'
+import type { MemoryStore } from './store'
+import { unitsByIds } from './retrieval'
+import { seededRandom } from '../../tests/support/seededRandom'
+
+// The unit rows a pack reads are kept between packs. A pack must never weigh a unit as it was:
+// every write — the app's, the memory worker's from its own connection, undone ones — shows in
+// the next pack.
+
+let dir: string | null = null
+const open: MemoryStore[] = []
+afterEach(() => {
+  for (const s of open.splice(0)) s.db.close()
+  if (dir) rmSync(dir, { recursive: true, force: true })
+  dir = null
+})
+
+/** One memory opened twice: `store` for the app, `worker` as the memory worker's connection. */
+function setup() {
+  dir = mkdtempSync(join(tmpdir(), 'loomverse-unit-rows-'))
+  const file = join(dir, 'memory_test.db')
+  const store = openMemory(file)
+  const worker = openMemory(file)
+  open.push(store, worker)
+  const episode = (s: MemoryStore, text: string) =>
+    s.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: text, reply_text: '' } })
+  /** Every unit's row as the database holds it now, by id. */
+  const fresh = () => store.db.prepare('SELECT * FROM units ORDER BY id').all()
+  const kept = () => {
+    const ids = (store.db.prepare('SELECT id FROM units').pluck().all() as number[]).concat([999_999])
+    return unitsByIds(store, ids).sort((a, b) => a.id - b.id)
+  }
+  return { store, worker, episode, fresh, kept }
+}
+
+describe('the unit rows kept between packs', () => {
+  it('equal the rows in the database after every write from either connection (200 random writes)', () => {
+    const { store, worker, episode, fresh, kept } = setup()
+    const next = seededRandom(20261127)
+    const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(next() * items.length)]
+    const ids = () => store.db.prepare('SELECT id FROM units').pluck().all() as number[]
+    for (let i = 0; i < 200; i++) {
+      const by = next() < 0.5 ? store : worker
+      const id = pick(ids())
+      const r = next()
+      if (i < 20 || r < 0.3 || id === undefined) episode(by, `turn ${i} about the lake`)
+      else if (r < 0.5) by.editMeta(id, { state: next() < 0.5 ? UnitState.ARCHIVED : UnitState.VALIDATED }, 'test')
+      else if (r < 0.65) by.editMeta(id, { pin: next() < 0.5, salience: Math.round(next() * 10) / 10 }, 'test')
+      else if (r < 0.8) by.editPayload(id, { user_text: `edited ${i}` }, 'test')
+      else by.deleteUnit(id)
+      expect(kept(), `after write ${i}`).toEqual(fresh())
+    }
+  })
+
+  it('leave out a unit the memory worker archived, in the very next pack', () => {
+    const { store, worker, episode } = setup()
+    const id = episode(store, 'We buried the time capsule under the old oak')
+    const packed = () =>
+      buildPack(store, { query: 'Where is the time capsule?', budget: 500, path: null }).sections.flatMap((s) =>
+        s.items.map((i) => i.unit_id),
+      )
+    expect(packed()).toContain(id)
+    worker.editMeta(id, { state: UnitState.ARCHIVED }, 'archived by the user in another window')
+    expect(packed()).not.toContain(id)
+  })
+
+  it('keep nothing a rolled-back write showed, and hand out rows no caller can change', () => {
+    const { store, episode } = setup()
+    const id = episode(store, 'a quiet evening')
+    const salience = () => unitsByIds(store, [id])[0]!.salience
+    const before = salience()
+    expect(() =>
+      store.db
+        .transaction(() => {
+          store.db.prepare('UPDATE units SET salience = 0.99 WHERE id = ?').run(id)
+          expect(salience()).toBe(0.99)
+          throw new Error('roll back')
+        })
+        .immediate(),
+    ).toThrow('roll back')
+    expect(salience()).toBe(before)
+    const row = unitsByIds(store, [id])[0]!
+    expect(() => {
+      ;(row as { salience: number }).salience = 1
+    }).toThrow()
+  })
+})
