@@ -7,6 +7,7 @@ import { addNeighbours, entityLinked, hybridRetrieve, unitsByIds } from './retri
 import { boostNamedSpeakers } from './speakers'
 import { boostNamedTime } from './timeWindow'
 import { tuning } from './tuning'
+import { unitRowsOf } from './unitRows'
 import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from './store'
 
 export interface PackRequest {
@@ -170,10 +171,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   const found = usable.filter((c) => c.found).sort((a, b) => b.value - a.value)
   const kept = new Set(found.slice(0, foundKept(request.budget)))
   const packable = usable.filter((c) => !c.found || kept.has(c))
-  const texts = textsOf(
-    store,
-    packable.map((c) => c.unit.id),
-  )
+  const texts = unitRowsOf(store).textsOf(packable.map((c) => c.unit.id))
   lap('texts')
   const seen = new Set<string>()
   const pool: Array<Packable & { estimate: number }> = []
@@ -345,14 +343,6 @@ function closedFacts(store: MemoryStore, ids: number[], now: number): Set<number
     )
     .all(JSON.stringify(ids), now) as Array<{ id: number }>
   return new Set(rows.map((r) => r.id))
-}
-
-function textsOf(store: MemoryStore, ids: number[]): Map<number, string> {
-  if (ids.length === 0) return new Map()
-  const rows = store
-    .prepare('SELECT f.rowid AS id, f.text FROM json_each(?) j JOIN units_fts f ON f.rowid = j.value')
-    .all(JSON.stringify(ids)) as Array<{ id: number; text: string }>
-  return new Map(rows.map((r) => [r.id, r.text]))
 }
 
 function unitsWhere(store: MemoryStore, where: string): UnitRow[] {

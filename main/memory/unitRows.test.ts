@@ -7,6 +7,7 @@ import { UnitKind, UnitState } from './enums'
 import { buildPack } from './scheduler'
 import type { MemoryStore } from './store'
 import { unitsByIds } from './retrieval'
+import { unitRowsOf } from './unitRows'
 import { seededRandom } from '../../tests/support/seededRandom'
 
 // The unit rows a pack reads are kept between packs. A pack must never weigh a unit as it was:
@@ -30,17 +31,25 @@ function setup() {
   open.push(store, worker)
   const episode = (s: MemoryStore, text: string) =>
     s.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: text, reply_text: '' } })
-  /** Every unit's row as the database holds it now, by id. */
-  const fresh = () => store.db.prepare('SELECT * FROM units ORDER BY id').all()
+  /** Every unit's row and searchable text as the database holds them now, by id. */
+  const fresh = () => ({
+    rows: store.db.prepare('SELECT * FROM units ORDER BY id').all(),
+    texts: store.db.prepare('SELECT rowid AS id, text FROM units_fts ORDER BY rowid').all(),
+  })
+  /** The same, as the packs' kept rows and texts give them. */
   const kept = () => {
     const ids = (store.db.prepare('SELECT id FROM units').pluck().all() as number[]).concat([999_999])
-    return unitsByIds(store, ids).sort((a, b) => a.id - b.id)
+    const texts = unitRowsOf(store).textsOf(ids)
+    return {
+      rows: unitsByIds(store, ids).sort((a, b) => a.id - b.id),
+      texts: [...texts].sort((a, b) => a[0] - b[0]).map(([id, text]) => ({ id, text })),
+    }
   }
   return { store, worker, episode, fresh, kept }
 }
 
-describe('the unit rows kept between packs', () => {
-  it('equal the rows in the database after every write from either connection (200 random writes)', () => {
+describe('the unit rows and texts kept between packs', () => {
+  it('equal the rows and texts in the database after every write from either connection (200 random writes)', () => {
     const { store, worker, episode, fresh, kept } = setup()
     const next = seededRandom(20261127)
     const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(next() * items.length)]

@@ -6,14 +6,22 @@ import type { MemoryStore, UnitRow } from './store'
 const KEPT = 50_000
 
 /**
- * The unit rows MemoryPacks have read, kept between packs. A pack weighs a few hundred units
- * found by its searches, and reading their rows again each time was ~1 ms of a 7 ms pack at
- * 10k units; consecutive packs find many of the same units. A row is forgotten when the
- * `unit_changes` log (memory migration 9, written by triggers, so the memory worker's writes
- * count) says its unit was written. Kept rows are frozen: every pack shares them.
+ * The unit rows and texts MemoryPacks have read, kept between packs. A pack weighs a few
+ * hundred units found by its searches and reads the texts of the best hundred, and reading them
+ * again each time was ~1.5 ms of a 7 ms pack at 10k units; consecutive packs find many of the
+ * same units. A unit's row and text are forgotten when the `unit_changes` log (memory migration
+ * 9, written by triggers, so the memory worker's writes count) says the unit was written — a
+ * text is never rewritten without its row (store.reindex sets the token count). Kept rows are
+ * frozen: every pack shares them.
  */
 export class UnitRows {
   private readonly kept = new LRUCache<number, UnitRow>({ max: KEPT })
+  /** Texts kept, within this many characters (an episode's is a few hundred to a few thousand). */
+  private readonly texts = new LRUCache<number, string>({
+    max: KEPT,
+    maxSize: 16_000_000,
+    sizeCalculation: (text) => Math.max(1, text.length),
+  })
   private readonly changes: LogReader<{ seq: number; unit_id: number }>
 
   constructor(private readonly store: MemoryStore) {
@@ -30,11 +38,7 @@ export class UnitRows {
 
   /** The rows of these units that exist, in no particular order. */
   of(ids: readonly number[]): UnitRow[] {
-    // Inside a transaction the log may hold rows that roll back: read without keeping.
-    if (this.store.db.inTransaction) return read(this.store, ids)
-    const changes = this.changes.next()
-    if (changes === null) this.kept.clear()
-    else for (const c of changes) this.kept.delete(c.unit_id)
+    if (!this.catchUp()) return read(this.store, ids)
     const out: UnitRow[] = []
     const missing: number[] = []
     for (const id of ids) {
@@ -49,6 +53,49 @@ export class UnitRows {
     }
     return out
   }
+
+  /** The searchable texts of these units (as the indexes hold them), by id. */
+  textsOf(ids: readonly number[]): Map<number, string> {
+    if (!this.catchUp()) return readTexts(this.store, ids)
+    const out = new Map<number, string>()
+    const missing: number[] = []
+    for (const id of ids) {
+      const text = this.texts.get(id)
+      if (text === undefined) missing.push(id)
+      else out.set(id, text)
+    }
+    for (const [id, text] of readTexts(this.store, missing)) {
+      this.texts.set(id, text)
+      out.set(id, text)
+    }
+    return out
+  }
+
+  /**
+   * Forgets what the log says was written since the last call; false inside a transaction,
+   * whose logged rows may still roll back (the caller reads without keeping).
+   */
+  private catchUp(): boolean {
+    if (this.store.db.inTransaction) return false
+    const changes = this.changes.next()
+    if (changes === null) {
+      this.kept.clear()
+      this.texts.clear()
+    } else
+      for (const c of changes) {
+        this.kept.delete(c.unit_id)
+        this.texts.delete(c.unit_id)
+      }
+    return true
+  }
+}
+
+function readTexts(store: MemoryStore, ids: readonly number[]): Map<number, string> {
+  if (ids.length === 0) return new Map()
+  const rows = store
+    .prepare('SELECT f.rowid AS id, f.text FROM json_each(?) j JOIN units_fts f ON f.rowid = j.value')
+    .all(JSON.stringify(ids)) as Array<{ id: number; text: string }>
+  return new Map(rows.map((r) => [r.id, r.text]))
 }
 
 function read(store: MemoryStore, ids: readonly number[]): UnitRow[] {

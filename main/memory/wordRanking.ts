@@ -1,6 +1,7 @@
 import { queryWords } from './queryWords'
 import type { MemoryStore } from './store'
 import { tuning } from './tuning'
+import { unitRowsOf } from './unitRows'
 
 /**
  * Units ranked by BM25 over the stemmed word index (units_words), best first, with its score.
@@ -40,10 +41,9 @@ export function wordRanking(store: MemoryStore, query: string): Array<[number, n
  */
 function feedbackTerms(store: MemoryStore, best: Array<[number, number]>, said: readonly string[]): string[] {
   if (best.length < 2) return []
-  const texts = store
-    .prepare('SELECT f.text FROM json_each(?) j JOIN units_fts f ON f.rowid = j.value')
-    .pluck()
-    .all(JSON.stringify(best.map(([id]) => id))) as string[]
+  const texts = unitRowsOf(store)
+    .textsOf(best.map(([id]) => id))
+    .values()
   const seenIn = new Map<string, number>()
   for (const text of texts)
     for (const word of new Set(queryWords(text.replace(/^[^:\n]{1,40}:\s/, '')).words))
