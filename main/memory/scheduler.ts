@@ -7,6 +7,7 @@ import { addNeighbours, entityLinked, hybridRetrieve, unitsByIds } from './retri
 import { boostNamedSpeakers } from './speakers'
 import { boostNamedTime } from './timeWindow'
 import { tuning } from './tuning'
+import { itemText } from './itemText'
 import { unitRowsOf } from './unitRows'
 import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from './store'
 
@@ -56,9 +57,6 @@ interface Candidate {
 
 /** A candidate with its text as rendered and, for an episode, the day it is listed under. */
 type Packable = Candidate & { text: string; day: string | null }
-
-/** Past this, an item's text is cut: one long exchange must not eat the whole budget. */
-const ITEM_CHARS = 700
 
 /**
  * How many of retrieval's finds are read and weighed for a pack: about three times what fits
@@ -180,10 +178,11 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
     if (c.section === 'capsule' && capsuleTaken) continue
     if (c.section === 'capsule') capsuleTaken = true
     const raw = texts.get(c.unit.id) ?? store.text(c.unit)
-    const key = raw.toLowerCase().replace(/\s+/g, ' ').trim()
-    if (!key || seen.has(key)) continue
-    seen.add(key)
     const text = itemText(raw)
+    // Finds that would read the same in the pack are one.
+    const key = text.toLowerCase().replace(/\s+/g, ' ').trim()
+    if (!raw.trim() || seen.has(key)) continue
+    seen.add(key)
     const day = c.unit.kind === UnitKind.EPISODE && c.unit.occurred_at ? isoDate(c.unit.occurred_at) : null
     // The stored count of the full text, plus the line's own prefix ("- ", or more for other
     // kinds' longer lines); exact counts come at the end.
@@ -278,11 +277,6 @@ function render(chosen: readonly Packable[]): string {
     }
   }
   return parts.join('\n')
-}
-
-function itemText(raw: string): string {
-  const flat = raw.replace(/\s*\n\s*/g, ' / ')
-  return flat.length > ITEM_CHARS ? `${flat.slice(0, ITEM_CHARS)}…` : flat
 }
 
 function explicitSecretAsk(query: string): boolean {
