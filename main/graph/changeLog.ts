@@ -20,10 +20,6 @@ export interface Change {
 /** One reader of one of the graph's change logs (kernel/changeLogReader.ts). */
 export class ChangeLogReader extends LogReader<Change> {
   constructor(store: GraphStore, log: ChangeLogName) {
-    super({
-      since: (seq) => store.changesSince(log, seq),
-      last: () => store.lastChange(log),
-      forget: (seq) => store.forgetChanges(log, seq),
-    })
+    super(store.changeLog(log))
   }
 }

@@ -3,6 +3,7 @@ import { AppError } from '@shared/errors'
 import { activePath, topologicalOrder } from './dag'
 import type { Language } from '../kernel/language'
 import type { KeptLines } from './ancestorLines'
+import { clipFlattened } from '../kernel/clipText'
 import { tokenCount } from '../kernel/tokens'
 
 /** The flow as a context reads it (GraphService.contextFlow). */
@@ -256,17 +257,12 @@ function referenceLine(n: Node): string {
 }
 
 /**
- * The text on one line (each run of white space one space), cut after `n` characters with "…".
- * Only as much of the start as the cut needs is flattened: every context lists up to a few
+ * The text on one line (each run of white space one space), cut after `n` characters with "…",
+ * flattening only the start the cut needs (kernel/clipText.ts): every context lists up to a few
  * hundred ancestors, and flattening each whole turn (a few KB of reply) cost ~3 ms a context.
- * Flattening only shortens, so a start that flattens to more than `n` gives the same cut.
  */
 export function clippedFlat(text: string, n: number): string {
-  for (let head = 2 * n; ; head *= 2) {
-    const flat = text.slice(0, head).replace(/\s+/g, ' ')
-    if (flat.length > n) return `${flat.slice(0, n)}…`
-    if (head >= text.length) return flat
-  }
+  return clipFlattened(text, n, (start) => start.replace(/\s+/g, ' '))
 }
 
 /** Keeps the end of a part within `max` tokens. */

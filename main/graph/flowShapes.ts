@@ -1,7 +1,7 @@
 import type { Connection, Flow, FlowMember } from '@shared/contract'
 import { LRUCache } from 'lru-cache'
 import { ChangeLogReader } from './changeLog'
-import { flowOf, type GraphStore } from './graphStore'
+import { flowOf, sortConnections, type GraphStore } from './graphStore'
 
 /** Flows kept: the ones being worked in (a window's, a chat's External flow, a story's). */
 const KEPT = 4
@@ -109,13 +109,4 @@ export class FlowShapes {
 
 function indexes(members: readonly FlowMember[]): Map<string, number> {
   return new Map(members.map((m) => [m.id, m.index]))
-}
-
-/** In the order `GraphStore.connections` reads them: by the source's index, then the target's. */
-function sortConnections(connections: Connection[], indexOf: ReadonlyMap<string, number>): Connection[] {
-  const at = (id: string) => indexOf.get(id) ?? Number.MAX_SAFE_INTEGER
-  return connections
-    .map((c) => ({ c, from: at(c.from), to: at(c.to) }))
-    .sort((a, b) => a.from - b.from || a.to - b.to)
-    .map(({ c }) => c)
 }

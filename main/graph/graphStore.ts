@@ -1,4 +1,5 @@
 import type { Change, ChangeLogName } from './changeLog'
+import { tableLog, type ChangeLogSource } from '../kernel/changeLogReader'
 import { packContext, unpackContext } from './sentContexts'
 import type { Connection, ContextPreview, Flow, FlowMember, FlowSummary, Node } from '@shared/contract'
 import type { Statement } from 'better-sqlite3'
@@ -114,16 +115,12 @@ export class GraphStore {
    * cost 14 ms on a 5,000-node flow — and `flow_updated` reads every flow after every edit.
    */
   connections(flowId: string, members: readonly FlowMember[] = this.members(flowId)): Connection[] {
-    const index = new Map(members.map((m) => [m.id, m.index]))
     const rows = this.sql('SELECT source_id, target_id, label FROM connections WHERE flow_id = ?')
       .raw(true)
       .all(flowId) as Array<[string, string, string | null]>
-    const at = (id: string) => index.get(id) ?? Number.MAX_SAFE_INTEGER
-    // Each end's index looked up once, not at every comparison of the sort (10 → 3 ms at 5,000).
-    const keyed = rows.map((row) => ({ row, from: at(row[0]), to: at(row[1]) }))
-    keyed.sort((a, b) => a.from - b.from || a.to - b.to)
     // A label only where a branch was named, so unnamed connections read as they always have.
-    return keyed.map(({ row: [from, to, label] }) => (label === null ? { from, to } : { from, to, label }))
+    const connections = rows.map(([from, to, label]) => (label === null ? { from, to } : { from, to, label }))
+    return sortConnections(connections, new Map(members.map((m) => [m.id, m.index])))
   }
 
   /** The oldest flow of this name bound to this persona, if any: one indexed lookup. */
@@ -176,23 +173,12 @@ export class GraphStore {
     ).all(JSON.stringify(nodeIds), flowId, flowId) as Connection[]
   }
 
-  /** A change log's rows after `seq`, oldest first (changeLog.ts). */
-  changesSince(log: ChangeLogName, seq: number): Change[] {
-    // The table name is one of three literals, never input.
-    const node = log === 'connection_changes' ? 'target_id' : 'node_id'
+  /** One of the graph's change logs, as its reader reads it (changeLog.ts). */
+  changeLog(log: ChangeLogName): ChangeLogSource<Change> {
+    // The table is one of three literals, never input; a node's text is the same in every flow.
     const flow = log === 'node_changes' ? "''" : 'flow_id'
-    return this.sql(`SELECT seq, ${flow} AS flow_id, ${node} AS node_id FROM ${log} WHERE seq > ? ORDER BY seq`).all(
-      seq,
-    ) as Change[]
-  }
-
-  lastChange(log: ChangeLogName): number {
-    return (this.sql(`SELECT max(seq) FROM ${log}`).pluck().get() as number | null) ?? 0
-  }
-
-  /** Drops a log's rows up to `seq`: a reader that had not seen them starts afresh. */
-  forgetChanges(log: ChangeLogName, seq: number): void {
-    this.sql(`DELETE FROM ${log} WHERE seq <= ?`).run(seq)
+    const node = log === 'connection_changes' ? 'target_id' : 'node_id'
+    return tableLog(this.sql, log, `${flow} AS flow_id, ${node} AS node_id`)
   }
 
   /** One member of a flow as `members` reads it, or null when the node is not in the flow. */
@@ -573,4 +559,14 @@ export function flowOf(row: FlowRow, nodes: FlowMember[], connections: Connectio
 
 function toMember(id: string, index: number, x: number | null, y: number | null, pinned: number): FlowMember {
   return { index, id, position: x === null || y === null ? null : { x, y }, pinned: pinned === 1 }
+}
+
+/** Connections in a flow's order: by their source's index, then their target's (unknown ends last). */
+export function sortConnections(connections: Connection[], indexOf: ReadonlyMap<string, number>): Connection[] {
+  const at = (id: string) => indexOf.get(id) ?? Number.MAX_SAFE_INTEGER
+  // Each end's index looked up once, not at every comparison of the sort (10 → 3 ms at 5,000).
+  return connections
+    .map((c) => ({ c, from: at(c.from), to: at(c.to) }))
+    .sort((a, b) => a.from - b.from || a.to - b.to)
+    .map(({ c }) => c)
 }

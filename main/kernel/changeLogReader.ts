@@ -1,3 +1,5 @@
+import type { Statement } from 'better-sqlite3'
+
 /**
  * A log of changes that triggers write, one numbered row per change (`seq`, increasing), so a
  * cache can follow writes made by any connection — the CLI's, a worker's — by reading only the
@@ -11,6 +13,22 @@ export interface ChangeLogSource<C extends { seq: number }> {
   last(): number
   /** Drops the rows up to `seq`. */
   forget(seq: number): void
+}
+
+/**
+ * A log kept in a table `(seq INTEGER PRIMARY KEY AUTOINCREMENT, …)`: its rows past a seq are
+ * read as `columns` (a SELECT list of literals from the caller's code, never input) beside `seq`.
+ */
+export function tableLog<C extends { seq: number }>(
+  sql: (text: string) => Statement,
+  table: string,
+  columns: string,
+): ChangeLogSource<C> {
+  return {
+    since: (seq) => sql(`SELECT seq, ${columns} FROM ${table} WHERE seq > ? ORDER BY seq`).all(seq) as C[],
+    last: () => (sql(`SELECT max(seq) FROM ${table}`).pluck().get() as number | null) ?? 0,
+    forget: (seq) => void sql(`DELETE FROM ${table} WHERE seq <= ?`).run(seq),
+  }
 }
 
 /** Rows of a log kept behind its newest; a reader further behind starts afresh. */

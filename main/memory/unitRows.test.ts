@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { openMemory } from './db'
 import { UnitKind, UnitState } from './enums'
 import { buildPack } from './scheduler'
@@ -9,26 +6,17 @@ import type { MemoryStore } from './store'
 import { unitsByIds } from './retrieval'
 import { unitRowsOf } from './unitRows'
 import { seededRandom } from '../../tests/support/seededRandom'
+import { useTwoOpenings } from '../../tests/support/twoConnections'
 
 // The unit rows a pack reads are kept between packs. A pack must never weigh a unit as it was:
 // every write — the app's, the memory worker's from its own connection, undone ones — shows in
 // the next pack.
 
-let dir: string | null = null
-const open: MemoryStore[] = []
-afterEach(() => {
-  for (const s of open.splice(0)) s.db.close()
-  if (dir) rmSync(dir, { recursive: true, force: true })
-  dir = null
-})
+const twoOpenings = useTwoOpenings('memory_test.db', openMemory, (s) => s.db.close())
 
 /** One memory opened twice: `store` for the app, `worker` as the memory worker's connection. */
 function setup() {
-  dir = mkdtempSync(join(tmpdir(), 'loomverse-unit-rows-'))
-  const file = join(dir, 'memory_test.db')
-  const store = openMemory(file)
-  const worker = openMemory(file)
-  open.push(store, worker)
+  const [store, worker] = twoOpenings()
   const episode = (s: MemoryStore, text: string) =>
     s.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: text, reply_text: '' } })
   /** Every unit's row and searchable text as the database holds them now, by id. */

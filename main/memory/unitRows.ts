@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache'
-import { LogReader } from '../kernel/changeLogReader'
+import { LogReader, tableLog } from '../kernel/changeLogReader'
 import type { MemoryStore, UnitRow } from './store'
 
 /** Rows kept per memory: what a few hundred packs read (a row is ~300 bytes). */
@@ -25,15 +25,7 @@ export class UnitRows {
   private readonly changes: LogReader<{ seq: number; unit_id: number }>
 
   constructor(private readonly store: MemoryStore) {
-    this.changes = new LogReader({
-      since: (seq) =>
-        store.prepare('SELECT seq, unit_id FROM unit_changes WHERE seq > ? ORDER BY seq').all(seq) as Array<{
-          seq: number
-          unit_id: number
-        }>,
-      last: () => (store.prepare('SELECT max(seq) FROM unit_changes').pluck().get() as number | null) ?? 0,
-      forget: (seq) => store.prepare('DELETE FROM unit_changes WHERE seq <= ?').run(seq),
-    })
+    this.changes = new LogReader(tableLog(store.prepare, 'unit_changes', 'unit_id'))
   }
 
   /** The rows of these units that exist, in no particular order. */

@@ -6,24 +6,36 @@ import { appMigrations } from '../../main/db/migrations'
 import { openDatabase, type Db } from '../../main/db/open'
 
 /**
- * A migrated `loomverse.db` in a temporary folder, opened twice: `db` for the app, `other` for
- * what another process writes (the CLI, the job worker), whose commits this one sees only
+ * One database file in a temporary folder, opened twice by `open`: the first for the app, the
+ * second for what another process writes (the CLI, a worker), whose commits the first sees only
  * through the database. Closed and removed after each test.
  */
-export function useTwoConnections(): () => { db: Db; other: Db } {
+export function useTwoOpenings<T>(fileName: string, open: (file: string) => T, close: (opened: T) => void) {
   let dir: string | null = null
-  const open: Db[] = []
+  const opened: T[] = []
   afterEach(() => {
-    for (const db of open.splice(0)) db.close()
+    for (const o of opened.splice(0)) close(o)
     if (dir) rmSync(dir, { recursive: true, force: true })
     dir = null
   })
-  return () => {
+  return (): [T, T] => {
     dir = mkdtempSync(join(tmpdir(), 'loomverse-two-connections-'))
-    const file = join(dir, 'loomverse.db')
-    const { db } = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' })
-    const other = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
-    open.push(db, other)
+    const file = join(dir, fileName)
+    const pair: [T, T] = [open(file), open(file)]
+    opened.push(...pair)
+    return pair
+  }
+}
+
+/** A migrated `loomverse.db` opened twice: `db` for the app, `other` for another process. */
+export function useTwoConnections(): () => { db: Db; other: Db } {
+  const twice = useTwoOpenings(
+    'loomverse.db',
+    (file) => openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db,
+    (db) => db.close(),
+  )
+  return () => {
+    const [db, other] = twice()
     return { db, other }
   }
 }
