@@ -2,6 +2,7 @@ import { queryWords } from './queryWords'
 import type { MemoryStore } from './store'
 import { tuning } from './tuning'
 import { unitRowsOf } from './unitRows'
+import { wordIndexOf } from './wordIndex'
 
 /**
  * Units ranked by BM25 over the stemmed word index (units_words), best first, with its score.
@@ -14,15 +15,24 @@ import { unitRowsOf } from './unitRows'
 export function wordRanking(store: MemoryStore, query: string): Array<[number, number]> {
   const { words, names } = queryWords(query)
   if (words.length === 0) return []
-  const stmt = store.prepare(
-    `SELECT rowid AS id, bm25(units_words) AS s FROM units_words WHERE units_words MATCH ? ORDER BY rowid DESC LIMIT ?`,
-  )
+  const fts = (term: string) =>
+    store
+      .prepare(
+        `SELECT rowid AS id, bm25(units_words) AS s FROM units_words WHERE units_words MATCH ? ORDER BY rowid DESC LIMIT ?`,
+      )
+      .all(`"${term}"`, tuning.wordsPerTerm) as Array<{ id: number; s: number }>
+  const index = store.db.inTransaction ? null : wordIndexOf(store)
   const scores = new Map<number, number>()
-  const add = (match: string, weight: number) => {
-    for (const { id, s } of stmt.all(match, tuning.wordsPerTerm) as Array<{ id: number; s: number }>)
-      scores.set(id, (scores.get(id) ?? 0) - s * weight)
+  // Each word's rows from the kept index (wordIndex.ts), or from FTS5 itself: the same rows and scores.
+  const add = (terms: readonly string[], weightOf: (term: string) => number) => {
+    const ranked = index?.rank(terms, tuning.wordsPerTerm)
+    for (const term of terms) {
+      const rows = ranked?.get(term) ?? fts(term)
+      const weight = weightOf(term)
+      for (const { id, s } of rows) scores.set(id, (scores.get(id) ?? 0) - s * weight)
+    }
   }
-  for (const word of words) add(`"${word}"`, names.has(word) ? tuning.nameWeight : 1)
+  add(words, (word) => (names.has(word) ? tuning.nameWeight : 1))
   // Fusion goes by rank, not score: a hit on a word nearly every unit holds (the speaker of a
   // two-person log) must not rank second to a real match, so hits far below the best are dropped.
   const ranked = () => {
@@ -31,7 +41,7 @@ export function wordRanking(store: MemoryStore, query: string): Array<[number, n
     return sorted.filter(([, score]) => score >= floor)
   }
   if (tuning.prfDocs === 0 || tuning.prfWeight === 0) return ranked()
-  for (const term of feedbackTerms(store, ranked().slice(0, tuning.prfDocs), words)) add(`"${term}"`, tuning.prfWeight)
+  add(feedbackTerms(store, ranked().slice(0, tuning.prfDocs), words), () => tuning.prfWeight)
   return ranked()
 }
 

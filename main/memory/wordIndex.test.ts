@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest'
+import { openMemory } from './db'
+import { UnitKind, UnitState } from './enums'
+import type { MemoryStore } from './store'
+import { WORD_TOKENIZER, wordIndexOf } from './wordIndex'
+import { wordRanking } from './wordRanking'
+import { seededRandom } from '../../tests/support/seededRandom'
+import { useTwoOpenings } from '../../tests/support/twoConnections'
+
+// The word ranking a pack builds on keeps terms' postings between packs. It must rank exactly
+// as FTS5's bm25() over units_words would: after every write, from either connection, and
+// never with a write that rolled back.
+
+const twoOpenings = useTwoOpenings('memory_test.db', openMemory, (s) => s.db.close())
+
+/** Words with stems in common ("painting", "painted"), capitals, accents and a split one ("don't"). */
+const VOCABULARY =
+  "painting painted paints lake Lake hiking hiked sunrise café cafe Caroline melanie pottery adoption running runner the a of museum concert guitar violin don't camping campfire 2023 May".split(
+    ' ',
+  )
+
+/** What FTS5 itself answers for one word, as `rank` promises to. */
+function fromFts(store: MemoryStore, word: string, newest: number) {
+  return store.db
+    .prepare(
+      `SELECT rowid AS id, bm25(units_words) AS s FROM units_words WHERE units_words MATCH ? ORDER BY rowid DESC LIMIT ?`,
+    )
+    .all(`"${word}"`, newest) as Array<{ id: number; s: number }>
+}
+
+function setup() {
+  const [store, worker] = twoOpenings()
+  const next = seededRandom(20261125)
+  const sentence = (n: number) =>
+    Array.from({ length: n }, () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]).join(next() < 0.2 ? '. ' : ' ')
+  const episode = (s: MemoryStore, text: string) =>
+    s.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: text, reply_text: '' } })
+  /** Every word's ranking from the index beside FTS5's; words FTS5 reads as a phrase are left to FTS5. */
+  const compare = (at: string) => {
+    const words = VOCABULARY.filter((w) => w !== "don't")
+    const ranked = wordIndexOf(store).rank(words, 7)!
+    for (const word of words) {
+      const want = fromFts(store, word, 7)
+      const got = ranked.get(word)!
+      expect(
+        got.map((r) => r.id),
+        `${at}: "${word}"`,
+      ).toEqual(want.map((r) => r.id))
+      got.forEach((r, i) => expect(r.s, `${at}: "${word}" #${i}`).toBeCloseTo(want[i]!.s, 12))
+    }
+  }
+  return { store, worker, next, sentence, episode, compare }
+}
+
+describe('the kept word index', () => {
+  it('splits text as units_words does', () => {
+    const { store } = setup()
+    const sql = store.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'units_words'").pluck().get() as string
+    expect(sql.replace(/\s+/g, ' ')).toContain(`tokenize = '${WORD_TOKENIZER}'`)
+  })
+
+  it('ranks as FTS5 bm25() after every write from either connection (150 random writes)', () => {
+    const { store, worker, next, sentence, episode, compare } = setup()
+    const ids = () => store.db.prepare('SELECT id FROM units').pluck().all() as number[]
+    for (let i = 0; i < 150; i++) {
+      const by = next() < 0.5 ? store : worker
+      const all = ids()
+      const id = all[Math.floor(next() * all.length)]
+      const r = next()
+      if (i < 25 || r < 0.35 || id === undefined) episode(by, sentence(1 + Math.floor(next() * 12)))
+      else if (r < 0.55) by.editMeta(id, { state: next() < 0.5 ? UnitState.ARCHIVED : UnitState.VALIDATED }, 'test')
+      else if (r < 0.8) by.editPayload(id, { user_text: sentence(1 + Math.floor(next() * 12)) }, 'test')
+      else by.deleteUnit(id)
+      // Ranking after most writes, and sometimes only after several: both must hold.
+      if (next() < 0.7) compare(`after write ${i}`)
+    }
+    compare('at the end')
+    const index = wordIndexOf(store)
+    // Kept postings were reused, and read from FTS5 again only for terms not kept.
+    expect(index.stats.postingReads).toBeLessThan(VOCABULARY.length * 2)
+    expect(index.stats.loads).toBe(1)
+  })
+
+  it('reads a phrase word and words inside a transaction from FTS5, and keeps nothing a rollback undid', () => {
+    const { store, episode, compare } = setup()
+    for (let i = 0; i < 12; i++) episode(store, `painting by the lake, day ${i}`)
+    const query = "Caroline don't paint by the lake"
+    const before = wordRanking(store, query)
+    compare('before')
+    expect(() =>
+      store.db
+        .transaction(() => {
+          episode(store, 'painting painting painting at the lake with Caroline')
+          // Inside the transaction FTS5 answers, and it sees the write.
+          expect(wordIndexOf(store).rank(['paint'], 5)).toBeNull()
+          expect(wordRanking(store, query)).not.toEqual(before)
+          throw new Error('roll back')
+        })
+        .immediate(),
+    ).toThrow('roll back')
+    expect(wordRanking(store, query)).toEqual(before)
+    compare('after the rollback')
+    // The whole ranking, feedback words included, is the one FTS5 alone gives.
+    const byFts = store.db.transaction(() => wordRanking(store, query)).deferred()
+    expect(wordRanking(store, query)).toEqual(byFts)
+  })
+})

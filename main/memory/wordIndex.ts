@@ -1,0 +1,278 @@
+import { LRUCache } from 'lru-cache'
+import { LogReader, tableLog } from '../kernel/changeLogReader'
+import type { MemoryStore } from './store'
+
+/** units_words' tokenizer (memory migration 5): the scratch table below must split text the same way. */
+export const WORD_TOKENIZER = 'porter unicode61 remove_diacritics 2'
+
+/** FTS5's bm25() constants (fts5_aux.c). */
+const K1 = 1.2
+const B = 0.75
+
+/** Posting entries kept in memory (an entry is a unit id and its count: ~16 bytes). */
+const KEPT_ENTRIES = 2_000_000
+
+/** One term's units, ascending, each with how often the term occurs in it. */
+interface Postings {
+  ids: number[]
+  counts: number[]
+}
+
+/**
+ * BM25 over units_words without asking FTS5 for it on every pack. FTS5's bm25() counts every
+ * row that holds a term before it scores the first (the IDF needs it), and reads each scored
+ * row's length from its docsize table: ~0.2 ms a term at 10k units, and a pack asks for a dozen
+ * terms (the query's words and the feedback words), a third of the pack's time.
+ *
+ * Here a term's postings are read once from FTS5's own index (an fts5vocab table: the same
+ * stems, nothing tokenised twice differently) and kept; the units' lengths are read once from
+ * units_words_docsize. Both follow the `unit_changes` log (memory migration 9): a unit whose
+ * docsize `origin` moved had its text rewritten (or was deleted), so it leaves every kept
+ * posting and goes back in with its new text's terms (split by a scratch FTS5 table with the
+ * same tokenizer). The score is bm25()'s formula on the same counts: the ranking is FTS5's to
+ * the last bit (tests compare them). Inside a transaction the caller asks FTS5 itself.
+ */
+export class WordIndex {
+  private readonly postings = new LRUCache<string, Postings>({
+    maxSize: KEPT_ENTRIES,
+    sizeCalculation: (p) => p.ids.length + 1,
+  })
+  /** Each unit's length in tokens and its docsize origin (a new one for each rewrite). */
+  private readonly lengths = new Map<number, { tokens: number; origin: number }>()
+  /** FTS5's own row and token totals (its averages record), which bm25() divides by. */
+  private totals = { rows: 0, tokens: 0 }
+  private changes: LogReader<{ seq: number; unit_id: number }> | null = null
+  /** A query word's stems (usually one), by the word. */
+  private readonly stems = new LRUCache<string, string[]>({ max: 10_000 })
+  /** Counters the tests read. */
+  readonly stats = { loads: 0, postingReads: 0, rewrites: 0 }
+
+  constructor(private readonly store: MemoryStore) {
+    store.db.exec(`
+      CREATE VIRTUAL TABLE IF NOT EXISTS temp.loom_word_instances USING fts5vocab(main, units_words, instance);
+      CREATE VIRTUAL TABLE IF NOT EXISTS temp.loom_word_scratch USING fts5(text, tokenize = '${WORD_TOKENIZER}');
+      CREATE VIRTUAL TABLE IF NOT EXISTS temp.loom_word_scratch_terms USING fts5vocab(temp, loom_word_scratch, instance);
+    `)
+  }
+
+  /**
+   * Each word's units as `SELECT rowid, bm25(units_words) … MATCH '"word"' ORDER BY rowid DESC
+   * LIMIT newest` returns them (negative scores, best lowest), by the word; a word FTS5 reads as
+   * a phrase of several tokens ("don't") is left out: the caller asks FTS5 for it. Null inside a
+   * transaction, whose writes may still roll back.
+   */
+  rank(words: readonly string[], newest: number): Map<string, Array<{ id: number; s: number }>> | null {
+    const { db } = this.store
+    if (db.inTransaction) return null
+    // Read before the transaction: reading the log may trim it, a write. What committed after
+    // it is applied again at the next call, which changes nothing (see apply).
+    const changed = this.changes ? this.changes.next() : null
+    // One read transaction: the lengths and the postings come from one snapshot.
+    return db
+      .transaction(() => {
+        if (changed === null) this.load()
+        else this.apply(changed)
+        this.readTotals()
+        const out = new Map<string, Array<{ id: number; s: number }>>()
+        for (const word of words) {
+          const stems = this.stemsOf(word)
+          if (stems.length === 1) out.set(word, this.score(this.postingsOf(stems[0]!), newest))
+        }
+        return out
+      })
+      .deferred()
+  }
+
+  private score(p: Postings, newest: number): Array<{ id: number; s: number }> {
+    const { rows, tokens } = this.totals
+    const hits = p.ids.length
+    if (hits === 0 || rows === 0) return []
+    let idf = Math.log((rows - hits + 0.5) / (hits + 0.5))
+    if (idf <= 0) idf = 1e-6
+    const avgdl = tokens / rows
+    const out: Array<{ id: number; s: number }> = []
+    for (let i = hits - 1; i >= 0 && out.length < newest; i--) {
+      const id = p.ids[i]!
+      const f = p.counts[i]!
+      const d = this.lengths.get(id)?.tokens ?? 0
+      out.push({ id, s: -1 * ((idf * (f * (K1 + 1))) / (f + K1 * (1 - B + (B * d) / avgdl))) })
+    }
+    return out
+  }
+
+  private postingsOf(term: string): Postings {
+    const kept = this.postings.get(term)
+    if (kept) return kept
+    this.stats.postingReads++
+    const ids: number[] = []
+    const counts: number[] = []
+    // One row per occurrence, in unit order.
+    for (const doc of this.store
+      .prepare('SELECT doc FROM temp.loom_word_instances WHERE term = ?')
+      .pluck()
+      .iterate(term) as Iterable<number>) {
+      if (ids.at(-1) === doc) counts[counts.length - 1]!++
+      else {
+        ids.push(doc)
+        counts.push(1)
+      }
+    }
+    const p = { ids, counts }
+    this.postings.set(term, p)
+    return p
+  }
+
+  /** The stems FTS5 makes of a query word (a phrase of them when it splits). */
+  private stemsOf(word: string): string[] {
+    let stems = this.stems.get(word)
+    if (!stems) {
+      stems = [...this.split(word).entries()].sort((a, b) => a[1].first - b[1].first).map(([term]) => term)
+      this.stems.set(word, stems)
+    }
+    return stems
+  }
+
+  /** A text's terms as units_words' tokenizer makes them: how often each occurs, and where first. */
+  private split(text: string): Map<string, { count: number; first: number }> {
+    const out = new Map<string, { count: number; first: number }>()
+    this.store.prepare('INSERT INTO temp.loom_word_scratch (rowid, text) VALUES (1, ?)').run(text)
+    try {
+      const rows = this.store.prepare('SELECT term, "offset" AS at FROM temp.loom_word_scratch_terms').all() as Array<{
+        term: string
+        at: number
+      }>
+      for (const { term, at } of rows) {
+        const seen = out.get(term)
+        if (seen) {
+          seen.count++
+          seen.first = Math.min(seen.first, at)
+        } else out.set(term, { count: 1, first: at })
+      }
+    } finally {
+      this.store.prepare('DELETE FROM temp.loom_word_scratch').run()
+    }
+    return out
+  }
+
+  /**
+   * Applies logged writes. A unit whose docsize origin is the one kept was not rewritten (its
+   * row changed: state, pin…) or was already applied: nothing to do, so applying twice is safe.
+   */
+  private apply(changed: ReadonlyArray<{ unit_id: number }>): void {
+    const ids = new Set(changed.map((c) => c.unit_id))
+    for (const id of ids) {
+      const now = this.store.prepare('SELECT sz, origin FROM units_words_docsize WHERE id = ?').get(id) as
+        { sz: Buffer; origin: number } | undefined
+      const was = this.lengths.get(id)
+      if (was && now && was.origin === now.origin) continue
+      // The text was rewritten, or the unit is gone, or it is new.
+      this.stats.rewrites++
+      if (was) {
+        this.lengths.delete(id)
+        for (const p of this.postings.values()) remove(p, id)
+      }
+      if (!now) continue
+      this.lengths.set(id, { tokens: varints(now.sz, 1)[0]!, origin: now.origin })
+      const text = this.store.prepare('SELECT text FROM units_fts WHERE rowid = ?').pluck().get(id) as
+        string | undefined
+      for (const [term, { count }] of this.split(text ?? '')) {
+        const p = this.postings.peek(term)
+        if (p) insert(p, id, count)
+      }
+    }
+  }
+
+  /** Reads every unit's length afresh and forgets every posting (first use, or the log was trimmed past us). */
+  private load(): void {
+    this.stats.loads++
+    this.changes = new LogReader(tableLog(this.store.prepare, 'unit_changes', 'unit_id'))
+    this.postings.clear()
+    this.lengths.clear()
+    for (const [id, sz, origin] of this.store.db
+      .prepare('SELECT id, sz, origin FROM units_words_docsize')
+      .raw(true)
+      .iterate() as Iterable<[number, Buffer, number]>)
+      this.lengths.set(id, { tokens: varints(sz, 1)[0]!, origin })
+  }
+
+  /**
+   * FTS5's totals from its averages record (units_words_data row 1: rows, then tokens). They
+   * are not the live units' count and length: deleting from a contentless_delete table leaves
+   * them as they were, and bm25() divides by them all the same, so they are read, not summed.
+   */
+  private readTotals(): void {
+    const block = this.store.prepare('SELECT block FROM units_words_data WHERE id = 1').pluck().get() as
+      Buffer | undefined
+    const [rows = 0, tokens = 0] = block ? varints(block, 2) : []
+    this.totals = { rows, tokens }
+  }
+}
+
+/**
+ * The first `n` varints of an FTS5 record, in SQLite's varint format: big-endian, 7 bits a byte
+ * with the high bit for "more", and all 8 bits of a ninth byte.
+ */
+function varints(blob: Buffer, n: number): number[] {
+  const out: number[] = []
+  let at = 0
+  while (out.length < n && at < blob.length) {
+    let v = 0
+    for (let i = 0; at < blob.length; i++) {
+      const byte = blob[at++]!
+      if (i === 8) {
+        v = v * 256 + byte
+        break
+      }
+      v = v * 128 + (byte & 0x7f)
+      if ((byte & 0x80) === 0) break
+    }
+    out.push(v)
+  }
+  return out
+}
+
+/** Index of `id` in ascending `ids`, or where it would go (as ~index - 1 when absent). */
+function find(ids: readonly number[], id: number): number {
+  let lo = 0
+  let hi = ids.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    const v = ids[mid]!
+    if (v === id) return mid
+    if (v < id) lo = mid + 1
+    else hi = mid - 1
+  }
+  return -(lo + 1)
+}
+
+function remove(p: Postings, id: number): void {
+  const at = find(p.ids, id)
+  if (at < 0) return
+  p.ids.splice(at, 1)
+  p.counts.splice(at, 1)
+}
+
+function insert(p: Postings, id: number, count: number): void {
+  const at = find(p.ids, id)
+  if (at >= 0) {
+    p.counts[at] = count
+    return
+  }
+  const to = -at - 1
+  if (to === p.ids.length) {
+    p.ids.push(id)
+    p.counts.push(count)
+  } else {
+    p.ids.splice(to, 0, id)
+    p.counts.splice(to, 0, count)
+  }
+}
+
+const indexes = new WeakMap<MemoryStore, WordIndex>()
+
+/** The word index of one memory store. */
+export function wordIndexOf(store: MemoryStore): WordIndex {
+  let index = indexes.get(store)
+  if (!index) indexes.set(store, (index = new WordIndex(store)))
+  return index
+}
