@@ -63,7 +63,12 @@ try {
       }),
     )
   }
-  fill(store, 0, 10_000)
+  // LOOMVERSE_PROFILE_SMALL=1: also at 1k units, about a local API persona's memory after a few hundred turns.
+  if (process.env.LOOMVERSE_PROFILE_SMALL === '1') {
+    fill(store, 0, 1_000)
+    run(1_000)
+  }
+  fill(store, process.env.LOOMVERSE_PROFILE_SMALL === '1' ? 1_000 : 0, 10_000)
   run(10_000)
   fill(store, 10_000, 100_000)
   run(100_000)

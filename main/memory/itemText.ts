@@ -12,3 +12,16 @@ export const ITEM_CHARS = 700
 export function itemText(raw: string): string {
   return clipFlattened(raw, ITEM_CHARS, (text) => text.replace(/\s*\n\s*/g, ' / '))
 }
+
+/** A unit's line in the pack and the key of finds that read the same (case and white space aside). */
+export interface ItemLine {
+  text: string
+  key: string
+}
+
+/** `itemText` with its key; empty text reads as no line at all. */
+export function itemLine(raw: string): ItemLine | null {
+  if (!raw.trim()) return null
+  const text = itemText(raw)
+  return { text, key: text.toLowerCase().replace(/\s+/g, ' ').trim() }
+}

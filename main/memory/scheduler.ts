@@ -7,7 +7,7 @@ import { addNeighbours, entityLinked, hybridRetrieve, unitsByIds } from './retri
 import { boostNamedSpeakers } from './speakers'
 import { boostNamedTime } from './timeWindow'
 import { tuning } from './tuning'
-import { itemText } from './itemText'
+import { itemLine } from './itemText'
 import { unitRowsOf } from './unitRows'
 import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from './store'
 
@@ -169,7 +169,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   const found = usable.filter((c) => c.found).sort((a, b) => b.value - a.value)
   const kept = new Set(found.slice(0, foundKept(request.budget)))
   const packable = usable.filter((c) => !c.found || kept.has(c))
-  const texts = unitRowsOf(store).textsOf(packable.map((c) => c.unit.id))
+  const lines = unitRowsOf(store).linesOf(packable.map((c) => c.unit.id))
   lap('texts')
   const seen = new Set<string>()
   const pool: Array<Packable & { estimate: number }> = []
@@ -177,17 +177,29 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   for (const c of packable) {
     if (c.section === 'capsule' && capsuleTaken) continue
     if (c.section === 'capsule') capsuleTaken = true
-    const raw = texts.get(c.unit.id) ?? store.text(c.unit)
-    const text = itemText(raw)
+    const kept = lines.get(c.unit.id)
+    const line = kept !== undefined ? kept : itemLine(store.text(c.unit))
     // Finds that would read the same in the pack are one.
-    const key = text.toLowerCase().replace(/\s+/g, ' ').trim()
-    if (!raw.trim() || seen.has(key)) continue
-    seen.add(key)
+    if (!line || seen.has(line.key)) continue
+    seen.add(line.key)
+    const { text } = line
     const day = c.unit.kind === UnitKind.EPISODE && c.unit.occurred_at ? isoDate(c.unit.occurred_at) : null
     // The stored count of the full text, plus the line's own prefix ("- ", or more for other
     // kinds' longer lines); exact counts come at the end.
     const estimate = Math.min(c.unit.tokens, Math.ceil(text.length / 2)) + (day ? 2 : 8)
-    pool.push({ ...c, value: c.value * estimate ** tuning.contentExponent, text, day, estimate })
+    const value = c.value * estimate ** tuning.contentExponent
+    // One shape for every item (a spread copy made each pool's items of mixed shapes).
+    pool.push({
+      unit: c.unit,
+      section: c.section,
+      value,
+      why: c.why,
+      mandatory: c.mandatory,
+      found: c.found,
+      text,
+      day,
+      estimate,
+    })
   }
   lap('pool')
 

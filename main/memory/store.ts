@@ -434,5 +434,15 @@ function toSql(value: unknown): string | number | null {
 }
 
 export function isoDate(epochSeconds: number): string {
-  return new Date(epochSeconds * 1000).toISOString().slice(0, 10)
+  const day = Math.floor(epochSeconds / 86_400)
+  let date = isoDays.get(day)
+  if (date === undefined) {
+    if (isoDays.size >= 10_000) isoDays.clear()
+    date = new Date(epochSeconds * 1000).toISOString().slice(0, 10)
+    isoDays.set(day, date)
+  }
+  return date
 }
+
+/** Dates by day number: a pack dates every episode it weighs (~100), mostly of a few days. */
+const isoDays = new Map<number, string>()

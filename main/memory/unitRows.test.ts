@@ -5,6 +5,7 @@ import { buildPack } from './scheduler'
 import type { MemoryStore } from './store'
 import { unitsByIds } from './retrieval'
 import { unitRowsOf } from './unitRows'
+import { itemLine } from './itemText'
 import { seededRandom } from '../../tests/support/seededRandom'
 import { useTwoOpenings } from '../../tests/support/twoConnections'
 
@@ -20,24 +21,33 @@ function setup() {
   const episode = (s: MemoryStore, text: string) =>
     s.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: text, reply_text: '' } })
   /** Every unit's row and searchable text as the database holds them now, by id. */
-  const fresh = () => ({
-    rows: store.db.prepare('SELECT * FROM units ORDER BY id').all(),
-    texts: store.db.prepare('SELECT rowid AS id, text FROM units_fts ORDER BY rowid').all(),
-  })
+  const fresh = () => {
+    const texts = store.db.prepare('SELECT rowid AS id, text FROM units_fts ORDER BY rowid').all() as Array<{
+      id: number
+      text: string
+    }>
+    return {
+      rows: store.db.prepare('SELECT * FROM units ORDER BY id').all(),
+      texts,
+      lines: texts.map(({ id, text }) => ({ id, line: itemLine(text) })),
+    }
+  }
   /** The same, as the packs' kept rows and texts give them. */
   const kept = () => {
     const ids = (store.db.prepare('SELECT id FROM units').pluck().all() as number[]).concat([999_999])
     const texts = unitRowsOf(store).textsOf(ids)
+    const lines = unitRowsOf(store).linesOf(ids)
     return {
       rows: unitsByIds(store, ids).sort((a, b) => a.id - b.id),
       texts: [...texts].sort((a, b) => a[0] - b[0]).map(([id, text]) => ({ id, text })),
+      lines: [...lines].sort((a, b) => a[0] - b[0]).map(([id, line]) => ({ id, line })),
     }
   }
   return { store, worker, episode, fresh, kept }
 }
 
-describe('the unit rows and texts kept between packs', () => {
-  it('equal the rows and texts in the database after every write from either connection (200 random writes)', () => {
+describe('the unit rows, texts and pack lines kept between packs', () => {
+  it('equal the rows, texts and pack lines in the database after every write from either connection (200 random writes)', () => {
     const { store, worker, episode, fresh, kept } = setup()
     const next = seededRandom(20261127)
     const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(next() * items.length)]

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache'
 import { LogReader, tableLog } from '../kernel/changeLogReader'
+import { itemLine, type ItemLine } from './itemText'
 import type { MemoryStore, UnitRow } from './store'
 
 /** Rows kept per memory: what a few hundred packs read (a row is ~300 bytes). */
@@ -22,6 +23,8 @@ export class UnitRows {
     maxSize: 16_000_000,
     sizeCalculation: (text) => Math.max(1, text.length),
   })
+  /** Pack lines made from the kept texts (itemText.ts): flattening and keying ~130 a pack was a third of it. */
+  private readonly lines = new LRUCache<number, { line: ItemLine | null }>({ max: KEPT })
   private readonly changes: LogReader<{ seq: number; unit_id: number }>
 
   constructor(private readonly store: MemoryStore) {
@@ -48,7 +51,31 @@ export class UnitRows {
 
   /** The searchable texts of these units (as the indexes hold them), by id. */
   textsOf(ids: readonly number[]): Map<number, string> {
-    if (!this.catchUp()) return readTexts(this.store, ids)
+    return this.catchUp() ? this.keptTexts(ids) : readTexts(this.store, ids)
+  }
+
+  /** The pack lines of these units' texts (null for an empty text), by id; units without a text are left out. */
+  linesOf(ids: readonly number[]): Map<number, ItemLine | null> {
+    const out = new Map<number, ItemLine | null>()
+    if (!this.catchUp()) {
+      for (const [id, text] of readTexts(this.store, ids)) out.set(id, itemLine(text))
+      return out
+    }
+    const missing: number[] = []
+    for (const id of ids) {
+      const kept = this.lines.get(id)
+      if (kept) out.set(id, kept.line)
+      else missing.push(id)
+    }
+    for (const [id, text] of this.keptTexts(missing)) {
+      const line = itemLine(text)
+      this.lines.set(id, { line })
+      out.set(id, line)
+    }
+    return out
+  }
+
+  private keptTexts(ids: readonly number[]): Map<number, string> {
     const out = new Map<number, string>()
     const missing: number[] = []
     for (const id of ids) {
@@ -73,10 +100,12 @@ export class UnitRows {
     if (changes === null) {
       this.kept.clear()
       this.texts.clear()
+      this.lines.clear()
     } else
       for (const c of changes) {
         this.kept.delete(c.unit_id)
         this.texts.delete(c.unit_id)
+        this.lines.delete(c.unit_id)
       }
     return true
   }
