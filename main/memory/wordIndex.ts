@@ -67,20 +67,28 @@ export class WordIndex {
     // Read before the transaction: reading the log may trim it, a write. What committed after
     // it is applied again at the next call, which changes nothing (see apply).
     const changed = this.changes ? this.changes.next() : null
-    // One read transaction: the lengths and the postings come from one snapshot.
-    return db
-      .transaction(() => {
-        if (changed === null) this.load()
-        else this.apply(changed)
-        this.readTotals()
-        const out = new Map<string, Array<{ id: number; s: number }>>()
-        for (const word of words) {
-          const stems = this.stemsOf(word)
-          if (stems.length === 1) out.set(word, this.score(this.postingsOf(stems[0]!), newest))
-        }
-        return out
+    const run = () => {
+      if (changed === null) this.load()
+      else if (changed.length > 0) this.apply(changed)
+      if (changed === null || changed.length > 0) this.readTotals()
+      const out = new Map<string, Array<{ id: number; s: number }>>()
+      for (const word of words) {
+        const stems = this.stemsOf(word)
+        if (stems.length === 1) out.set(word, this.score(this.postingsOf(stems[0]!), newest))
+      }
+      return out
+    }
+    // Nothing written since the last call and every posting kept: nothing to read (the usual
+    // case between two turns' packs). Otherwise one read transaction, so the lengths, the
+    // totals and the postings come from one snapshot.
+    const kept =
+      changed !== null &&
+      changed.length === 0 &&
+      words.every((word) => {
+        const stems = this.stemsOf(word)
+        return stems.length !== 1 || this.postings.has(stems[0]!)
       })
-      .deferred()
+    return kept ? run() : db.transaction(run).deferred()
   }
 
   private score(p: Postings, newest: number): Array<{ id: number; s: number }> {
@@ -127,27 +135,34 @@ export class WordIndex {
   private stemsOf(word: string): string[] {
     let stems = this.stems.get(word)
     if (!stems) {
-      stems = [...this.split(word).entries()].sort((a, b) => a[1].first - b[1].first).map(([term]) => term)
+      const terms = this.split([[1, word]]).get(1) ?? new Map<string, { count: number; first: number }>()
+      stems = [...terms.entries()].sort((a, b) => a[1].first - b[1].first).map(([term]) => term)
       this.stems.set(word, stems)
     }
     return stems
   }
 
-  /** A text's terms as units_words' tokenizer makes them: how often each occurs, and where first. */
-  private split(text: string): Map<string, { count: number; first: number }> {
-    const out = new Map<string, { count: number; first: number }>()
-    this.store.prepare('INSERT INTO temp.loom_word_scratch (rowid, text) VALUES (1, ?)').run(text)
+  /**
+   * Texts' terms as units_words' tokenizer makes them: how often each occurs, and where first,
+   * by the text's id. All texts go through the scratch table at once (three statements).
+   */
+  private split(texts: ReadonlyArray<[number, string]>): Map<number, Map<string, { count: number; first: number }>> {
+    const out = new Map<number, Map<string, { count: number; first: number }>>()
+    if (texts.length === 0) return out
+    const insert = this.store.prepare('INSERT INTO temp.loom_word_scratch (rowid, text) VALUES (?, ?)')
     try {
-      const rows = this.store.prepare('SELECT term, "offset" AS at FROM temp.loom_word_scratch_terms').all() as Array<{
-        term: string
-        at: number
-      }>
-      for (const { term, at } of rows) {
-        const seen = out.get(term)
+      for (const [id, text] of texts) insert.run(id, text)
+      const rows = this.store
+        .prepare('SELECT doc, term, "offset" AS at FROM temp.loom_word_scratch_terms')
+        .all() as Array<{ doc: number; term: string; at: number }>
+      for (const { doc, term, at } of rows) {
+        let terms = out.get(doc)
+        if (!terms) out.set(doc, (terms = new Map()))
+        const seen = terms.get(term)
         if (seen) {
           seen.count++
           seen.first = Math.min(seen.first, at)
-        } else out.set(term, { count: 1, first: at })
+        } else terms.set(term, { count: 1, first: at })
       }
     } finally {
       this.store.prepare('DELETE FROM temp.loom_word_scratch').run()
@@ -160,8 +175,8 @@ export class WordIndex {
    * row changed: state, pin…) or was already applied: nothing to do, so applying twice is safe.
    */
   private apply(changed: ReadonlyArray<{ unit_id: number }>): void {
-    const ids = new Set(changed.map((c) => c.unit_id))
-    for (const id of ids) {
+    const written: number[] = []
+    for (const id of new Set(changed.map((c) => c.unit_id))) {
       const now = this.store.prepare('SELECT sz, origin FROM units_words_docsize WHERE id = ?').get(id) as
         { sz: Buffer; origin: number } | undefined
       const was = this.lengths.get(id)
@@ -174,13 +189,18 @@ export class WordIndex {
       }
       if (!now) continue
       this.lengths.set(id, { tokens: varints(now.sz, 1)[0]!, origin: now.origin })
-      const text = this.store.prepare('SELECT text FROM units_fts WHERE rowid = ?').pluck().get(id) as
-        string | undefined
-      for (const [term, { count }] of this.split(text ?? '')) {
+      written.push(id)
+    }
+    if (written.length === 0 || this.postings.size === 0) return
+    const texts = this.store
+      .prepare('SELECT f.rowid AS id, f.text FROM json_each(?) j JOIN units_fts f ON f.rowid = j.value')
+      .raw(true)
+      .all(JSON.stringify(written)) as Array<[number, string]>
+    for (const [id, terms] of this.split(texts))
+      for (const [term, { count }] of terms) {
         const p = this.postings.peek(term)
         if (p) insert(p, id, count)
       }
-    }
   }
 
   /** Reads every unit's length afresh and forgets every posting (first use, or the log was trimmed past us). */
