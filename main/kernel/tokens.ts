@@ -26,3 +26,20 @@ export function tokenCount(text: string): number {
   if (n === undefined) counted.set(text, (n = countTokens(text)))
   return n
 }
+
+/**
+ * tokenCount(lines.join('\n')), from each line's own count (kept, as above): a MemoryPack is
+ * ~50 lines of which a turn adds one or two, and counting the whole pack afresh was a tenth
+ * of it. o200k's pre-tokenizer never joins text from both sides of a single line break (the
+ * break ends the piece before it, or is a piece of its own) and BPE merges only within a
+ * piece, so the counts add up; tokens.test.ts holds this on random lines. The exceptions are
+ * counted whole: a line holding a line break or only white space (breaks would run together),
+ * or one starting with "/" (a piece of punctuation takes the breaks and slashes after it).
+ */
+export function tokenCountOfLines(lines: readonly string[]): number {
+  if (lines.some((line, i) => /[\r\n]/.test(line) || !line.trim() || (i > 0 && line.startsWith('/'))))
+    return tokenCount(lines.join('\n'))
+  let n = 0
+  for (let i = 0; i < lines.length; i++) n += tokenCount(i < lines.length - 1 ? `${lines[i]}\n` : lines[i]!)
+  return n
+}

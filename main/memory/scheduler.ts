@@ -1,5 +1,5 @@
 import type { MemoryPack, MemoryUnitKind } from '@shared/contract'
-import { tokenCount } from '../kernel/tokens'
+import { tokenCount, tokenCountOfLines } from '../kernel/tokens'
 import { LOCAL_EMBEDDER } from './embedder'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindName } from './enums'
 import { classifyIntent, intentWeights, type Intent } from './intent'
@@ -169,7 +169,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   const found = usable.filter((c) => c.found).sort((a, b) => b.value - a.value)
   const kept = new Set(found.slice(0, foundKept(request.budget)))
   const packable = usable.filter((c) => !c.found || kept.has(c))
-  const lines = unitRowsOf(store).linesOf(packable.map((c) => c.unit.id))
+  const itemLines = unitRowsOf(store).linesOf(packable.map((c) => c.unit.id))
   lap('texts')
   const seen = new Set<string>()
   const pool: Array<Packable & { estimate: number }> = []
@@ -177,7 +177,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   for (const c of packable) {
     if (c.section === 'capsule' && capsuleTaken) continue
     if (c.section === 'capsule') capsuleTaken = true
-    const kept = lines.get(c.unit.id)
+    const kept = itemLines.get(c.unit.id)
     const line = kept !== undefined ? kept : itemLine(store.text(c.unit))
     // Finds that would read the same in the pack are one.
     if (!line || seen.has(line.key)) continue
@@ -219,8 +219,8 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
     chosen.push(c)
   }
   // Exact count of what is sent; drop the least valuable items until it fits.
-  let rendered = render(chosen)
-  let tokens = rendered ? tokenCount(rendered) : 0
+  let lines = render(chosen)
+  let tokens = tokenCountOfLines(lines)
   while (tokens > request.budget && chosen.length > 0) {
     let worst = 0
     for (let i = 1; i < chosen.length; i++) {
@@ -229,8 +229,8 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
       if (Number(!!c.mandatory) < Number(!!w.mandatory) || density(c) < density(w)) worst = i
     }
     chosen.splice(worst, 1)
-    rendered = render(chosen)
-    tokens = rendered ? tokenCount(rendered) : 0
+    lines = render(chosen)
+    tokens = tokenCountOfLines(lines)
   }
   lap('pack+count')
 
@@ -258,7 +258,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
     intent_by: request.intent ? (request.intentBy ?? 'model') : 'rules',
     vectors,
     sections,
-    text: rendered,
+    text: lines.join('\n'),
   }
 }
 
@@ -272,8 +272,9 @@ function density(c: { value: number; estimate: number }): number {
  */
 const DAY_LINE_TOKENS = tokenCount('### 2024-01-01') + 1
 
-function render(chosen: readonly Packable[]): string {
-  if (chosen.length === 0) return ''
+/** The pack's lines (joined with line breaks, its text); none for an empty pack. */
+function render(chosen: readonly Packable[]): string[] {
+  if (chosen.length === 0) return []
   const parts = [HEADER]
   for (const section of sectionOrder) {
     const items = chosen.filter((c) => c.section === section)
@@ -288,7 +289,7 @@ function render(chosen: readonly Packable[]): string {
       parts.push(`- ${c.text}`)
     }
   }
-  return parts.join('\n')
+  return parts
 }
 
 function explicitSecretAsk(query: string): boolean {
