@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
-import { tokenCountOfLines } from './tokens'
+import { joinCounted, tokenCount, tokenCountOfLines } from './tokens'
 import { seededRandom } from '../../tests/support/seededRandom'
 
 // A MemoryPack is counted line by line; the sum must be the count of the text it sends.
@@ -50,6 +50,8 @@ describe('counting lines one by one', () => {
         return line
       })
       expect(tokenCountOfLines(lines), JSON.stringify(lines)).toBe(countTokens(lines.join('\n')))
+      // Joined, the text's count is the one kept for it.
+      expect(tokenCount(joinCounted(lines)), JSON.stringify(lines)).toBe(countTokens(lines.join('\n')))
     }
   })
 })

@@ -1,5 +1,5 @@
 import type { MemoryPack, MemoryUnitKind } from '@shared/contract'
-import { tokenCount, tokenCountOfLines } from '../kernel/tokens'
+import { joinCounted, tokenCount, tokenCountOfLines } from '../kernel/tokens'
 import { LOCAL_EMBEDDER } from './embedder'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindName } from './enums'
 import { classifyIntent, intentWeights, type Intent } from './intent'
@@ -258,7 +258,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
     intent_by: request.intent ? (request.intentBy ?? 'model') : 'rules',
     vectors,
     sections,
-    text: lines.join('\n'),
+    text: joinCounted(lines),
   }
 }
 
