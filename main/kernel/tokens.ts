@@ -40,7 +40,24 @@ export function tokenCountOfLines(lines: readonly string[]): number {
   if (lines.some((line, i) => /[\r\n]/.test(line) || !line.trim() || (i > 0 && line.startsWith('/'))))
     return tokenCount(lines.join('\n'))
   let n = 0
-  for (let i = 0; i < lines.length; i++) n += tokenCount(i < lines.length - 1 ? `${lines[i]}\n` : lines[i]!)
+  for (let i = 0; i < lines.length - 1; i++) n += lineCount(lines[i]!)
+  return n + tokenCount(lines.at(-1) ?? '')
+}
+
+/**
+ * Counts of `line + '\n'`, kept by the line itself: a pack's lines are the same strings pack
+ * after pack, and building `line + '\n'` to look it up made ~50 new strings of a few hundred
+ * characters a pack.
+ */
+const lineCounts = new LRUCache<string, number>({
+  max: 50_000,
+  maxSize: CACHED_CHARS,
+  sizeCalculation: (_count, line) => Math.max(1, line.length),
+})
+
+function lineCount(line: string): number {
+  let n = lineCounts.get(line)
+  if (n === undefined) lineCounts.set(line, (n = countTokens(`${line}\n`)))
   return n
 }
 

@@ -17,11 +17,13 @@ export function itemText(raw: string): string {
 export interface ItemLine {
   text: string
   key: string
+  /** The text as the pack lists it ("- text"): one string for every pack, so its count is looked up, not made. */
+  bullet: string
 }
 
 /** `itemText` with its key; empty text reads as no line at all. */
 export function itemLine(raw: string): ItemLine | null {
   if (!raw.trim()) return null
   const text = itemText(raw)
-  return { text, key: text.toLowerCase().replace(/\s+/g, ' ').trim() }
+  return { text, key: text.toLowerCase().replace(/\s+/g, ' ').trim(), bullet: `- ${text}` }
 }

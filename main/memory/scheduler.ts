@@ -56,7 +56,7 @@ interface Candidate {
 }
 
 /** A candidate with its text as rendered and, for an episode, the day it is listed under. */
-type Packable = Candidate & { text: string; day: string | null }
+type Packable = Candidate & { text: string; bullet: string; day: string | null }
 
 /**
  * How many of retrieval's finds are read and weighed for a pack: about three times what fits
@@ -182,7 +182,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
     // Finds that would read the same in the pack are one.
     if (!line || seen.has(line.key)) continue
     seen.add(line.key)
-    const { text } = line
+    const { text, bullet } = line
     const day = c.unit.kind === UnitKind.EPISODE && c.unit.occurred_at ? isoDate(c.unit.occurred_at) : null
     // The stored count of the full text, plus the line's own prefix ("- ", or more for other
     // kinds' longer lines); exact counts come at the end.
@@ -197,6 +197,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
       mandatory: c.mandatory,
       found: c.found,
       text,
+      bullet,
       day,
       estimate,
     })
@@ -244,7 +245,7 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
           unit_id: c.unit.id,
           kind: kindName(c.unit.kind) as MemoryUnitKind,
           text: c.day ? `[${c.day}] ${c.text}` : c.text,
-          tokens: tokenCount(`- ${c.text}`),
+          tokens: tokenCount(c.bullet),
           refs: store.refs(c.unit, evidence.get(c.unit.id) ?? []),
           why: `${c.why || c.section} (value ${c.value.toFixed(3)})`,
         })),
@@ -286,7 +287,7 @@ function render(chosen: readonly Packable[]): string[] {
     for (const c of items) {
       if (c.day && c.day !== day) parts.push(`### ${c.day}`)
       day = c.day
-      parts.push(`- ${c.text}`)
+      parts.push(c.bullet)
     }
   }
   return parts

@@ -23,8 +23,11 @@ export class UnitRows {
     maxSize: 16_000_000,
     sizeCalculation: (text) => Math.max(1, text.length),
   })
-  /** Pack lines made from the kept texts (itemText.ts): flattening and keying ~130 a pack was a third of it. */
-  private readonly lines = new LRUCache<number, { line: ItemLine | null }>({ max: KEPT })
+  /**
+   * What packs make from the kept texts, by what it is (`derivedOf`): pack lines (itemText.ts;
+   * flattening and keying ~130 a pack was a third of it) and feedback words (wordRanking.ts).
+   */
+  private readonly derived = new Map<string, LRUCache<number, { value: unknown }>>()
   private readonly changes: LogReader<{ seq: number; unit_id: number }>
 
   constructor(private readonly store: MemoryStore) {
@@ -56,21 +59,31 @@ export class UnitRows {
 
   /** The pack lines of these units' texts (null for an empty text), by id; units without a text are left out. */
   linesOf(ids: readonly number[]): Map<number, ItemLine | null> {
-    const out = new Map<number, ItemLine | null>()
+    return this.derivedOf('line', ids, itemLine)
+  }
+
+  /**
+   * `make(text)` of each of these units' texts, by id, kept under `kind` with the text and
+   * forgotten with it; units without a text are left out. `make` must depend on the text alone.
+   */
+  derivedOf<T>(kind: string, ids: readonly number[], make: (text: string) => T): Map<number, T> {
+    const out = new Map<number, T>()
     if (!this.catchUp()) {
-      for (const [id, text] of readTexts(this.store, ids)) out.set(id, itemLine(text))
+      for (const [id, text] of readTexts(this.store, ids)) out.set(id, make(text))
       return out
     }
+    let kept = this.derived.get(kind)
+    if (!kept) this.derived.set(kind, (kept = new LRUCache<number, { value: unknown }>({ max: KEPT })))
     const missing: number[] = []
     for (const id of ids) {
-      const kept = this.lines.get(id)
-      if (kept) out.set(id, kept.line)
+      const hit = kept.get(id)
+      if (hit) out.set(id, hit.value as T)
       else missing.push(id)
     }
     for (const [id, text] of this.keptTexts(missing)) {
-      const line = itemLine(text)
-      this.lines.set(id, { line })
-      out.set(id, line)
+      const value = make(text)
+      kept.set(id, { value })
+      out.set(id, value)
     }
     return out
   }
@@ -100,12 +113,12 @@ export class UnitRows {
     if (changes === null) {
       this.kept.clear()
       this.texts.clear()
-      this.lines.clear()
+      for (const kept of this.derived.values()) kept.clear()
     } else
       for (const c of changes) {
         this.kept.delete(c.unit_id)
         this.texts.delete(c.unit_id)
-        this.lines.delete(c.unit_id)
+        for (const kept of this.derived.values()) kept.delete(c.unit_id)
       }
     return true
   }

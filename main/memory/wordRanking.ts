@@ -41,26 +41,49 @@ export function wordRanking(store: MemoryStore, query: string): Array<[number, n
     return sorted.filter(([, score]) => score >= floor)
   }
   if (tuning.prfDocs === 0 || tuning.prfWeight === 0) return ranked()
-  add(feedbackTerms(store, ranked().slice(0, tuning.prfDocs), words), () => tuning.prfWeight)
+  add(feedbackTerms(store, bestHits(scores, tuning.prfDocs), words), () => tuning.prfWeight)
   return ranked()
+}
+
+/** The k best ids by score (ties: the newer), best first: ranked().slice(0, k), without sorting every hit. */
+export function bestHits(scores: ReadonlyMap<number, number>, k: number): number[] {
+  const ids: number[] = []
+  const top: number[] = []
+  const better = (id: number, score: number, at: number) => score > top[at]! || (score === top[at]! && id > ids[at]!)
+  for (const [id, score] of scores) {
+    if (ids.length === k && !better(id, score, k - 1)) continue
+    let at = Math.min(ids.length, k - 1)
+    while (at > 0 && better(id, score, at - 1)) {
+      ids[at] = ids[at - 1]!
+      top[at] = top[at - 1]!
+      at--
+    }
+    ids[at] = id
+    top[at] = score
+  }
+  // As ranked(): hits far below the best are left out.
+  const floor = (top[0] ?? 0) * tuning.wordFloor
+  return ids.filter((_, i) => top[i]! >= floor)
 }
 
 /**
  * Pseudo-relevance feedback: words that several of the best hits share but the query did not
  * say ("camping" → "campfire", "marshmallows") are searched too, at a lower weight.
  */
-function feedbackTerms(store: MemoryStore, best: Array<[number, number]>, said: readonly string[]): string[] {
+function feedbackTerms(store: MemoryStore, best: readonly number[], said: readonly string[]): string[] {
   if (best.length < 2) return []
-  const texts = unitRowsOf(store)
-    .textsOf(best.map(([id]) => id))
-    .values()
   const seenIn = new Map<string, number>()
-  for (const text of texts)
-    for (const word of new Set(queryWords(text.replace(/^[^:\n]{1,40}:\s/, '')).words))
-      if (word.length >= 4 && !said.includes(word) && !/^\d+$/.test(word)) seenIn.set(word, (seenIn.get(word) ?? 0) + 1)
+  for (const words of unitRowsOf(store).derivedOf('feedbackWords', best, feedbackWords).values())
+    for (const word of words) if (!said.includes(word)) seenIn.set(word, (seenIn.get(word) ?? 0) + 1)
   return [...seenIn.entries()]
     .filter(([, n]) => n >= 2)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, tuning.prfTerms)
     .map(([word]) => word)
+}
+
+/** A text's words that may feed back: content words of 4+ letters, not numbers, each once (its speaker left out). */
+function feedbackWords(text: string): string[] {
+  const words = new Set(queryWords(text.replace(/^[^:\n]{1,40}:\s/, '')).words)
+  return [...words].filter((word) => word.length >= 4 && !/^\d+$/.test(word))
 }
