@@ -2,6 +2,7 @@ import { queryWords } from './queryWords'
 import type { MemoryStore, UnitRow } from './store'
 import { UnitKind } from './enums'
 import { tuning } from './tuning'
+import { unitRowsOf } from './unitRows'
 
 /** "Caroline: I went…" → "caroline": an imported turn's text starts with its speaker. */
 const SPEAKER = /^([^:\n]{1,40}):\s/
@@ -21,13 +22,10 @@ export function boostNamedSpeakers(
   if (names.size === 0 || tuning.speakerBoost === 0) return
   const episodes = [...fused.values()].filter((h) => h.unit.kind === UnitKind.EPISODE).map((h) => h.unit.id)
   if (episodes.length === 0) return
-  const heads = store
-    .prepare(
-      'SELECT f.rowid AS id, substr(f.text, 1, 42) AS head FROM json_each(?) j JOIN units_fts f ON f.rowid = j.value',
-    )
-    .all(JSON.stringify(episodes)) as Array<{ id: number; head: string }>
-  for (const { id, head } of heads) {
-    const speaker = SPEAKER.exec(head)?.[1]?.toLowerCase()
+  // From the texts packs keep (unitRows.ts), not read again: the pack reads most of them anyway.
+  const texts = unitRowsOf(store).textsOf(episodes)
+  for (const [id, text] of texts) {
+    const speaker = SPEAKER.exec(text)?.[1]?.toLowerCase()
     if (!speaker || !speaker.split(/\s+/).some((w) => names.has(w))) continue
     const hit = fused.get(id)!
     hit.score *= 1 + tuning.speakerBoost
