@@ -5,6 +5,11 @@ import type { MemoryStore, UnitRow } from './store'
 
 /** Rows kept per memory: what a few hundred packs read (a row is ~300 bytes). */
 const KEPT = 50_000
+/**
+ * Things made from texts kept per memory, of each kind: a pack makes ~130 (a pack line is up
+ * to ~4 KB with its key and bullet, so at most ~20 MB), and consecutive packs share most.
+ */
+const DERIVED_KEPT = 5_000
 
 /**
  * The unit rows and texts MemoryPacks have read, kept between packs. A pack weighs a few
@@ -73,7 +78,7 @@ export class UnitRows {
       return out
     }
     let kept = this.derived.get(kind)
-    if (!kept) this.derived.set(kind, (kept = new LRUCache<number, { value: unknown }>({ max: KEPT })))
+    if (!kept) this.derived.set(kind, (kept = new LRUCache<number, { value: unknown }>({ max: DERIVED_KEPT })))
     const missing: number[] = []
     for (const id of ids) {
       const hit = kept.get(id)
