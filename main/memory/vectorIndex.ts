@@ -3,6 +3,7 @@ import { blobFloats, EMBEDDING_DIMENSIONS } from './embedder'
 import { KindPartitions } from './kindPartitions'
 import { UnitKind } from './enums'
 import type { MemoryStore } from './store'
+import { vecUnitsByChunks } from './vecChunks'
 
 /**
  * An in-memory copy of `vec_units`, per kind partition, for the MemoryPack's KNN.
@@ -32,7 +33,7 @@ export class VectorIndex {
     all: Statement<unknown[]>
   }
   /** Counters the tests and the profile read. */
-  readonly stats = { searches: 0, rebuilds: 0 }
+  readonly stats = { searches: 0, rebuilds: 0, loadedFrom: null as 'chunks' | 'vec0' | null }
 
   /** `kinds`: the partitions kept (units of other kinds are skipped). */
   constructor(
@@ -89,9 +90,11 @@ export class VectorIndex {
       this.parts.of(kind, () => new Partition()).append(t.ids, t.states, t.sensitivities, t.vectors, t.count)
       t.count = 0
     }
-    for (const [id, embedding, kind, state, sensitivity] of this.stmts.all.iterate() as Iterable<
-      [number, Buffer, number, number, number]
-    >) {
+    // From sqlite-vec's chunks when their layout is the known one (~10× faster), else through vec0.
+    const chunked = vecUnitsByChunks(this.store.db)
+    this.stats.loadedFrom = chunked ? 'chunks' : 'vec0'
+    for (const [id, embedding, kind, state, sensitivity] of chunked ??
+      (this.stmts.all.iterate() as Iterable<[number, Uint8Array, number, number, number]>)) {
       const k = Number(kind)
       if (!this.kinds.has(k)) continue
       let t = tiles.get(k)

@@ -1,0 +1,95 @@
+import Database from 'better-sqlite3'
+import { describe, expect, it } from 'vitest'
+import { useMemoryFiles } from '../../tests/support/memoryFiles'
+import { seededRandom } from '../../tests/support/seededRandom'
+import { Sensitivity, UnitKind, UnitState } from './enums'
+import type { MemoryStore } from './store'
+import { vecUnitsByChunks, type VecRow } from './vecChunks'
+import { vectorIndexOf } from './vectorIndex'
+
+// The MemoryPack's vector index loads from sqlite-vec's chunks instead of through vec0. The two
+// reads must give the same rows to the byte, whatever was added, edited or deleted.
+
+const memory = useMemoryFiles()
+
+/** Every row as vec0 itself gives it, by id. */
+function throughVec0(store: MemoryStore): VecRow[] {
+  const rows = store.db
+    .prepare('SELECT unit_id, embedding, kind, state, sensitivity FROM vec_units')
+    .raw(true)
+    .all() as Array<[number, Buffer, number, number, number]>
+  return rows.map(([id, e, kind, state, s]) => [Number(id), e, Number(kind), Number(state), Number(s)] as VecRow)
+}
+
+const comparable = (rows: VecRow[]) =>
+  rows
+    .map(([id, e, kind, state, s]) => [id, Buffer.from(e).toString('base64'), kind, state, s])
+    .sort((a, b) => Number(a[0]) - Number(b[0]))
+
+describe("reading sqlite-vec's chunks", () => {
+  it('gives what vec0 gives after 2,000 random adds, edits and deletes from two connections (past one chunk of 1,024)', () => {
+    const store = memory()
+    const other = memory(store.db.name)
+    const next = seededRandom(20261125)
+    const kinds = [
+      UnitKind.EPISODE,
+      UnitKind.FACT,
+      UnitKind.SUMMARY,
+      UnitKind.EPISODE,
+      UnitKind.EPISODE,
+      UnitKind.EPISODE,
+    ]
+    const ids = () => store.db.prepare('SELECT id FROM units').pluck().all() as number[]
+    for (let i = 0; i < 2000; i++) {
+      const by = next() < 0.5 ? store : other
+      const all = ids()
+      const id = all[Math.floor(next() * all.length)]
+      const r = next()
+      const kind = i < 1100 ? UnitKind.EPISODE : kinds[Math.floor(next() * kinds.length)]!
+      const text = `note ${i} about ${['tea', 'the lake', 'a guitar', 'Kyoto'][i % 4]}`
+      if (i < 1100 || r < 0.4 || id === undefined)
+        by.createUnit({
+          kind,
+          payload:
+            kind === UnitKind.EPISODE
+              ? { user_text: text, reply_text: '' }
+              : kind === UnitKind.FACT
+                ? { predicate: 'likes', object_text: text, evidence_unit_ids_json: '[]' }
+                : { scope_type: 1, scope_key: `day:${i}`, summary_text: text },
+        })
+      else if (r < 0.65) by.editMeta(id, { state: next() < 0.5 ? UnitState.ARCHIVED : UnitState.VALIDATED }, 'test')
+      else if (r < 0.75)
+        by.editMeta(id, { sensitivity: next() < 0.5 ? Sensitivity.SECRET : Sensitivity.PRIVATE }, 'test')
+      else if (r < 0.85 && store.requireUnit(id).kind === UnitKind.EPISODE)
+        by.editPayload(id, { user_text: `${text} (edited)` }, 'test')
+      else by.deleteUnit(id)
+    }
+    const chunked = store.db.transaction(() => vecUnitsByChunks(store.db)).deferred()
+    // The sqlite-vec package.json pins is one this reads: after an upgrade, check the layout
+    // and add its version (vecChunks.ts).
+    expect(chunked).not.toBeNull()
+    expect(chunked!.length).toBeGreaterThan(1000)
+    // Episodes fill more than one chunk, with deleted rows' slots left invalid inside them.
+    expect(
+      store.db.prepare('SELECT count(*) FROM vec_units_chunks WHERE partition00 = 1').pluck().get(),
+    ).toBeGreaterThan(1)
+    expect(comparable(chunked!)).toEqual(comparable(throughVec0(store)))
+    // The index took that road.
+    vectorIndexOf(store).rebuild()
+    expect(vectorIndexOf(store).stats.loadedFrom).toBe('chunks')
+  })
+
+  it('gives way to vec0 when the chunks do not account for every row', () => {
+    const store = memory()
+    for (let i = 0; i < 20; i++)
+      store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: `walk ${i}`, reply_text: '' } })
+    // A row vec0 lists that no chunk holds as valid (as a layout this does not read would show),
+    // written without sqlite-vec loaded: with it, its tables are not writable.
+    const plain = new Database(store.db.name)
+    plain.prepare('INSERT INTO vec_units_rowids (id, chunk_id, chunk_offset) VALUES (999999, 1, 1000)').run()
+    plain.close()
+    expect(store.db.transaction(() => vecUnitsByChunks(store.db)).deferred()).toBeNull()
+    vectorIndexOf(store).rebuild()
+    expect(vectorIndexOf(store).stats.loadedFrom).toBe('vec0')
+  })
+})
