@@ -42,15 +42,20 @@ export function vecUnitsByChunks(db: Db): VecRow[] | null {
     for (let i = 0; i < size; i++) {
       if ((validity[i >> 3]! & (1 << (i & 7))) === 0) continue
       rows.push([
-        Number(rowids.readBigInt64LE(i * 8)),
+        int64(rowids, i),
         vectors.subarray(i * VECTOR_BYTES, (i + 1) * VECTOR_BYTES),
         Number(kind),
-        Number(states.readBigInt64LE(i * 8)),
-        Number(sensitivities.readBigInt64LE(i * 8)),
+        int64(states, i),
+        int64(sensitivities, i),
       ])
     }
   }
   // Every live row once: vec0's own rowid table counts them.
   const live = db.prepare('SELECT count(*) FROM vec_units_rowids').pluck().get() as number
   return rows.length === live ? rows : null
+}
+
+/** The i-th little-endian int64 of a blob, as a number (ids and small codes: no BigInt needed). */
+function int64(blob: Buffer, i: number): number {
+  return blob.readUInt32LE(i * 8) + blob.readInt32LE(i * 8 + 4) * 2 ** 32
 }
