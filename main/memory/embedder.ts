@@ -49,7 +49,7 @@ export function vectorBlob(v: Float32Array): Buffer {
 }
 
 /** A stored vector's `dims` floats, copied: better-sqlite3's buffers need not be 4-byte aligned. */
-export function blobFloats(blob: Buffer, dims: number): Float32Array {
+export function blobFloats(blob: Uint8Array, dims: number): Float32Array {
   const out = new Float32Array(dims)
   new Uint8Array(out.buffer).set(blob.subarray(0, dims * 4))
   return out

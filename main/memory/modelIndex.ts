@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open'
 import { modelVectorMeta, type ModelVectorMeta } from './modelVectors'
 import { blobFloats } from './embedder'
+import { vecRowsByChunks } from './vecChunks'
 import { KindPartitions } from './kindPartitions'
 
 /**
@@ -31,7 +32,7 @@ export class ModelVectorIndex {
   /** Prepared once the table exists (it is made on the model's first write). */
   private reads: Record<'one' | 'all', Statement<unknown[]>> | null = null
   /** Counters the tests read. */
-  readonly stats = { rebuilds: 0 }
+  readonly stats = { rebuilds: 0, loadedFrom: null as 'chunks' | 'vec0' | null }
 
   constructor(private readonly db: Db) {
     this.stmts = {
@@ -96,9 +97,11 @@ export class ModelVectorIndex {
 
   private load(meta: ModelVectorMeta, head: number): void {
     this.clear(meta, -1)
-    for (const [id, embedding, kind] of this.vectors().all.iterate() as Iterable<
-      [number | bigint, Buffer, number | bigint]
-    >)
+    // From sqlite-vec's chunks when their layout is the known one (vecChunks.ts), else through vec0.
+    const chunked = vecRowsByChunks(this.db, { table: 'vec_units_model', dims: meta.dims, metadata: 0 })
+    this.stats.loadedFrom = chunked ? 'chunks' : 'vec0'
+    for (const [id, embedding, kind] of chunked ??
+      (this.vectors().all.iterate() as Iterable<[number | bigint, Buffer, number | bigint]>))
       this.put(Number(id), Number(kind), blobFloats(embedding, meta.dims))
     this.seq = head
     this.stats.rebuilds++

@@ -4,8 +4,10 @@ import { useMemoryFiles } from '../../tests/support/memoryFiles'
 import { seededRandom } from '../../tests/support/seededRandom'
 import { Sensitivity, UnitKind, UnitState } from './enums'
 import type { MemoryStore } from './store'
-import { vecUnitsByChunks, type VecRow } from './vecChunks'
+import { VEC_UNITS, vecRowsByChunks, type VecRow } from './vecChunks'
 import { vectorIndexOf } from './vectorIndex'
+import { modelIndexOf } from './modelIndex'
+import { deleteModelVector, takeDirty, writeModelVectors } from './modelVectors'
 
 // The MemoryPack's vector index loads from sqlite-vec's chunks instead of through vec0. The two
 // reads must give the same rows to the byte, whatever was added, edited or deleted.
@@ -64,7 +66,7 @@ describe("reading sqlite-vec's chunks", () => {
         by.editPayload(id, { user_text: `${text} (edited)` }, 'test')
       else by.deleteUnit(id)
     }
-    const chunked = store.db.transaction(() => vecUnitsByChunks(store.db)).deferred()
+    const chunked = store.db.transaction(() => vecRowsByChunks(store.db, VEC_UNITS)).deferred()
     // The sqlite-vec package.json pins is one this reads: after an upgrade, check the layout
     // and add its version (vecChunks.ts).
     expect(chunked).not.toBeNull()
@@ -79,6 +81,38 @@ describe("reading sqlite-vec's chunks", () => {
     expect(vectorIndexOf(store).stats.loadedFrom).toBe('chunks')
   })
 
+  it("gives what vec0 gives for the embedding model's vectors, and the model index loads from it", () => {
+    const store = memory()
+    const next = seededRandom(11)
+    for (let i = 0; i < 1300; i++)
+      store.createUnit(
+        i % 5
+          ? { kind: UnitKind.EPISODE, payload: { user_text: `turn ${i}`, reply_text: '' } }
+          : {
+              kind: UnitKind.FACT,
+              payload: { predicate: 'likes', object_text: `tea ${i}`, evidence_unit_ids_json: '[]' },
+            },
+      )
+    const vectorOf = () => Array.from({ length: 48 }, () => next() - 0.5)
+    writeModelVectors(
+      store.db,
+      'test:model',
+      takeDirty(store.db, 2000).map((u) => ({ ...u, vector: vectorOf() })),
+    )
+    for (let id = 3; id < 1300; id += 9) deleteModelVector(store.db, id)
+    const table = { table: 'vec_units_model', dims: 48, metadata: 0 } as const
+    const chunked = store.db.transaction(() => vecRowsByChunks(store.db, table)).deferred()
+    const viaVec0 = (
+      store.db.prepare('SELECT unit_id, embedding, kind FROM vec_units_model').raw(true).all() as Array<
+        [number, Buffer, number]
+      >
+    ).map(([id, e, kind]) => [Number(id), e, Number(kind), 0, 0] as VecRow)
+    expect(chunked).not.toBeNull()
+    expect(comparable(chunked!)).toEqual(comparable(viaVec0))
+    modelIndexOf(store.db).sync()
+    expect(modelIndexOf(store.db).stats.loadedFrom).toBe('chunks')
+  })
+
   it('gives way to vec0 when the chunks do not account for every row', () => {
     const store = memory()
     for (let i = 0; i < 20; i++)
@@ -88,7 +122,7 @@ describe("reading sqlite-vec's chunks", () => {
     const plain = new Database(store.db.name)
     plain.prepare('INSERT INTO vec_units_rowids (id, chunk_id, chunk_offset) VALUES (999999, 1, 1000)').run()
     plain.close()
-    expect(store.db.transaction(() => vecUnitsByChunks(store.db)).deferred()).toBeNull()
+    expect(store.db.transaction(() => vecRowsByChunks(store.db, VEC_UNITS)).deferred()).toBeNull()
     vectorIndexOf(store).rebuild()
     expect(vectorIndexOf(store).stats.loadedFrom).toBe('vec0')
   })

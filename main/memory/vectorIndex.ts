@@ -3,7 +3,7 @@ import { blobFloats, EMBEDDING_DIMENSIONS } from './embedder'
 import { KindPartitions } from './kindPartitions'
 import { UnitKind } from './enums'
 import type { MemoryStore } from './store'
-import { vecUnitsByChunks } from './vecChunks'
+import { VEC_UNITS, vecRowsByChunks } from './vecChunks'
 
 /**
  * An in-memory copy of `vec_units`, per kind partition, for the MemoryPack's KNN.
@@ -91,7 +91,7 @@ export class VectorIndex {
       t.count = 0
     }
     // From sqlite-vec's chunks when their layout is the known one (~10× faster), else through vec0.
-    const chunked = vecUnitsByChunks(this.store.db)
+    const chunked = vecRowsByChunks(this.store.db, VEC_UNITS)
     this.stats.loadedFrom = chunked ? 'chunks' : 'vec0'
     if (chunked) {
       const counts = new Map<number, number>()
