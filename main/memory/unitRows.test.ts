@@ -8,6 +8,7 @@ import { unitRowsOf } from './unitRows'
 import { itemLine } from './itemText'
 import { seededRandom } from '../../tests/support/seededRandom'
 import { useTwoOpenings } from '../../tests/support/twoConnections'
+import { nextWrite } from '../../tests/support/randomWrites'
 
 // The unit rows a pack reads are kept between packs. A pack must never weigh a unit as it was:
 // every write — the app's, the memory worker's from its own connection, undone ones — shows in
@@ -50,12 +51,8 @@ describe('the unit rows, texts and pack lines kept between packs', () => {
   it('equal the rows, texts and pack lines in the database after every write from either connection (200 random writes)', () => {
     const { store, worker, episode, fresh, kept } = setup()
     const next = seededRandom(20261127)
-    const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(next() * items.length)]
-    const ids = () => store.db.prepare('SELECT id FROM units').pluck().all() as number[]
     for (let i = 0; i < 200; i++) {
-      const by = next() < 0.5 ? store : worker
-      const id = pick(ids())
-      const r = next()
+      const { by, id, roll: r } = nextWrite(next, [store, worker])
       if (i < 20 || r < 0.3 || id === undefined) episode(by, `turn ${i} about the lake`)
       else if (r < 0.5) by.editMeta(id, { state: next() < 0.5 ? UnitState.ARCHIVED : UnitState.VALIDATED }, 'test')
       else if (r < 0.65) by.editMeta(id, { pin: next() < 0.5, salience: Math.round(next() * 10) / 10 }, 'test')

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { useMemoryFiles } from '../../tests/support/memoryFiles'
 import { seededRandom } from '../../tests/support/seededRandom'
+import { nextWrite } from '../../tests/support/randomWrites'
 import { Sensitivity, UnitKind, UnitState } from './enums'
 import type { MemoryStore } from './store'
 import { VEC_UNITS, vecRowsByChunks, type VecRow } from './vecChunks'
@@ -41,12 +42,8 @@ describe("reading sqlite-vec's chunks", () => {
       UnitKind.EPISODE,
       UnitKind.EPISODE,
     ]
-    const ids = () => store.db.prepare('SELECT id FROM units').pluck().all() as number[]
     for (let i = 0; i < 2000; i++) {
-      const by = next() < 0.5 ? store : other
-      const all = ids()
-      const id = all[Math.floor(next() * all.length)]
-      const r = next()
+      const { by, id, roll: r } = nextWrite(next, [store, other])
       const kind = i < 1100 ? UnitKind.EPISODE : kinds[Math.floor(next() * kinds.length)]!
       const text = `note ${i} about ${['tea', 'the lake', 'a guitar', 'Kyoto'][i % 4]}`
       if (i < 1100 || r < 0.4 || id === undefined)

@@ -6,6 +6,7 @@ import { WORD_TOKENIZER, wordIndexOf } from './wordIndex'
 import { wordRanking } from './wordRanking'
 import { seededRandom } from '../../tests/support/seededRandom'
 import { useTwoOpenings } from '../../tests/support/twoConnections'
+import { nextWrite } from '../../tests/support/randomWrites'
 
 // The word ranking a pack builds on keeps terms' postings between packs. It must rank exactly
 // as FTS5's bm25() over units_words would: after every write, from either connection, and
@@ -61,12 +62,8 @@ describe('the kept word index', () => {
 
   it('ranks as FTS5 bm25() after every write from either connection (150 random writes)', () => {
     const { store, worker, next, sentence, episode, compare } = setup()
-    const ids = () => store.db.prepare('SELECT id FROM units').pluck().all() as number[]
     for (let i = 0; i < 150; i++) {
-      const by = next() < 0.5 ? store : worker
-      const all = ids()
-      const id = all[Math.floor(next() * all.length)]
-      const r = next()
+      const { by, id, roll: r } = nextWrite(next, [store, worker])
       if (i < 25 || r < 0.35 || id === undefined) episode(by, sentence(1 + Math.floor(next() * 12)))
       else if (r < 0.55) by.editMeta(id, { state: next() < 0.5 ? UnitState.ARCHIVED : UnitState.VALIDATED }, 'test')
       else if (r < 0.8) by.editPayload(id, { user_text: sentence(1 + Math.floor(next() * 12)) }, 'test')
