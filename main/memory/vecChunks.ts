@@ -37,14 +37,12 @@ export function vecRowsByChunks(db: Db, { table, dims, metadata }: VecTable): Ve
   const bytes = dims * 4
   const meta = metadata === 2
   const rows: VecRow[] = []
-  const chunks = db
-    .prepare(
-      `SELECT c.size, c.partition00, c.validity, c.rowids, v.vectors${meta ? ', s.data, p.data' : ''}
-       FROM ${table}_chunks c JOIN ${table}_vector_chunks00 v ON v.rowid = c.chunk_id
-       ${meta ? `JOIN ${table}_metadatachunks00 s ON s.rowid = c.chunk_id JOIN ${table}_metadatachunks01 p ON p.rowid = c.chunk_id` : ''}`,
-    )
-    .raw(true)
-    .all() as Array<[number, number, Buffer, Buffer, Buffer, Buffer?, Buffer?]>
+  let chunks: Array<[number, number, Buffer, Buffer, Buffer, Buffer?, Buffer?]>
+  try {
+    chunks = readChunks(db, table, meta)
+  } catch {
+    return null // tables or columns not as this release makes them (a file from another release)
+  }
   for (const [size, kind, validity, rowids, vectors, states, sensitivities] of chunks) {
     if (rowids.length < size * 8 || vectors.length < size * bytes) return null
     if (meta && ((states?.length ?? 0) < size * 8 || (sensitivities?.length ?? 0) < size * 8)) return null
@@ -62,6 +60,17 @@ export function vecRowsByChunks(db: Db, { table, dims, metadata }: VecTable): Ve
   // Every live row once: vec0's own rowid table counts them.
   const live = db.prepare(`SELECT count(*) FROM ${table}_rowids`).pluck().get() as number
   return rows.length === live ? rows : null
+}
+
+function readChunks(db: Db, table: VecTable['table'], meta: boolean) {
+  return db
+    .prepare(
+      `SELECT c.size, c.partition00, c.validity, c.rowids, v.vectors${meta ? ', s.data, p.data' : ''}
+       FROM ${table}_chunks c JOIN ${table}_vector_chunks00 v ON v.rowid = c.chunk_id
+       ${meta ? `JOIN ${table}_metadatachunks00 s ON s.rowid = c.chunk_id JOIN ${table}_metadatachunks01 p ON p.rowid = c.chunk_id` : ''}`,
+    )
+    .raw(true)
+    .all() as Array<[number, number, Buffer, Buffer, Buffer, Buffer?, Buffer?]>
 }
 
 /** The i-th little-endian int64 of a blob, as a number (ids and small codes: no BigInt needed). */
