@@ -5,7 +5,7 @@ import { tuning } from './tuning'
 import { unitRowsOf } from './unitRows'
 
 /** "Caroline: I went…" → "caroline": an imported turn's text starts with its speaker. */
-const SPEAKER = /^([^:\n]{1,40}):\s/
+export const SPEAKER = /^([^:\n]{1,40}):\s/
 
 /**
  * Turns spoken by someone the query names weigh more: "What did Caroline research?" is

@@ -1,4 +1,5 @@
 import type { Db } from '../db/open'
+import { EMBEDDING_DIMENSIONS } from './embedder'
 
 /** One row of a vec0 table: unit id, embedding bytes (float32), kind, then its INTEGER metadata (0 when it has none). */
 export type VecRow = [id: number, embedding: Uint8Array, kind: number, state: number, sensitivity: number]
@@ -10,8 +11,8 @@ export interface VecTable {
   metadata: 0 | 2
 }
 
-/** `vec_units` (memory migration 1): 256 floats, partition `kind`, metadata `state`, `sensitivity`, `occurred_at`. */
-export const VEC_UNITS: VecTable = { table: 'vec_units', dims: 256, metadata: 2 }
+/** `vec_units` (memory migration 1): EMBEDDING_DIMENSIONS floats, partition `kind`, metadata `state`, `sensitivity`, `occurred_at`. */
+export const VEC_UNITS: VecTable = { table: 'vec_units', dims: EMBEDDING_DIMENSIONS, metadata: 2 }
 
 /** The sqlite-vec releases whose vec0 storage `vecRowsByChunks` reads (the one package.json pins). */
 const KNOWN_VERSIONS = new Set(['v0.1.9'])

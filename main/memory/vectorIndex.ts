@@ -40,13 +40,15 @@ export class VectorIndex {
     private readonly store: MemoryStore,
     private readonly kinds: ReadonlySet<number>,
   ) {
+    // Kept in fields, so not from the store's shared cache (db/statements.ts: a statement from it
+    // is taken afresh for each use, as another caller may switch its mode).
+    const { db } = store
     this.stmts = {
       // Two subqueries: SQLite answers a lone min() or max() from the key, both at once by a scan.
-      head: store.prepare('SELECT (SELECT min(seq) FROM vec_changes) AS lo, (SELECT max(seq) FROM vec_changes) AS hi'),
-      changed: store.prepare('SELECT DISTINCT unit_id AS id FROM vec_changes WHERE seq > ?'),
-      one: store.prepare('SELECT embedding, kind, state, sensitivity FROM vec_units WHERE unit_id = ?'),
-      // Not from the store's shared cache: this one is switched to raw rows.
-      all: store.db.prepare('SELECT unit_id, embedding, kind, state, sensitivity FROM vec_units').raw(true),
+      head: db.prepare('SELECT (SELECT min(seq) FROM vec_changes) AS lo, (SELECT max(seq) FROM vec_changes) AS hi'),
+      changed: db.prepare('SELECT DISTINCT unit_id AS id FROM vec_changes WHERE seq > ?'),
+      one: db.prepare('SELECT embedding, kind, state, sensitivity FROM vec_units WHERE unit_id = ?'),
+      all: db.prepare('SELECT unit_id, embedding, kind, state, sensitivity FROM vec_units').raw(true),
     }
   }
 

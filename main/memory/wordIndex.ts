@@ -46,7 +46,7 @@ export class WordIndex {
   /** A query word's stems (usually one), by the word. */
   private readonly stems = new LRUCache<string, string[]>({ max: 10_000 })
   /** Counters the tests read. */
-  readonly stats = { loads: 0, postingReads: 0, rewrites: 0 }
+  readonly stats = { loads: 0, postingReads: 0 }
 
   constructor(private readonly store: MemoryStore) {
     store.db.exec(`
@@ -185,7 +185,6 @@ export class WordIndex {
       const was = this.lengths.get(id)
       if (was && now && was.origin === now.origin) continue
       // The text was rewritten, or the unit is gone, or it is new.
-      this.stats.rewrites++
       if (was) {
         this.lengths.delete(id)
         for (const p of this.postings.values()) remove(p, id)

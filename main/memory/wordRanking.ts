@@ -1,4 +1,5 @@
 import { queryWords } from './queryWords'
+import { SPEAKER } from './speakers'
 import type { MemoryStore } from './store'
 import { tuning } from './tuning'
 import { unitRowsOf } from './unitRows'
@@ -84,6 +85,5 @@ function feedbackTerms(store: MemoryStore, best: readonly number[], said: readon
 
 /** A text's words that may feed back: content words of 4+ letters, not numbers, each once (its speaker left out). */
 function feedbackWords(text: string): string[] {
-  const words = new Set(queryWords(text.replace(/^[^:\n]{1,40}:\s/, '')).words)
-  return [...words].filter((word) => word.length >= 4 && !/^\d+$/.test(word))
+  return queryWords(text.replace(SPEAKER, '')).words.filter((word) => word.length >= 4 && !/^\d+$/.test(word))
 }
