@@ -1,6 +1,7 @@
 import { parseModelRef } from '../llm/models'
 import type { MemoryJobContext } from './jobContext'
-import { hasDirty, takeDirty, writeModelVectors } from './modelVectors'
+import { hasDirty, SENTENCES_KEPT, takeDirty, writeModelVectors } from './modelVectors'
+import { SPEAKER } from './speakers'
 import { embedSentences, isSentenceModel } from './sentenceModel'
 import { UnitKind } from './enums'
 import type { MemoryStore, UnitRow } from './store'
@@ -58,14 +59,28 @@ export async function embedDirty(
     const units = takeDirty(store.db, size)
     if (units.length === 0) return true
     // An empty input is refused by some providers; a unit always has at least its kind's label.
-    const input = units.map((u) => embeddingText(store, store.requireUnit(u.id)) || '-')
-    const vectors = await embed(input)
-    if (vectors.length !== units.length)
-      throw new Error(`the embedding model ${model} answered ${vectors.length} vectors for ${units.length} texts`)
+    const read = units.map((u) => {
+      const unit = store.requireUnit(u.id)
+      // Sentences from the built-in model only: it is local and free; a provider would be
+      // paid for each turn twice over.
+      const sentences = isSentenceModel(model) && unit.kind === UnitKind.EPISODE ? sentencesOf(store.text(unit)) : []
+      return { whole: embeddingText(store, unit) || '-', sentences }
+    })
+    const input = read.flatMap((r) => [r.whole, ...r.sentences])
+    const vectors: number[][] = []
+    // At most a batch of texts a call, sentences included (see SENTENCE_BATCH).
+    for (let i = 0; i < input.length; i += size) vectors.push(...(await embed(input.slice(i, i + size))))
+    if (vectors.length !== input.length)
+      throw new Error(`the embedding model ${model} answered ${vectors.length} vectors for ${input.length} texts`)
+    let at = 0
     writeModelVectors(
       store.db,
       model,
-      units.map((u, i) => ({ ...u, vector: vectors[i]! })),
+      units.map((u, i) => {
+        const vector = vectors[at++]!
+        const sentences = read[i]!.sentences.map(() => vectors[at++]!)
+        return { ...u, vector, ...(sentences.length > 0 ? { sentences } : {}) }
+      }),
     )
   }
   return !hasDirty(store.db)
@@ -91,4 +106,24 @@ export function embeddingText(store: MemoryStore, unit: UnitRow): string {
     )
     .get(unit.id, unit.id - CONTEXT_REACH, unit.origin_flow_id, unit.source) as UnitRow | undefined
   return before ? `${store.text(before).slice(-room)}\n${text}` : text
+}
+
+/**
+ * An episode's sentences as the model reads them one at a time, each after its line's speaker
+ * ("Melanie: I'm off to go swimming with the kids."): a question that matches one sentence of a
+ * long turn is far nearer to it than to the whole turn. Fragments of under three words are
+ * left out; a turn of one sentence is read whole. With the built-in sentence model, searching
+ * these beside the turns lifted LoCoMo evidence recall on conversations 0–2 from 0.852 to 0.863
+ * (tuning.ts sentenceWeight).
+ */
+export function sentencesOf(text: string): string[] {
+  const whole = text.slice(0, MAX_CHARS)
+  const out: string[] = []
+  for (const line of whole.split('\n')) {
+    const speaker = SPEAKER.exec(line)
+    const body = speaker ? line.slice(speaker[0].length) : line
+    for (const part of body.split(/(?<=[.!?])\s+/))
+      if (part.split(/\s+/).length >= 3) out.push(speaker ? `${speaker[1]}: ${part}` : part)
+  }
+  return out.length <= 1 ? [whole] : out.slice(0, SENTENCES_KEPT)
 }

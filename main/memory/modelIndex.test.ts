@@ -3,7 +3,9 @@ import { useMemoryFiles } from '../../tests/support/memoryFiles'
 import { UnitKind, UnitState } from './enums'
 import { modelIndexOf } from './modelIndex'
 import { deleteModelVector, nearestByModel, takeDirty, writeModelVectors } from './modelVectors'
+import { buildPack } from './scheduler'
 import type { MemoryStore } from './store'
+import { tuning } from './tuning'
 
 const memory = useMemoryFiles()
 
@@ -86,5 +88,115 @@ describe("the in-memory index of the embedding model's vectors", () => {
     expect(index.stats.rebuilds).toBe(2)
     expect(index.search('local:sentence-en', vector, UnitKind.EPISODE, 5)).toEqual([])
     expect(index.search('ollama:nomic', other(), UnitKind.EPISODE, 5).map((r) => r.id)).toEqual([1])
+  })
+})
+
+describe("the index of episodes' sentences", () => {
+  /** A unit vector far from `v`: its opposite, a little moved. */
+  const opposite = (v: number[], next: () => number[]) => {
+    const noise = next()
+    return v.map((x, d) => -x + 0.05 * noise[d]!)
+  }
+
+  it('finds a turn by the one sentence a question matches, and follows its edit, delete and a reload', () => {
+    const store = memory()
+    const worker = memory(store.db.name)
+    const next = vectors(64, 11)
+    store.db
+      .transaction(() => {
+        for (let i = 0; i < 300; i++) store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: `turn ${i}` } })
+      })
+      .immediate()
+    writeModelVectors(
+      store.db,
+      'local:sentence-en',
+      takeDirty(store.db, 300).map((u) => ({ ...u, vector: next(), sentences: [next(), next()] })),
+    )
+    const query = next()
+    // The turn as a whole points away from the question; one of its sentences is the question.
+    const long = store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: 'a long turn' } })
+    const sentences = [next(), query.map((x, d) => x + 0.02 * next()[d]!), next()]
+    writeModelVectors(worker.db, 'local:sentence-en', [
+      { id: long, kind: UnitKind.EPISODE, gen: 0, vector: opposite(query, next), sentences },
+    ])
+    const index = modelIndexOf(store.db)
+    index.sync()
+    expect(index.searchSentences('local:sentence-en', query, 5)[0]).toMatchObject({ id: long })
+    expect(index.search('local:sentence-en', query, UnitKind.EPISODE, 20).map((r) => r.id)).not.toContain(long)
+    // Each unit once, at its nearest sentence.
+    const found = index.searchSentences('local:sentence-en', query, 50).map((r) => r.id)
+    expect(new Set(found).size).toBe(found.length)
+    expect(index.searchSentences('openai:other', query, 5)).toEqual([])
+
+    // A fresh index (another window, a restart) reads the same sentences from the table.
+    const fresh = modelIndexOf(worker.db)
+    fresh.sync()
+    expect(fresh.searchSentences('local:sentence-en', query, 5)).toEqual(
+      index.searchSentences('local:sentence-en', query, 5),
+    )
+
+    // Embedded again after an edit, without that sentence: the index forgets it.
+    writeModelVectors(worker.db, 'local:sentence-en', [
+      { id: long, kind: UnitKind.EPISODE, gen: 0, vector: opposite(query, next), sentences: [next()] },
+    ])
+    index.sync()
+    expect(index.searchSentences('local:sentence-en', query, 20).map((r) => r.id)).not.toContain(long)
+
+    writeModelVectors(worker.db, 'local:sentence-en', [
+      { id: long, kind: UnitKind.EPISODE, gen: 0, vector: opposite(query, next), sentences },
+    ])
+    index.sync()
+    expect(index.searchSentences('local:sentence-en', query, 1)[0]).toMatchObject({ id: long })
+    deleteModelVector(worker.db, long)
+    index.sync()
+    expect(index.searchSentences('local:sentence-en', query, 20).map((r) => r.id)).not.toContain(long)
+
+    // Another model starts afresh: no sentence of the old one is left.
+    writeModelVectors(worker.db, 'ollama:nomic', [{ id: 1, kind: UnitKind.EPISODE, gen: 0, vector: next() }])
+    index.sync()
+    expect(index.searchSentences('ollama:nomic', query, 5)).toEqual([])
+  })
+
+  it('brings a MemoryPack the turn whose one sentence answers the question', () => {
+    const store = memory()
+    const next = vectors(64, 13)
+    const query = next()
+    store.db
+      .transaction(() => {
+        for (let i = 0; i < 200; i++)
+          store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: `turn ${i}: nothing much happened` } })
+      })
+      .immediate()
+    const long = store.createUnit({
+      kind: UnitKind.EPISODE,
+      payload: { user_text: 'Busy week. I am off to go swimming with the kids. Talk soon.' },
+    })
+    const units = takeDirty(store.db, 500)
+    writeModelVectors(
+      store.db,
+      'local:sentence-en',
+      units.map((u) =>
+        u.id === long
+          ? { ...u, vector: opposite(query, next), sentences: [next(), query, next()] }
+          : { ...u, vector: next() },
+      ),
+    )
+    const pack = (weight: number) => {
+      const kept = tuning.sentenceWeight
+      tuning.sentenceWeight = weight
+      try {
+        const built = buildPack(store, {
+          query: 'What do they do for fun?',
+          budget: 300,
+          path: null,
+          modelVector: { model: 'local:sentence-en', vector: query },
+        })
+        return built.sections.flatMap((s) => s.items).find((i) => i.unit_id === long)
+      } finally {
+        tuning.sentenceWeight = kept
+      }
+    }
+    expect(pack(0)).toBeUndefined()
+    expect(pack(tuning.sentenceWeight)?.why).toMatch(/sentence #1/)
   })
 })

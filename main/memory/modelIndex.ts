@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open'
-import { modelVectorMeta, type ModelVectorMeta } from './modelVectors'
+import { modelVectorMeta, SENTENCES_KEPT, type ModelVectorMeta } from './modelVectors'
 import { blobFloats } from './embedder'
 import { vecRowsByChunks } from './vecChunks'
 import { KindPartitions } from './kindPartitions'
@@ -26,9 +26,15 @@ import { KindPartitions } from './kindPartitions'
 export class ModelVectorIndex {
   private loaded: ModelVectorMeta | null = null
   private readonly parts = new KindPartitions<DensePartition>()
+  /**
+   * Episodes' sentence vectors (model_sentences), row key `unit id × SENTENCES_KEPT + seq`, and
+   * how many each unit has (so an edit or delete takes them all out).
+   */
+  private sentences: DensePartition | null = null
+  private readonly sentenceCount = new Map<number, number>()
   /** The last `model_vector_changes.seq` applied; -1 until first built. */
   private seq = -1
-  private readonly stmts: Record<'head' | 'changed', Statement<unknown[]>>
+  private readonly stmts: Record<'head' | 'changed' | 'sentencesOf' | 'allSentences', Statement<unknown[]>>
   /** Prepared once the table exists (it is made on the model's first write). */
   private reads: Record<'one' | 'all', Statement<unknown[]>> | null = null
   /** Counters the tests read. */
@@ -40,6 +46,8 @@ export class ModelVectorIndex {
         'SELECT (SELECT min(seq) FROM model_vector_changes) AS lo, (SELECT max(seq) FROM model_vector_changes) AS hi',
       ),
       changed: db.prepare('SELECT DISTINCT unit_id AS id FROM model_vector_changes WHERE seq > ?'),
+      sentencesOf: db.prepare('SELECT seq, embedding FROM model_sentences WHERE unit_id = ? ORDER BY seq').raw(true),
+      allSentences: db.prepare('SELECT unit_id, seq, embedding FROM model_sentences').raw(true),
     }
   }
 
@@ -66,6 +74,9 @@ export class ModelVectorIndex {
         const row = this.vectors().one.get(BigInt(id)) as { embedding: Buffer; kind: number | bigint } | undefined
         if (row) this.put(id, Number(row.kind), blobFloats(row.embedding, meta.dims))
         else this.parts.remove(id)
+        this.removeSentences(id)
+        for (const [seq, embedding] of this.stmts.sentencesOf.iterate(id) as Iterable<[number, Buffer]>)
+          this.putSentence(id, seq, blobFloats(embedding, meta.dims))
       }
       this.seq = head
     }
@@ -79,18 +90,55 @@ export class ModelVectorIndex {
    * `nearestByModel` answers, to within the quantisation; empty for another model or width.
    */
   search(model: string, vector: readonly number[], kind: number, k: number): Array<{ id: number; distance: number }> {
-    if (!this.loaded || this.loaded.model !== model || this.loaded.dims !== vector.length) return []
+    const query = this.unitQuery(model, vector)
     const part = this.parts.get(kind)
-    if (!part || k <= 0) return []
+    if (!query || !part || k <= 0) return []
+    return part.nearest(query, k, Math.max(200, 10 * k))
+  }
+
+  /**
+   * The k episodes with a sentence nearest to `vector` (each at its nearest sentence's
+   * distance), nearest first; empty for another model or width, or a memory without sentences.
+   */
+  searchSentences(model: string, vector: readonly number[], k: number): Array<{ id: number; distance: number }> {
+    const query = this.unitQuery(model, vector)
+    if (!query || !this.sentences || k <= 0) return []
+    // A unit has a few sentences: four rows a unit wanted is nearly always k units.
+    const rows = this.sentences.nearest(query, 4 * k, Math.max(200, 40 * k))
+    const best = new Map<number, number>()
+    for (const row of rows) {
+      const id = Math.floor(row.id / SENTENCES_KEPT)
+      if (!best.has(id)) best.set(id, row.distance)
+    }
+    return [...best].slice(0, k).map(([id, distance]) => ({ id, distance }))
+  }
+
+  private unitQuery(model: string, vector: readonly number[]): Float32Array | null {
+    if (!this.loaded || this.loaded.model !== model || this.loaded.dims !== vector.length) return null
     const query = Float32Array.from(vector)
     const norm = Math.hypot(...query)
-    if (norm === 0) return []
+    if (norm === 0) return null
     for (let d = 0; d < query.length; d++) query[d] = query[d]! / norm
-    return part.nearest(query, k, Math.max(200, 10 * k))
+    return query
+  }
+
+  private putSentence(id: number, seq: number, vector: Float32Array): void {
+    this.sentences ??= new DensePartition(vector.length)
+    this.sentences.put(id * SENTENCES_KEPT + seq, vector)
+    this.sentenceCount.set(id, Math.max(this.sentenceCount.get(id) ?? 0, seq + 1))
+  }
+
+  private removeSentences(id: number): void {
+    const n = this.sentenceCount.get(id)
+    if (n === undefined) return
+    for (let seq = 0; seq < n; seq++) this.sentences?.remove(id * SENTENCES_KEPT + seq)
+    this.sentenceCount.delete(id)
   }
 
   private clear(meta: ModelVectorMeta | null, head: number): void {
     this.parts.clear()
+    this.sentences = null
+    this.sentenceCount.clear()
     this.loaded = meta
     this.seq = head
   }
@@ -103,6 +151,8 @@ export class ModelVectorIndex {
     for (const [id, embedding, kind] of chunked ??
       (this.vectors().all.iterate() as Iterable<[number | bigint, Buffer, number | bigint]>))
       this.put(Number(id), Number(kind), blobFloats(embedding, meta.dims))
+    for (const [id, seq, embedding] of this.stmts.allSentences.iterate() as Iterable<[number, number, Buffer]>)
+      this.putSentence(id, seq, blobFloats(embedding, meta.dims))
     this.seq = head
     this.stats.rebuilds++
   }

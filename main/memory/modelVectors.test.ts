@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { useMemoryFiles } from '../../tests/support/memoryFiles'
-import { embeddingText } from './embedJob'
+import { embedDirty, embeddingText, sentencesOf } from './embedJob'
 import { UnitKind, UnitState } from './enums'
 import { modelVectorMeta, nearestByModel, takeDirty, writeModelVectors } from './modelVectors'
 import type { MemoryStore } from './store'
@@ -106,5 +106,82 @@ describe('what the embedding model reads for a turn', () => {
     const text = read(short)
     expect(text.endsWith(`and that was the whole story.\n${own(short)}`)).toBe(true)
     expect(text.length).toBeLessThan(2000)
+  })
+})
+
+describe('each sentence of a turn, embedded by the built-in model (memory migration 10)', () => {
+  const sentenceRows = (store: MemoryStore, id: number) =>
+    store.db.prepare('SELECT count(*) FROM model_sentences WHERE unit_id = ?').pluck().get(id) as number
+
+  /** A stand-in model: one vector per text, and every call's texts, as the job sent them. */
+  function recording() {
+    const calls: string[][] = []
+    const embed = (texts: string[]) => {
+      calls.push(texts)
+      return Promise.resolve(texts.map((t) => [t.length, 1, t.charCodeAt(0)]))
+    }
+    return { calls, embed }
+  }
+
+  it('reads each sentence after its speaker, leaves out fragments, and reads a one-sentence turn whole', () => {
+    expect(
+      sentencesOf("Melanie: Yep! Taking care of ourselves is vital. I'm off to go swimming with the kids."),
+    ).toEqual(['Melanie: Taking care of ourselves is vital.', "Melanie: I'm off to go swimming with the kids."])
+    expect(sentencesOf('Caroline: Hey Mel! Good to see you!')).toEqual(['Caroline: Hey Mel! Good to see you!'])
+    // A chat turn: each line's sentences go with that line's speaker.
+    expect(sentencesOf('User: Where did you go last week?\nPersona: We went to the lake. The water was cold.')).toEqual(
+      ['User: Where did you go last week?', 'Persona: We went to the lake.', 'Persona: The water was cold.'],
+    )
+  })
+
+  it('stores a turn’s sentences with its vector, in calls of a few texts, and none for a provider’s model', async () => {
+    const store = memory()
+    const long = episode(store, 'I went to a support group yesterday. It was really powerful for me. Hi!')
+    const short = episode(store, 'Lovely day at the beach')
+    const { calls, embed } = recording()
+    expect(await embedDirty(store, 'local:sentence-en', embed)).toBe(true)
+    const sent = calls.flat()
+    expect(sent).toContain('User: I went to a support group yesterday.')
+    expect(sent).toContain('User: It was really powerful for me.')
+    expect(sent).toContain('User: Lovely day at the beach') // a turn of one sentence, read alone
+    expect(Math.max(...calls.map((c) => c.length))).toBeLessThanOrEqual(8)
+    expect([sentenceRows(store, long), sentenceRows(store, short)]).toEqual([2, 1])
+
+    // An edit replaces them with the new text's; a delete takes them away.
+    store.editPayload(long, { user_text: 'Just one sentence now' }, 'edit')
+    await embedDirty(store, 'local:sentence-en', embed)
+    expect(sentenceRows(store, long)).toBe(1)
+    store.deleteUnit(long)
+    expect(sentenceRows(store, long)).toBe(0)
+
+    // A paid provider embeds each turn once, as before.
+    const paid = memory()
+    const turn = episode(paid, 'I went to a support group yesterday. It was really powerful for me.')
+    const provider = recording()
+    await embedDirty(paid, 'openai:text-embedding-3-small', provider.embed)
+    expect(provider.calls.flat()).toHaveLength(1)
+    expect(sentenceRows(paid, turn)).toBe(0)
+  })
+
+  it('has a sentence-model memory embedded again for its sentences, and leaves a provider model’s alone', async () => {
+    const { migrate } = await import('./migrations/0010-sentence-vectors')
+    for (const [model, again] of [
+      ['local:sentence-en', true],
+      ['openai:text-embedding-3-small', false],
+    ] as const) {
+      const store = memory()
+      const a = episode(store, 'first')
+      store.createUnit({
+        kind: UnitKind.FACT,
+        payload: { predicate: 'likes', object_text: 'tea', evidence_unit_ids_json: '[]' },
+      })
+      writeModelVectors(
+        store.db,
+        model,
+        takeDirty(store.db, 10).map((u) => ({ ...u, vector: [1, 0, 0] })),
+      )
+      migrate(store.db)
+      expect(takeDirty(store.db, 10).map((u) => u.id)).toEqual(again ? [a] : [])
+    }
   })
 })

@@ -64,11 +64,11 @@ export interface DirtyUnit {
 export function writeModelVectors(
   db: Db,
   model: string,
-  rows: ReadonlyArray<DirtyUnit & { vector: readonly number[] }>,
+  rows: ReadonlyArray<DirtyUnit & { vector: readonly number[]; sentences?: ReadonlyArray<readonly number[]> }>,
 ): void {
   if (rows.length === 0) return
   const dims = rows[0]!.vector.length
-  if (dims === 0 || rows.some((r) => r.vector.length !== dims))
+  if (dims === 0 || rows.some((r) => r.vector.length !== dims || r.sentences?.some((v) => v.length !== dims)))
     throw new Error(`the embedding model ${model} answered vectors of different lengths`)
   db.transaction(() => {
     const meta = modelVectorMeta(db)
@@ -77,9 +77,16 @@ export function writeModelVectors(
     // sqlite-vec wants BigInt for the key and the partition key.
     const insert = db.prepare('INSERT INTO vec_units_model (unit_id, embedding, kind) VALUES (?, ?, ?)')
     const clean = db.prepare('DELETE FROM model_vector_dirty WHERE unit_id = ? AND gen = ?')
+    const forgetSentences = db.prepare('DELETE FROM model_sentences WHERE unit_id = ?')
+    const insertSentence = db.prepare('INSERT INTO model_sentences (unit_id, seq, embedding) VALUES (?, ?, ?)')
     for (const r of rows) {
       remove.run(BigInt(r.id))
       insert.run(BigInt(r.id), vectorBlob(normalised(r.vector)), BigInt(r.kind))
+      // A unit's sentences are replaced with its vector: an edit leaves none of the old text's.
+      forgetSentences.run(r.id)
+      r.sentences
+        ?.slice(0, SENTENCES_KEPT)
+        .forEach((v, seq) => insertSentence.run(r.id, seq, vectorBlob(normalised(v))))
       clean.run(r.id, r.gen)
       logChange(db, r.id)
     }
@@ -103,10 +110,14 @@ export function nearestByModel(
   ).map((r) => ({ id: Number(r.id), distance: r.distance }))
 }
 
+/** The most sentence vectors kept for one unit (the model index keys them by unit id × this). */
+export const SENTENCES_KEPT = 16
+
 /** Forgets a deleted unit's model vector. */
 export function deleteModelVector(db: Db, unitId: number): void {
   if (modelVectorMeta(db)) {
     db.prepare('DELETE FROM vec_units_model WHERE unit_id = ?').run(BigInt(unitId))
+    db.prepare('DELETE FROM model_sentences WHERE unit_id = ?').run(unitId)
     logChange(db, unitId)
   }
   db.prepare('DELETE FROM model_vector_dirty WHERE unit_id = ?').run(unitId)
@@ -126,6 +137,7 @@ function logChange(db: Db, unitId: number): void {
 
 function reset(db: Db, model: string, dims: number): void {
   db.exec('DROP TABLE IF EXISTS vec_units_model')
+  db.exec('DELETE FROM model_sentences')
   db.exec(
     `CREATE VIRTUAL TABLE vec_units_model USING vec0(
        unit_id integer primary key, embedding float[${dims}] distance_metric=cosine, kind integer partition key)`,

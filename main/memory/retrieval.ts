@@ -139,6 +139,16 @@ export function hybridRetrieve(
     }
   }
   const meaningRanked = [...meaning.entries()].sort((a, b) => a[1] - b[1])
+  // Episodes by their nearest sentence (embedJob.sentencesOf): from the in-memory index only;
+  // inside a write transaction, where it is not read, the pack goes without them.
+  const sentenceRanked =
+    modelVector && meaning.size > 0 && !store.db.inTransaction
+      ? modelIndexOf(store.db).searchSentences(
+          modelVector.model,
+          modelVector.vector,
+          Math.ceil(KNN_K * tuning.sentenceShare),
+        )
+      : []
   lap('model-knn')
 
   const fused = new Map<number, { score: number; why: string[] }>()
@@ -160,6 +170,9 @@ export function hybridRetrieve(
   )
   meaningRanked.forEach(([id, d], rank) =>
     bump(id, tuning.meaningWeight * rrf(rank), `meaning #${rank + 1} (${(1 - d).toFixed(2)})`),
+  )
+  sentenceRanked.forEach(({ id, distance }, rank) =>
+    bump(id, tuning.sentenceWeight * rrf(rank), `sentence #${rank + 1} (${(1 - distance).toFixed(2)})`),
   )
   if (fused.size === 0) return new Map()
 

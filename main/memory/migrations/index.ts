@@ -8,6 +8,7 @@ import { migrate as modelVectorLog } from './0006-model-vector-log'
 import { migrate as embedTurnsInContext } from './0007-embed-turns-in-context'
 import { migrate as episodesByTime } from './0008-episodes-by-time'
 import { migrate as logUnitChanges } from './0009-log-unit-changes'
+import { migrate as sentenceVectors } from './0010-sentence-vectors'
 
 /** The schema history of every `memory_<persona>.db`, oldest first. Append; never edit a shipped step. */
 export const memoryMigrations: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const memoryMigrations: readonly Migration[] = [
   { version: 7, name: 'embed-turns-in-context', up: embedTurnsInContext },
   { version: 8, name: 'episodes-by-time', up: episodesByTime },
   { version: 9, name: 'log-unit-changes', up: logUnitChanges },
+  { version: 10, name: 'sentence-vectors', up: sentenceVectors },
 ]
