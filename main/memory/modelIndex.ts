@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open'
-import { modelVectorMeta, SENTENCES_KEPT, type ModelVectorMeta } from './modelVectors'
+import { int8Floats, modelVectorMeta, SENTENCES_KEPT, type ModelVectorMeta } from './modelVectors'
 import { blobFloats } from './embedder'
 import { vecRowsByChunks } from './vecChunks'
 import { KindPartitions } from './kindPartitions'
@@ -76,7 +76,7 @@ export class ModelVectorIndex {
         else this.parts.remove(id)
         this.removeSentences(id)
         for (const [seq, embedding] of this.stmts.sentencesOf.iterate(id) as Iterable<[number, Buffer]>)
-          this.putSentence(id, seq, blobFloats(embedding, meta.dims))
+          this.putSentence(id, seq, int8Floats(embedding, meta.dims))
       }
       this.seq = head
     }
@@ -122,7 +122,9 @@ export class ModelVectorIndex {
     return query
   }
 
-  private putSentence(id: number, seq: number, vector: Float32Array): void {
+  /** A row of another width (none is written so) is skipped rather than misread. */
+  private putSentence(id: number, seq: number, vector: Float32Array | null): void {
+    if (!vector) return
     this.sentences ??= new DensePartition(vector.length)
     this.sentences.put(id * SENTENCES_KEPT + seq, vector)
     this.sentenceCount.set(id, Math.max(this.sentenceCount.get(id) ?? 0, seq + 1))
@@ -152,7 +154,7 @@ export class ModelVectorIndex {
       (this.vectors().all.iterate() as Iterable<[number | bigint, Buffer, number | bigint]>))
       this.put(Number(id), Number(kind), blobFloats(embedding, meta.dims))
     for (const [id, seq, embedding] of this.stmts.allSentences.iterate() as Iterable<[number, number, Buffer]>)
-      this.putSentence(id, seq, blobFloats(embedding, meta.dims))
+      this.putSentence(id, seq, int8Floats(embedding, meta.dims))
     this.seq = head
     this.stats.rebuilds++
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { useMemoryFiles } from '../../tests/support/memoryFiles'
 import { embedDirty, embeddingText, sentencesOf } from './embedJob'
 import { UnitKind, UnitState } from './enums'
-import { modelVectorMeta, nearestByModel, takeDirty, writeModelVectors } from './modelVectors'
+import { int8Blob, int8Floats, modelVectorMeta, nearestByModel, takeDirty, writeModelVectors } from './modelVectors'
 import type { MemoryStore } from './store'
 
 const memory = useMemoryFiles()
@@ -122,6 +122,20 @@ describe('each sentence of a turn, embedded by the built-in model (memory migrat
     }
     return { calls, embed }
   }
+
+  it('stores a sentence vector in a quarter of the space, to within half an int8 step', () => {
+    let seed = 3
+    const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5
+    for (let n = 0; n < 50; n++) {
+      const v = Float32Array.from({ length: 512 }, random)
+      const blob = int8Blob(v)
+      expect(blob.length).toBe(516)
+      const back = int8Floats(blob, 512)!
+      const step = Math.max(...v.map(Math.abs)) / 127
+      for (let d = 0; d < 512; d++) expect(Math.abs(back[d]! - v[d]!)).toBeLessThanOrEqual(step / 2 + 1e-6)
+    }
+    expect(int8Floats(int8Blob(new Float32Array(8)), 16)).toBeNull()
+  })
 
   it('reads each sentence after its speaker, leaves out fragments, and reads a one-sentence turn whole', () => {
     expect(

@@ -84,9 +84,7 @@ export function writeModelVectors(
       insert.run(BigInt(r.id), vectorBlob(normalised(r.vector)), BigInt(r.kind))
       // A unit's sentences are replaced with its vector: an edit leaves none of the old text's.
       forgetSentences.run(r.id)
-      r.sentences
-        ?.slice(0, SENTENCES_KEPT)
-        .forEach((v, seq) => insertSentence.run(r.id, seq, vectorBlob(normalised(v))))
+      r.sentences?.slice(0, SENTENCES_KEPT).forEach((v, seq) => insertSentence.run(r.id, seq, int8Blob(normalised(v))))
       clean.run(r.id, r.gen)
       logChange(db, r.id)
     }
@@ -156,5 +154,30 @@ function normalised(vector: readonly number[]): Float32Array {
   for (const x of v) sum += x * x
   const n = Math.sqrt(sum) || 1
   for (let i = 0; i < v.length; i++) v[i] = v[i]! / n
+  return v
+}
+
+/**
+ * A sentence vector as stored: its int8 step (float32), then each dimension as int8. A quarter
+ * of float32's size (a turn has ~3 sentences; 512 dimensions are 516 bytes, not 2 KB), and no
+ * loss to the search, which reads int8 anyway (modelIndex.ts DensePartition).
+ */
+export function int8Blob(v: Float32Array): Buffer {
+  let max = 0
+  for (const x of v) max = Math.max(max, Math.abs(x))
+  const step = max / 127 || 1
+  const out = Buffer.alloc(4 + v.length)
+  out.writeFloatLE(step, 0)
+  for (let d = 0; d < v.length; d++) out.writeInt8(Math.round(v[d]! / step), 4 + d)
+  return out
+}
+
+/** The vector an int8Blob holds; null when its length is not `dims`'. */
+export function int8Floats(blob: Uint8Array, dims: number): Float32Array | null {
+  if (blob.length !== 4 + dims) return null
+  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength)
+  const step = view.getFloat32(0, true)
+  const v = new Float32Array(dims)
+  for (let d = 0; d < dims; d++) v[d] = view.getInt8(4 + d) * step
   return v
 }
