@@ -58,6 +58,12 @@ describe('whyParts', () => {
     })
     expect(whyParts('facts (value 1.000)').parts).toEqual([{ key: 'memory.section.facts', raw: 'facts' }])
     expect(whyParts('next to #12 (value 0.2)').parts[0]).toMatchObject({ values: { id: '12' } })
+    expect(whyParts('words #2 (3.10), sentence #1 (0.71); spoken by melanie; at the time named').parts).toEqual([
+      { key: 'memory.whyParts.words', values: { rank: '2', score: '3.10' }, raw: 'words #2 (3.10)' },
+      { key: 'memory.whyParts.sentence', values: { rank: '1', score: '0.71' }, raw: 'sentence #1 (0.71)' },
+      { key: 'memory.whyParts.spoken', values: { name: 'melanie' }, raw: 'spoken by melanie' },
+      { key: 'memory.whyParts.time', raw: 'at the time named' },
+    ])
     expect(whyParts('something new').parts).toEqual([{ key: null, raw: 'something new' }])
   })
 })

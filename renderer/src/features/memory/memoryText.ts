@@ -111,6 +111,7 @@ const whyFixed: Record<string, string> = {
   'latest short-term state': 'capsule',
   'open loop': 'loop',
   pinned: 'pinned',
+  'at the time named': 'time',
 }
 const sections = new Set(['persona', 'contract', 'capsule', 'loops', 'facts', 'summaries', 'episodes'])
 
@@ -124,10 +125,12 @@ export function whyParts(why: string): { parts: WhyPart[]; value: string | null 
     .map((raw): WhyPart => {
       if (whyFixed[raw]) return { key: `memory.whyParts.${whyFixed[raw]}`, raw }
       if (sections.has(raw)) return { key: `memory.section.${raw}`, raw }
-      const ranked = /^(keyword|vector|meaning) #(\d+) \(([-\d.]+)\)$/.exec(raw)
+      const ranked = /^(keyword|words|vector|meaning|sentence) #(\d+) \(([-\d.]+)\)$/.exec(raw)
       if (ranked) return { key: `memory.whyParts.${ranked[1]}`, values: { rank: ranked[2]!, score: ranked[3]! }, raw }
       const linked = /^linked to (.+)$/.exec(raw)
       if (linked) return { key: 'memory.whyParts.linked', values: { name: linked[1]! }, raw }
+      const spoken = /^spoken by (.+)$/.exec(raw)
+      if (spoken) return { key: 'memory.whyParts.spoken', values: { name: spoken[1]! }, raw }
       const next = /^next to #(\d+)$/.exec(raw)
       if (next) return { key: 'memory.whyParts.next', values: { id: next[1]! }, raw }
       return { key: null, raw }
