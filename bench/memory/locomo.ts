@@ -9,7 +9,7 @@ import { SENTENCE_MODEL } from '../../main/memory/sentenceModel'
 import { tuning } from '../../main/memory/tuning'
 import { bm25Baseline } from './bm25Baseline'
 import { readLocomo, type Conversation } from './locomoData'
-import { embedStore, sentenceVectors } from './sentenceVectors'
+import { embedStore, questionVectors } from './sentenceVectors'
 
 // LoCoMo evidence recall at 2,000-token packs, offline: turns imported as with `--no-llm`
 // (episodes, FTS and local vectors only), one pack per question, and the share of the
@@ -53,7 +53,7 @@ async function measure(
   try {
     importLines(store, conversation.lines.join('\n'))
     if (sentence) await embedStore(store)
-    const vectors = sentence ? await sentenceVectors(conversation.questions.map((q) => q.question)) : []
+    const vectors = sentence ? await questionVectors(conversation.questions.map((q) => q.question)) : []
     for (const [n, q] of conversation.questions.entries()) {
       const modelVector = sentence ? { modelVector: { model: SENTENCE_MODEL, vector: vectors[n]! } } : {}
       const t = performance.now()

@@ -17,18 +17,36 @@ const cache: Record<string, number[]> = existsSync(cachePath)
   : {}
 const key = (text: string) => createHash('sha1').update(text).digest('base64')
 
-export async function sentenceVectors(texts: string[]): Promise<number[][]> {
+async function sentenceVectors(texts: string[]): Promise<number[][]> {
   const missing = [...new Set(texts.filter((t) => !cache[key(t)]))]
   for (let i = 0; i < missing.length; i += 32) {
     const batch = missing.slice(i, i + 32)
     const vectors = await embedSentences(batch)
     batch.forEach((t, j) => (cache[key(t)] = vectors[j]!))
   }
-  if (missing.length > 0) writeFileSync(cachePath, JSON.stringify(cache))
+  if (missing.length > 0) unsaved = true
   return texts.map((t) => cache[key(t)]!)
 }
 
-/** Every searchable unit of the store gets its sentence vector, as the embed job writes it. */
+/** Whether the cache holds vectors its file does not yet. */
+let unsaved = false
+
+/** Writes the cache's file (~160 MB of JSON: once per store, not once per call of a few texts). */
+function save(): void {
+  if (!unsaved) return
+  writeFileSync(cachePath, JSON.stringify(cache))
+  unsaved = false
+}
+
+/** Every searchable unit of the store gets its sentence vector (and its sentences'), as the embed job writes them. */
 export async function embedStore(store: MemoryStore): Promise<void> {
   await embedDirty(store, SENTENCE_MODEL, sentenceVectors)
+  save()
+}
+
+/** The questions' vectors, the cache saved once they are all made. */
+export async function questionVectors(texts: string[]): Promise<number[][]> {
+  const vectors = await sentenceVectors(texts)
+  save()
+  return vectors
 }

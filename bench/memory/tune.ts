@@ -13,7 +13,7 @@ import { tuning } from '../../main/memory/tuning'
 import { packedRefs } from './locomo'
 import { readLocomo } from './locomoData'
 import { SENTENCE_MODEL } from '../../main/memory/sentenceModel'
-import { embedStore, sentenceVectors } from './sentenceVectors'
+import { embedStore, questionVectors } from './sentenceVectors'
 
 const path = process.env.LOOMVERSE_LOCOMO || resolve(import.meta.dirname, '../../../shared/data/locomo/locomo_dev.json')
 const inSample = (readLocomo(path) ?? []).slice(0, 3)
@@ -30,7 +30,7 @@ try {
   const queryVectors: number[][][] = []
   for (const [i, c] of inSample.entries()) {
     if (sentence) await embedStore(stores[i]!)
-    queryVectors.push(sentence ? await sentenceVectors(c.questions.map((q) => q.question)) : [])
+    queryVectors.push(sentence ? await questionVectors(c.questions.map((q) => q.question)) : [])
   }
   for (const arg of process.argv.slice(2).length ? process.argv.slice(2) : ['{}']) {
     Object.assign(tuning, defaults, JSON.parse(arg) as Partial<typeof tuning>)
