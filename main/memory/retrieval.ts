@@ -165,8 +165,10 @@ export function hybridRetrieve(
   ftsRanked.forEach(([id, s], rank) =>
     bump(id, tuning.trigramWeight * rrf(rank), `keyword #${rank + 1} (${s.toFixed(2)})`),
   )
+  // Beside the embedding model's neighbours, the n-grams' add little (see tuning.ts).
+  const vectorWeight = meaning.size > 0 ? tuning.vectorWeightBesideModel : tuning.vectorWeight
   knnRanked.forEach(([id, d], rank) =>
-    bump(id, tuning.vectorWeight * rrf(rank), `vector #${rank + 1} (${(1 - d).toFixed(2)})`),
+    bump(id, vectorWeight * rrf(rank), `vector #${rank + 1} (${(1 - d).toFixed(2)})`),
   )
   meaningRanked.forEach(([id, d], rank) =>
     bump(id, tuning.meaningWeight * rrf(rank), `meaning #${rank + 1} (${(1 - d).toFixed(2)})`),
