@@ -103,8 +103,10 @@ export class ModelVectorIndex {
   searchSentences(model: string, vector: readonly number[], k: number): Array<{ id: number; distance: number }> {
     const query = this.unitQuery(model, vector)
     if (!query || !this.sentences || k <= 0) return []
-    // A unit has a few sentences: four rows a unit wanted is nearly always k units.
-    const rows = this.sentences.nearest(query, 4 * k, Math.max(200, 40 * k))
+    // A unit has a few sentences: four rows a unit wanted is nearly always k units. Their signs
+    // pick four times that many to score (LoCoMo recall on conversations 0–2 is the same with
+    // sixteen times).
+    const rows = this.sentences.nearest(query, 4 * k, Math.max(200, 16 * k))
     const best = new Map<number, number>()
     for (const row of rows) {
       const id = Math.floor(row.id / SENTENCES_KEPT)
@@ -225,7 +227,10 @@ export class DensePartition {
     const histogram = new Uint32Array(dims + 1)
     for (let r = 0, o = 0; r < size; r++, o += words) {
       let h = 0
-      for (let w = 0; w < words; w++) h += popcount(this.bits[o + w]! ^ qbits[w]!)
+      for (let w = 0; w < words; w++) {
+        const x = this.bits[o + w]! ^ qbits[w]!
+        h += BITS16[x & 0xffff]! + BITS16[x >>> 16]!
+      }
       ham[r] = h
       histogram[h] = histogram[h]! + 1
     }
@@ -262,11 +267,12 @@ export class DensePartition {
   }
 }
 
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
-  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
-}
+/** Set bits of every 16-bit number: two lookups count a word's (a third quicker than bit tricks here). */
+const BITS16 = (() => {
+  const table = new Uint8Array(1 << 16)
+  for (let i = 1; i < table.length; i++) table[i] = (i & 1) + table[i >>> 1]!
+  return table
+})()
 
 const indexes = new WeakMap<Db, ModelVectorIndex>()
 
