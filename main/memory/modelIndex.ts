@@ -34,7 +34,10 @@ export class ModelVectorIndex {
   private readonly sentenceCount = new Map<number, number>()
   /** The last `model_vector_changes.seq` applied; -1 until first built. */
   private seq = -1
-  private readonly stmts: Record<'head' | 'changed' | 'sentencesOf' | 'allSentences', Statement<unknown[]>>
+  private readonly stmts: Record<
+    'head' | 'changed' | 'sentencesOf' | 'allSentences' | 'countSentences',
+    Statement<unknown[]>
+  >
   /** Prepared once the table exists (it is made on the model's first write). */
   private reads: Record<'one' | 'all', Statement<unknown[]>> | null = null
   /** Counters the tests read. */
@@ -48,6 +51,7 @@ export class ModelVectorIndex {
       changed: db.prepare('SELECT DISTINCT unit_id AS id FROM model_vector_changes WHERE seq > ?'),
       sentencesOf: db.prepare('SELECT seq, embedding FROM model_sentences WHERE unit_id = ? ORDER BY seq').raw(true),
       allSentences: db.prepare('SELECT unit_id, seq, embedding FROM model_sentences').raw(true),
+      countSentences: db.prepare('SELECT count(*) FROM model_sentences'),
     }
   }
 
@@ -155,6 +159,9 @@ export class ModelVectorIndex {
     for (const [id, embedding, kind] of chunked ??
       (this.vectors().all.iterate() as Iterable<[number | bigint, Buffer, number | bigint]>))
       this.put(Number(id), Number(kind), blobFloats(embedding, meta.dims))
+    // Sized once: at 100k units the sentences are ~200k rows, and growing by half leaves a third spare.
+    const sentences = this.stmts.countSentences.pluck().get() as number
+    if (sentences > 0) (this.sentences = new DensePartition(meta.dims)).reserve(sentences)
     for (const [id, seq, embedding] of this.stmts.allSentences.iterate() as Iterable<[number, number, Buffer]>)
       this.putSentence(id, seq, int8Floats(embedding, meta.dims))
     this.seq = head
@@ -248,8 +255,16 @@ export class DensePartition {
     return scored.sort((a, b) => a.distance - b.distance || a.id - b.id).slice(0, k)
   }
 
+  /** Room for `rows` rows in all, made at once (a load knows how many it brings). */
+  reserve(rows: number): void {
+    if (rows > this.cap) this.resize(rows)
+  }
+
   private grow(): void {
-    const cap = Math.max(256, Math.ceil(this.cap * 1.5))
+    this.resize(Math.max(256, Math.ceil(this.cap * 1.5)))
+  }
+
+  private resize(cap: number): void {
     const grown = <T extends Float64Array | Uint32Array | Int8Array | Float32Array>(
       old: T,
       make: (n: number) => T,
