@@ -60,22 +60,30 @@ describe('model vectors', () => {
   })
 })
 
+/** Which memories a migration has embedded again: the built-in model's (free), not a provider's. */
+const REEMBEDDED = [
+  ['local:sentence-en', true],
+  ['openai:text-embedding-3-small', false],
+] as const
+
+/** Every dirty unit gets a vector from `model`; none is left dirty. */
+function embedAll(store: MemoryStore, model: string): void {
+  writeModelVectors(
+    store.db,
+    model,
+    takeDirty(store.db, 10).map((u) => ({ ...u, vector: [1, 0, 0] })),
+  )
+  expect(takeDirty(store.db, 10)).toEqual([])
+}
+
 describe('turns embedded after the turn before them (memory migration 7)', () => {
   it('embeds a sentence-model memory again, and leaves a provider model’s vectors alone', async () => {
     const { migrate } = await import('./migrations/0007-embed-turns-in-context')
-    for (const [model, again] of [
-      ['local:sentence-en', true],
-      ['openai:text-embedding-3-small', false],
-    ] as const) {
+    for (const [model, again] of REEMBEDDED) {
       const store = memory()
       const a = episode(store, 'first')
       const b = episode(store, 'second')
-      writeModelVectors(
-        store.db,
-        model,
-        takeDirty(store.db, 10).map((u) => ({ ...u, vector: [1, 0, 0] })),
-      )
-      expect(takeDirty(store.db, 10)).toEqual([])
+      embedAll(store, model)
       migrate(store.db)
       expect(takeDirty(store.db, 10).map((u) => u.id)).toEqual(again ? [a, b] : [])
     }
@@ -179,21 +187,14 @@ describe('each sentence of a turn, embedded by the built-in model (memory migrat
 
   it('has a sentence-model memory embedded again for its sentences, and leaves a provider model’s alone', async () => {
     const { migrate } = await import('./migrations/0010-sentence-vectors')
-    for (const [model, again] of [
-      ['local:sentence-en', true],
-      ['openai:text-embedding-3-small', false],
-    ] as const) {
+    for (const [model, again] of REEMBEDDED) {
       const store = memory()
       const a = episode(store, 'first')
       store.createUnit({
         kind: UnitKind.FACT,
         payload: { predicate: 'likes', object_text: 'tea', evidence_unit_ids_json: '[]' },
       })
-      writeModelVectors(
-        store.db,
-        model,
-        takeDirty(store.db, 10).map((u) => ({ ...u, vector: [1, 0, 0] })),
-      )
+      embedAll(store, model)
       migrate(store.db)
       expect(takeDirty(store.db, 10).map((u) => u.id)).toEqual(again ? [a] : [])
     }
