@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open'
-import { int8Floats, modelVectorMeta, SENTENCES_KEPT, type ModelVectorMeta } from './modelVectors'
+import { int8Of, int8Parts, modelVectorMeta, SENTENCES_KEPT, type ModelVectorMeta } from './modelVectors'
 import { blobFloats } from './embedder'
 import { vecRowsByChunks } from './vecChunks'
 import { KindPartitions } from './kindPartitions'
@@ -26,12 +26,8 @@ import { KindPartitions } from './kindPartitions'
 export class ModelVectorIndex {
   private loaded: ModelVectorMeta | null = null
   private readonly parts = new KindPartitions<DensePartition>()
-  /**
-   * Episodes' sentence vectors (model_sentences), row key `unit id × SENTENCES_KEPT + seq`, and
-   * how many each unit has (so an edit or delete takes them all out).
-   */
+  /** Episodes' sentence vectors (model_sentences), row key `unit id × SENTENCES_KEPT + seq`. */
   private sentences: DensePartition | null = null
-  private readonly sentenceCount = new Map<number, number>()
   /** The last `model_vector_changes.seq` applied; -1 until first built. */
   private seq = -1
   private readonly stmts: Record<
@@ -51,7 +47,7 @@ export class ModelVectorIndex {
       changed: db.prepare('SELECT DISTINCT unit_id AS id FROM model_vector_changes WHERE seq > ?'),
       sentencesOf: db.prepare('SELECT seq, embedding FROM model_sentences WHERE unit_id = ? ORDER BY seq').raw(true),
       allSentences: db.prepare('SELECT unit_id, seq, embedding FROM model_sentences').raw(true),
-      countSentences: db.prepare('SELECT count(*) FROM model_sentences'),
+      countSentences: db.prepare('SELECT count(*) FROM model_sentences').pluck(),
     }
   }
 
@@ -80,7 +76,7 @@ export class ModelVectorIndex {
         else this.parts.remove(id)
         this.removeSentences(id)
         for (const [seq, embedding] of this.stmts.sentencesOf.iterate(id) as Iterable<[number, Buffer]>)
-          this.putSentence(id, seq, int8Floats(embedding, meta.dims))
+          this.putSentence(id, seq, int8Parts(embedding, meta.dims), meta.dims)
       }
       this.seq = head
     }
@@ -129,24 +125,20 @@ export class ModelVectorIndex {
   }
 
   /** A row of another width (none is written so) is skipped rather than misread. */
-  private putSentence(id: number, seq: number, vector: Float32Array | null): void {
-    if (!vector) return
-    this.sentences ??= new DensePartition(vector.length)
-    this.sentences.put(id * SENTENCES_KEPT + seq, vector)
-    this.sentenceCount.set(id, Math.max(this.sentenceCount.get(id) ?? 0, seq + 1))
+  private putSentence(id: number, seq: number, stored: { step: number; q: Int8Array } | null, dims: number): void {
+    if (!stored) return
+    this.sentences ??= new DensePartition(dims)
+    this.sentences.putInt8(id * SENTENCES_KEPT + seq, stored.step, stored.q)
   }
 
+  /** Every sentence row the unit may have (a missing one is no work): few units change a turn. */
   private removeSentences(id: number): void {
-    const n = this.sentenceCount.get(id)
-    if (n === undefined) return
-    for (let seq = 0; seq < n; seq++) this.sentences?.remove(id * SENTENCES_KEPT + seq)
-    this.sentenceCount.delete(id)
+    for (let seq = 0; seq < SENTENCES_KEPT; seq++) this.sentences?.remove(id * SENTENCES_KEPT + seq)
   }
 
   private clear(meta: ModelVectorMeta | null, head: number): void {
     this.parts.clear()
     this.sentences = null
-    this.sentenceCount.clear()
     this.loaded = meta
     this.seq = head
   }
@@ -160,10 +152,10 @@ export class ModelVectorIndex {
       (this.vectors().all.iterate() as Iterable<[number | bigint, Buffer, number | bigint]>))
       this.put(Number(id), Number(kind), blobFloats(embedding, meta.dims))
     // Sized once: at 100k units the sentences are ~200k rows, and growing by half leaves a third spare.
-    const sentences = this.stmts.countSentences.pluck().get() as number
+    const sentences = this.stmts.countSentences.get() as number
     if (sentences > 0) (this.sentences = new DensePartition(meta.dims)).reserve(sentences)
     for (const [id, seq, embedding] of this.stmts.allSentences.iterate() as Iterable<[number, number, Buffer]>)
-      this.putSentence(id, seq, int8Floats(embedding, meta.dims))
+      this.putSentence(id, seq, int8Parts(embedding, meta.dims), meta.dims)
     this.seq = head
     this.stats.rebuilds++
   }
@@ -190,6 +182,17 @@ export class DensePartition {
   }
 
   put(id: number, v: Float32Array): void {
+    const { step, q } = int8Of(v)
+    // The floats' own signs: a component under half a step still has one.
+    this.fill(this.rowFor(id), step, q, v)
+  }
+
+  /** A vector kept as int8 (modelVectors.int8Blob): its signs are its int8s'. */
+  putInt8(id: number, step: number, q: Int8Array): void {
+    this.fill(this.rowFor(id), step, q, q)
+  }
+
+  private rowFor(id: number): number {
     let row = this.rowOf.get(id)
     if (row === undefined) {
       if (this.size === this.cap) this.grow()
@@ -197,17 +200,16 @@ export class DensePartition {
       this.rowOf.set(id, row)
       this.ids[row] = id
     }
-    let max = 0
-    for (let d = 0; d < this.dims; d++) max = Math.max(max, Math.abs(v[d]!))
-    const step = max / 127 || 1
-    this.scale[row] = max === 0 ? 0 : step
-    const qo = row * this.dims
+    return row
+  }
+
+  private fill(row: number, step: number, q: Int8Array, signs: ArrayLike<number>): void {
+    this.scale[row] = step
+    this.q.set(q, row * this.dims)
     const bo = row * this.words
     this.bits.fill(0, bo, bo + this.words)
-    for (let d = 0; d < this.dims; d++) {
-      this.q[qo + d] = Math.round(v[d]! / step)
-      if (v[d]! > 0) this.bits[bo + (d >>> 5)] = this.bits[bo + (d >>> 5)]! | (1 << (d & 31))
-    }
+    for (let d = 0; d < this.dims; d++)
+      if (signs[d]! > 0) this.bits[bo + (d >>> 5)] = this.bits[bo + (d >>> 5)]! | (1 << (d & 31))
   }
 
   remove(id: number): void {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { useMemoryFiles } from '../../tests/support/memoryFiles'
 import { embedDirty, embeddingText, sentencesOf } from './embedJob'
 import { UnitKind, UnitState } from './enums'
-import { int8Blob, int8Floats, modelVectorMeta, nearestByModel, takeDirty, writeModelVectors } from './modelVectors'
+import { int8Blob, int8Parts, modelVectorMeta, nearestByModel, takeDirty, writeModelVectors } from './modelVectors'
 import type { MemoryStore } from './store'
 
 const memory = useMemoryFiles()
@@ -138,11 +138,12 @@ describe('each sentence of a turn, embedded by the built-in model (memory migrat
       const v = Float32Array.from({ length: 512 }, random)
       const blob = int8Blob(v)
       expect(blob.length).toBe(516)
-      const back = int8Floats(blob, 512)!
+      const back = int8Parts(blob, 512)!
       const step = Math.max(...v.map(Math.abs)) / 127
-      for (let d = 0; d < 512; d++) expect(Math.abs(back[d]! - v[d]!)).toBeLessThanOrEqual(step / 2 + 1e-6)
+      for (let d = 0; d < 512; d++)
+        expect(Math.abs(back.q[d]! * back.step - v[d]!)).toBeLessThanOrEqual(step / 2 + 1e-6)
     }
-    expect(int8Floats(int8Blob(new Float32Array(8)), 16)).toBeNull()
+    expect(int8Parts(int8Blob(new Float32Array(8)), 16)).toBeNull()
   })
 
   it('reads each sentence after its speaker, leaves out fragments, and reads a one-sentence turn whole', () => {

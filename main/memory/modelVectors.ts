@@ -157,27 +157,32 @@ function normalised(vector: readonly number[]): Float32Array {
   return v
 }
 
-/**
- * A sentence vector as stored: its int8 step (float32), then each dimension as int8. A quarter
- * of float32's size (a turn has ~3 sentences; 512 dimensions are 516 bytes, not 2 KB), and no
- * loss to the search, which reads int8 anyway (modelIndex.ts DensePartition).
- */
-export function int8Blob(v: Float32Array): Buffer {
+/** A vector as int8 with its step (each dimension ≈ q × step): what the model index searches. */
+export function int8Of(v: Float32Array): { step: number; q: Int8Array } {
   let max = 0
   for (const x of v) max = Math.max(max, Math.abs(x))
   const step = max / 127 || 1
-  const out = Buffer.alloc(4 + v.length)
+  const q = new Int8Array(v.length)
+  for (let d = 0; d < v.length; d++) q[d] = Math.round(v[d]! / step)
+  return { step, q }
+}
+
+/**
+ * A sentence vector as stored: its int8 step (float32), then int8Of's dimensions. A quarter of
+ * float32's size (a turn has ~3 sentences; 512 dimensions are 516 bytes, not 2 KB), and no
+ * loss to the search, which reads int8 anyway (modelIndex.ts DensePartition).
+ */
+export function int8Blob(v: Float32Array): Buffer {
+  const { step, q } = int8Of(v)
+  const out = Buffer.alloc(4 + q.length)
   out.writeFloatLE(step, 0)
-  for (let d = 0; d < v.length; d++) out.writeInt8(Math.round(v[d]! / step), 4 + d)
+  out.set(new Uint8Array(q.buffer), 4)
   return out
 }
 
-/** The vector an int8Blob holds; null when its length is not `dims`'. */
-export function int8Floats(blob: Uint8Array, dims: number): Float32Array | null {
+/** What an int8Blob holds; null when it is not `dims` wide. */
+export function int8Parts(blob: Uint8Array, dims: number): { step: number; q: Int8Array } | null {
   if (blob.length !== 4 + dims) return null
-  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength)
-  const step = view.getFloat32(0, true)
-  const v = new Float32Array(dims)
-  for (let d = 0; d < dims; d++) v[d] = view.getInt8(4 + d) * step
-  return v
+  const step = new DataView(blob.buffer, blob.byteOffset, 4).getFloat32(0, true)
+  return { step, q: new Int8Array(blob.buffer, blob.byteOffset + 4, dims) }
 }

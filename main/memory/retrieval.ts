@@ -124,6 +124,7 @@ export function hybridRetrieve(
   const knnRanked = [...knn.entries()].sort((a, b) => a[1] - b[1])
   // The embedding model's neighbours, a ranking of their own: meaning the n-grams cannot see.
   const meaning = new Map<number, number>()
+  let sentenceRanked: Array<{ id: number; distance: number }> = []
   // The built-in sentence model reads English only: on Japanese its neighbours are noise.
   if (modelVector && !(isSentenceModel(modelVector.model) && CJK.test(query))) {
     // The in-memory index (modelIndex.ts) outside a write transaction, sqlite-vec inside one.
@@ -137,18 +138,12 @@ export function hybridRetrieve(
         : nearestByModel(store.db, model, vector, kind, share)
       for (const row of rows) meaning.set(row.id, row.distance)
     }
+    // Episodes by their nearest sentence (embedJob.sentencesOf): from the in-memory index only;
+    // inside a write transaction the pack goes without them.
+    sentenceRanked =
+      index?.searchSentences(modelVector.model, modelVector.vector, Math.ceil(KNN_K * tuning.sentenceShare)) ?? []
   }
   const meaningRanked = [...meaning.entries()].sort((a, b) => a[1] - b[1])
-  // Episodes by their nearest sentence (embedJob.sentencesOf): from the in-memory index only;
-  // inside a write transaction, where it is not read, the pack goes without them.
-  const sentenceRanked =
-    modelVector && meaning.size > 0 && !store.db.inTransaction
-      ? modelIndexOf(store.db).searchSentences(
-          modelVector.model,
-          modelVector.vector,
-          Math.ceil(KNN_K * tuning.sentenceShare),
-        )
-      : []
   lap('model-knn')
 
   const fused = new Map<number, { score: number; why: string[] }>()
