@@ -39,6 +39,7 @@ describe("the in-memory index of the embedding model's vectors", () => {
   it('answers as sqlite-vec does: the same nearest units, at the same distances', () => {
     const store = memory()
     const next = vectors(512)
+    // 3000 rows, over 8 × the pool of 200: the first 128 sign bits pick the rows counted in full.
     fill(store, 3000, 'local:sentence-en', next)
     const index = modelIndexOf(store.db)
     index.sync()
