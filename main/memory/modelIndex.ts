@@ -244,12 +244,7 @@ export class DensePartition {
     const ham = new Uint16Array(n)
     const histogram = new Uint32Array(dims + 1)
     for (let i = 0; i < n; i++) {
-      const o = (rows ? rows[i]! : i) * words
-      let h = 0
-      for (let w = 0; w < words; w++) {
-        const x = bits[o + w]! ^ qbits[w]!
-        h += BITS16[x & 0xffff]! + BITS16[x >>> 16]!
-      }
+      const h = hamming(bits, (rows ? rows[i]! : i) * words, qbits, words)
       ham[i] = h
       histogram[h] = histogram[h]! + 1
     }
@@ -271,12 +266,8 @@ export class DensePartition {
     const { words, size, bits } = this
     const ham = new Uint8Array(size)
     const histogram = new Uint32Array(PREFIX_WORDS * 32 + 1)
-    for (let r = 0, o = 0; r < size; r++, o += words) {
-      let h = 0
-      for (let w = 0; w < PREFIX_WORDS; w++) {
-        const x = bits[o + w]! ^ qbits[w]!
-        h += BITS16[x & 0xffff]! + BITS16[x >>> 16]!
-      }
+    for (let r = 0; r < size; r++) {
+      const h = hamming(bits, r * words, qbits, PREFIX_WORDS)
       ham[r] = h
       histogram[h] = histogram[h]! + 1
     }
@@ -325,6 +316,16 @@ function cut(histogram: Uint32Array, wanted: number): number {
   for (let taken = 0; threshold < histogram.length - 1 && taken + histogram[threshold]! < wanted; threshold++)
     taken += histogram[threshold]!
   return threshold
+}
+
+/** The bits in which the row's first `words` sign words (from `o`) differ from the query's. */
+function hamming(bits: Uint32Array, o: number, qbits: Uint32Array, words: number): number {
+  let h = 0
+  for (let w = 0; w < words; w++) {
+    const x = bits[o + w]! ^ qbits[w]!
+    h += BITS16[x & 0xffff]! + BITS16[x >>> 16]!
+  }
+  return h
 }
 
 /** Set bits of every 16-bit number: two lookups count a word's (a third quicker than bit tricks here). */
