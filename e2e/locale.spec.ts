@@ -14,3 +14,14 @@ test('a Japanese browser gets the Japanese UI on first launch, with CJK text ren
     .evaluate((el) => el.getBoundingClientRect().width)
   expect(width).toBeGreaterThan(10)
 })
+
+test('a new persona in a Japanese window searches memory by words: the built-in sentence model reads English only', async ({
+  app,
+  page,
+}) => {
+  await app.open()
+  await page.getByRole('button', { name: 'ペルソナ…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'ペルソナ' })
+  await expect(dialog.getByLabel('記憶の検索').locator('option:checked')).toHaveText('語と綴り（すべての言語）')
+  await expect(dialog.getByTestId('memory-search-hint')).toContainText('どの言語でも')
+})

@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures'
+import { MemoryPage } from './pages/memory.page'
 
 test('create a persona, bind the conversation to it, and it speaks with its own text and model', async ({
   app,
@@ -57,4 +58,52 @@ test('a new conversation starts with the persona made or used last, and the pick
   await picker.selectOption({ label: 'Nobody (plain assistant)' })
   await graph.newFlow()
   await expect(picker.locator('option:checked')).toHaveText('Nobody (plain assistant)')
+})
+
+test('memory search: a new persona in an English window finds memories by meaning with the built-in model; words only or a provider model can be chosen', async ({
+  app,
+  page,
+  graph,
+}) => {
+  await app.open()
+  await graph.newFlow()
+  await page.getByRole('button', { name: 'Personas…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Personas' })
+  const search = dialog.getByLabel('Memory search')
+  await expect(search.locator('option:checked')).toHaveText('Built-in English sentence model (offline)')
+  await expect(dialog.getByTestId('memory-search-hint')).toContainText('Reads English only')
+  await dialog.getByLabel('Name').fill('Mio')
+  await dialog.getByRole('button', { name: 'Create persona' }).click()
+  await expect(dialog.getByRole('button', { name: 'Mio' })).toBeVisible()
+  await dialog.getByRole('button', { name: 'Close' }).click()
+
+  // The model runs in the memory worker: the exchange is embedded with no provider asked.
+  await page.getByLabel('Persona', { exact: true }).selectOption({ label: 'Mio' })
+  await graph.send('I have been going to kickboxing classes.')
+  await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
+  const memory = new MemoryPage(page)
+  await memory.open()
+  await expect(memory.panel.getByTestId('memory-vectors')).toHaveText('local:sentence-en: every memory embedded', {
+    timeout: 30_000,
+  })
+
+  // Words only: a change says the memory is read again, and is kept.
+  await page.getByRole('button', { name: 'Personas…' }).click()
+  await dialog.getByRole('button', { name: 'Mio' }).click()
+  await search.selectOption({ label: 'Words and spelling (every language)' })
+  await expect(dialog.getByTestId('memory-search-hint')).toContainText("reads this persona's memory again")
+  await dialog.getByRole('button', { name: 'Save' }).click()
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  await page.getByRole('button', { name: 'Personas…' }).click()
+  await expect(search.locator('option:checked')).toHaveText('Words and spelling (every language)')
+  await expect(dialog.getByLabel('Embedding model', { exact: true })).toHaveCount(0)
+
+  // A provider's model is named in a field of its own.
+  await search.selectOption({ label: "A provider's embedding model" })
+  await dialog.getByLabel('Embedding model', { exact: true }).fill('openai:text-embedding-3-small')
+  await dialog.getByRole('button', { name: 'Save' }).click()
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  await page.getByRole('button', { name: 'Personas…' }).click()
+  await expect(search.locator('option:checked')).toHaveText("A provider's embedding model")
+  await expect(dialog.getByLabel('Embedding model', { exact: true })).toHaveValue('openai:text-embedding-3-small')
 })

@@ -186,13 +186,27 @@ export const en = {
     contractPlaceholder: 'What they promised you: how they speak, what they always or never do…',
     models: 'Models',
     modelsHint: 'Empty: the environment variable for the role, else the app default.',
-    sentenceModel: 'Built-in English sentence model (offline, finds memories by meaning)',
+    memorySearch: {
+      label: 'Memory search',
+      words: 'Words and spelling (every language)',
+      sentence: 'Built-in English sentence model (offline)',
+      provider: "A provider's embedding model",
+      providerModel: 'Embedding model',
+      hint: {
+        words:
+          'Finds memories that share words or spelling with what is said. Works for every language and costs nothing.',
+        sentence:
+          'Also finds memories by meaning ("martial arts" finds "kickboxing"). Runs on this computer: no provider, no cost, a little CPU after each exchange. Reads English only; other languages are still searched by words.',
+        provider:
+          "Finds memories by meaning with the provider's model: each memory is sent to the provider to be embedded, which it may bill.",
+      },
+      changed: "Changing it reads this persona's memory again in the background; nothing is lost.",
+    },
     role: {
       chat_model: 'Chat',
       lightweight_model: 'Lightweight (summaries)',
       vision_model: 'Vision',
       lightweight_vision_model: 'Lightweight vision (picture summaries)',
-      embedding_model: 'Embeddings (memory search; empty: built-in word matching only)',
       image_model: 'Pictures (generate_image)',
     },
     temperature: 'Temperature',

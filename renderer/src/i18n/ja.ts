@@ -185,13 +185,26 @@ export const ja: Messages = {
     contractPlaceholder: 'あなたとの約束: 話し方、必ずすること・しないこと…',
     models: 'モデル',
     modelsHint: '空欄: 役割ごとの環境変数、なければアプリの既定値を使います。',
-    sentenceModel: '内蔵の英語文埋め込みモデル（オフライン、意味で記憶を探します。英語のみ）',
+    memorySearch: {
+      label: '記憶の検索',
+      words: '語と綴り（すべての言語）',
+      sentence: '内蔵の英語文モデル（オフライン）',
+      provider: 'プロバイダの埋め込みモデル',
+      providerModel: '埋め込みモデル',
+      hint: {
+        words: '話の中の語や綴りが重なる記憶を探します。どの言語でも使え、費用はかかりません。',
+        sentence:
+          '意味でも記憶を探します（「格闘技」で「キックボクシング」が見つかる）。このコンピュータで動き、プロバイダも費用も不要で、やりとりのたびに少し CPU を使います。読めるのは英語だけで、ほかの言語は語で探します。',
+        provider:
+          'プロバイダのモデルで意味から記憶を探します。記憶はひとつずつプロバイダに送られて埋め込まれ、料金がかかることがあります。',
+      },
+      changed: '変更すると、このペルソナの記憶をバックグラウンドで読み直します。失われるものはありません。',
+    },
     role: {
       chat_model: '会話',
       lightweight_model: '軽量（要約用）',
       vision_model: '画像認識',
       lightweight_vision_model: '軽量画像認識（画像の要約用）',
-      embedding_model: '埋め込み（記憶の検索用。空欄: 内蔵の語の一致のみ）',
       image_model: '画像生成（generate_image 用）',
     },
     temperature: '温度',

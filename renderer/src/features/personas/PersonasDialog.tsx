@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { SENTENCE_MODEL, type Persona } from '@shared/contract'
+import type { Persona } from '@shared/contract'
 import { useApp } from '../../store'
 import { Dialog } from '../../ui/Dialog'
+import { defaultEmbeddingModel, MemorySearchField } from './MemorySearchField'
 
 type Draft = Pick<
   Persona,
@@ -84,12 +85,6 @@ export function PersonasDialog({ onClose }: { onClose: () => void }) {
           <option key={m} value={m} />
         ))}
       </datalist>
-      <datalist id="embedding-refs">
-        <option value={SENTENCE_MODEL}>{t('persona.sentenceModel')}</option>
-        {models.map((m) => (
-          <option key={m} value={m} />
-        ))}
-      </datalist>
       <div className="dialog-actions">
         <button type="button" onClick={onClose}>
           {t('settings.close')}
@@ -108,7 +103,7 @@ function PersonaForm({
   onSaved: (id: string) => void
   onDeleted: () => void
 }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const rememberPersona = useApp((s) => s.rememberPersona)
   const invoke = useApp((s) => s.invoke)
   const [draft, setDraft] = useState<Draft>(
@@ -118,7 +113,7 @@ function PersonaForm({
           temperature: persona.temperature?.toString() ?? '',
           max_tokens: persona.max_tokens?.toString() ?? '',
         }
-      : blank,
+      : { ...blank, embedding_model: defaultEmbeddingModel(i18n.resolvedLanguage) },
   )
   const [confirmDelete, setConfirmDelete] = useState(false)
   const field = (key: keyof Draft) => ({
@@ -164,16 +159,19 @@ function PersonaForm({
       <fieldset className="model-roles">
         <legend>{t('persona.models')}</legend>
         <p className="hint">{t('persona.modelsHint')}</p>
-        {roles.map((role) => (
-          <label key={role} className="field">
-            {t(`persona.role.${role}`)}
-            <input
-              list={role === 'embedding_model' ? 'embedding-refs' : 'model-refs'}
-              placeholder="provider:model"
-              {...field(role)}
-            />
-          </label>
-        ))}
+        {roles
+          .filter((role) => role !== 'embedding_model')
+          .map((role) => (
+            <label key={role} className="field">
+              {t(`persona.role.${role}`)}
+              <input list="model-refs" placeholder="provider:model" {...field(role)} />
+            </label>
+          ))}
+        <MemorySearchField
+          value={draft.embedding_model}
+          saved={persona?.embedding_model}
+          onChange={(model) => setDraft((d) => ({ ...d, embedding_model: model }))}
+        />
         <label className="field">
           {t('persona.temperature')}
           <input inputMode="decimal" {...field('temperature')} placeholder="0 – 2" />
