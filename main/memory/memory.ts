@@ -168,6 +168,8 @@ export class MemoryService implements ChatMemory {
   private readonly aids: PackAids
   private readonly planner: MemoryJobPlanner
   private readonly stopListening: () => void
+  /** Whether the built-in sentence model was asked to load in the worker (once, see warmSentenceModel). */
+  private sentenceModelAsked = false
 
   constructor(private readonly deps: MemoryDeps) {
     this.worker = new MemoryWorkerHost({
@@ -211,10 +213,12 @@ export class MemoryService implements ChatMemory {
       language: () => deps.settings.get().language,
     })
     this.resumePending()
+    this.warmSentenceModel()
     let language = uiLanguage(deps.settings.get().language)
     this.stopListening = deps.bus.listen((event) => {
       if (event === 'personas_changed') {
         this.resumeOnNewModel()
+        this.warmSentenceModel()
         // A persona's new embedding model starts on its memory at once, not at the next message.
         for (const [personaId, store] of this.stores)
           if (deps.personas.find(personaId)) this.planner.catchUpEmbeddings(personaId, store)
@@ -224,6 +228,29 @@ export class MemoryService implements ChatMemory {
         this.progress.reword(this.stores.keys())
       }
     })
+  }
+
+  /**
+   * Loads the built-in sentence model in the worker as soon as a persona uses it, not at its first
+   * message: cold, the model took ~0.9 s to answer its first query (loading TensorFlow.js and the
+   * weights), and that reply waited for it; warm, a query takes ~15 ms.
+   */
+  private warmSentenceModel(): void {
+    if (this.sentenceModelAsked) return
+    if (!this.deps.personas.list().some((p) => isSentenceModel(this.aids.embeddingModel(p)))) return
+    this.sentenceModelAsked = true
+    const started = performance.now()
+    this.worker.warmSentences().then(
+      (loaded) =>
+        loaded &&
+        this.deps.log?.(
+          `[memory] the built-in sentence model is loaded (${Math.round(performance.now() - started)} ms)`,
+        ),
+      (e: Error) => {
+        this.sentenceModelAsked = false // asked again when a persona changes
+        this.deps.log?.(`[memory] the built-in sentence model did not load: ${e.message}`)
+      },
+    )
   }
 
   dbPath(personaId: string): string {

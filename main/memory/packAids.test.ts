@@ -158,6 +158,17 @@ describe('the built-in sentence model', () => {
     expect(items(ja).some((i) => i.text.includes('モモ'))).toBe(true)
   }, 60_000)
 
+  it('is loaded in the worker as soon as a persona uses it, not at its first message', async () => {
+    const logs: string[] = []
+    const h = await setup({ log: (m) => logs.push(m) })
+    await h.call('create_persona', { name: 'Ren' }) // words only: nothing to load
+    await h.call('create_persona', { name: 'Aoi', embedding_model: 'local:sentence-en' })
+    await expect
+      .poll(() => logs.filter((l) => l.includes('the built-in sentence model is loaded')), { timeout: 60_000 })
+      .toHaveLength(1)
+    expect(h.fake.requests).toEqual([])
+  }, 90_000)
+
   it('finds a short answer through the line it answers', async () => {
     const h = await setup()
     const { id } = await h.call<{ id: string }>('create_persona', { name: 'Aoi', embedding_model: 'local:sentence-en' })

@@ -62,6 +62,16 @@ export class MemoryWorkerHost {
     })
   }
 
+  /**
+   * Has the worker load the sentence model now, ahead of its first query; true once it has.
+   * Without a worker nothing (false): a one-shot command would spend a second loading a model it
+   * never asks.
+   */
+  warmSentences(): Promise<boolean> {
+    if (!this.options.entry) return Promise.resolve(false)
+    return this.embedSentences(['-'], 60_000).then(() => true)
+  }
+
   /** Starts the worker unless it runs already; false when it cannot (no entry, or stopped). */
   private start(): boolean {
     if (!this.options.entry || this.worker.stopped) return false
