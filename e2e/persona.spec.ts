@@ -107,3 +107,46 @@ test('memory search: a new persona in an English window finds memories by meanin
   await expect(search.locator('option:checked')).toHaveText("A provider's embedding model")
   await expect(dialog.getByLabel('Embedding model', { exact: true })).toHaveValue('openai:text-embedding-3-small')
 })
+
+test('a persona searched by words alone is offered the built-in model in the memory panel; "Not now" is remembered', async ({
+  app,
+  page,
+  graph,
+}) => {
+  await app.open()
+  await graph.newFlow()
+  await page.getByRole('button', { name: 'Personas…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Personas' })
+  for (const name of ['Ren', 'Sora']) {
+    await dialog.getByRole('button', { name: '+ New persona' }).click()
+    await dialog.getByLabel('Name').fill(name)
+    await dialog.getByLabel('Memory search').selectOption({ label: 'Words and spelling (every language)' })
+    await dialog.getByRole('button', { name: 'Create persona' }).click()
+    await expect(dialog.getByRole('button', { name })).toBeVisible()
+  }
+  await dialog.getByRole('button', { name: 'Close' }).click()
+
+  const memory = new MemoryPage(page)
+  await memory.open()
+  const choose = memory.panel.getByLabel('Memory of', { exact: true })
+  await choose.selectOption({ label: 'Ren' })
+  const offer = memory.panel.getByTestId('meaning-offer')
+  await expect(offer).toContainText("Ren's memory is searched by words alone")
+  await offer.getByRole('button', { name: 'Search by meaning too' }).click()
+  await expect(offer).toHaveCount(0)
+  await expect(memory.panel.getByTestId('memory-vectors')).toContainText('local:sentence-en')
+
+  await choose.selectOption({ label: 'Sora' })
+  await offer.getByRole('button', { name: 'Not now' }).click()
+  await expect(offer).toHaveCount(0)
+  await page.reload()
+  await memory.open()
+  await choose.selectOption({ label: 'Sora' })
+  await expect(memory.panel.getByTestId('memory-status')).toBeVisible()
+  await expect(offer).toHaveCount(0)
+  await page.getByRole('button', { name: 'Personas…' }).click()
+  await dialog.getByRole('button', { name: 'Sora' }).click()
+  await expect(dialog.getByLabel('Memory search').locator('option:checked')).toHaveText(
+    'Words and spelling (every language)',
+  )
+})

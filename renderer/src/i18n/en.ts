@@ -300,6 +300,11 @@ export const en = {
     vectorsWaiting_one: '{{model}}: {{count}} memory to embed',
     vectorsWaiting_other: '{{model}}: {{count}} memories to embed',
     vectorsReady: '{{model}}: every memory embedded',
+    meaningOffer: {
+      text: "{{name}}'s memory is searched by words alone. The built-in English sentence model also finds memories by meaning, on this computer and at no cost.",
+      use: 'Search by meaning too',
+      notNow: 'Not now',
+    },
     spend: {
       today: 'Today: {{calls}} model calls, {{tokens}} tokens',
       todayOfBudget: 'Today: {{calls}} model calls, {{tokens}} of {{budget}} tokens',

@@ -298,6 +298,11 @@ export const ja: Messages = {
     vectorsWaiting_one: '{{model}}: 埋め込み待ちの記憶 {{count}} 件',
     vectorsWaiting_other: '{{model}}: 埋め込み待ちの記憶 {{count}} 件',
     vectorsReady: '{{model}}: すべての記憶を埋め込み済み',
+    meaningOffer: {
+      text: '{{name}} の記憶は語だけで探しています。内蔵の英語文モデルなら意味でも探せます（このコンピュータで動き、費用はかかりません）。',
+      use: '意味でも探す',
+      notNow: '今はしない',
+    },
     spend: {
       today: '今日：モデル呼び出し {{calls}} 回、{{tokens}} トークン',
       todayOfBudget: '今日：モデル呼び出し {{calls}} 回、{{tokens}} / {{budget}} トークン',

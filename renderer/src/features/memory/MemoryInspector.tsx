@@ -3,6 +3,7 @@ import { useApp } from '../../store'
 import { memoryPersona } from '../../store/memorySlice'
 import { EntityList } from './EntityList'
 import { JobList } from './JobList'
+import { MeaningSearchOffer } from './MeaningSearchOffer'
 import { MemorySpend } from './MemorySpend'
 import { UnitDetail } from './UnitDetail'
 import { UnitList } from './UnitList'
@@ -26,6 +27,7 @@ export function MemoryInspector() {
       ) : (
         <>
           <MemoryStatusLine />
+          <MeaningSearchOffer key={personaId} personaId={personaId} />
           <MemorySpend />
           <div className="segmented" role="tablist" aria-label={t('memory.views')}>
             <button type="button" role="tab" aria-selected={view === 'units'} onClick={() => setView('units')}>

@@ -1,0 +1,43 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { SENTENCE_MODEL } from '@shared/contract'
+import { useApp } from '../../store'
+
+const DISMISSED = 'loomverse.meaningOffer.dismissed.'
+
+/** The window's local storage; absent where components render without a page. */
+const storage = (): Storage | null => (typeof localStorage === 'undefined' ? null : localStorage)
+
+/**
+ * In an English window, offers a persona whose memory is searched by words alone the built-in
+ * sentence model (personas made before it was the default, or set to words). One click switches
+ * it and the memory is embedded again in the background; "Not now" is remembered per persona.
+ */
+export function MeaningSearchOffer({ personaId }: { personaId: string }) {
+  const { t, i18n } = useTranslation()
+  const persona = useApp((s) => s.personas.find((p) => p.id === personaId))
+  const invoke = useApp((s) => s.invoke)
+  const [dismissed, setDismissed] = useState(() => storage()?.getItem(DISMISSED + personaId) === '1')
+  if (!persona || persona.embedding_model || dismissed || !i18n.resolvedLanguage?.startsWith('en')) return null
+  return (
+    <p className="hint meaning-offer" data-testid="meaning-offer">
+      {t('memory.meaningOffer.text', { name: persona.name })}{' '}
+      <button
+        type="button"
+        // personas_changed brings the persona back with its model, and the offer goes.
+        onClick={() => void invoke('update_persona', { id: persona.id, embedding_model: SENTENCE_MODEL })}
+      >
+        {t('memory.meaningOffer.use')}
+      </button>{' '}
+      <button
+        type="button"
+        onClick={() => {
+          storage()?.setItem(DISMISSED + personaId, '1')
+          setDismissed(true)
+        }}
+      >
+        {t('memory.meaningOffer.notNow')}
+      </button>
+    </p>
+  )
+}
