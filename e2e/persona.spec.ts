@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures'
 import { MemoryPage } from './pages/memory.page'
+import { bindNewPersona, openPersonas } from './pages/persona.steps'
 
 test('create a persona, bind the conversation to it, and it speaks with its own text and model', async ({
   app,
@@ -67,18 +68,14 @@ test('memory search: a new persona in an English window finds memories by meanin
 }) => {
   await app.open()
   await graph.newFlow()
-  await page.getByRole('button', { name: 'Personas…' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Personas' })
+  const dialog = await openPersonas(page)
   const search = dialog.getByLabel('Memory search')
   await expect(search.locator('option:checked')).toHaveText('Built-in English sentence model (offline)')
   await expect(dialog.getByTestId('memory-search-hint')).toContainText('Reads English only')
-  await dialog.getByLabel('Name').fill('Mio')
-  await dialog.getByRole('button', { name: 'Create persona' }).click()
-  await expect(dialog.getByRole('button', { name: 'Mio' })).toBeVisible()
   await dialog.getByRole('button', { name: 'Close' }).click()
 
-  // The model runs in the memory worker: the exchange is embedded with no provider asked.
-  await page.getByLabel('Persona', { exact: true }).selectOption({ label: 'Mio' })
+  // Made with the default: the model runs in the memory worker, no provider asked.
+  await bindNewPersona(page, { name: 'Mio', persona: 'A librarian in Kyoto.' })
   await graph.send('I have been going to kickboxing classes.')
   await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
   const memory = new MemoryPage(page)
@@ -88,13 +85,13 @@ test('memory search: a new persona in an English window finds memories by meanin
   })
 
   // Words only: a change says the memory is read again, and is kept.
-  await page.getByRole('button', { name: 'Personas…' }).click()
+  await openPersonas(page)
   await dialog.getByRole('button', { name: 'Mio' }).click()
   await search.selectOption({ label: 'Words and spelling (every language)' })
   await expect(dialog.getByTestId('memory-search-hint')).toContainText("reads this persona's memory again")
   await dialog.getByRole('button', { name: 'Save' }).click()
   await dialog.getByRole('button', { name: 'Close' }).click()
-  await page.getByRole('button', { name: 'Personas…' }).click()
+  await openPersonas(page)
   await expect(search.locator('option:checked')).toHaveText('Words and spelling (every language)')
   await expect(dialog.getByLabel('Embedding model', { exact: true })).toHaveCount(0)
 
@@ -103,7 +100,7 @@ test('memory search: a new persona in an English window finds memories by meanin
   await dialog.getByLabel('Embedding model', { exact: true }).fill('openai:text-embedding-3-small')
   await dialog.getByRole('button', { name: 'Save' }).click()
   await dialog.getByRole('button', { name: 'Close' }).click()
-  await page.getByRole('button', { name: 'Personas…' }).click()
+  await openPersonas(page)
   await expect(search.locator('option:checked')).toHaveText("A provider's embedding model")
   await expect(dialog.getByLabel('Embedding model', { exact: true })).toHaveValue('openai:text-embedding-3-small')
 })
@@ -115,8 +112,7 @@ test('a persona searched by words alone is offered the built-in model in the mem
 }) => {
   await app.open()
   await graph.newFlow()
-  await page.getByRole('button', { name: 'Personas…' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Personas' })
+  const dialog = await openPersonas(page)
   for (const name of ['Ren', 'Sora']) {
     await dialog.getByRole('button', { name: '+ New persona' }).click()
     await dialog.getByLabel('Name').fill(name)
@@ -144,7 +140,7 @@ test('a persona searched by words alone is offered the built-in model in the mem
   await choose.selectOption({ label: 'Sora' })
   await expect(memory.panel.getByTestId('memory-status')).toBeVisible()
   await expect(offer).toHaveCount(0)
-  await page.getByRole('button', { name: 'Personas…' }).click()
+  await openPersonas(page)
   await dialog.getByRole('button', { name: 'Sora' }).click()
   await expect(dialog.getByLabel('Memory search').locator('option:checked')).toHaveText(
     'Words and spelling (every language)',

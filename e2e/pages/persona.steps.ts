@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 import type { AppPage } from './app.page'
 import type { GraphPage } from './graph.page'
 
@@ -11,10 +11,15 @@ export interface NewPersona {
   lightweight?: string
 }
 
+/** Opens the Personas dialog from the header. */
+export async function openPersonas(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Personas…' }).click()
+  return page.getByRole('dialog', { name: 'Personas' })
+}
+
 /** Creates a persona in the Personas dialog and binds the open conversation to it. */
 export async function bindNewPersona(page: Page, p: NewPersona): Promise<void> {
-  await page.getByRole('button', { name: 'Personas…' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Personas' })
+  const dialog = await openPersonas(page)
   await dialog.getByLabel('Name').fill(p.name)
   await dialog.getByLabel('Persona', { exact: true }).fill(p.persona)
   await dialog.getByLabel('Chat', { exact: true }).fill(p.chat ?? 'openai:gpt-4o')
