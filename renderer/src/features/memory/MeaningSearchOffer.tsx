@@ -17,8 +17,11 @@ export function MeaningSearchOffer({ personaId }: { personaId: string }) {
   const { t, i18n } = useTranslation()
   const persona = useApp((s) => s.personas.find((p) => p.id === personaId))
   const invoke = useApp((s) => s.invoke)
+  // The model memory actually uses (an environment default counts), once the status is in.
+  const status = useApp((s) => s.memoryStatus)
   const [dismissed, setDismissed] = useState(() => storage()?.getItem(DISMISSED + personaId) === '1')
-  if (!persona || persona.embedding_model || dismissed || !i18n.resolvedLanguage?.startsWith('en')) return null
+  const wordsOnly = !persona?.embedding_model && status !== null && status.vectors.model === null
+  if (!persona || !wordsOnly || dismissed || !i18n.resolvedLanguage?.startsWith('en')) return null
   return (
     <p className="hint meaning-offer" data-testid="meaning-offer">
       {t('memory.meaningOffer.text', { name: persona.name })}{' '}
