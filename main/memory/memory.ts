@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { MemoryPack, MemoryStatus, MemoryUnitDetail, memoryMethods, Parsed } from '@shared/contract'
 import { AppError } from '@shared/errors'
@@ -24,6 +24,7 @@ import { MemoryJobPlanner } from './jobPlanner'
 import { memoryControl, setDailyBudget, setPaused } from './memoryBreaker'
 import { ENTITY_JOBS } from './memoryJobs'
 import { MemoryProgress } from './memoryProgress'
+import { modelIndexOf } from './modelIndex'
 import { dirtyCount } from './modelVectors'
 import { PackAids } from './packAids'
 import { isSentenceModel } from './sentenceModel'
@@ -168,7 +169,7 @@ export class MemoryService implements ChatMemory {
   private readonly aids: PackAids
   private readonly planner: MemoryJobPlanner
   private readonly stopListening: () => void
-  /** Whether the built-in sentence model was asked to load in the worker (once, see warmSentenceModel). */
+  /** Whether the built-in sentence model was asked to load in the worker (once, see warmModels). */
   private sentenceModelAsked = false
 
   constructor(private readonly deps: MemoryDeps) {
@@ -213,12 +214,12 @@ export class MemoryService implements ChatMemory {
       language: () => deps.settings.get().language,
     })
     this.resumePending()
-    this.warmSentenceModel()
+    this.warmModels()
     let language = uiLanguage(deps.settings.get().language)
     this.stopListening = deps.bus.listen((event) => {
       if (event === 'personas_changed') {
         this.resumeOnNewModel()
-        this.warmSentenceModel()
+        this.warmModels()
         // A persona's new embedding model starts on its memory at once, not at the next message.
         for (const [personaId, store] of this.stores)
           if (deps.personas.find(personaId)) this.planner.catchUpEmbeddings(personaId, store)
@@ -231,11 +232,18 @@ export class MemoryService implements ChatMemory {
   }
 
   /**
-   * Loads the built-in sentence model in the worker as soon as a persona uses it, not at its first
-   * message: cold, the model took ~0.9 s to answer its first query (loading TensorFlow.js and the
-   * weights), and that reply waited for it; warm, a query takes ~15 ms.
+   * Readies what a persona's embedding model needs before its first message, as soon as a
+   * persona uses one (at start-up, or when one is made or changed):
+   * - its memory's vectors load into the index in slices (see store());
+   * - the built-in sentence model loads in the worker: cold, it took ~0.9 s to answer its first
+   *   query (loading TensorFlow.js and the weights), and that reply waited for it; warm, a query
+   *   takes ~15 ms.
    */
-  private warmSentenceModel(): void {
+  private warmModels(): void {
+    if (!this.worker.available) return // a one-shot command: nothing to get ready for
+    // The memories searched by a model open now, so their vectors load before the first message.
+    for (const p of this.deps.personas.list())
+      if (this.aids.embeddingModel(p) && existsSync(this.dbPath(p.id))) this.store(p.id)
     if (this.sentenceModelAsked) return
     if (!this.deps.personas.list().some((p) => isSentenceModel(this.aids.embeddingModel(p)))) return
     this.sentenceModelAsked = true
@@ -267,6 +275,12 @@ export class MemoryService implements ChatMemory {
     mkdirSync(this.deps.paths.memory, { recursive: true })
     const store = openMemory(this.dbPath(personaId))
     this.stores.set(personaId, store)
+    // The embedding model's index loads in slices now, not all at once in the first pack (in the
+    // app; a one-shot command without a worker would only wait for it).
+    if (this.worker.available && this.aids.embeddingModel(this.deps.personas.get(personaId)))
+      modelIndexOf(store.db)
+        .loadInSlices()
+        .catch((e: Error) => this.deps.log?.(`[memory] loading the vectors of ${personaId} stopped: ${e.message}`))
     return store
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { useMemoryFiles } from '../../tests/support/memoryFiles'
 import { UnitKind, UnitState } from './enums'
-import { modelIndexOf } from './modelIndex'
+import { ModelVectorIndex, modelIndexOf } from './modelIndex'
 import { deleteModelVector, nearestByModel, takeDirty, writeModelVectors } from './modelVectors'
 import { buildPack } from './scheduler'
 import type { MemoryStore } from './store'
@@ -89,6 +89,79 @@ describe("the in-memory index of the embedding model's vectors", () => {
     expect(index.stats.rebuilds).toBe(2)
     expect(index.search('local:sentence-en', vector, UnitKind.EPISODE, 5)).toEqual([])
     expect(index.search('ollama:nomic', other(), UnitKind.EPISODE, 5).map((r) => r.id)).toEqual([1])
+  })
+})
+
+describe('the index loaded in slices', () => {
+  const MODEL = 'local:sentence-en'
+  const tick = () => new Promise((resolve) => setImmediate(resolve))
+
+  it('answers nothing until it is loaded, then as an index loaded at once, with what was written meanwhile', async () => {
+    const store = memory()
+    const worker = memory(store.db.name) // the memory worker's connection writes while the main thread loads
+    const next = vectors(64, 7)
+    store.db
+      .transaction(() => {
+        for (let i = 0; i < 3000; i++) store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: `turn ${i}` } })
+      })
+      .immediate()
+    // Three sentences a turn: 9,000 rows, read in three pages after the turns' own vectors.
+    writeModelVectors(
+      store.db,
+      MODEL,
+      takeDirty(store.db, 3000).map((u) => ({ ...u, vector: next(), sentences: [next(), next(), next()] })),
+    )
+    const query = next()
+    const index = new ModelVectorIndex(store.db)
+    const loading = index.loadInSlices(0) // a page a slice
+    expect(index.ready).toBe(false)
+    index.sync() // a pack meanwhile: no load at once
+    expect(index.ready).toBe(false)
+    expect(index.search(MODEL, query, UnitKind.EPISODE, 10)).toEqual([])
+    expect(index.searchSentences(MODEL, query, 10)).toEqual([])
+
+    // After the first slice (the turns' vectors): one turn deleted, one added right on the query.
+    await tick()
+    const gone = 1 // the first turn, read in the first slice
+    deleteModelVector(worker.db, gone)
+    const near = worker.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: 'said just now' } })
+    writeModelVectors(worker.db, MODEL, [
+      { id: near, kind: UnitKind.EPISODE, gen: 0, vector: query, sentences: [query] },
+    ])
+    expect(index.ready).toBe(false)
+
+    await loading
+    expect(index.ready).toBe(true)
+    const atOnce = new ModelVectorIndex(store.db)
+    atOnce.sync()
+    const found = index.search(MODEL, query, UnitKind.EPISODE, 20)
+    expect(found).toEqual(atOnce.search(MODEL, query, UnitKind.EPISODE, 20))
+    expect(found[0]).toMatchObject({ id: near })
+    expect(index.searchSentences(MODEL, query, 20)).toEqual(atOnce.searchSentences(MODEL, query, 20))
+    expect(index.searchSentences(MODEL, query, 1)[0]).toMatchObject({ id: near })
+    const everyTurn = index.search(MODEL, query, UnitKind.EPISODE, 5000).map((r) => r.id)
+    expect(everyTurn).toHaveLength(3000) // 3,000 less the deleted one, plus the new one
+    expect(everyTurn).not.toContain(gone)
+  })
+
+  it('gives a MemoryPack meaning through sqlite-vec while it loads', async () => {
+    const store = memory()
+    const next = vectors(64, 9)
+    fill(store, 300, MODEL, next)
+    const query = next()
+    const target = store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: 'the turn the question means' } })
+    writeModelVectors(store.db, MODEL, [{ id: target, kind: UnitKind.EPISODE, gen: 0, vector: query }])
+    const loading = modelIndexOf(store.db).loadInSlices(0)
+    const pack = buildPack(store, {
+      query: 'unrelated words',
+      budget: 2000,
+      path: null,
+      modelVector: { model: MODEL, vector: query },
+    })
+    expect(modelIndexOf(store.db).ready).toBe(false)
+    const item = pack.sections.flatMap((s) => s.items).find((i) => i.unit_id === target)
+    expect(item?.why).toMatch(/meaning #1 /)
+    await loading
   })
 })
 

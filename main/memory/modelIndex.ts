@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open'
 import { int8Of, int8Parts, modelVectorMeta, SENTENCES_KEPT, type ModelVectorMeta } from './modelVectors'
 import { blobFloats } from './embedder'
-import { vecRowsByChunks } from './vecChunks'
+import { vecChunkPages } from './vecChunks'
 import { KindPartitions } from './kindPartitions'
 
 /**
@@ -21,7 +21,8 @@ import { KindPartitions } from './kindPartitions'
  *
  * Freshness: every write or delete appends to `model_vector_changes` (modelVectors.ts), from
  * any connection — the memory worker embeds, the main thread searches. Unit id 0 there means
- * the table was started afresh (another model): reload everything.
+ * the table was started afresh (another model): reload everything. The memory service loads it
+ * in slices when it opens a persona's store (loadInSlices), so no pack waits seconds for it.
  */
 export class ModelVectorIndex {
   private loaded: ModelVectorMeta | null = null
@@ -31,11 +32,13 @@ export class ModelVectorIndex {
   /** The last `model_vector_changes.seq` applied; -1 until first built. */
   private seq = -1
   private readonly stmts: Record<
-    'head' | 'changed' | 'sentencesOf' | 'allSentences' | 'countSentences',
+    'head' | 'changed' | 'sentencesOf' | 'sentencesAfter' | 'countSentences',
     Statement<unknown[]>
   >
   /** Prepared once the table exists (it is made on the model's first write). */
   private reads: Record<'one' | 'all', Statement<unknown[]>> | null = null
+  /** A load under way in slices (loadInSlices); until it is done the index answers nothing. */
+  private slices: Generator<void, void> | null = null
   /** Counters the tests read. */
   readonly stats = { rebuilds: 0, loadedFrom: null as 'chunks' | 'vec0' | null }
 
@@ -46,7 +49,11 @@ export class ModelVectorIndex {
       ),
       changed: db.prepare('SELECT DISTINCT unit_id AS id FROM model_vector_changes WHERE seq > ?'),
       sentencesOf: db.prepare('SELECT seq, embedding FROM model_sentences WHERE unit_id = ? ORDER BY seq').raw(true),
-      allSentences: db.prepare('SELECT unit_id, seq, embedding FROM model_sentences').raw(true),
+      sentencesAfter: db
+        .prepare(
+          `SELECT unit_id, seq, embedding FROM model_sentences WHERE (unit_id, seq) > (?, ?) ORDER BY unit_id, seq LIMIT ${SENTENCE_PAGE}`,
+        )
+        .raw(true),
       countSentences: db.prepare('SELECT count(*) FROM model_sentences').pluck(),
     }
   }
@@ -58,15 +65,21 @@ export class ModelVectorIndex {
     })
   }
 
-  /** Applies what changed since the last call (or loads everything when needed). */
+  /** Whether the index answers: false while a load in slices is under way. */
+  get ready(): boolean {
+    return this.slices === null
+  }
+
+  /**
+   * Applies what changed since the last call (or loads everything when needed). While a load in
+   * slices is under way it does nothing: that load catches up when it is done.
+   */
   sync(): void {
+    if (this.slices) return
     const run = () => {
-      const meta = modelVectorMeta(this.db)
-      const { lo, hi } = this.stmts.head.get() as { lo: number | null; hi: number | null }
-      const head = hi ?? 0
-      if (!meta) return this.clear(null, head)
-      const behind = this.seq < 0 || (lo !== null && this.seq < lo - 1) || head < this.seq || head - this.seq > 5_000
-      if (behind || meta.model !== this.loaded?.model || meta.dims !== this.loaded.dims) return this.load(meta, head)
+      const plan = this.plan()
+      if (plan.load) return plan.meta ? this.load(plan.meta, plan.head) : this.clear(null, plan.head)
+      const { meta, head } = plan
       if (head === this.seq) return
       const ids = (this.stmts.changed.all(this.seq) as Array<{ id: number }>).map((r) => r.id)
       if (ids.includes(0)) return this.load(meta, head)
@@ -86,13 +99,58 @@ export class ModelVectorIndex {
   }
 
   /**
+   * Loads everything, if a load is due, in slices of about `sliceMs` with the event loop running
+   * between them, then catches up with what was written meanwhile. A load at once took the main
+   * thread ~1 s at 20k units and ~5 s at 100k (sentences included), all in the first pack after
+   * start; the memory starts this when it opens a persona's store, and until it is done a pack
+   * asks sqlite-vec instead (retrieval.ts).
+   */
+  async loadInSlices(sliceMs = 8): Promise<void> {
+    if (this.slices || this.db.inTransaction) return
+    const plan = this.db.transaction(() => this.plan()).deferred()
+    if (!plan.load || !plan.meta) return this.sync()
+    this.slices = this.loadSteps(plan.meta, plan.head, true)
+    try {
+      for (let done = false; !done;) {
+        await new Promise((resolve) => setImmediate(resolve))
+        const until = performance.now() + sliceMs
+        // Each slice reads in a read transaction of its own; what is written between slices is
+        // in the change log past `head`, which the sync below applies.
+        done = this.db
+          .transaction(() => {
+            for (;;) {
+              if (this.slices!.next().done) return true
+              if (performance.now() >= until) return false
+            }
+          })
+          .deferred()
+      }
+    } finally {
+      this.slices = null
+    }
+    this.sync()
+  }
+
+  /** What a sync must do: load everything (cleared when no model has vectors), or apply the log. */
+  private plan():
+    { load: true; meta: ModelVectorMeta | null; head: number } | { load: false; meta: ModelVectorMeta; head: number } {
+    const meta = modelVectorMeta(this.db)
+    const { lo, hi } = this.stmts.head.get() as { lo: number | null; hi: number | null }
+    const head = hi ?? 0
+    if (!meta) return { load: true, meta: null, head }
+    const behind = this.seq < 0 || (lo !== null && this.seq < lo - 1) || head < this.seq || head - this.seq > 5_000
+    if (behind || meta.model !== this.loaded?.model || meta.dims !== this.loaded.dims) return { load: true, meta, head }
+    return { load: false, meta, head }
+  }
+
+  /**
    * The k units of `kind` nearest to `vector` (cosine distance, nearest first), as
    * `nearestByModel` answers, to within the quantisation; empty for another model or width.
    */
   search(model: string, vector: readonly number[], kind: number, k: number): Array<{ id: number; distance: number }> {
     const query = this.unitQuery(model, vector)
     const part = this.parts.get(kind)
-    if (!query || !part || k <= 0) return []
+    if (!query || !part || k <= 0 || this.slices) return []
     return part.nearest(query, k, Math.max(200, 10 * k))
   }
 
@@ -102,7 +160,7 @@ export class ModelVectorIndex {
    */
   searchSentences(model: string, vector: readonly number[], k: number): Array<{ id: number; distance: number }> {
     const query = this.unitQuery(model, vector)
-    if (!query || !this.sentences || k <= 0) return []
+    if (!query || !this.sentences || k <= 0 || this.slices) return []
     // A unit has a few sentences: four rows a unit wanted is nearly always k units. Their signs
     // pick four times that many to score (LoCoMo recall on conversations 0–2 is the same with
     // sixteen times).
@@ -144,18 +202,53 @@ export class ModelVectorIndex {
   }
 
   private load(meta: ModelVectorMeta, head: number): void {
+    for (const _ of this.loadSteps(meta, head, false));
+  }
+
+  /**
+   * Loads everything, yielding after each page (a few thousand rows): at once inside one read
+   * transaction (`load`), or in slices (`loadInSlices`), where a page may see rows written after
+   * `head`, which the change log brings again, so counts that disagree are no sign of damage.
+   */
+  private *loadSteps(meta: ModelVectorMeta, head: number, sliced: boolean): Generator<void, void> {
     this.clear(meta, -1)
     // From sqlite-vec's chunks when their layout is the known one (vecChunks.ts), else through vec0.
-    const chunked = vecRowsByChunks(this.db, { table: 'vec_units_model', dims: meta.dims, metadata: 0 })
-    this.stats.loadedFrom = chunked ? 'chunks' : 'vec0'
-    for (const [id, embedding, kind] of chunked ??
-      (this.vectors().all.iterate() as Iterable<[number | bigint, Buffer, number | bigint]>))
-      this.put(Number(id), Number(kind), blobFloats(embedding, meta.dims))
+    const pages = vecChunkPages(this.db, { table: 'vec_units_model', dims: meta.dims, metadata: 0 }, 1)
+    let read: 'complete' | 'partial' | 'unknown'
+    for (;;) {
+      const page = pages.next()
+      if (page.done) {
+        read = page.value
+        break
+      }
+      for (const [i, [id, embedding, kind]] of page.value.entries()) {
+        this.put(id, kind, blobFloats(embedding, meta.dims))
+        if (i % ROWS_A_STEP === ROWS_A_STEP - 1) yield
+      }
+      yield
+    }
+    this.stats.loadedFrom = read === 'complete' || (sliced && read === 'partial') ? 'chunks' : 'vec0'
+    if (this.stats.loadedFrom === 'vec0') {
+      this.parts.clear()
+      for (const [id, embedding, kind] of this.vectors().all.iterate() as Iterable<
+        [number | bigint, Buffer, number | bigint]
+      >)
+        this.put(Number(id), Number(kind), blobFloats(embedding, meta.dims))
+    }
     // Sized once: at 100k units the sentences are ~200k rows, and growing by half leaves a third spare.
     const sentences = this.stmts.countSentences.get() as number
     if (sentences > 0) (this.sentences = new DensePartition(meta.dims)).reserve(sentences)
-    for (const [id, seq, embedding] of this.stmts.allSentences.iterate() as Iterable<[number, number, Buffer]>)
-      this.putSentence(id, seq, int8Parts(embedding, meta.dims), meta.dims)
+    // In pages read whole: all() is quicker than stepping through 200k rows.
+    for (let after: [number, number] = [-1, -1]; ;) {
+      const rows = this.stmts.sentencesAfter.all(...after) as Array<[number, number, Buffer]>
+      for (const [i, [id, seq, embedding]] of rows.entries()) {
+        this.putSentence(id, seq, int8Parts(embedding, meta.dims), meta.dims)
+        if (i % ROWS_A_STEP === ROWS_A_STEP - 1) yield
+      }
+      if (rows.length < SENTENCE_PAGE) break
+      after = [rows.at(-1)![0], rows.at(-1)![1]]
+      yield
+    }
     this.seq = head
     this.stats.rebuilds++
   }
@@ -305,6 +398,11 @@ export class DensePartition {
     this.cap = cap
   }
 }
+
+/** Sentence rows read at a time when the index loads. */
+const SENTENCE_PAGE = 1024
+/** Rows put between two steps of a load (a load in slices checks the time at each, ~5 ms apart). */
+const ROWS_A_STEP = 256
 
 /** Sign words (of 32 bits) a large partition is first ranked on, and how many times the pool it keeps. */
 const PREFIX_WORDS = 4

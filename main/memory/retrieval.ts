@@ -127,21 +127,23 @@ export function hybridRetrieve(
   let sentenceRanked: Array<{ id: number; distance: number }> = []
   // The built-in sentence model reads English only: on Japanese its neighbours are noise.
   if (modelVector && !(isSentenceModel(modelVector.model) && CJK.test(query))) {
-    // The in-memory index (modelIndex.ts) outside a write transaction, sqlite-vec inside one.
+    // The in-memory index (modelIndex.ts) outside a write transaction, sqlite-vec inside one
+    // and while the index loads in slices.
     const index = store.db.inTransaction ? null : modelIndexOf(store.db)
     index?.sync()
+    const ready = index?.ready ? index : null
     for (const [kind, k] of knnKinds) {
       const { model, vector } = modelVector
       const share = Math.ceil(k * tuning.meaningShare)
-      const rows = index
-        ? index.search(model, vector, kind, share)
+      const rows = ready
+        ? ready.search(model, vector, kind, share)
         : nearestByModel(store.db, model, vector, kind, share)
       for (const row of rows) meaning.set(row.id, row.distance)
     }
     // Episodes by their nearest sentence (embedJob.sentencesOf): from the in-memory index only;
-    // inside a write transaction the pack goes without them.
+    // inside a write transaction, or while it loads, the pack goes without them.
     sentenceRanked =
-      index?.searchSentences(modelVector.model, modelVector.vector, Math.ceil(KNN_K * tuning.sentenceShare)) ?? []
+      ready?.searchSentences(modelVector.model, modelVector.vector, Math.ceil(KNN_K * tuning.sentenceShare)) ?? []
   }
   const meaningRanked = [...meaning.entries()].sort((a, b) => a[1] - b[1])
   lap('model-knn')

@@ -33,45 +33,74 @@ const KNOWN_VERSIONS = new Set(['v0.1.9'])
  * listed above is read through vec0 until checked. Call it inside a read transaction: the
  * tables must come from one snapshot. `table` is one of ours, never input.
  */
-export function vecRowsByChunks(db: Db, { table, dims, metadata }: VecTable): VecRow[] | null {
-  if (!KNOWN_VERSIONS.has(String(db.prepare('SELECT vec_version()').pluck().get()))) return null
+export function vecRowsByChunks(db: Db, table: VecTable): VecRow[] | null {
+  const pages = vecChunkPages(db, table)
+  const rows: VecRow[] = []
+  for (let page = pages.next(); ; page = pages.next()) {
+    if (page.done) return page.value === 'complete' ? rows : null
+    for (const row of page.value) rows.push(row) // a spread of 100k rows overflows the stack
+  }
+}
+
+/**
+ * vecRowsByChunks a page of chunks at a time (up to `chunksPerPage` × 1,024 rows), for a
+ * caller that reads each page in a transaction of its own and lets the event loop run between
+ * them (the model index's load in slices). Returns, once done, `complete` when the rows were
+ * every live one, `partial` when the counts disagree (another release's layout, or rows
+ * written between the pages: a caller reading in slices has those from its change log), and
+ * `unknown` at once for a storage this does not read.
+ */
+export function* vecChunkPages(
+  db: Db,
+  { table, dims, metadata }: VecTable,
+  chunksPerPage = Number.MAX_SAFE_INTEGER,
+): Generator<VecRow[], 'complete' | 'partial' | 'unknown'> {
+  if (!KNOWN_VERSIONS.has(String(db.prepare('SELECT vec_version()').pluck().get()))) return 'unknown'
   const bytes = dims * 4
   const meta = metadata === 2
-  const rows: VecRow[] = []
-  let chunks: Array<[number, number, Buffer, Buffer, Buffer, Buffer?, Buffer?]>
-  try {
-    chunks = readChunks(db, table, meta)
-  } catch {
-    return null // tables or columns not as this release makes them (a file from another release)
-  }
-  for (const [size, kind, validity, rowids, vectors, states, sensitivities] of chunks) {
-    if (rowids.length < size * 8 || vectors.length < size * bytes) return null
-    if (meta && ((states?.length ?? 0) < size * 8 || (sensitivities?.length ?? 0) < size * 8)) return null
-    for (let i = 0; i < size; i++) {
-      if ((validity[i >> 3]! & (1 << (i & 7))) === 0) continue
-      rows.push([
-        int64(rowids, i),
-        vectors.subarray(i * bytes, (i + 1) * bytes),
-        Number(kind),
-        states ? int64(states, i) : 0,
-        sensitivities ? int64(sensitivities, i) : 0,
-      ])
+  let read = 0
+  for (let after = -1; ;) {
+    let chunks: Array<[number, number, number, Buffer, Buffer, Buffer, Buffer?, Buffer?]>
+    try {
+      chunks = readChunks(db, table, meta, after, chunksPerPage)
+    } catch {
+      return 'unknown' // tables or columns not as this release makes them (a file from another release)
     }
+    const rows: VecRow[] = []
+    for (const [, size, kind, validity, rowids, vectors, states, sensitivities] of chunks) {
+      if (rowids.length < size * 8 || vectors.length < size * bytes) return 'unknown'
+      if (meta && ((states?.length ?? 0) < size * 8 || (sensitivities?.length ?? 0) < size * 8)) return 'unknown'
+      for (let i = 0; i < size; i++) {
+        if ((validity[i >> 3]! & (1 << (i & 7))) === 0) continue
+        rows.push([
+          int64(rowids, i),
+          vectors.subarray(i * bytes, (i + 1) * bytes),
+          Number(kind),
+          states ? int64(states, i) : 0,
+          sensitivities ? int64(sensitivities, i) : 0,
+        ])
+      }
+    }
+    read += rows.length
+    if (rows.length > 0) yield rows
+    if (chunks.length < chunksPerPage) break
+    after = chunks.at(-1)![0]
   }
   // Every live row once: vec0's own rowid table counts them.
   const live = db.prepare(`SELECT count(*) FROM ${table}_rowids`).pluck().get() as number
-  return rows.length === live ? rows : null
+  return read === live ? 'complete' : 'partial'
 }
 
-function readChunks(db: Db, table: VecTable['table'], meta: boolean) {
+function readChunks(db: Db, table: VecTable['table'], meta: boolean, after: number, limit: number) {
   return db
     .prepare(
-      `SELECT c.size, c.partition00, c.validity, c.rowids, v.vectors${meta ? ', s.data, p.data' : ''}
+      `SELECT c.chunk_id, c.size, c.partition00, c.validity, c.rowids, v.vectors${meta ? ', s.data, p.data' : ''}
        FROM ${table}_chunks c JOIN ${table}_vector_chunks00 v ON v.rowid = c.chunk_id
-       ${meta ? `JOIN ${table}_metadatachunks00 s ON s.rowid = c.chunk_id JOIN ${table}_metadatachunks01 p ON p.rowid = c.chunk_id` : ''}`,
+       ${meta ? `JOIN ${table}_metadatachunks00 s ON s.rowid = c.chunk_id JOIN ${table}_metadatachunks01 p ON p.rowid = c.chunk_id` : ''}
+       WHERE c.chunk_id > ? ORDER BY c.chunk_id LIMIT ?`,
     )
     .raw(true)
-    .all() as Array<[number, number, Buffer, Buffer, Buffer, Buffer?, Buffer?]>
+    .all(after, limit) as Array<[number, number, number, Buffer, Buffer, Buffer, Buffer?, Buffer?]>
 }
 
 /** The i-th little-endian int64 of a blob, as a number (ids and small codes: no BigInt needed). */
