@@ -35,6 +35,20 @@ function fill(store: MemoryStore, n: number, model: string, next: () => number[]
   )
 }
 
+/** `n` turns embedded by the sentence model, each with `sentences` sentence vectors. */
+function turnsWithSentences(store: MemoryStore, n: number, sentences: number, next: () => number[]): void {
+  store.db
+    .transaction(() => {
+      for (let i = 0; i < n; i++) store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: `turn ${i}` } })
+    })
+    .immediate()
+  writeModelVectors(
+    store.db,
+    'local:sentence-en',
+    takeDirty(store.db, n).map((u) => ({ ...u, vector: next(), sentences: Array.from({ length: sentences }, next) })),
+  )
+}
+
 describe("the in-memory index of the embedding model's vectors", () => {
   it('answers as sqlite-vec does: the same nearest units, at the same distances', () => {
     const store = memory()
@@ -100,17 +114,8 @@ describe('the index loaded in slices', () => {
     const store = memory()
     const worker = memory(store.db.name) // the memory worker's connection writes while the main thread loads
     const next = vectors(64, 7)
-    store.db
-      .transaction(() => {
-        for (let i = 0; i < 3000; i++) store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: `turn ${i}` } })
-      })
-      .immediate()
-    // Three sentences a turn: 9,000 rows, read in three pages after the turns' own vectors.
-    writeModelVectors(
-      store.db,
-      MODEL,
-      takeDirty(store.db, 3000).map((u) => ({ ...u, vector: next(), sentences: [next(), next(), next()] })),
-    )
+    // Three sentences a turn: 9,000 rows, read in pages after the turns' own vectors.
+    turnsWithSentences(store, 3000, 3, next)
     const query = next()
     const index = new ModelVectorIndex(store.db)
     const loading = index.loadInSlices(0) // a page a slice
@@ -176,16 +181,7 @@ describe("the index of episodes' sentences", () => {
     const store = memory()
     const worker = memory(store.db.name)
     const next = vectors(64, 11)
-    store.db
-      .transaction(() => {
-        for (let i = 0; i < 300; i++) store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: `turn ${i}` } })
-      })
-      .immediate()
-    writeModelVectors(
-      store.db,
-      'local:sentence-en',
-      takeDirty(store.db, 300).map((u) => ({ ...u, vector: next(), sentences: [next(), next()] })),
-    )
+    turnsWithSentences(store, 300, 2, next)
     const query = next()
     // The turn as a whole points away from the question; one of its sentences is the question.
     const long = store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: 'a long turn' } })
