@@ -5,6 +5,8 @@ import { _electron as electron, expect, test } from '@playwright/test'
 import { startFakeLlm } from '../tests/support/fakeLlm'
 import { llmEnv } from '../tests/support/serveProcess'
 import { GraphPage } from './pages/graph.page'
+import { MemoryPage } from './pages/memory.page'
+import { openPersonas } from './pages/persona.steps'
 
 // The packaged app (npm run dist -- --dir) started as a user would: it opens its database from
 // inside the asar, answers a chat from the fake LLM, and leaves a screenshot. Run with
@@ -55,6 +57,23 @@ test('the packaged app starts, opens its database and answers a chat', async ({}
     await expect(graph.card(1).getByTestId('node-response')).toContainText('Hello from the fake model')
     // The reply was stored: better-sqlite3 and vec0 loaded from app.asar.unpacked into the data home.
     expect(readdirSync(home)).not.toHaveLength(0)
+
+    // The built-in sentence model (what a persona made in an English window searches memory
+    // with) loads its WebAssembly and weights from inside app.asar, in the memory worker.
+    const dialog = await openPersonas(page)
+    await dialog.getByLabel('Name').fill('Mio')
+    await dialog.getByLabel('Memory search').selectOption({ label: 'Built-in English sentence model (offline)' })
+    await dialog.getByRole('button', { name: 'Create persona' }).click()
+    await expect(dialog.getByRole('button', { name: 'Mio' })).toBeVisible()
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    await page.getByLabel('Persona', { exact: true }).selectOption({ label: 'Mio' })
+    await graph.send('I have been going to kickboxing classes.')
+    await expect(graph.card(2).getByTestId('node-response')).not.toBeEmpty()
+    const memory = new MemoryPage(page)
+    await memory.open()
+    await expect(memory.panel.getByTestId('memory-vectors')).toHaveText('local:sentence-en: every memory embedded', {
+      timeout: 120_000,
+    })
     await page.screenshot({ path: testInfo.outputPath('packaged.png') })
   } finally {
     await app.close()
