@@ -240,17 +240,21 @@ export class MemoryService implements ChatMemory {
    *   takes ~15 ms.
    */
   private warmModels(): void {
-    if (!this.worker.available) return // a one-shot command: nothing to get ready for
-    // The memories searched by a model open now, so their vectors load before the first message.
-    for (const p of this.deps.personas.list())
-      if (this.aids.embeddingModel(p) && existsSync(this.dbPath(p.id))) this.store(p.id)
-    if (this.sentenceModelAsked) return
-    if (!this.deps.personas.list().some((p) => isSentenceModel(this.aids.embeddingModel(p)))) return
+    // A one-shot command (no worker) has nothing to get ready for: it would only wait longer.
+    if (!this.worker.available) return
+    let sentences = false
+    for (const p of this.deps.personas.list()) {
+      const model = this.aids.embeddingModel(p)
+      if (!model) continue
+      sentences ||= isSentenceModel(model)
+      // Opened now, so the memory's vectors load before the first message.
+      if (existsSync(this.dbPath(p.id))) this.store(p.id)
+    }
+    if (this.sentenceModelAsked || !sentences) return
     this.sentenceModelAsked = true
     const started = performance.now()
     this.worker.warmSentences().then(
-      (loaded) =>
-        loaded &&
+      () =>
         this.deps.log?.(
           `[memory] the built-in sentence model is loaded (${Math.round(performance.now() - started)} ms)`,
         ),

@@ -62,14 +62,9 @@ export class MemoryWorkerHost {
     })
   }
 
-  /**
-   * Has the worker load the sentence model now, ahead of its first query; true once it has.
-   * Without a worker nothing (false): a one-shot command would spend a second loading a model it
-   * never asks.
-   */
-  warmSentences(): Promise<boolean> {
-    if (!this.options.entry) return Promise.resolve(false)
-    return this.embedSentences(['-'], 60_000).then(() => true)
+  /** Has the sentence model load now, where its queries run, ahead of the first one. */
+  async warmSentences(): Promise<void> {
+    await this.embedSentences(['-'], 60_000)
   }
 
   /** Starts the worker unless it runs already; false when it cannot (no entry, or stopped). */

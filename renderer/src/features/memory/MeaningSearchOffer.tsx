@@ -2,11 +2,9 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { SENTENCE_MODEL } from '@shared/contract'
 import { useApp } from '../../store'
+import { defaultEmbeddingModel } from '../personas/MemorySearchField'
 
 const DISMISSED = 'loomverse.meaningOffer.dismissed.'
-
-/** The window's local storage; absent where components render without a page. */
-const storage = (): Storage | null => (typeof localStorage === 'undefined' ? null : localStorage)
 
 /**
  * In an English window, offers a persona whose memory is searched by words alone the built-in
@@ -19,9 +17,11 @@ export function MeaningSearchOffer({ personaId }: { personaId: string }) {
   const invoke = useApp((s) => s.invoke)
   // The model memory actually uses (an environment default counts), once the status is in.
   const status = useApp((s) => s.memoryStatus)
-  const [dismissed, setDismissed] = useState(() => storage()?.getItem(DISMISSED + personaId) === '1')
+  const [dismissed, setDismissed] = useState(() => localStorage.getItem(DISMISSED + personaId) === '1')
   const wordsOnly = !persona?.embedding_model && status !== null && status.vectors.model === null
-  if (!persona || !wordsOnly || dismissed || !i18n.resolvedLanguage?.startsWith('en')) return null
+  // Offered where a new persona would start with the model (an English window).
+  const wanted = defaultEmbeddingModel(i18n.resolvedLanguage) === SENTENCE_MODEL
+  if (!persona || !wordsOnly || dismissed || !wanted) return null
   return (
     <p className="hint meaning-offer" data-testid="meaning-offer">
       {t('memory.meaningOffer.text', { name: persona.name })}{' '}
@@ -35,7 +35,7 @@ export function MeaningSearchOffer({ personaId }: { personaId: string }) {
       <button
         type="button"
         onClick={() => {
-          storage()?.setItem(DISMISSED + personaId, '1')
+          localStorage.setItem(DISMISSED + personaId, '1')
           setDismissed(true)
         }}
       >
