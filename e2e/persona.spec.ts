@@ -26,10 +26,13 @@ test('create a persona, bind the conversation to it, and it speaks with its own 
   await page.getByLabel('Persona', { exact: true }).selectOption({ label: 'Mio' })
   await graph.send('Any tea recommendations?')
   await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
-  const sent = llm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body as {
-    model: string
-    messages: Array<{ content: string }>
-  }
+  // The reply's request, not the newest: memory's jobs on the exchange (the lightweight model)
+  // may reach the server before this line runs.
+  type Sent = { model: string; messages: Array<{ role: string; content: string }> }
+  const sent = llm.requests
+    .filter((r) => r.path === '/v1/chat/completions')
+    .map((r) => r.body as Sent)
+    .find((b) => b.messages.at(-1)?.content === 'Any tea recommendations?')!
   expect(sent.model).toBe('gpt-4o')
   expect(sent.messages[0]!.content).toContain('You are Mio.\n\nA librarian in Kyoto who loves tea.')
 })
