@@ -25,6 +25,7 @@ import { memoryControl, setDailyBudget, setPaused } from './memoryBreaker'
 import { ENTITY_JOBS } from './memoryJobs'
 import { MemoryProgress } from './memoryProgress'
 import { modelIndexOf } from './modelIndex'
+import { IndexCatchUp } from './indexCatchUp'
 import { dirtyCount } from './modelVectors'
 import { PackAids } from './packAids'
 import { isSentenceModel } from './sentenceModel'
@@ -169,6 +170,9 @@ export class MemoryService implements ChatMemory {
   private readonly aids: PackAids
   private readonly planner: MemoryJobPlanner
   private readonly stopListening: () => void
+  /** Stores a pack has read, whose kept indexes take in each write once the main thread is free. */
+  private readonly packed = new WeakSet<MemoryStore>()
+  private readonly catchUp = new IndexCatchUp()
   /** Whether the built-in sentence model was asked to load in the worker (once, see warmModels). */
   private sentenceModelAsked = false
 
@@ -216,7 +220,11 @@ export class MemoryService implements ChatMemory {
     this.resumePending()
     this.warmModels()
     let language = uiLanguage(deps.settings.get().language)
-    this.stopListening = deps.bus.listen((event) => {
+    this.stopListening = deps.bus.listen((event, data) => {
+      if (event === 'memory_changed') {
+        const store = this.stores.get((data as { persona_id: string }).persona_id)
+        if (store && this.packed.has(store)) this.catchUp.soon(store)
+      }
       if (event === 'personas_changed') {
         this.resumeOnNewModel()
         this.warmModels()
@@ -302,6 +310,7 @@ export class MemoryService implements ChatMemory {
     let walked: ReadonlySet<string> | null = null
     const path = { has: (id: string) => id === input.nodeId || (walked ??= input.pathAbove()).has(id) }
     const pack = buildPack(store, { query: input.query, budget: input.budgetTokens, path, ...aids })
+    this.packed.add(store)
     // Kept for "why remembered" after this turn of the event loop, the one that sends the reply's
     // request: a write there held the request back.
     const { nodeId } = input

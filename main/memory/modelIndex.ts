@@ -65,6 +65,11 @@ export class ModelVectorIndex {
     })
   }
 
+  /** Whether the index was built (by a sync or a load in slices). */
+  get built(): boolean {
+    return this.seq >= 0
+  }
+
   /** Whether the index answers: false while a load in slices is under way. */
   get ready(): boolean {
     return this.slices === null

@@ -112,7 +112,7 @@ export class UnitRows {
    * Forgets what the log says was written since the last call; false inside a transaction,
    * whose logged rows may still roll back (the caller reads without keeping).
    */
-  private catchUp(): boolean {
+  catchUp(): boolean {
     if (this.store.db.inTransaction) return false
     const changes = this.changes.next()
     if (changes === null) {

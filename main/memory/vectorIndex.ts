@@ -52,6 +52,11 @@ export class VectorIndex {
     }
   }
 
+  /** Whether the index was built (by the first sync). */
+  get built(): boolean {
+    return this.seq >= 0
+  }
+
   /** Applies what changed since the last call (or loads everything the first time). */
   sync(): void {
     const { db } = this.store

@@ -46,7 +46,7 @@ export class WordIndex {
   /** A query word's stems (usually one), by the word. */
   private readonly stems = new LRUCache<string, string[]>({ max: 10_000 })
   /** Counters the tests read. */
-  readonly stats = { loads: 0, postingReads: 0 }
+  readonly stats = { loads: 0, postingReads: 0, applied: 0 }
 
   constructor(private readonly store: MemoryStore) {
     store.db.exec(`
@@ -69,9 +69,7 @@ export class WordIndex {
     // it is applied again at the next call, which changes nothing (see apply).
     const changed = this.changes ? this.changes.next() : null
     const run = () => {
-      if (changed === null) this.load()
-      else if (changed.length > 0) this.apply(changed)
-      if (changed === null || changed.length > 0) this.readTotals()
+      this.takeIn(changed)
       const out = new Map<string, Array<{ id: number; s: number }>>()
       for (const word of words) {
         const stems = this.stemsOf(word)
@@ -90,6 +88,24 @@ export class WordIndex {
         return stems.length !== 1 || this.postings.has(stems[0]!)
       })
     return kept ? run() : db.transaction(run).deferred()
+  }
+
+  /**
+   * Takes in what was written since the last call, so the next ranking has nothing to apply
+   * (memory/indexCatchUp.ts calls it between turns). Nothing before the first ranking: there is
+   * nothing kept to bring up to date.
+   */
+  catchUp(): void {
+    if (!this.changes || this.store.db.inTransaction) return
+    const changed = this.changes.next()
+    if (changed === null || changed.length > 0) this.store.db.transaction(() => this.takeIn(changed)).deferred()
+  }
+
+  /** Applies logged changes (null: the log was trimmed past us, so everything is read afresh). */
+  private takeIn(changed: ReadonlyArray<{ unit_id: number }> | null): void {
+    if (changed === null) this.load()
+    else if (changed.length > 0) this.apply(changed)
+    if (changed === null || changed.length > 0) this.readTotals()
   }
 
   private score(p: Postings, newest: number): Array<{ id: number; s: number }> {
@@ -178,6 +194,7 @@ export class WordIndex {
    * row changed: state, pin…) or was already applied: nothing to do, so applying twice is safe.
    */
   private apply(changed: ReadonlyArray<{ unit_id: number }>): void {
+    this.stats.applied += changed.length
     const written: number[] = []
     for (const id of new Set(changed.map((c) => c.unit_id))) {
       const now = this.store.prepare('SELECT sz, origin FROM units_words_docsize WHERE id = ?').get(id) as

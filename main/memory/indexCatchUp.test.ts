@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest'
+import { useTwoOpenings } from '../../tests/support/twoConnections'
+import { openMemory } from './db'
+import { UnitKind } from './enums'
+import { catchUpIndexes, IndexCatchUp } from './indexCatchUp'
+import { buildPack } from './scheduler'
+import type { MemoryStore } from './store'
+import { vectorIndexOf } from './vectorIndex'
+import { wordIndexOf } from './wordIndex'
+
+// Between two turns the memory worker writes facts and summaries, and the exchange is stored:
+// the indexes the packs keep take those writes in while the main thread is free, so the next
+// pack (on the way to the reply's first token) has nothing left to apply — and still finds them.
+
+const twoOpenings = useTwoOpenings('memory_test.db', openMemory, (s) => s.db.close())
+
+const QUERY = 'Where did Caroline go hiking at sunrise?'
+
+/** A memory whose pack has built its indexes, and the worker's connection to the same file. */
+function packedMemory(): [MemoryStore, MemoryStore] {
+  const [store, worker] = twoOpenings()
+  for (let i = 0; i < 40; i++)
+    store.createUnit({
+      kind: UnitKind.EPISODE,
+      payload: { user_text: `Day ${i}: Caroline painted by the lake.`, reply_text: 'Lovely.' },
+    })
+  buildPack(store, { query: QUERY, budget: 500, path: null })
+  return [store, worker]
+}
+
+const workerFact = (worker: MemoryStore) =>
+  worker.createUnit({
+    kind: UnitKind.FACT,
+    payload: {
+      predicate: 'hiked',
+      object_text: 'Caroline went hiking up Mount Tam at sunrise',
+      evidence_unit_ids_json: '[]',
+    },
+  })
+
+describe('catching the indexes up between turns', () => {
+  it("takes another connection's write in, so the next pack finds it with nothing left to apply", () => {
+    const [store, worker] = packedMemory()
+    const fact = workerFact(worker)
+    catchUpIndexes(store)
+    const applied = wordIndexOf(store).stats.applied
+    const rebuilds = vectorIndexOf(store).stats.rebuilds
+
+    const pack = buildPack(store, { query: QUERY, budget: 500, path: null })
+    expect(pack.text).toContain('Mount Tam')
+    expect(pack.sections.flatMap((s) => s.items.map((i) => i.unit_id))).toContain(fact)
+    expect(wordIndexOf(store).stats.applied).toBe(applied)
+    expect(vectorIndexOf(store).stats.rebuilds).toBe(rebuilds)
+  })
+
+  it('without it, the pack takes the write in itself', () => {
+    const [store, worker] = packedMemory()
+    workerFact(worker)
+    const applied = wordIndexOf(store).stats.applied
+    expect(buildPack(store, { query: QUERY, budget: 500, path: null }).text).toContain('Mount Tam')
+    expect(wordIndexOf(store).stats.applied).toBeGreaterThan(applied)
+  })
+
+  it('builds nothing a pack has not: a memory never packed stays unread', () => {
+    const [store, worker] = twoOpenings()
+    workerFact(worker)
+    catchUpIndexes(store)
+    expect(vectorIndexOf(store).built).toBe(false)
+    expect(wordIndexOf(store).stats.loads).toBe(0)
+  })
+
+  it('catches up once the work under way is done', async () => {
+    const [store, worker] = packedMemory()
+    const catchUp = new IndexCatchUp()
+    workerFact(worker)
+    catchUp.soon(store)
+    catchUp.soon(store)
+    const applied = wordIndexOf(store).stats.applied
+    await new Promise((resolve) => setImmediate(resolve))
+    const caughtUp = wordIndexOf(store).stats.applied
+    expect(caughtUp).toBeGreaterThan(applied)
+    expect(buildPack(store, { query: QUERY, budget: 500, path: null }).text).toContain('Mount Tam')
+    expect(wordIndexOf(store).stats.applied).toBe(caughtUp)
+  })
+})
