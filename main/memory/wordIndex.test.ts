@@ -78,6 +78,30 @@ describe('the kept word index', () => {
     expect(index.stats.loads).toBe(1)
   })
 
+  it('reads everything afresh after an import, rather than splitting each new text again', () => {
+    const { store, worker, sentence, compare } = setup()
+    for (let i = 0; i < 20; i++) store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: sentence(8) } })
+    compare('before')
+    const index = wordIndexOf(store)
+    const loads = index.stats.loads
+    const applied = index.stats.applied
+    // An import of a long log: thousands of units in one transaction of another connection.
+    worker.db
+      .transaction(() => {
+        for (let i = 0; i < 1200; i++)
+          worker.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: sentence(6), reply_text: sentence(6) } })
+      })
+      .immediate()
+    compare('after the import')
+    expect(index.stats.loads).toBe(loads + 1)
+    expect(index.stats.applied).toBe(applied)
+    // A few writes later, they are applied one by one again.
+    worker.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: sentence(8) } })
+    compare('after one more')
+    expect(index.stats.loads).toBe(loads + 1)
+    expect(index.stats.applied).toBeGreaterThan(applied)
+  })
+
   it('reads a phrase word and words inside a transaction from FTS5, and keeps nothing a rollback undid', () => {
     const { store, episode, compare } = setup()
     for (let i = 0; i < 12; i++) episode(store, `painting by the lake, day ${i}`)
