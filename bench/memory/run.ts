@@ -28,6 +28,26 @@ function pct(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b)
   return +sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(3)
 }
+/**
+ * A pack's times as the running app sees them: the first pack after start reads the indexes in
+ * (reported on its own), and the next few read the postings of words not asked before; both
+ * are done with before the packs that are timed, on queries of their own.
+ */
+function steadyPacks(measure: (query: string) => void, queries: string[]): { first_pack_ms: number; ms: number[] } {
+  const t = performance.now()
+  measure(FIRST_QUERY)
+  const first = +(performance.now() - t).toFixed(3)
+  for (const q of WARM_UP_QUERIES) measure(q)
+  return { first_pack_ms: first, ms: timed(queries.length, (i) => measure(queries[i]!)) }
+}
+const FIRST_QUERY = 'What did we talk about last time?'
+// Not from benchQueries: its seeded draws also make the synthetic units, which must not change.
+const WARM_UP_QUERIES = words
+  .slice(0, 20)
+  .map((w, i) => `What did I say about ${w} and ${words[words.length - 1 - i]} last time?`)
+const WARM_UP_NOTE =
+  'timed after the first pack (first_pack_ms: the indexes read in) and 20 warm-up packs on other queries'
+
 function timed(n: number, fn: (i: number) => void): number[] {
   const out: number[] = []
   for (let i = 0; i < n; i++) {
@@ -55,23 +75,26 @@ function fill(store: MemoryStore, from: number, to: number): number {
  */
 function packWithSentenceModel(store: MemoryStore, queries: string[], n: number): void {
   const unit = sentenceStandIns(store)
-  const vectors = queries.map(() => unit())
-  const s = timed(queries.length, (i) =>
-    buildPack(store, {
-      query: queries[i]!,
-      budget: 2000,
-      path: null,
-      modelVector: { model: SENTENCE_MODEL, vector: vectors[i]! },
-    }),
+  const vectors = new Map([FIRST_QUERY, ...WARM_UP_QUERIES, ...queries].map((q) => [q, unit()]))
+  const { first_pack_ms, ms } = steadyPacks(
+    (query) =>
+      buildPack(store, {
+        query,
+        budget: 2000,
+        path: null,
+        modelVector: { model: SENTENCE_MODEL, vector: vectors.get(query)! },
+      }),
+    queries,
   )
   print({
     bench: 'memory.pack',
     units: n,
     vectors: `hashed n-grams + ${SENTENCE_MODEL}`,
     budget_tokens: 2000,
-    p50_ms: pct(s, 50),
-    p95_ms: pct(s, 95),
-    note: 'the query is embedded in the memory worker (~13 ms), not counted',
+    p50_ms: pct(ms, 50),
+    p95_ms: pct(ms, 95),
+    first_pack_ms,
+    note: `the query is embedded in the memory worker (~13 ms), not counted; ${WARM_UP_NOTE}`,
   })
 }
 
@@ -85,16 +108,20 @@ async function synthetic(): Promise<void> {
     const rate10k = fill(store, 0, 10_000)
     print({ bench: 'memory.ingest', units: 10_000, units_per_s: Math.round(rate10k) })
     const pack = (n: number) => {
-      const s = timed(queries.length, (i) => buildPack(store, { query: queries[i]!, budget: 2000, path: null }))
+      const { first_pack_ms, ms } = steadyPacks(
+        (query) => buildPack(store, { query, budget: 2000, path: null }),
+        queries,
+      )
       const tokens = queries.slice(0, 20).map((q) => buildPack(store, { query: q, budget: 2000, path: null }).tokens)
       print({
         bench: 'memory.pack',
         units: n,
         budget_tokens: 2000,
-        p50_ms: pct(s, 50),
-        p95_ms: pct(s, 95),
+        p50_ms: pct(ms, 50),
+        p95_ms: pct(ms, 95),
+        first_pack_ms,
         max_pack_tokens: Math.max(...tokens),
-        note: 'includes the local query embedding (~0.05 ms)',
+        note: `includes the local query embedding (~0.05 ms); ${WARM_UP_NOTE}`,
       })
     }
     pack(10_000)

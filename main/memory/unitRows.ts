@@ -6,10 +6,13 @@ import type { MemoryStore, UnitRow } from './store'
 /** Rows kept per memory: what a few hundred packs read (a row is ~300 bytes). */
 const KEPT = 50_000
 /**
- * Things made from texts kept per memory, of each kind: a pack makes ~130 (a pack line is up
- * to ~4 KB with its key and bullet, so at most ~20 MB), and consecutive packs share most.
+ * Things made from texts kept per memory, of each kind, within this many characters of the
+ * texts they were made from (a pack line is up to ~2 KB of text with its key and bullet). A
+ * pack makes ~130, and consecutive packs share most. Kept by count (5,000), a 10k-unit memory
+ * made new ones every pack and let old ones go: each young-generation GC then copied those
+ * still kept, 5–7 ms, once every ~18 packs, which was a pack's p95 (10 ms; 4 ms kept by size).
  */
-const DERIVED_KEPT = 5_000
+const DERIVED_CHARS = 16_000_000
 
 /**
  * The unit rows and texts MemoryPacks have read, kept between packs. A pack weighs a few
@@ -32,7 +35,7 @@ export class UnitRows {
    * What packs make from the kept texts, by what it is (`derivedOf`): pack lines (itemText.ts;
    * flattening and keying ~130 a pack was a third of it) and feedback words (wordRanking.ts).
    */
-  private readonly derived = new Map<string, LRUCache<number, { value: unknown }>>()
+  private readonly derived = new Map<string, LRUCache<number, { value: unknown; size: number }>>()
   private readonly changes: LogReader<{ seq: number; unit_id: number }>
 
   constructor(private readonly store: MemoryStore) {
@@ -78,7 +81,15 @@ export class UnitRows {
       return out
     }
     let kept = this.derived.get(kind)
-    if (!kept) this.derived.set(kind, (kept = new LRUCache<number, { value: unknown }>({ max: DERIVED_KEPT })))
+    if (!kept)
+      this.derived.set(
+        kind,
+        (kept = new LRUCache<number, { value: unknown; size: number }>({
+          max: KEPT,
+          maxSize: DERIVED_CHARS,
+          sizeCalculation: (entry) => entry.size,
+        })),
+      )
     const missing: number[] = []
     for (const id of ids) {
       const hit = kept.get(id)
@@ -87,7 +98,7 @@ export class UnitRows {
     }
     for (const [id, text] of this.keptTexts(missing)) {
       const value = make(text)
-      kept.set(id, { value })
+      kept.set(id, { value, size: Math.max(1, text.length) })
       out.set(id, value)
     }
     return out
