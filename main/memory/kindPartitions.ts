@@ -11,6 +11,11 @@ export class KindPartitions<P extends { remove(id: number): void }> {
     return this.kindOf.size
   }
 
+  /** Whether unit `id` is in one of the partitions. */
+  has(id: number): boolean {
+    return this.kindOf.has(id)
+  }
+
   get(kind: number): P | undefined {
     return this.parts.get(kind)
   }

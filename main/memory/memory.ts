@@ -25,6 +25,7 @@ import { memoryControl, setDailyBudget, setPaused } from './memoryBreaker'
 import { ENTITY_JOBS } from './memoryJobs'
 import { MemoryProgress } from './memoryProgress'
 import { modelIndexOf } from './modelIndex'
+import { vectorIndexOf } from './vectorIndex'
 import { IndexCatchUp } from './indexCatchUp'
 import { dirtyCount } from './modelVectors'
 import { PackAids } from './packAids'
@@ -287,12 +288,15 @@ export class MemoryService implements ChatMemory {
     mkdirSync(this.deps.paths.memory, { recursive: true })
     const store = openMemory(this.dbPath(personaId))
     this.stores.set(personaId, store)
-    // The embedding model's index loads in slices now, not all at once in the first pack (in the
-    // app; a one-shot command without a worker would only wait for it).
-    if (this.worker.available && this.aids.embeddingModel(this.deps.personas.get(personaId)))
-      modelIndexOf(store.db)
-        .loadInSlices()
-        .catch((e: Error) => this.deps.log?.(`[memory] loading the vectors of ${personaId} stopped: ${e.message}`))
+    // The vector indexes load in slices now, not all at once in the first pack (in the app; a
+    // one-shot command without a worker would only wait for them).
+    if (this.worker.available) {
+      const stopped = (e: Error) =>
+        this.deps.log?.(`[memory] loading the vectors of ${personaId} stopped: ${e.message}`)
+      vectorIndexOf(store).loadInSlices().catch(stopped)
+      if (this.aids.embeddingModel(this.deps.personas.get(personaId)))
+        modelIndexOf(store.db).loadInSlices().catch(stopped)
+    }
     return store
   }
 

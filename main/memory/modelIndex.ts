@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open'
 import { int8Of, int8Parts, modelVectorMeta, SENTENCES_KEPT, type ModelVectorMeta } from './modelVectors'
 import { blobFloats } from './embedder'
+import { ROWS_A_STEP, runInSlices } from './slices'
 import { vecChunkPages } from './vecChunks'
 import { KindPartitions } from './kindPartitions'
 
@@ -116,20 +117,8 @@ export class ModelVectorIndex {
     if (!plan.load || !plan.meta) return this.sync()
     this.slices = this.loadSteps(plan.meta, plan.head, true)
     try {
-      for (let done = false; !done;) {
-        await new Promise((resolve) => setImmediate(resolve))
-        const until = performance.now() + sliceMs
-        // Each slice reads in a read transaction of its own; what is written between slices is
-        // in the change log past `head`, which the sync below applies.
-        done = this.db
-          .transaction(() => {
-            for (;;) {
-              if (this.slices!.next().done) return true
-              if (performance.now() >= until) return false
-            }
-          })
-          .deferred()
-      }
+      // What is written between slices is in the change log past `head`: the sync below applies it.
+      await runInSlices(this.db, this.slices, sliceMs)
     } finally {
       this.slices = null
     }
@@ -406,8 +395,6 @@ export class DensePartition {
 
 /** Sentence rows read at a time when the index loads. */
 const SENTENCE_PAGE = 1024
-/** Rows put between two steps of a load (a load in slices checks the time at each, ~5 ms apart). */
-const ROWS_A_STEP = 256
 
 /** Sign words (of 32 bits) a large partition is first ranked on, and how many times the pool it keeps. */
 const PREFIX_WORDS = 4

@@ -54,7 +54,8 @@ const knnKinds = [
 /**
  * The k nearest units of a kind that are not archived (nor SECRET unless allowed), nearest
  * first: from the in-memory vector index (vectorIndex.ts), or from sqlite-vec itself inside a
- * transaction (the index must not take in writes that may still roll back). `sync: false`
+ * transaction (the index must not take in writes that may still roll back) and while the index
+ * loads in slices. `sync: false`
  * when the caller has just synced the index.
  */
 export function nearest(
@@ -67,7 +68,7 @@ export function nearest(
 ): Array<{ id: number; distance: number }> {
   const sensitivityBelow = allowSecret ? Sensitivity.SECRET + 1 : Sensitivity.SECRET
   const index = vectorIndexOf(store)
-  if (!store.db.inTransaction && index.has(kind)) {
+  if (!store.db.inTransaction && index.has(kind) && index.ready) {
     if (sync) index.sync()
     return index.search(vector, kind, k, { excludeState: UnitState.ARCHIVED, sensitivityBelow })
   }

@@ -196,3 +196,46 @@ describe('vector index', () => {
     expectSame(got, want)
   })
 })
+
+describe('the vector index loaded in slices', () => {
+  const tick = () => new Promise((resolve) => setImmediate(resolve))
+
+  it('leaves searches to sqlite-vec while it loads, then answers as sqlite-vec with what was written meanwhile', async () => {
+    const store = memory()
+    const worker = memory(fileOf(store)) // the memory worker's connection writes while the main thread loads
+    const { sentence } = corpus(5)
+    // Three chunks of sqlite-vec's (1,024 rows each): three pages, three slices at least.
+    store.db
+      .transaction(() => {
+        for (let i = 0; i < 3000; i++)
+          store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: `${sentence(8)} ${i}` } })
+      })
+      .immediate()
+    const question = 'the zeppelin over the Alps'
+    const vector = embedLocal(question)
+    const index = vectorIndexOf(store)
+    const loading = index.loadInSlices(0) // a page a slice
+    expect(index.ready).toBe(false)
+    index.sync() // a pack meanwhile: no load at once
+    expect(index.ready).toBe(false)
+    const searches = index.stats.searches
+    expectSame(nearest(store, vector, UnitKind.EPISODE, 10, false), exact(store, vector, UnitKind.EPISODE, 10, false))
+    expect(index.stats.searches).toBe(searches)
+
+    // After the first slice: a unit it read deleted, another rewritten, and a new one on the question.
+    await tick()
+    worker.deleteUnit(1)
+    worker.editPayload(2, { user_text: 'A zeppelin flight over the Alps' }, 'edit')
+    const near = worker.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: 'The zeppelin over the Alps' } })
+    expect(index.ready).toBe(false)
+
+    await loading
+    expect(index.ready).toBe(true)
+    expect(index.size).toBe(3000)
+    const found = nearest(store, vector, UnitKind.EPISODE, 20, false)
+    expect(index.stats.searches).toBe(searches + 1)
+    expectSame(found, exact(store, vector, UnitKind.EPISODE, 20, false))
+    expect(found.slice(0, 2).map((h) => h.id)).toEqual([near, 2])
+    expect(nearest(store, vector, UnitKind.EPISODE, 3000, false).map((h) => h.id)).not.toContain(1)
+  })
+})
