@@ -39,10 +39,10 @@ const workerFact = (worker: MemoryStore) =>
   })
 
 describe('catching the indexes up between turns', () => {
-  it("takes another connection's write in, so the next pack finds it with nothing left to apply", () => {
+  it("takes another connection's write in, so the next pack finds it with nothing left to apply", async () => {
     const [store, worker] = packedMemory()
     const fact = workerFact(worker)
-    catchUpIndexes(store)
+    await catchUpIndexes(store)
     const applied = wordIndexOf(store).stats.applied
     const rebuilds = vectorIndexOf(store).stats.rebuilds
 
@@ -61,10 +61,10 @@ describe('catching the indexes up between turns', () => {
     expect(wordIndexOf(store).stats.applied).toBeGreaterThan(applied)
   })
 
-  it('builds nothing a pack has not: a memory never packed stays unread', () => {
+  it('builds nothing: a memory never packed nor loaded stays unread', async () => {
     const [store, worker] = twoOpenings()
     workerFact(worker)
-    catchUpIndexes(store)
+    await catchUpIndexes(store)
     expect(vectorIndexOf(store).built).toBe(false)
     expect(wordIndexOf(store).stats.loads).toBe(0)
   })
@@ -81,5 +81,32 @@ describe('catching the indexes up between turns', () => {
     expect(caughtUp).toBeGreaterThan(applied)
     expect(buildPack(store, { query: QUERY, budget: 500, path: null }).text).toContain('Mount Tam')
     expect(wordIndexOf(store).stats.applied).toBe(caughtUp)
+  })
+
+  it('loads again in slices after an import, and packs ask SQLite meanwhile', async () => {
+    const [store, worker] = packedMemory()
+    const words = wordIndexOf(store)
+    const vectors = vectorIndexOf(store)
+    const { loads } = words.stats
+    const { rebuilds } = vectors.stats
+    // An import of a long log through another connection: more changes than applying one by one pays for.
+    worker.db
+      .transaction(() => {
+        for (let i = 0; i < 5100; i++)
+          worker.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: `Imported line ${i} about the garden.` } })
+        workerFact(worker)
+      })
+      .immediate()
+    const catching = catchUpIndexes(store)
+    expect(words.rank(['hiking'], 5)).toBeNull()
+    expect(vectors.ready).toBe(false)
+    expect(buildPack(store, { query: QUERY, budget: 500, path: null }).text).toContain('Mount Tam')
+    await catching
+    expect(vectors.ready).toBe(true)
+    expect(words.stats.loads).toBe(loads + 1)
+    expect(vectors.stats.rebuilds).toBe(rebuilds + 1)
+    expect(vectors.size).toBe(40 + 5101)
+    expect(buildPack(store, { query: QUERY, budget: 500, path: null }).text).toContain('Mount Tam')
+    expect(words.rank(['hiking'], 5)).not.toBeNull()
   })
 })

@@ -9,8 +9,8 @@ import { wordIndexOf } from './wordIndex'
  * the indexes its MemoryPacks keep (word postings, unit rows and their texts, vectors) as soon
  * as the main thread is free, rather than in the next pack. Every exchange writes, so every
  * next pack caught up first: about a third of a pack at a few hundred units, on the way to the
- * reply's first token. Only indexes a pack has built are brought up to date; building one is
- * the pack's to do (or a load in slices: modelIndex.ts).
+ * reply's first token. Only indexes already built (by a pack, or loading in slices when the
+ * memory was opened) are brought up to date.
  */
 export class IndexCatchUp {
   private readonly due = new Set<MemoryStore>()
@@ -28,18 +28,28 @@ export class IndexCatchUp {
     this.scheduled = false
     const stores = [...this.due]
     this.due.clear()
-    for (const store of stores) catchUpIndexes(store)
+    for (const store of stores)
+      catchUpIndexes(store).catch(() => {
+        // The memory was closed meanwhile (its persona deleted, the app quitting): nothing to catch
+        // up. Any other failure comes back in the next pack, which catches up itself.
+      })
   }
 }
 
-/** Brings the built indexes of `store` up to date with its change logs (nothing inside a transaction). */
-export function catchUpIndexes(store: MemoryStore): void {
+/**
+ * Brings the built indexes of `store` up to date with its change logs (nothing inside a
+ * transaction). An index far behind (an import) loads again in slices instead, and packs ask
+ * SQLite meanwhile; the returned promise is done when they are.
+ */
+export async function catchUpIndexes(store: MemoryStore): Promise<void> {
   const { db } = store
   if (!db.open || db.inTransaction) return
   unitRowsOf(store).catchUp()
-  wordIndexOf(store).catchUp()
   const vectors = vectorIndexOf(store)
-  if (vectors.built) vectors.sync()
   const model = modelIndexOf(db)
-  if (model.built) model.sync()
+  await Promise.all([
+    wordIndexOf(store).catchUp(),
+    vectors.built ? vectors.loadInSlices() : null,
+    model.built ? model.loadInSlices() : null,
+  ])
 }

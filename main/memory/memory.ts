@@ -26,6 +26,7 @@ import { ENTITY_JOBS } from './memoryJobs'
 import { MemoryProgress } from './memoryProgress'
 import { modelIndexOf } from './modelIndex'
 import { vectorIndexOf } from './vectorIndex'
+import { wordIndexOf } from './wordIndex'
 import { IndexCatchUp } from './indexCatchUp'
 import { dirtyCount } from './modelVectors'
 import { PackAids } from './packAids'
@@ -171,8 +172,7 @@ export class MemoryService implements ChatMemory {
   private readonly aids: PackAids
   private readonly planner: MemoryJobPlanner
   private readonly stopListening: () => void
-  /** Stores a pack has read, whose kept indexes take in each write once the main thread is free. */
-  private readonly packed = new WeakSet<MemoryStore>()
+  /** Open memories' kept indexes take in each write once the main thread is free. */
   private readonly catchUp = new IndexCatchUp()
   /** Whether the built-in sentence model was asked to load in the worker (once, see warmModels). */
   private sentenceModelAsked = false
@@ -224,7 +224,7 @@ export class MemoryService implements ChatMemory {
     this.stopListening = deps.bus.listen((event, data) => {
       if (event === 'memory_changed') {
         const store = this.stores.get((data as { persona_id: string }).persona_id)
-        if (store && this.packed.has(store)) this.catchUp.soon(store)
+        if (store) this.catchUp.soon(store)
       }
       if (event === 'personas_changed') {
         this.resumeOnNewModel()
@@ -288,12 +288,13 @@ export class MemoryService implements ChatMemory {
     mkdirSync(this.deps.paths.memory, { recursive: true })
     const store = openMemory(this.dbPath(personaId))
     this.stores.set(personaId, store)
-    // The vector indexes load in slices now, not all at once in the first pack (in the app; a
-    // one-shot command without a worker would only wait for them).
+    // The indexes load in slices now, not all at once in the first pack (in the app; a one-shot
+    // command without a worker would only wait for them).
     if (this.worker.available) {
       const stopped = (e: Error) =>
         this.deps.log?.(`[memory] loading the vectors of ${personaId} stopped: ${e.message}`)
       vectorIndexOf(store).loadInSlices().catch(stopped)
+      wordIndexOf(store).loadInSlices().catch(stopped)
       if (this.aids.embeddingModel(this.deps.personas.get(personaId)))
         modelIndexOf(store.db).loadInSlices().catch(stopped)
     }
@@ -314,7 +315,6 @@ export class MemoryService implements ChatMemory {
     let walked: ReadonlySet<string> | null = null
     const path = { has: (id: string) => id === input.nodeId || (walked ??= input.pathAbove()).has(id) }
     const pack = buildPack(store, { query: input.query, budget: input.budgetTokens, path, ...aids })
-    this.packed.add(store)
     // Kept for "why remembered" after this turn of the event loop, the one that sends the reply's
     // request: a write there held the request back.
     const { nodeId } = input

@@ -73,10 +73,8 @@ export class VectorIndex {
     if (this.slices) return
     const { db } = this.store
     const run = () => {
-      const { lo, hi } = this.stmts.head.get() as { lo: number | null; hi: number | null }
-      const head = hi ?? 0
-      const pruned = lo !== null && this.seq < lo - 1
-      if (this.seq < 0 || pruned || head < this.seq || head - this.seq > REBUILD_AFTER) return this.load(head)
+      const { head, reload } = this.plan()
+      if (reload) return this.load(head)
       if (head === this.seq) return
       for (const { id } of this.stmts.changed.all(this.seq) as Array<{ id: number }>) {
         const row = this.stmts.one.get(BigInt(id)) as
@@ -91,8 +89,16 @@ export class VectorIndex {
     else db.transaction(run).deferred()
   }
 
+  /** The log's newest seq, and whether the index must load everything again rather than apply the log. */
+  private plan(): { head: number; reload: boolean } {
+    const { lo, hi } = this.stmts.head.get() as { lo: number | null; hi: number | null }
+    const head = hi ?? 0
+    const pruned = lo !== null && this.seq < lo - 1
+    return { head, reload: this.seq < 0 || pruned || head < this.seq || head - this.seq > REBUILD_AFTER }
+  }
+
   /**
-   * Loads everything, if nothing is loaded yet, in slices of about `sliceMs` with the event loop
+   * Loads everything, if nothing is loaded yet or it is far behind (an import), in slices of about `sliceMs` with the event loop
    * running between them, then catches up with what was written meanwhile. At once, the load
    * held the main thread ~1.6 s at 100k units (~0.15 s at 10k), in the first pack after start;
    * the memory starts this when it opens a persona's store, and until it is done a pack asks
@@ -100,8 +106,9 @@ export class VectorIndex {
    */
   async loadInSlices(sliceMs = 8): Promise<void> {
     const { db } = this.store
-    if (this.slices || this.seq >= 0 || db.inTransaction) return
-    const head = db.transaction(() => (this.stmts.head.get() as { hi: number | null }).hi ?? 0).deferred()
+    if (this.slices || db.inTransaction) return
+    const { head, reload } = db.transaction(() => this.plan()).deferred()
+    if (!reload) return this.sync()
     this.slices = this.loadSteps(head)
     try {
       await runInSlices(db, this.slices, sliceMs)

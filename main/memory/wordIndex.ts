@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache'
 import { LogReader, tableLog } from '../kernel/changeLogReader'
+import { runInSlices } from './slices'
 import type { MemoryStore } from './store'
 
 /** units_words' tokenizer (memory migration 5): the scratch table below must split text the same way. */
@@ -15,6 +16,9 @@ const B = 0.75
  * unit, so an import of 90k units held the main thread ~10 s; reading 100k lengths takes ~0.25 s.
  */
 const RELOAD_AFTER = 2_000
+
+/** Units' lengths read a page at a time when the index loads (~5 ms a page). */
+const LENGTHS_PAGE = 4096
 
 /** Posting entries kept in memory (an entry is a unit id and its count: ~16 bytes). */
 const KEPT_ENTRIES = 2_000_000
@@ -50,6 +54,8 @@ export class WordIndex {
   /** FTS5's own row and token totals (its averages record), which bm25() divides by. */
   private totals = { rows: 0, tokens: 0 }
   private changes: LogReader<{ seq: number; unit_id: number }> | null = null
+  /** A load under way in slices (loadInSlices); until it is done, rank answers null (FTS5 answers). */
+  private slices: Generator<void, void> | null = null
   /** A query word's stems (usually one), by the word. */
   private readonly stems = new LRUCache<string, string[]>({ max: 10_000 })
   /** Counters the tests read. */
@@ -67,11 +73,11 @@ export class WordIndex {
    * Each word's units as `SELECT rowid, bm25(units_words) … MATCH '"word"' ORDER BY rowid DESC
    * LIMIT newest` returns them (negative scores, best lowest), by the word; a word FTS5 reads as
    * a phrase of several tokens ("don't") is left out: the caller asks FTS5 for it. Null inside a
-   * transaction, whose writes may still roll back.
+   * transaction, whose writes may still roll back, and while the index loads in slices.
    */
   rank(words: readonly string[], newest: number): Map<string, Array<{ id: number; s: number }>> | null {
     const { db } = this.store
-    if (db.inTransaction) return null
+    if (db.inTransaction || this.slices) return null
     // Read before the transaction: reading the log may trim it, a write. What committed after
     // it is applied again at the next call, which changes nothing (see apply).
     const changed = this.changes ? this.changes.next() : null
@@ -99,13 +105,30 @@ export class WordIndex {
 
   /**
    * Takes in what was written since the last call, so the next ranking has nothing to apply
-   * (memory/indexCatchUp.ts calls it between turns). Nothing before the first ranking: there is
-   * nothing kept to bring up to date.
+   * (memory/indexCatchUp.ts calls it between turns); past RELOAD_AFTER changes (an import), by
+   * loading again in slices. Nothing before the first ranking or load: nothing is kept to bring
+   * up to date.
    */
-  catchUp(): void {
-    if (!this.changes || this.store.db.inTransaction) return
+  async catchUp(): Promise<void> {
+    if (!this.changes || this.store.db.inTransaction || this.slices) return
     const changed = this.changes.next()
-    if (changed === null || changed.length > 0) this.store.db.transaction(() => this.takeIn(changed)).deferred()
+    if (changed === null || changed.length > RELOAD_AFTER) return this.loadInSlices()
+    if (changed.length > 0) this.store.db.transaction(() => this.takeIn(changed)).deferred()
+  }
+
+  /**
+   * Reads every unit's length afresh, in slices of about `sliceMs` with the event loop running
+   * between them (at once it held the main thread ~0.25 s at 100k units). The memory starts it
+   * when it opens a persona's store, and after an import; until it is done, packs ask FTS5.
+   */
+  async loadInSlices(sliceMs = 8): Promise<void> {
+    if (this.slices || this.store.db.inTransaction) return
+    this.slices = this.loadSteps()
+    try {
+      await runInSlices(this.store.db, this.slices, sliceMs)
+    } finally {
+      this.slices = null
+    }
   }
 
   /**
@@ -234,15 +257,29 @@ export class WordIndex {
 
   /** Reads every unit's length afresh and forgets every posting (first use, or the log was trimmed past us). */
   private load(): void {
+    for (const _ of this.loadSteps());
+  }
+
+  /**
+   * The load a page of lengths at a time. The log is read from where the load starts: what is
+   * written between pages is applied after it, and a unit a page already read as rewritten is
+   * left as it is (see apply).
+   */
+  private *loadSteps(): Generator<void, void> {
     this.stats.loads++
     this.changes = new LogReader(tableLog(this.store.prepare, 'unit_changes', 'unit_id'))
     this.postings.clear()
     this.lengths.clear()
-    for (const [id, sz, origin] of this.store.db
-      .prepare('SELECT id, sz, origin FROM units_words_docsize')
-      .raw(true)
-      .iterate() as Iterable<[number, Buffer, number]>)
-      this.lengths.set(id, { tokens: varints(sz, 1)[0]!, origin })
+    const page = this.store.prepare(
+      `SELECT id, sz, origin FROM units_words_docsize WHERE id > ? ORDER BY id LIMIT ${LENGTHS_PAGE}`,
+    )
+    for (let after = -1; ; yield) {
+      const rows = page.raw(true).all(after) as Array<[number, Buffer, number]>
+      for (const [id, sz, origin] of rows) this.lengths.set(id, { tokens: varints(sz, 1)[0]!, origin })
+      if (rows.length < LENGTHS_PAGE) break
+      after = rows.at(-1)![0]
+    }
+    this.readTotals()
   }
 
   /**
