@@ -97,7 +97,7 @@ export function hybridRetrieve(
   const ftsStmt = store.prepare(
     `SELECT rowid AS id FROM units_fts WHERE units_fts MATCH ? ORDER BY rowid DESC LIMIT ${FTS_PER_TERM}`,
   )
-  const wordsRanked = wordRanking(store, query).slice(0, FTS_KEEP)
+  const wordsRanked = wordRanking(store, query, FTS_KEEP)
   lap('words')
   // Substrings rank English words badly ("art" in "party", "heart"): the trigram index serves
   // Japanese (which has no spaces for the word index) and queries whose words the word index

@@ -11,9 +11,9 @@ import { wordIndexOf } from './wordIndex'
  * every unit it is in, a very common one only its newest `wordsPerTerm` (its weight is near nil
  * anyway, and ranking all of its rows would cost ~100 ms at 100k units). Names count
  * `nameWeight` times. (Phrases of adjacent query words, searched as such, changed nothing on
- * LoCoMo conversations 0–2 and cost a query each: left out.)
+ * LoCoMo conversations 0–2 and cost a query each: left out.) The best `limit` only, when given.
  */
-export function wordRanking(store: MemoryStore, query: string): Array<[number, number]> {
+export function wordRanking(store: MemoryStore, query: string, limit = Infinity): Array<[number, number]> {
   const { words, names } = queryWords(query)
   if (words.length === 0) return []
   const fts = (term: string) =>
@@ -36,7 +36,9 @@ export function wordRanking(store: MemoryStore, query: string): Array<[number, n
   add(words, (word) => (names.has(word) ? tuning.nameWeight : 1))
   // Fusion goes by rank, not score: a hit on a word nearly every unit holds (the speaker of a
   // two-person log) must not rank second to a real match, so hits far below the best are dropped.
-  const ranked = () => {
+  // A pack wants the best 80 of ~1,500 hits: those are picked, not every hit sorted.
+  const ranked = (): Array<[number, number]> => {
+    if (limit < scores.size) return bestHits(scores, limit).map((id) => [id, scores.get(id)!])
     const sorted = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])
     const floor = (sorted[0]?.[1] ?? 0) * tuning.wordFloor
     return sorted.filter(([, score]) => score >= floor)
