@@ -291,8 +291,9 @@ export class MemoryService implements ChatMemory {
     // The indexes load in slices now, not all at once in the first pack (in the app; a one-shot
     // command without a worker would only wait for them).
     if (this.worker.available) {
+      // Closed meanwhile (the persona deleted, the app quitting) is no failure worth a line.
       const stopped = (e: Error) =>
-        this.deps.log?.(`[memory] loading the vectors of ${personaId} stopped: ${e.message}`)
+        store.db.open && this.deps.log?.(`[memory] loading the indexes of ${personaId} stopped: ${e.message}`)
       vectorIndexOf(store).loadInSlices().catch(stopped)
       wordIndexOf(store).loadInSlices().catch(stopped)
       if (this.aids.embeddingModel(this.deps.personas.get(personaId)))
