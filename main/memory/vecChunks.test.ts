@@ -5,7 +5,7 @@ import { seededRandom } from '../../tests/support/seededRandom'
 import { nextWrite } from '../../tests/support/randomWrites'
 import { Sensitivity, UnitKind, UnitState } from './enums'
 import type { MemoryStore } from './store'
-import { VEC_UNITS, vecRowsByChunks, type VecRow } from './vecChunks'
+import { VEC_UNITS, vecChunkPages, type VecRow, type VecTable } from './vecChunks'
 import { vectorIndexOf } from './vectorIndex'
 import { modelIndexOf } from './modelIndex'
 import { deleteModelVector, takeDirty, writeModelVectors } from './modelVectors'
@@ -22,6 +22,16 @@ function throughVec0(store: MemoryStore): VecRow[] {
     .raw(true)
     .all() as Array<[number, Buffer, number, number, number]>
   return rows.map(([id, e, kind, state, s]) => [Number(id), e, Number(kind), Number(state), Number(s)] as VecRow)
+}
+
+/** Every row read from the chunks in one page, or null when that read is not every live row. */
+function vecRowsByChunks(db: MemoryStore['db'], table: VecTable): VecRow[] | null {
+  const pages = vecChunkPages(db, table)
+  const rows: VecRow[] = []
+  for (let page = pages.next(); ; page = pages.next()) {
+    if (page.done) return page.value === 'complete' ? rows : null
+    for (const row of page.value) rows.push(row) // a spread of 100k rows overflows the stack
+  }
 }
 
 const comparable = (rows: VecRow[]) =>

@@ -14,41 +14,27 @@ export interface VecTable {
 /** `vec_units` (memory migration 1): EMBEDDING_DIMENSIONS floats, partition `kind`, metadata `state`, `sensitivity`, `occurred_at`. */
 export const VEC_UNITS: VecTable = { table: 'vec_units', dims: EMBEDDING_DIMENSIONS, metadata: 2 }
 
-/** The sqlite-vec releases whose vec0 storage `vecRowsByChunks` reads (the one package.json pins). */
+/** The sqlite-vec releases whose vec0 storage `vecChunkPages` reads (the one package.json pins). */
 const KNOWN_VERSIONS = new Set(['v0.1.9'])
 
 /**
- * Every row of one of our vec0 tables, read from sqlite-vec's own storage a chunk at a time,
- * or null when the storage is not the one this reads (another sqlite-vec release, or counts
- * that disagree) and the caller must go through vec0.
+ * The rows of one of our vec0 tables, read from sqlite-vec's own storage a page of chunks at a
+ * time (up to `chunksPerPage` × 1,024 rows; all of them in one page by default).
  *
  * Reading through vec0 costs ~15–18 µs a row (each embedding is fetched on its own), so loading
- * the MemoryPack's vector index took ~1.5 s of its ~2 s at 100k units, all of it in the first
- * pack after start. sqlite-vec 0.1 keeps the rows in chunks of up to 1,024: `<table>_chunks`
- * holds each chunk's partition (our `kind`), a validity bitmap and the rowids (int64),
- * `<table>_vector_chunks00` the vectors side by side, and `<table>_metadatachunksNN` each
- * INTEGER metadata column as int64s, in the order the table declares them (for `vec_units`: 00
- * `state`, 01 `sensitivity`). A handful of blob reads replace a hundred thousand lookups.
- * vecChunks.test.ts holds the two reads equal after adds, edits and deletes; a release not
- * listed above is read through vec0 until checked. Call it inside a read transaction: the
- * tables must come from one snapshot. `table` is one of ours, never input.
- */
-export function vecRowsByChunks(db: Db, table: VecTable): VecRow[] | null {
-  const pages = vecChunkPages(db, table)
-  const rows: VecRow[] = []
-  for (let page = pages.next(); ; page = pages.next()) {
-    if (page.done) return page.value === 'complete' ? rows : null
-    for (const row of page.value) rows.push(row) // a spread of 100k rows overflows the stack
-  }
-}
-
-/**
- * vecRowsByChunks a page of chunks at a time (up to `chunksPerPage` × 1,024 rows), for a
- * caller that reads each page in a transaction of its own and lets the event loop run between
- * them (the model index's load in slices). Returns, once done, `complete` when the rows were
- * every live one, `partial` when the counts disagree (another release's layout, or rows
- * written between the pages: a caller reading in slices has those from its change log), and
- * `unknown` at once for a storage this does not read.
+ * the MemoryPack's vector index took ~1.5 s of its ~2 s at 100k units. sqlite-vec 0.1 keeps the
+ * rows in chunks of up to 1,024: `<table>_chunks` holds each chunk's partition (our `kind`), a
+ * validity bitmap and the rowids (int64), `<table>_vector_chunks00` the vectors side by side,
+ * and `<table>_metadatachunksNN` each INTEGER metadata column as int64s, in the order the table
+ * declares them (for `vec_units`: 00 `state`, 01 `sensitivity`). A handful of blob reads replace
+ * a hundred thousand lookups. vecChunks.test.ts holds the rows equal to vec0's after adds, edits
+ * and deletes; a release not listed above is read through vec0 until checked.
+ *
+ * Returns, once done, `complete` when the rows were every live one, `partial` when the counts
+ * disagree (another release's layout, or rows written between the pages: a caller reading each
+ * page in a transaction of its own, letting the event loop run between them, has those from its
+ * change log), and `unknown` at once for a storage this does not read. Read a page inside a
+ * read transaction: the tables must come from one snapshot. `table` is one of ours, never input.
  */
 export function* vecChunkPages(
   db: Db,

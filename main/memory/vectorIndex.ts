@@ -4,7 +4,7 @@ import { KindPartitions } from './kindPartitions'
 import { UnitKind } from './enums'
 import type { MemoryStore } from './store'
 import { ROWS_A_STEP, runInSlices } from './slices'
-import { VEC_UNITS, vecChunkPages, vecPartitionRoom, vecRowsByChunks } from './vecChunks'
+import { VEC_UNITS, vecChunkPages, vecPartitionRoom } from './vecChunks'
 
 /**
  * An in-memory copy of `vec_units`, per kind partition, for the MemoryPack's KNN.
@@ -98,55 +98,24 @@ export class VectorIndex {
   }
 
   /**
-   * Loads everything, if nothing is loaded yet or it is far behind (an import), in slices of about `sliceMs` with the event loop
-   * running between them, then catches up with what was written meanwhile. At once, the load
-   * held the main thread ~1.6 s at 100k units (~0.15 s at 10k), in the first pack after start;
-   * the memory starts this when it opens a persona's store, and until it is done a pack asks
-   * sqlite-vec instead (retrieval.ts nearest).
+   * Loads everything, if nothing is loaded yet or it is far behind (an import), in slices of
+   * about `sliceMs` with the event loop running between them, then catches up with what was
+   * written meanwhile. At once, the load held the main thread ~1.6 s at 100k units (~0.15 s at
+   * 10k), in the first pack after start; the memory starts this when it opens a persona's store,
+   * and until it is done a pack asks sqlite-vec instead (retrieval.ts nearest).
    */
   async loadInSlices(sliceMs = 8): Promise<void> {
     const { db } = this.store
     if (this.slices || db.inTransaction) return
     const { head, reload } = db.transaction(() => this.plan()).deferred()
     if (!reload) return this.sync()
-    this.slices = this.loadSteps(head)
+    this.slices = this.loadSteps(head, true)
     try {
       await runInSlices(db, this.slices, sliceMs)
     } finally {
       this.slices = null
     }
     this.sync()
-  }
-
-  /**
-   * The load a slice at a time: a chunk of sqlite-vec's rows a page. A unit rewritten between
-   * slices may come twice, in its old chunk and its new one: the second time it is put in place.
-   * A page may hold rows written after `head`: the change log brings them again.
-   */
-  private *loadSteps(head: number): Generator<void, void> {
-    this.seq = -1
-    this.parts.clear()
-    const room = vecPartitionRoom(this.store.db, VEC_UNITS)
-    for (const [kind, n] of room ?? []) if (this.kinds.has(kind)) this.parts.of(kind, () => new Partition()).reserve(n)
-    const tiles = new Tiles(this.parts, this.kinds)
-    const pages = vecChunkPages(this.store.db, VEC_UNITS, 1)
-    for (let page = pages.next(); ; page = pages.next()) {
-      // A storage the chunks reader does not know: through vec0, at once (a statement stepped
-      // across slices would keep the connection busy between them).
-      if (page.done && page.value === 'unknown') return this.load(head)
-      if (page.done) break
-      for (const [i, [id, embedding, kind, state, sensitivity]] of page.value.entries()) {
-        if (this.parts.has(id)) this.put(id, kind, state, sensitivity, embedding)
-        else tiles.add(id, embedding, kind, state, sensitivity)
-        if (i % ROWS_A_STEP === ROWS_A_STEP - 1) yield
-      }
-      // Every row of a page in, before a later page may bring one of them again.
-      tiles.flush()
-      yield
-    }
-    this.stats.loadedFrom = 'chunks'
-    this.seq = head
-    this.stats.rebuilds++
   }
 
   /** Reloads every vector from `vec_units` (the first sync does it; the bench times it). */
@@ -158,22 +127,53 @@ export class VectorIndex {
   }
 
   private load(head: number): void {
+    for (const _ of this.loadSteps(head, false));
+  }
+
+  /**
+   * Loads everything, yielding after each page and every ROWS_A_STEP rows: at once inside one
+   * read transaction (`load`), or in slices (`loadInSlices`), a chunk of sqlite-vec's rows a
+   * page. In slices, a unit rewritten between them may come twice, in its old chunk and its new
+   * one (the second time it is put in place), and a page may hold rows written after `head`,
+   * which the change log brings again: counts that disagree are then no sign of another layout.
+   */
+  private *loadSteps(head: number, sliced: boolean): Generator<void, void> {
     // Until the load completes, a failure leaves the index marked unbuilt.
     this.seq = -1
     this.parts.clear()
+    const { db } = this.store
+    // Room made once: grown by a quarter at a time, a 70k-row partition was copied ~25 times.
+    for (const [kind, n] of vecPartitionRoom(db, VEC_UNITS) ?? [])
+      if (this.kinds.has(kind)) this.parts.of(kind, () => new Partition()).reserve(n)
     const tiles = new Tiles(this.parts, this.kinds)
     // From sqlite-vec's chunks when their layout is the known one (~10× faster), else through vec0.
-    const chunked = vecRowsByChunks(this.store.db, VEC_UNITS)
-    this.stats.loadedFrom = chunked ? 'chunks' : 'vec0'
-    if (chunked) {
-      const counts = new Map<number, number>()
-      for (const row of chunked) counts.set(row[2], (counts.get(row[2]) ?? 0) + 1)
-      for (const [kind, n] of counts) if (this.kinds.has(kind)) this.parts.of(kind, () => new Partition()).reserve(n)
+    const pages = vecChunkPages(db, VEC_UNITS, sliced ? 1 : undefined)
+    let read: 'complete' | 'partial' | 'unknown'
+    for (;;) {
+      const page = pages.next()
+      if (page.done) {
+        read = page.value
+        break
+      }
+      for (const [i, [id, embedding, kind, state, sensitivity]] of page.value.entries()) {
+        if (this.parts.has(id)) this.put(id, kind, state, sensitivity, embedding)
+        else tiles.add(id, embedding, kind, state, sensitivity)
+        if (i % ROWS_A_STEP === ROWS_A_STEP - 1) yield
+      }
+      // Every row of a page in, before a later page may bring one of them again.
+      tiles.flush()
+      yield
     }
-    for (const [id, embedding, kind, state, sensitivity] of chunked ??
-      (this.stmts.all.iterate() as Iterable<[number, Uint8Array, number, number, number]>))
-      tiles.add(Number(id), embedding, Number(kind), Number(state), Number(sensitivity))
-    tiles.flush()
+    this.stats.loadedFrom = read === 'complete' || (sliced && read === 'partial') ? 'chunks' : 'vec0'
+    if (this.stats.loadedFrom === 'vec0') {
+      // At once, in slices too: a statement stepped across slices would keep the connection busy.
+      this.parts.clear()
+      for (const [id, embedding, kind, state, sensitivity] of this.stmts.all.iterate() as Iterable<
+        [number | bigint, Uint8Array, number, number, number]
+      >)
+        tiles.add(Number(id), embedding, Number(kind), Number(state), Number(sensitivity))
+      tiles.flush()
+    }
     this.seq = head
     this.stats.rebuilds++
   }
