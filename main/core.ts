@@ -1,6 +1,7 @@
 import type { AppInfo } from '@shared/contract'
 import { appMigrations } from './db/migrations'
 import { openDatabase, type Db } from './db/open'
+import { WAL_BOUND_WHEN_CHECKPOINTED_ELSEWHERE } from './db/walCheckpoints'
 import { GraphService } from './graph/graphService'
 import { graphHandlers } from './graph/graphHandlers'
 import { ChatService, type ChatOptions } from './chat/chatService'
@@ -73,7 +74,12 @@ export interface Core {
 
 export function startCore(options: CoreOptions): Core {
   const paths = ensureHome(options.home)
-  const { db } = openDatabase(paths.db, { migrations: appMigrations, label: 'loomverse.db' })
+  const { db } = openDatabase(paths.db, {
+    migrations: appMigrations,
+    label: 'loomverse.db',
+    // The job worker checkpoints it (walCheckpoints.ts): a node's write never waits for one.
+    walBound: options.jobWorker ? WAL_BOUND_WHEN_CHECKPOINTED_ELSEWHERE : undefined,
+  })
   const log = options.log ?? ((m: string) => console.error(m))
   const instance = registerInstance(paths.run)
   // Before anything is served or the job worker claims: a crash's leftovers, if we are alone.

@@ -9,6 +9,12 @@ export interface OpenOptions {
   /** Shown in errors, e.g. "loomverse.db". */
   label: string
   readonly?: boolean
+  /**
+   * Pages the WAL may reach before this connection's commit checkpoints it: SQLite's 1,000 by
+   * default; higher where a worker's connection checkpoints it (walCheckpoints.ts), so the
+   * main thread's writes do not wait for it.
+   */
+  walBound?: number
 }
 
 export interface Opened {
@@ -30,6 +36,7 @@ export function openDatabase(file: string, options: OpenOptions): Opened {
     db.pragma('temp_store = MEMORY')
     db.pragma('foreign_keys = ON')
     db.pragma('busy_timeout = 5000')
+    if (options.walBound !== undefined) db.pragma(`wal_autocheckpoint = ${options.walBound}`)
     const migration = migrate(db, options.migrations, options.label)
     return { db, migration }
   } catch (e) {

@@ -286,7 +286,7 @@ export class MemoryService implements ChatMemory {
     if (open) return open
     this.deps.personas.get(personaId)
     mkdirSync(this.deps.paths.memory, { recursive: true })
-    const store = openMemory(this.dbPath(personaId))
+    const store = openMemory(this.dbPath(personaId), { checkpointedElsewhere: this.worker.available })
     this.stores.set(personaId, store)
     // The indexes load in slices now, not all at once in the first pack (in the app; a one-shot
     // command without a worker would only wait for them).

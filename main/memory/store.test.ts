@@ -20,7 +20,7 @@ afterEach(() => {
 function memory(now?: () => number): MemoryStore {
   const dir = mkdtempSync(join(tmpdir(), 'loomverse-memory-'))
   dirs.push(dir)
-  const store = openMemory(join(dir, 'memory_p1.db'), now)
+  const store = openMemory(join(dir, 'memory_p1.db'), { now })
   open.push(store)
   return store
 }

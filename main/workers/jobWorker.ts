@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { appMigrations } from '../db/migrations'
 import { openDatabase } from '../db/open'
+import { checkpointEvery } from '../db/walCheckpoints'
 import { summarizeNode } from '../graph/summarizeJob'
 import { JobQueue } from '../kernel/jobs/jobQueue'
 import { JobRunner } from '../kernel/jobs/jobRunner'
@@ -46,6 +47,7 @@ port.on('message', (message: ToWorker<ProviderConfig[]>) => {
 
 async function main(): Promise<void> {
   send({ type: 'started' })
+  const stopCheckpoints = checkpointEvery(() => [db])
   await runWorkerLoop({
     runners: () => [[dbPath, runner as JobRunner<unknown>]],
     signal: running.signal,
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
     log: (message) => send({ type: 'log', level: 'error', message }),
     onWake: (w) => (wake = w),
   })
+  stopCheckpoints()
   db.close()
   send({ type: 'stopped' })
   port.close() // nothing else holds the thread open: it exits

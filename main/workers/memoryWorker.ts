@@ -3,6 +3,7 @@ import type { JobRunner } from '../kernel/jobs/jobRunner'
 import type { FromWorker, ToWorker, WorkerInit } from '../kernel/jobs/protocol'
 import { finishedMessage, runWorkerLoop } from '../kernel/jobs/workerLoop'
 import { LlmRegistry, type ProviderConfig } from '../llm/providers'
+import { checkpointEvery } from '../db/walCheckpoints'
 import { openMemory } from '../memory/db'
 import { MemoryJobRunner } from '../memory/runner'
 import { embedSentences } from '../memory/sentenceModel'
@@ -40,6 +41,7 @@ function answer(m: Extract<ToWorker, { type: 'ask' }>): void {
 
 async function main(): Promise<void> {
   send({ type: 'started' })
+  const stopCheckpoints = checkpointEvery(() => [...runners.values()].map((r) => r.store.db))
   await runWorkerLoop({
     runners: () => runners as Map<string, JobRunner<unknown>>,
     signal: running.signal,
@@ -49,6 +51,7 @@ async function main(): Promise<void> {
     log: (message) => send({ type: 'log', level: 'error', message: `memory ${message}` }),
     onWake: (w) => (wake = w),
   })
+  stopCheckpoints()
   for (const r of runners.values()) r.store.db.close()
   send({ type: 'stopped' })
   port.close()

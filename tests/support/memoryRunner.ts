@@ -28,7 +28,7 @@ export function useMemoryRunner(
   })
   return async (queue = {}) => {
     const dir = mkdtempSync(join(tmpdir(), 'loomverse-memory-'))
-    const store = openMemory(join(dir, 'memory_p.db'), defaults.now)
+    const store = openMemory(join(dir, 'memory_p.db'), { now: defaults.now })
     const fake = await startFakeLlm()
     cleanup.push(
       () => rmSync(dir, { recursive: true, force: true }),

@@ -1,0 +1,85 @@
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
+import { useTempHome } from '../../tests/support/tempHome'
+import { openDatabase, type Db } from './open'
+import { checkpointEvery } from './walCheckpoints'
+
+const home = useTempHome()
+
+// Pages reach the database file only when the WAL is checkpointed, so the file's size tells
+// who moved them, and when.
+describe('WAL checkpoints kept off the writing connection', () => {
+  const PAGE = 4096
+
+  function open(file: string, walBound?: number): Db {
+    const db = openDatabase(file, { migrations: [], label: 'shared.db', walBound }).db
+    db.exec('CREATE TABLE IF NOT EXISTS t (b BLOB)')
+    return db
+  }
+
+  /** About `pages` pages of WAL, one small transaction each, as a session of edits writes them. */
+  function write(db: Db, pages: number): void {
+    const insert = db.prepare('INSERT INTO t VALUES (randomblob(3000))')
+    for (let i = 0; i < pages; i++) insert.run()
+  }
+
+  const fileSize = (file: string) => statSync(file).size
+
+  it("SQLite's default: the commit that finds 1,000 pages in the WAL copies them into the file itself", () => {
+    const file = join(home(), 'default.db')
+    const writer = open(file)
+    write(writer, 1500)
+    expect(fileSize(file)).toBeGreaterThan(900 * PAGE)
+  })
+
+  it("with a bound for a worker's checkpoints, the writer's commits leave the pages in the WAL", () => {
+    const file = join(home(), 'bounded.db')
+    const writer = open(file, 16_000)
+    write(writer, 1500)
+    expect(fileSize(file)).toBeLessThan(100 * PAGE)
+    expect(fileSize(`${file}-wal`)).toBeGreaterThan(1400 * PAGE)
+  })
+
+  it("another connection's periodic checkpoint moves them while the writer goes on", async () => {
+    const file = join(home(), 'elsewhere.db')
+    const writer = open(file, 16_000)
+    const worker = open(file)
+    write(writer, 1500)
+    expect(fileSize(file)).toBeLessThan(100 * PAGE)
+    const stop = checkpointEvery(() => [worker], 20)
+    try {
+      await vi.waitFor(() => expect(fileSize(file)).toBeGreaterThan(1400 * PAGE), { timeout: 10_000, interval: 20 })
+      // Once moved, the writer starts the WAL over instead of growing it.
+      const walBefore = fileSize(`${file}-wal`)
+      write(writer, 200)
+      expect(fileSize(`${file}-wal`)).toBe(walBefore)
+      expect(writer.prepare('SELECT count(*) FROM t').pluck().get()).toBe(1700)
+    } finally {
+      stop()
+    }
+  })
+
+  it('skips a connection closed meanwhile', async () => {
+    const file = join(home(), 'closed.db')
+    const writer = open(file, 16_000)
+    const closed = open(file)
+    const live = open(file)
+    closed.close()
+    write(writer, 1200)
+    expect(fileSize(file)).toBeLessThan(100 * PAGE)
+    const stop = checkpointEvery(() => [closed, live], 20)
+    try {
+      await vi.waitFor(() => expect(fileSize(file)).toBeGreaterThan(1100 * PAGE), { timeout: 10_000, interval: 20 })
+    } finally {
+      stop()
+    }
+  })
+
+  it('past its bound (the worker stopped or busy in a long job) the writer checkpoints after all', () => {
+    const file = join(home(), 'fallback.db')
+    const writer = open(file, 300)
+    write(writer, 600)
+    expect(fileSize(file)).toBeGreaterThan(250 * PAGE)
+  })
+})
