@@ -14,7 +14,7 @@ export type FromOutside =
   | { type: 'chat'; id: number; error: string }
 
 const port = parentPort!
-const fake = await startFakeLlm()
+const fake = await startFakeLlm({ keepRequests: false })
 port.on('message', (m: ToOutside) => {
   if (m.type === 'close') {
     void fake.close().then(() => port.close())

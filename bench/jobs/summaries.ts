@@ -19,7 +19,7 @@ const jobs = Number(values.jobs)
 if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs must be a positive integer, got "${values.jobs}"`)
 
 const home = mkdtempSync(join(tmpdir(), 'loomverse-bench-jobs-'))
-const fake = await startFakeLlm()
+const fake = await startFakeLlm({ keepRequests: false })
 fake.script({ provider: 'openai', reply: '要約: ベンチの要約。\nタグ: bench, jobs, summary' })
 const core = startCore({
   home,

@@ -20,7 +20,7 @@ function pct(samples: number[], p: number): number {
   return +sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(2)
 }
 
-const fake = await startFakeLlm()
+const fake = await startFakeLlm({ keepRequests: false })
 const home = mkdtempSync(join(tmpdir(), 'loomverse-bench-llm-'))
 const env = {
   OPENAI_BASE_URL: `${fake.url}/v1`,

@@ -37,7 +37,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   let seq = 0
   const nextId = (prefix: string) => `${prefix}${++seq}`
   const links = new PictureLinks()
-  const server = createFakeServer({ rules, config, requests, closing: closing.signal, nextId, links })
+  const kept = options.keepRequests === false ? null : requests
+  const server = createFakeServer({ rules, config, requests: kept, closing: closing.signal, nextId, links })
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

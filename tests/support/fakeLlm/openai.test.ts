@@ -277,3 +277,25 @@ describe('fake LLM: OpenAI images', () => {
     expect(limited.served).toBe(1)
   })
 })
+
+describe('fake LLM: what it keeps', () => {
+  it('records each request for the test to read, and none when told not to keep them', async () => {
+    const ask = (llm: FakeLlm) =>
+      new OpenAI({ apiKey: 'sk-test', baseURL: `${llm.url}/v1` }).chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'hi' }],
+      })
+    const reply = await ask(fake)
+    expect(fake.requests.map((r) => (r.body as { messages: unknown[] }).messages)).toEqual([
+      [{ role: 'user', content: 'hi' }],
+    ])
+    const forgetful = await startFakeLlm({ keepRequests: false })
+    try {
+      // It answers all the same.
+      expect((await ask(forgetful)).choices[0]?.message.content).toBe(reply.choices[0]?.message.content)
+      expect(forgetful.requests).toEqual([])
+    } finally {
+      await forgetful.close()
+    }
+  })
+})

@@ -17,7 +17,8 @@ const secretHeaders = new Set(['authorization', 'x-goog-api-key'])
 export interface ServerParts {
   rules: RuleBook
   config: Config
-  requests: RecordedRequest[]
+  /** Where requests are recorded; null keeps none. */
+  requests: RecordedRequest[] | null
   /** Aborted by close(): every pending wait and stream stops. */
   closing: AbortSignal
   nextId: (prefix: string) => string
@@ -39,7 +40,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, parts: ServerPar
   const body = await readBody(req)
   if (body === tooLarge) return sendJson(res, 413, { error: { message: 'request body too large' } })
 
-  parts.requests.push(record(req, url, provider, body))
+  parts.requests?.push(record(req, url, provider, body))
   const gone = new AbortController()
   res.once('close', () => gone.abort())
   const signal = AbortSignal.any([parts.closing, gone.signal])

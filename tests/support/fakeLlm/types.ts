@@ -89,13 +89,18 @@ export interface FakeLlmOptions {
   models?: Partial<Record<Provider, string[]>>
   /** Embedding length when the request does not ask for one. Default 8. */
   embeddingDimensions?: number
+  /**
+   * Keep every request in `requests` (default true). Benches read none back and send thousands:
+   * kept, their bodies grew the server's heap until its collections paused it mid-measure.
+   */
+  keepRequests?: boolean
 }
 
 export interface FakeLlm {
   /** `http://127.0.0.1:<port>`; OpenAI base URL is `${url}/v1`, Gemini and Ollama use `url` itself. */
   readonly url: string
   readonly port: number
-  /** Every request received, in order (cleared by `reset()`). */
+  /** Every request received, in order (cleared by `reset()`; none with `keepRequests: false`). */
   readonly requests: RecordedRequest[]
   /** Adds a rule after the existing ones; rules are tried in order. */
   script(rule: ScriptRule): ScriptHandle
