@@ -4,7 +4,9 @@
 //   first delta for the same prompt and model, interleaved in one run; the difference is what
 //   the API adds (target p95 ≤ 5 ms).
 // The fake LLM and the program calling /api/chat run on a thread of their own (outside.ts), as
-// a model server and curl are other processes on a user's machine.
+// a model server and curl are other processes on a user's machine. The job worker runs, as in the
+// app (it also checkpoints the database's WAL); the memory worker does not, so the memory jobs of
+// each exchange wait in their queue instead of competing with the requests for the cores.
 // Run with `npm run bench:api` (`-- --runs N`).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,6 +17,7 @@ import { startCore } from '../../main/core'
 import { startHost } from '../../main/host/wsHost'
 import { openaiConnector } from '../../main/llm/openaiConnector'
 import { apiCall } from '../../tests/support/apiClient'
+import { sourceWorker } from '../../tests/support/sourceWorker'
 import { callerOf, chatTurn, percentile, startOutside } from '../support'
 import type { FromOutside, ToOutside } from './outside'
 
@@ -34,7 +37,7 @@ outside.worker.on('message', (m: FromOutside) => {
   if (m.type === 'chat') answers.get(m.id)?.(m)
 })
 const env = outside.env
-const core = startCore({ home, mode: 'browser', log: () => {}, env })
+const core = startCore({ home, mode: 'browser', log: () => {}, env, jobWorker: sourceWorker('job') })
 const host = await startHost({
   router: core.router,
   bus: core.bus,
