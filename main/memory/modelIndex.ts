@@ -3,7 +3,7 @@ import type { Db } from '../db/open'
 import { int8Of, int8Parts, modelVectorMeta, SENTENCES_KEPT, type ModelVectorMeta } from './modelVectors'
 import { blobFloats } from './embedder'
 import { ROWS_A_STEP, runInSlices } from './slices'
-import { vecChunkPages } from './vecChunks'
+import { eachChunkRow, vecChunkPages } from './vecChunks'
 import { KindPartitions } from './kindPartitions'
 
 /**
@@ -207,21 +207,11 @@ export class ModelVectorIndex {
   private *loadSteps(meta: ModelVectorMeta, head: number, sliced: boolean): Generator<void, void> {
     this.clear(meta, -1)
     // From sqlite-vec's chunks when their layout is the known one (vecChunks.ts), else through vec0.
-    const pages = vecChunkPages(this.db, { table: 'vec_units_model', dims: meta.dims, metadata: 0 }, 1)
-    let read: 'complete' | 'partial' | 'unknown'
-    for (;;) {
-      const page = pages.next()
-      if (page.done) {
-        read = page.value
-        break
-      }
-      for (const [i, [id, embedding, kind]] of page.value.entries()) {
-        this.put(id, kind, blobFloats(embedding, meta.dims))
-        if (i % ROWS_A_STEP === ROWS_A_STEP - 1) yield
-      }
-      yield
-    }
-    this.stats.loadedFrom = read === 'complete' || (sliced && read === 'partial') ? 'chunks' : 'vec0'
+    this.stats.loadedFrom = yield* eachChunkRow(
+      vecChunkPages(this.db, { table: 'vec_units_model', dims: meta.dims, metadata: 0 }, 1),
+      sliced,
+      ([id, embedding, kind]) => this.put(id, kind, blobFloats(embedding, meta.dims)),
+    )
     if (this.stats.loadedFrom === 'vec0') {
       this.parts.clear()
       for (const [id, embedding, kind] of this.vectors().all.iterate() as Iterable<

@@ -1,8 +1,12 @@
 import type { Db } from '../db/open'
 import { EMBEDDING_DIMENSIONS } from './embedder'
+import { ROWS_A_STEP } from './slices'
 
 /** One row of a vec0 table: unit id, embedding bytes (float32), kind, then its INTEGER metadata (0 when it has none). */
 export type VecRow = [id: number, embedding: Uint8Array, kind: number, state: number, sensitivity: number]
+
+/** How `vecChunkPages` read the rows (see there). */
+export type ChunkRead = 'complete' | 'partial' | 'unknown'
 
 /** A vec0 table of ours: its name, its vectors' width, and how many INTEGER metadata columns to read. */
 export interface VecTable {
@@ -40,7 +44,7 @@ export function* vecChunkPages(
   db: Db,
   { table, dims, metadata }: VecTable,
   chunksPerPage = Number.MAX_SAFE_INTEGER,
-): Generator<VecRow[], 'complete' | 'partial' | 'unknown'> {
+): Generator<VecRow[], ChunkRead> {
   if (!KNOWN_VERSIONS.has(String(db.prepare('SELECT vec_version()').pluck().get()))) return 'unknown'
   const bytes = dims * 4
   const meta = metadata === 2
@@ -81,6 +85,30 @@ export function* vecChunkPages(
  * Room for each partition's rows (by `kind`) as sqlite-vec's chunks hold them: at least the
  * live rows (a chunk's deleted rows count too). Null for a storage this does not read.
  */
+/**
+ * A loader's walk through `vecChunkPages`: `take` is given each row, with a yield every
+ * ROWS_A_STEP rows and after each page (`pageDone` first, once the page is all in). Returns
+ * where the rows should come from: the chunks when they were every live row (or a sliced read's
+ * pages, which may disagree with the count; the change log brings the difference), else vec0.
+ */
+export function* eachChunkRow(
+  pages: Generator<VecRow[], ChunkRead>,
+  sliced: boolean,
+  take: (row: VecRow) => void,
+  pageDone?: () => void,
+): Generator<void, 'chunks' | 'vec0'> {
+  for (;;) {
+    const page = pages.next()
+    if (page.done) return page.value === 'complete' || (sliced && page.value === 'partial') ? 'chunks' : 'vec0'
+    for (const [i, row] of page.value.entries()) {
+      take(row)
+      if (i % ROWS_A_STEP === ROWS_A_STEP - 1) yield
+    }
+    pageDone?.()
+    yield
+  }
+}
+
 export function vecPartitionRoom(db: Db, { table }: VecTable): Map<number, number> | null {
   if (!KNOWN_VERSIONS.has(String(db.prepare('SELECT vec_version()').pluck().get()))) return null
   try {

@@ -3,8 +3,8 @@ import { blobFloats, EMBEDDING_DIMENSIONS } from './embedder'
 import { KindPartitions } from './kindPartitions'
 import { UnitKind } from './enums'
 import type { MemoryStore } from './store'
-import { ROWS_A_STEP, runInSlices } from './slices'
-import { VEC_UNITS, vecChunkPages, vecPartitionRoom } from './vecChunks'
+import { runInSlices } from './slices'
+import { VEC_UNITS, eachChunkRow, vecChunkPages, vecPartitionRoom } from './vecChunks'
 
 /**
  * An in-memory copy of `vec_units`, per kind partition, for the MemoryPack's KNN.
@@ -147,24 +147,16 @@ export class VectorIndex {
       if (this.kinds.has(kind)) this.parts.of(kind, () => new Partition()).reserve(n)
     const tiles = new Tiles(this.parts, this.kinds)
     // From sqlite-vec's chunks when their layout is the known one (~10× faster), else through vec0.
-    const pages = vecChunkPages(db, VEC_UNITS, sliced ? 1 : undefined)
-    let read: 'complete' | 'partial' | 'unknown'
-    for (;;) {
-      const page = pages.next()
-      if (page.done) {
-        read = page.value
-        break
-      }
-      for (const [i, [id, embedding, kind, state, sensitivity]] of page.value.entries()) {
+    this.stats.loadedFrom = yield* eachChunkRow(
+      vecChunkPages(db, VEC_UNITS, sliced ? 1 : undefined),
+      sliced,
+      ([id, embedding, kind, state, sensitivity]) => {
         if (this.parts.has(id)) this.put(id, kind, state, sensitivity, embedding)
         else tiles.add(id, embedding, kind, state, sensitivity)
-        if (i % ROWS_A_STEP === ROWS_A_STEP - 1) yield
-      }
+      },
       // Every row of a page in, before a later page may bring one of them again.
-      tiles.flush()
-      yield
-    }
-    this.stats.loadedFrom = read === 'complete' || (sliced && read === 'partial') ? 'chunks' : 'vec0'
+      () => tiles.flush(),
+    )
     if (this.stats.loadedFrom === 'vec0') {
       // At once, in slices too: a statement stepped across slices would keep the connection busy.
       this.parts.clear()
