@@ -288,6 +288,9 @@ export class MemoryService implements ChatMemory {
     mkdirSync(this.deps.paths.memory, { recursive: true })
     const store = openMemory(this.dbPath(personaId), { checkpointedElsewhere: this.worker.available })
     this.stores.set(personaId, store)
+    // The worker opens what it is woken for, and checkpoints what it has open: this memory's WAL
+    // too, even while no job of its is due (no model set up, memory paused).
+    if (this.worker.available) this.worker.wake(this.dbPath(personaId))
     // The indexes load in slices now, not all at once in the first pack (in the app; a one-shot
     // command without a worker would only wait for them).
     if (this.worker.available) {
