@@ -1,3 +1,4 @@
+import { request } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Flow, FlowSummary, Node } from '@shared/contract'
 import { apiCall, sseCall } from '../../tests/support/apiClient'
@@ -85,6 +86,29 @@ describe('HTTP API: /api/chat', () => {
       .toBe('incomplete')
     expect((await h.call<Node>('get_node', { id: nodeId })).response).toBe('first part ')
   })
+
+  it('opens the stream at once, while the model has said nothing yet', async () => {
+    const { h, port, persona, token } = await setup()
+    h.fake.script({ chunks: ['late'], delayMs: 60_000 })
+    const head = await new Promise<{ status?: number; type?: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/api/chat',
+          method: 'POST',
+          headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        },
+        (res) => {
+          resolve({ status: res.statusCode, type: res.headers['content-type'] })
+          req.destroy()
+        },
+      )
+      req.on('error', reject)
+      req.end(JSON.stringify({ persona_id: persona, text: 'are you there?' }))
+    })
+    expect(head).toEqual({ status: 200, type: 'text/event-stream; charset=utf-8' })
+  }, 20_000)
 
   it('answers an unknown persona with 404 naming the personas there are, before any node is made', async () => {
     const { h, port, auth } = await setup()
