@@ -25,9 +25,13 @@ export function graphHandlers(
       return graph.getFlow(found.id)
     },
     chat_target: (i) => {
-      const known = personas.list()
-      if (!known.some((p) => p.id === i.persona_id)) {
-        const names = known.map((p) => `${p.name} (${p.id})`).join(', ') || 'none yet'
+      // One row looked up; every persona is listed only for the error.
+      if (!personas.find(i.persona_id)) {
+        const names =
+          personas
+            .list()
+            .map((p) => `${p.name} (${p.id})`)
+            .join(', ') || 'none yet'
         throw new AppError('not_found', `no persona ${i.persona_id}; the personas are: ${names}`)
       }
       if (i.flow_id) return { flow_id: i.flow_id, parent_id: graph.lastMember(i.flow_id) }
