@@ -25,6 +25,9 @@ describe('WAL checkpoints kept off the writing connection', () => {
   }
 
   const fileSize = (file: string) => statSync(file).size
+  const failOnError = (_: Db, e: unknown) => {
+    throw e
+  }
 
   it("SQLite's default: the commit that finds 1,000 pages in the WAL copies them into the file itself", () => {
     const file = join(home(), 'default.db')
@@ -47,7 +50,7 @@ describe('WAL checkpoints kept off the writing connection', () => {
     const worker = open(file)
     write(writer, 1500)
     expect(fileSize(file)).toBeLessThan(100 * PAGE)
-    const stop = checkpointEvery(() => [worker], 20)
+    const stop = checkpointEvery(() => [worker], failOnError, 20)
     try {
       await vi.waitFor(() => expect(fileSize(file)).toBeGreaterThan(1400 * PAGE), { timeout: 10_000, interval: 20 })
       // Once moved, the writer starts the WAL over instead of growing it.
@@ -68,9 +71,31 @@ describe('WAL checkpoints kept off the writing connection', () => {
     closed.close()
     write(writer, 1200)
     expect(fileSize(file)).toBeLessThan(100 * PAGE)
-    const stop = checkpointEvery(() => [closed, live], 20)
+    const stop = checkpointEvery(() => [closed, live], failOnError, 20)
     try {
       await vi.waitFor(() => expect(fileSize(file)).toBeGreaterThan(1100 * PAGE), { timeout: 10_000, interval: 20 })
+    } finally {
+      stop()
+    }
+  })
+
+  it('reports a checkpoint that fails and still keeps the other databases', async () => {
+    const file = join(home(), 'failing.db')
+    const writer = open(file, 16_000)
+    // A read-only connection cannot checkpoint: SQLite answers with an I/O error.
+    const readOnly = openDatabase(file, { migrations: [], label: 'shared.db', readonly: true }).db
+    const live = open(file)
+    write(writer, 1200)
+    const failed: Db[] = []
+    const stop = checkpointEvery(
+      () => [readOnly, live],
+      (db) => failed.push(db),
+      20,
+    )
+    try {
+      await vi.waitFor(() => expect(fileSize(file)).toBeGreaterThan(1100 * PAGE), { timeout: 10_000, interval: 20 })
+      expect(failed.length).toBeGreaterThan(0)
+      expect(new Set(failed)).toEqual(new Set([readOnly]))
     } finally {
       stop()
     }

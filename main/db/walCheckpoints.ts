@@ -15,13 +15,24 @@ export const CHECKPOINT_EVERY_MS = 1000
  * the main thread's own writes never do it. SQLite checkpoints on the commit that finds the
  * WAL past 1,000 pages: the write that happened to be there (a new node, a reply's first save)
  * then waited ~10 ms for the pages to be copied and the file synced. PASSIVE waits for no
- * reader or writer and costs nothing when there is nothing new. Returns a function that stops it.
+ * reader or writer and costs nothing when there is nothing new. A checkpoint that fails (a disk
+ * error) is reported and tried again next time; the writes themselves stay safe in the WAL.
+ * Returns a function that stops it.
  */
-export function checkpointEvery(connections: () => Iterable<Db>, everyMs = CHECKPOINT_EVERY_MS): () => void {
+export function checkpointEvery(
+  connections: () => Iterable<Db>,
+  onError: (db: Db, error: unknown) => void,
+  everyMs = CHECKPOINT_EVERY_MS,
+): () => void {
   const timer = setInterval(() => {
     for (const db of connections()) {
       // A database closed meanwhile (a persona deleted, the worker stopping) has nothing left to move.
-      if (db.open) db.pragma('wal_checkpoint(PASSIVE)')
+      if (!db.open) continue
+      try {
+        db.pragma('wal_checkpoint(PASSIVE)')
+      } catch (e) {
+        onError(db, e)
+      }
     }
   }, everyMs)
   timer.unref()

@@ -47,7 +47,10 @@ port.on('message', (message: ToWorker<ProviderConfig[]>) => {
 
 async function main(): Promise<void> {
   send({ type: 'started' })
-  const stopCheckpoints = checkpointEvery(() => [db])
+  const stopCheckpoints = checkpointEvery(
+    () => [db],
+    (_, e) => send({ type: 'log', level: 'error', message: `checkpoint of ${dbPath} failed: ${String(e)}` }),
+  )
   await runWorkerLoop({
     runners: () => [[dbPath, runner as JobRunner<unknown>]],
     signal: running.signal,

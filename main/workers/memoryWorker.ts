@@ -41,7 +41,10 @@ function answer(m: Extract<ToWorker, { type: 'ask' }>): void {
 
 async function main(): Promise<void> {
   send({ type: 'started' })
-  const stopCheckpoints = checkpointEvery(() => [...runners.values()].map((r) => r.store.db))
+  const stopCheckpoints = checkpointEvery(
+    () => [...runners.values()].map((r) => r.store.db),
+    (db, e) => send({ type: 'log', level: 'error', message: `memory checkpoint of ${db.name} failed: ${String(e)}` }),
+  )
   await runWorkerLoop({
     runners: () => runners as Map<string, JobRunner<unknown>>,
     signal: running.signal,
