@@ -5,6 +5,7 @@
 // turn of the loop was over.
 import { request } from 'node:http'
 import { parentPort } from 'node:worker_threads'
+import { ssePost } from '../../tests/support/apiClient'
 import { startFakeLlm } from '../../tests/support/fakeLlm'
 
 export type ToOutside = { type: 'chat'; id: number; port: number; token: string; body: unknown } | { type: 'close' }
@@ -32,23 +33,14 @@ function firstDelta(port: number, token: string, body: unknown): Promise<number>
   return new Promise((resolve, reject) => {
     const t0 = performance.now()
     let at: number | null = null
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/api/chat',
-        method: 'POST',
-        headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      },
-      (res) => {
-        res.setEncoding('utf8')
-        res.on('data', (chunk: string) => {
-          if (at === null && chunk.includes('event: delta')) at = performance.now() - t0
-        })
-        // Answered once the exchange is over: the next run must not overlap the tail of this one.
-        res.on('end', () => (at !== null ? resolve(at) : reject(new Error(`no delta (status ${res.statusCode})`))))
-      },
-    )
+    const req = request(ssePost(port, '/api/chat', token), (res) => {
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => {
+        if (at === null && chunk.includes('event: delta')) at = performance.now() - t0
+      })
+      // Answered once the exchange is over: the next run must not overlap the tail of this one.
+      res.on('end', () => (at !== null ? resolve(at) : reject(new Error(`no delta (status ${res.statusCode})`))))
+    })
     req.on('error', reject)
     req.end(JSON.stringify(body))
   })

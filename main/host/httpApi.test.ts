@@ -1,7 +1,7 @@
 import { request } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Flow, FlowSummary, Node } from '@shared/contract'
-import { apiCall, sseCall } from '../../tests/support/apiClient'
+import { apiCall, sseCall, ssePost } from '../../tests/support/apiClient'
 import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
 import type { RateLimits } from './rateLimit'
 import { startHost, type Host } from './wsHost'
@@ -91,19 +91,10 @@ describe('HTTP API: /api/chat', () => {
     const { h, port, persona, token } = await setup()
     h.fake.script({ chunks: ['late'], delayMs: 60_000 })
     const head = await new Promise<{ status?: number; type?: string }>((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port,
-          path: '/api/chat',
-          method: 'POST',
-          headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        },
-        (res) => {
-          resolve({ status: res.statusCode, type: res.headers['content-type'] })
-          req.destroy()
-        },
-      )
+      const req = request(ssePost(port, '/api/chat', token), (res) => {
+        resolve({ status: res.statusCode, type: res.headers['content-type'] })
+        req.destroy()
+      })
       req.on('error', reject)
       req.end(JSON.stringify({ persona_id: persona, text: 'are you there?' }))
     })

@@ -1,4 +1,4 @@
-import { request } from 'node:http'
+import { request, type RequestOptions } from 'node:http'
 
 export interface ApiAnswer {
   status: number
@@ -50,6 +50,17 @@ export function apiCall(port: number, call: ApiCall): Promise<ApiAnswer> {
   })
 }
 
+/** A POST with a JSON body and an API token, as a program calling an SSE endpoint sends it. */
+export function ssePost(port: number, path: string, token: string): RequestOptions {
+  return {
+    host: '127.0.0.1',
+    port,
+    path,
+    method: 'POST',
+    headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+  }
+}
+
 export interface SseEvent {
   event: string
   data: unknown
@@ -68,42 +79,29 @@ export function sseCall(
 ): Promise<{ status: number; events: SseEvent[]; hungUp: boolean }> {
   return new Promise((resolve, reject) => {
     const events: SseEvent[] = []
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: 'POST',
-        headers: {
-          host: `127.0.0.1:${port}`,
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-        },
-      },
-      (res) => {
-        let buffer = ''
-        res.setEncoding('utf8')
-        res.on('data', (chunk: string) => {
-          buffer += chunk
-          let end: number
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, end)
-            buffer = buffer.slice(end + 2)
-            const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message'
-            const data = /^data: (.*)$/m.exec(block)?.[1]
-            const parsed = { event, data: data === undefined ? null : (JSON.parse(data) as unknown) }
-            events.push(parsed)
-            if (onEvent?.(parsed) === 'hang-up') {
-              req.destroy()
-              resolve({ status: res.statusCode ?? 0, events, hungUp: true })
-              return
-            }
+    const req = request(ssePost(port, path, token), (res) => {
+      let buffer = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => {
+        buffer += chunk
+        let end: number
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end)
+          buffer = buffer.slice(end + 2)
+          const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message'
+          const data = /^data: (.*)$/m.exec(block)?.[1]
+          const parsed = { event, data: data === undefined ? null : (JSON.parse(data) as unknown) }
+          events.push(parsed)
+          if (onEvent?.(parsed) === 'hang-up') {
+            req.destroy()
+            resolve({ status: res.statusCode ?? 0, events, hungUp: true })
+            return
           }
-        })
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, events, hungUp: false }))
-        res.on('error', () => undefined)
-      },
-    )
+        }
+      })
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, events, hungUp: false }))
+      res.on('error', () => undefined)
+    })
     req.on('error', (e) => (events.length > 0 ? undefined : reject(e)))
     req.end(JSON.stringify(body))
   })
