@@ -35,20 +35,33 @@ try {
   for (const arg of process.argv.slice(2).length ? process.argv.slice(2) : ['{}']) {
     Object.assign(tuning, defaults, JSON.parse(arg) as Partial<typeof tuning>)
     const cat = new Map<number, [number, number]>()
+    // Per conversation too: a setting that helps one and costs the others is fitted, not better.
+    const conv = inSample.map((): [number, number] => [0, 0])
     inSample.forEach((c, i) => {
       for (const [n, q] of c.questions.entries()) {
         const vector = queryVectors[i]![n]
         const modelVector = vector ? { modelVector: { model: SENTENCE_MODEL, vector } } : {}
         const refs = packedRefs(buildPack(stores[i]!, { query: q.question, budget: 2000, path: null, ...modelVector }))
         const t = cat.get(q.category) ?? [0, 0]
-        t[0] += q.evidence.filter((e) => refs.has(e)).length
+        const found = q.evidence.filter((e) => refs.has(e)).length
+        t[0] += found
         t[1] += q.evidence.length
         cat.set(q.category, t)
+        conv[i]![0] += found
+        conv[i]![1] += q.evidence.length
       }
     })
     const [found, total] = [...cat.values()].reduce((a, t) => [a[0] + t[0], a[1] + t[1]], [0, 0])
     const per = Object.fromEntries([...cat].sort((a, b) => a[0] - b[0]).map(([k, [f, t]]) => [k, +(f / t).toFixed(3)]))
-    console.log(JSON.stringify({ settings: JSON.parse(arg) as unknown, recall: +(found / total).toFixed(4), per }))
+    const perConversation = conv.map(([f, t]) => +(f / t).toFixed(3))
+    console.log(
+      JSON.stringify({
+        settings: JSON.parse(arg) as unknown,
+        recall: +(found / total).toFixed(4),
+        per,
+        perConversation,
+      }),
+    )
   }
   for (const s of stores) s.db.close()
 } finally {
