@@ -1,3 +1,4 @@
+import { waitForWritesInShortSteps } from '../db/shortBusyWaits'
 import { existsSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { MemoryPack, MemoryStatus, MemoryUnitDetail, memoryMethods, Parsed } from '@shared/contract'
@@ -287,6 +288,7 @@ export class MemoryService implements ChatMemory {
     this.deps.personas.get(personaId)
     mkdirSync(this.deps.paths.memory, { recursive: true })
     const store = openMemory(this.dbPath(personaId), { checkpointedElsewhere: this.worker.available })
+    waitForWritesInShortSteps(store.db)
     this.stores.set(personaId, store)
     // The worker opens what it is woken for, and checkpoints what it has open: this memory's WAL
     // too, even while no job of its is due (no model set up, memory paused).
