@@ -1,7 +1,7 @@
 // The main thread's small write transactions while another thread holds the write lock ~2 ms in
 // every ~10 (busyHolder.mjs): waiting through SQLite's busy handler (it sleeps 1, 2, 5, 10… ms)
 // beside waiting in 0.2 ms steps (main/db/shortBusyWaits.ts). Prints one JSON line.
-// Run with `npx tsx --tsconfig tsconfig.node.json bench/db/busyWrites.ts`.
+// Run with `npm run bench:db`.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
