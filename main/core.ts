@@ -2,7 +2,6 @@ import type { AppInfo } from '@shared/contract'
 import { appMigrations } from './db/migrations'
 import { openDatabase, type Db } from './db/open'
 import { WAL_BOUND_WHEN_CHECKPOINTED_ELSEWHERE } from './db/walCheckpoints'
-import { waitForWritesInShortSteps } from './db/shortBusyWaits'
 import { GraphService } from './graph/graphService'
 import { graphHandlers } from './graph/graphHandlers'
 import { ChatService, type ChatOptions } from './chat/chatService'
@@ -80,9 +79,8 @@ export function startCore(options: CoreOptions): Core {
     label: 'loomverse.db',
     // The job worker checkpoints it (walCheckpoints.ts): a node's write never waits for one.
     walBound: options.jobWorker ? WAL_BOUND_WHEN_CHECKPOINTED_ELSEWHERE : undefined,
+    shortBusyWaits: true,
   })
-  // The main thread's writes wait for a worker's in short steps, not SQLite's 1, 2, 5, 10… ms sleeps.
-  waitForWritesInShortSteps(db)
   const log = options.log ?? ((m: string) => console.error(m))
   const instance = registerInstance(paths.run)
   // Before anything is served or the job worker claims: a crash's leftovers, if we are alone.

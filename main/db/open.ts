@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3'
 import * as sqliteVec from 'sqlite-vec'
 import { migrate, type Migration, type MigrationReport } from './migrate'
+import { waitForWritesInShortSteps } from './shortBusyWaits'
 
 export type Db = Database.Database
 
@@ -15,6 +16,11 @@ export interface OpenOptions {
    * main thread's writes do not wait for it.
    */
   walBound?: number
+  /**
+   * The main thread's connection: its immediate transactions wait for a worker's write lock in
+   * short steps (shortBusyWaits.ts), not in SQLite's sleeps of 1, 2, 5, 10… ms.
+   */
+  shortBusyWaits?: boolean
 }
 
 export interface Opened {
@@ -37,6 +43,7 @@ export function openDatabase(file: string, options: OpenOptions): Opened {
     db.pragma('foreign_keys = ON')
     db.pragma('busy_timeout = 5000')
     if (options.walBound !== undefined) db.pragma(`wal_autocheckpoint = ${options.walBound}`)
+    if (options.shortBusyWaits) waitForWritesInShortSteps(db)
     const migration = migrate(db, options.migrations, options.label)
     return { db, migration }
   } catch (e) {

@@ -31,9 +31,15 @@ function holdLock(file: string, holdMs: number): { taken: Promise<void>; release
 
 describe('immediate transactions that wait for the write lock in short steps', () => {
   function open(name: string, busyTimeoutMs?: number): Db {
+    if (busyTimeoutMs === undefined) {
+      const db = openDatabase(join(home(), name), { migrations: [], label: name, shortBusyWaits: true }).db
+      db.exec('CREATE TABLE IF NOT EXISTS t (x INTEGER)')
+      return db
+    }
+    // A busy timeout of its own, set before the waits read it.
     const db = openDatabase(join(home(), name), { migrations: [], label: name }).db
     db.exec('CREATE TABLE IF NOT EXISTS t (x INTEGER)')
-    if (busyTimeoutMs !== undefined) db.pragma(`busy_timeout = ${busyTimeoutMs}`)
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`)
     waitForWritesInShortSteps(db)
     return db
   }

@@ -4,17 +4,20 @@ import { memoryMigrations } from './migrations'
 import { MemoryStore } from './store'
 
 /**
- * Opens (creating and migrating) one persona's `memory_<persona_id>.db`. `checkpointedElsewhere`:
- * the memory worker checkpoints it (walCheckpoints.ts), so this connection's writes need not.
+ * Opens (creating and migrating) one persona's `memory_<persona_id>.db`. `mainThread`: the
+ * connection is the main thread's (its writes wait for a worker's in short steps), and when
+ * `checkpointedElsewhere` the memory worker checkpoints its WAL (walCheckpoints.ts).
  */
 export function openMemory(
   file: string,
-  options: { now?: () => number; checkpointedElsewhere?: boolean } = {},
+  options: { now?: () => number; mainThread?: { checkpointedElsewhere: boolean } } = {},
 ): MemoryStore {
+  const { mainThread } = options
   const { db } = openDatabase(file, {
     migrations: memoryMigrations,
     label: 'memory database',
-    walBound: options.checkpointedElsewhere ? WAL_BOUND_WHEN_CHECKPOINTED_ELSEWHERE : undefined,
+    walBound: mainThread?.checkpointedElsewhere ? WAL_BOUND_WHEN_CHECKPOINTED_ELSEWHERE : undefined,
+    shortBusyWaits: mainThread !== undefined,
   })
   return new MemoryStore(db, options.now)
 }

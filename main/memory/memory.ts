@@ -1,4 +1,3 @@
-import { waitForWritesInShortSteps } from '../db/shortBusyWaits'
 import { existsSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { MemoryPack, MemoryStatus, MemoryUnitDetail, memoryMethods, Parsed } from '@shared/contract'
@@ -287,15 +286,14 @@ export class MemoryService implements ChatMemory {
     if (open) return open
     this.deps.personas.get(personaId)
     mkdirSync(this.deps.paths.memory, { recursive: true })
-    const store = openMemory(this.dbPath(personaId), { checkpointedElsewhere: this.worker.available })
-    waitForWritesInShortSteps(store.db)
+    const store = openMemory(this.dbPath(personaId), { mainThread: { checkpointedElsewhere: this.worker.available } })
     this.stores.set(personaId, store)
-    // The worker opens what it is woken for, and checkpoints what it has open: this memory's WAL
-    // too, even while no job of its is due (no model set up, memory paused).
-    if (this.worker.available) this.worker.wake(this.dbPath(personaId))
-    // The indexes load in slices now, not all at once in the first pack (in the app; a one-shot
-    // command without a worker would only wait for them).
     if (this.worker.available) {
+      // The worker opens what it is woken for, and checkpoints what it has open: this memory's
+      // WAL too, even while no job of its is due (no model set up, memory paused).
+      this.worker.wake(this.dbPath(personaId))
+      // The indexes load in slices now, not all at once in the first pack (in the app; a one-shot
+      // command without a worker would only wait for them).
       // Closed meanwhile (the persona deleted, the app quitting) is no failure worth a line.
       const stopped = (e: Error) =>
         store.db.open && this.deps.log?.(`[memory] loading the indexes of ${personaId} stopped: ${e.message}`)

@@ -82,10 +82,6 @@ export function* vecChunkPages(
 }
 
 /**
- * Room for each partition's rows (by `kind`) as sqlite-vec's chunks hold them: at least the
- * live rows (a chunk's deleted rows count too). Null for a storage this does not read.
- */
-/**
  * A loader's walk through `vecChunkPages`: `take` is given each row, with a yield every
  * ROWS_A_STEP rows and after each page (`pageDone` first, once the page is all in). Returns
  * where the rows should come from: the chunks when they were every live row (or a sliced read's
@@ -109,6 +105,10 @@ export function* eachChunkRow(
   }
 }
 
+/**
+ * Room for each partition's rows (by `kind`) as sqlite-vec's chunks hold them: at least the
+ * live rows (a chunk's deleted rows count too). Null for a storage this does not read.
+ */
 export function vecPartitionRoom(db: Db, { table }: VecTable): Map<number, number> | null {
   if (!KNOWN_VERSIONS.has(String(db.prepare('SELECT vec_version()').pluck().get()))) return null
   try {
