@@ -8,7 +8,11 @@ import { parentPort } from 'node:worker_threads'
 import { ssePost } from '../../tests/support/apiClient'
 import { startFakeLlm } from '../../tests/support/fakeLlm'
 
-export type ToOutside = { type: 'chat'; id: number; port: number; token: string; body: unknown } | { type: 'close' }
+export type ToOutside =
+  | { type: 'chat'; id: number; port: number; token: string; body: unknown }
+  /** The model waits this long before its answer starts (0: at once). */
+  | { type: 'first_token_ms'; ms: number }
+  | { type: 'close' }
 export type FromOutside =
   | { type: 'ready'; llmUrl: string }
   | { type: 'chat'; id: number; ms: number }
@@ -19,6 +23,11 @@ const fake = await startFakeLlm({ keepRequests: false })
 port.on('message', (m: ToOutside) => {
   if (m.type === 'close') {
     void fake.close().then(() => port.close())
+    return
+  }
+  if (m.type === 'first_token_ms') {
+    fake.reset()
+    if (m.ms > 0) fake.script({ delayMs: m.ms })
     return
   }
   firstDelta(m.port, m.token, m.body).then(

@@ -219,6 +219,32 @@ describe('chat over a real HTTP provider', () => {
     expect(await h.call<Node>('get_node', { id: node_id })).toMatchObject({ metadata: { model: 'openai:gpt-4o' } })
   })
 
+  it('says why when the new node cannot be written, calls the request off and leaves nothing behind', async () => {
+    const h = await start()
+    const { flow, parent } = await flowWithParent(h)
+    const chunks = Array.from({ length: 20 }, (_, i) => `z${i} `)
+    // The request goes out before the node is written: a model still answering must be stopped.
+    h.fake.script({ provider: 'openai', reply: chunks.join(''), chunks, chunkDelayMs: 20 })
+    h.core.db.exec(`CREATE TEMP TRIGGER no_room BEFORE INSERT ON nodes BEGIN SELECT RAISE(ABORT, 'disk is full'); END`)
+
+    await expect(
+      h.call('chat_send', { flow_id: flow.id, parent_id: parent.id, prompt: 'どこへ行こう？' }),
+    ).rejects.toThrow(/disk is full/)
+    const after = await h.call<Flow>('get_flow', { id: flow.id })
+    expect(after.nodes.map((n) => n.id)).toEqual([parent.id])
+    expect(h.events.some((e) => e.event === 'node_stream')).toBe(false)
+
+    // Nothing is left running, and the next message, once the disk has room, goes through.
+    h.core.db.exec('DROP TRIGGER no_room')
+    const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flow.id, prompt: 'もう一度' })
+    expect(await settled(h, node_id)).toMatchObject({ state: 'done' })
+    expect(
+      h.events
+        .filter((e) => e.event === 'node_stream')
+        .every((e) => (e.data as { node_id: string }).node_id === node_id),
+    ).toBe(true)
+  })
+
   it('tells the user why in the UI language: Japanese when the settings say so', async () => {
     const h = await start({ openaiKey: 'sk-wrong' })
     await h.call('update_settings', { language: 'ja' })

@@ -14,6 +14,7 @@ import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { uiLanguage } from '../kernel/language'
 import { llmErrorText, retryingText } from '../llm/llmErrorText'
+import { awaitingFirstText } from '../kernel/afterFirstText'
 import { DeltaBatcher } from './deltaBatcher'
 import { addUsage, replyStats } from './replyStats'
 import type { Turn } from './turn'
@@ -87,23 +88,31 @@ export class ChatService {
     private readonly options: ChatOptions,
   ) {}
 
-  send(input: Parsed<'chat_send'>): { node_id: string } {
+  /**
+   * Answers once the node is written: after the model's request has left (the flow and parents
+   * are checked first, so a bad message changes nothing). Writing it first (a transaction, its
+   * events) kept the request waiting ~1 ms.
+   */
+  async send(input: Parsed<'chat_send'>): Promise<{ node_id: string }> {
     const parentIds = [...new Set([...(input.parent_id ? [input.parent_id] : []), ...(input.parent_ids ?? [])])]
-    const node = this.graph.createNode({
+    const node = this.graph.planNode({
       flow_id: input.flow_id,
       prompt: input.prompt,
       parent_ids: parentIds,
       position: input.position,
     })
     const pictures = (input.images ?? []).flatMap((i) => (i.item_id ? [{ item_id: i.item_id, mime: i.mime }] : []))
-    if (pictures.length > 0) this.graph.setImages(node.id, pictures)
-    this.start({
+    await this.start({
       nodeId: node.id,
       flowId: input.flow_id,
       personaId: input.persona_id,
       parentIds,
       prompt: input.prompt,
       images: input.images ?? [],
+      write: () => {
+        node.write()
+        if (pictures.length > 0) this.graph.setImages(node.id, pictures)
+      },
     })
     return { node_id: node.id }
   }
@@ -118,7 +127,7 @@ export class ChatService {
     })
     const flowId = this.graph.flowOf(sibling.id, input.flow_id)
     const parentIds = this.graph.parentsOf(flowId, sibling.id)
-    this.start({ nodeId: sibling.id, flowId, parentIds, prompt: original.prompt, images: [] })
+    void this.start({ nodeId: sibling.id, flowId, parentIds, prompt: original.prompt, images: [] })
     return { node_id: sibling.id }
   }
 
@@ -127,7 +136,7 @@ export class ChatService {
     if (this.running.has(node.id)) throw new AppError('conflict', 'this reply is still streaming')
     if (node.status === 'complete') throw new AppError('conflict', 'this reply is already complete')
     const flowId = this.graph.flowOf(node.id, input.flow_id)
-    this.start({
+    void this.start({
       nodeId: node.id,
       flowId,
       parentIds: this.graph.parentsOf(flowId, node.id),
@@ -193,16 +202,50 @@ export class ChatService {
     while (this.running.size > 0) await new Promise((r) => setTimeout(r, 10))
   }
 
-  private start(turn: Turn): void {
+  /** Starts the reply; done when its node is written and marked streaming (or failed to be). */
+  private start(turn: Turn): Promise<void> {
     const controller = new AbortController()
     this.running.set(turn.nodeId, controller)
-    this.graph.setReply(turn.nodeId, { status: 'streaming', response: turn.continueFrom ?? '' })
-    this.emitNode(turn.nodeId)
-    this.bus.emit('chat_status', { node_id: turn.nodeId, state: 'waiting' })
-    void this.stream(turn, controller).finally(() => this.running.delete(turn.nodeId))
+    let node: 'unwritten' | 'written' | 'failed' = 'unwritten'
+    const writeNode = () => {
+      if (node !== 'unwritten') return node === 'written'
+      node = 'failed'
+      turn.write?.()
+      this.graph.setReply(turn.nodeId, { status: 'streaming', response: turn.continueFrom ?? '' })
+      this.emitNode(turn.nodeId)
+      this.bus.emit('chat_status', { node_id: turn.nodeId, state: 'waiting' })
+      node = 'written'
+      return true
+    }
+    if (!turn.write)
+      try {
+        writeNode() // an existing node: marked streaming at once, a failure is the caller's
+      } catch (e) {
+        this.running.delete(turn.nodeId)
+        throw e
+      }
+    return new Promise<void>((resolve, reject) => {
+      const open = () => {
+        try {
+          if (!writeNode()) return false
+          resolve()
+          return true
+        } catch (e) {
+          // Nothing to answer into: the request is called off, and the caller told why.
+          controller.abort()
+          reject(e)
+          return false
+        }
+      }
+      void this.stream(turn, controller, open).finally(() => this.running.delete(turn.nodeId))
+    })
   }
 
-  private async stream(turn: Turn, controller: AbortController): Promise<void> {
+  /**
+   * `open` writes the node (a new message) and marks it streaming: called once the request has
+   * left, or before anything else is written or said about the node.
+   */
+  private async stream(turn: Turn, controller: AbortController, open: () => boolean): Promise<void> {
     const { nodeId } = turn
     const graph = this.graph
     let text = turn.continueFrom ?? ''
@@ -215,6 +258,7 @@ export class ChatService {
     // gone out, or when the turn ends), not before: writing it first kept the model waiting, and
     // writing it beside the first text kept that text from leaving until the write was done.
     let unsaved: ContextPreview | null = null
+    let firstTextOut = () => {}
     const saveSentContext = () => {
       if (unsaved) graph.saveSentContext(nodeId, unsaved)
       unsaved = null
@@ -225,6 +269,10 @@ export class ChatService {
       saveQueued = true
       setImmediate(saveSentContext)
     }
+    // A new message's node is written in the next turn of the event loop: the request leaves in
+    // this one, unless something before it waits (an embedding model, a playbook), and then the
+    // node does not wait with it.
+    setImmediate(open)
     const batcher = new DeltaBatcher(this.options.batchMs ?? 50, (delta) =>
       this.bus.emit('node_stream', { node_id: nodeId, delta }),
     )
@@ -251,6 +299,7 @@ export class ChatService {
       const toolContext: ChatToolContext = { nodeId, flowId: turn.flowId, personaId: persona?.id ?? null }
       const routed = persona && !turn.continueFrom ? await this.playbookAnswer(turn.prompt, toolContext) : null
       if (routed !== null) {
+        if (!open()) throw new LlmError('aborted', 'the node could not be written')
         firstAt = performance.now()
         text += routed
         batcher.push(routed)
@@ -267,6 +316,7 @@ export class ChatService {
         let roundText = ''
         try {
           requests++
+          if (requests === 1) firstTextOut = awaitingFirstText()
           const events = chatWithRetry(
             () =>
               connector.chat({
@@ -283,12 +333,14 @@ export class ChatService {
           for await (const event of events) {
             if (event.type === 'delta') {
               if (firstAt === null) {
+                if (!open()) break // the node could not be written: the request is called off
                 firstAt = performance.now()
                 this.bus.emit('chat_status', { node_id: nodeId, state: 'streaming' })
               }
               text += event.text
               roundText += event.text
               batcher.push(event.text)
+              firstTextOut()
               saveSentContextSoon()
               if (performance.now() - savedAt > (this.options.saveEveryMs ?? 1000)) {
                 graph.setReply(nodeId, { status: 'streaming', response: text })
@@ -343,6 +395,7 @@ export class ChatService {
         : null
       this.bus.emit('chat_status', { node_id: nodeId, state: 'done', ...(unitId === null ? {} : { unit_id: unitId }) })
     } catch (e) {
+      if (!open()) return // no node to keep anything in; the caller of send was told why
       saveSentContext()
       batcher.flush()
       const stopped = controller.signal.aborted || (e instanceof LlmError && e.failure === 'aborted')
@@ -363,7 +416,8 @@ export class ChatService {
         ...(message ? { message, code: failure.code } : {}),
       })
     } finally {
-      this.emitNode(nodeId)
+      firstTextOut()
+      if (open()) this.emitNode(nodeId)
     }
   }
 

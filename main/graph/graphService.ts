@@ -1,3 +1,4 @@
+import { whenFree } from '../kernel/afterFirstText'
 import { randomUUID } from 'node:crypto'
 import {
   DEFAULT_FLOW_NAME,
@@ -270,25 +271,36 @@ export class GraphService {
   }
 
   createNode(request: Parsed<'create_node'>): Node {
+    return this.planNode(request).write()
+  }
+
+  /**
+   * A new node checked (its flow and parents exist) and given its id, written only by `write`:
+   * a chat turn sends the model its request first, and writes the node while it waits.
+   */
+  planNode(request: Parsed<'create_node'>): { id: string; write: () => Node } {
     const input = { ...request, flow_id: request.flow_id ?? this.defaultFlow().id }
     this.flowInfo(input.flow_id) // not_found before anything is written
     const parents = [...new Set(input.parent_ids ?? [])]
     for (const p of parents) this.requireMember(input.flow_id, p, 'parent')
     const id = randomUUID()
-    this.edit(
-      input.flow_id,
-      'add node',
-      (rec) => {
-        rec.addNode(
-          { id, timestamp: isoNow(), prompt: input.prompt, response: input.response ?? '', model: input.model ?? '' },
-          dedupe(input.tags ?? []),
-          input.position ?? null,
-        )
-        for (const p of parents) rec.addEdge(p, id)
-      },
-      { created: id },
-    )
-    return this.getNode(id)
+    const write = () => {
+      this.edit(
+        input.flow_id,
+        'add node',
+        (rec) => {
+          rec.addNode(
+            { id, timestamp: isoNow(), prompt: input.prompt, response: input.response ?? '', model: input.model ?? '' },
+            dedupe(input.tags ?? []),
+            input.position ?? null,
+          )
+          for (const p of parents) rec.addEdge(p, id)
+        },
+        { created: id },
+      )
+      return this.getNode(id)
+    }
+    return { id, write }
   }
 
   /**
@@ -554,12 +566,12 @@ export class GraphService {
   /**
    * `flow_updated` carries the whole flow, which takes milliseconds to read in a conversation of
    * thousands of turns (18 ms at 5,000 nodes): it is sent once the current work is done, not in
-   * the middle of it — after a chat turn's request has left, not before — and once for the edits
-   * of one turn of the event loop. The node events go at once. Writers of flows outside this
+   * the middle of it — after a chat turn's request has left and its first text come back (or a
+   * few milliseconds later), not before — and once for the edits of one turn of the event loop. The node events go at once. Writers of flows outside this
    * service (a VizPrompt import) announce through here too.
    */
   announceFlow(flowId: string): void {
-    if (this.flowsToAnnounce.size === 0) setImmediate(() => this.announceFlows())
+    if (this.flowsToAnnounce.size === 0) whenFree(() => this.announceFlows())
     this.flowsToAnnounce.set(flowId, null) // any copy read before this edit is out of date
   }
 

@@ -1,3 +1,4 @@
+import { whenFree } from '../kernel/afterFirstText'
 import { existsSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { MemoryPack, MemoryStatus, MemoryUnitDetail, memoryMethods, Parsed } from '@shared/contract'
@@ -319,11 +320,11 @@ export class MemoryService implements ChatMemory {
     let walked: ReadonlySet<string> | null = null
     const path = { has: (id: string) => id === input.nodeId || (walked ??= input.pathAbove()).has(id) }
     const pack = buildPack(store, { query: input.query, budget: input.budgetTokens, path, ...aids })
-    // Kept for "why remembered" after this turn of the event loop, the one that sends the reply's
-    // request: a write there held the request back.
+    // Kept for "why remembered" once the reply's request has left and its first text come back
+    // (whenFree): a write before either held the reply back.
     const { nodeId } = input
     if (nodeId)
-      setImmediate(() => {
+      whenFree(() => {
         if (store.db.open) this.savePack(store, nodeId, input.flowId, input.query, input.budgetTokens, pack)
       })
     return pack.text || null

@@ -1,0 +1,56 @@
+/**
+ * Work that can wait a little — announcing a flow, counting an API token's calls, keeping a
+ * MemoryPack's "why" — is put off while a reply's request is out and its first text has not
+ * come back, so the main thread is free to pass that text on the moment it arrives. Before,
+ * such work ran in the turn right after the request left, and a model that answers within a
+ * couple of milliseconds (a local server) had its first text wait for it.
+ *
+ * It runs once every reply waiting has its first text (or has ended), and after `MAX_WAIT_MS`
+ * at the latest: a model that takes seconds to start must not hold the rest of the app back.
+ */
+export const MAX_WAIT_MS = 5
+
+let waiting = 0
+const queued: Array<() => void> = []
+let deadline: ReturnType<typeof setTimeout> | null = null
+
+/** Runs `work` once the main thread is free of the current turn and no reply waits for its first text. */
+export function whenFree(work: () => void): void {
+  if (waiting === 0 && queued.length === 0) {
+    setImmediate(work)
+    return
+  }
+  queued.push(work)
+  deadline ??= setTimeout(runQueued, MAX_WAIT_MS)
+}
+
+/**
+ * A reply's request is out: work asked for meanwhile waits. Call the function returned when its
+ * first text has been passed on, or when the reply ends without any (more calls do nothing).
+ */
+export function awaitingFirstText(): () => void {
+  waiting++
+  let done = false
+  return () => {
+    if (done) return
+    done = true
+    waiting--
+    if (waiting === 0 && queued.length > 0) setImmediate(runQueued)
+  }
+}
+
+function runQueued(): void {
+  if (deadline) clearTimeout(deadline)
+  deadline = null
+  const work = queued.splice(0)
+  for (let i = 0; i < work.length; i++) {
+    try {
+      work[i]!()
+    } catch (e) {
+      // As a failing setImmediate would: thrown, and the rest still runs, in the next turn.
+      queued.unshift(...work.slice(i + 1))
+      if (queued.length > 0) setImmediate(runQueued)
+      throw e
+    }
+  }
+}
