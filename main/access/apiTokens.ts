@@ -1,9 +1,9 @@
-import { whenFree } from '../kernel/afterFirstText'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { ApiToken } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
 import { statements } from '../db/statements'
+import { whenFree } from '../kernel/afterFirstText'
 import type { Statement } from 'better-sqlite3'
 import { isoNow } from '../kernel/time'
 

@@ -271,7 +271,8 @@ export class ChatService {
     }
     // A new message's node is written in the next turn of the event loop: the request leaves in
     // this one, unless something before it waits (an embedding model, a playbook), and then the
-    // node does not wait with it.
+    // node does not wait with it. A retried or continued node is written already: open() just
+    // says so.
     setImmediate(open)
     const batcher = new DeltaBatcher(this.options.batchMs ?? 50, (delta) =>
       this.bus.emit('node_stream', { node_id: nodeId, delta }),

@@ -1,4 +1,3 @@
-import { whenFree } from '../kernel/afterFirstText'
 import { randomUUID } from 'node:crypto'
 import {
   DEFAULT_FLOW_NAME,
@@ -13,6 +12,7 @@ import {
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
 import type { EventBus } from '../kernel/events'
+import { whenFree } from '../kernel/afterFirstText'
 import { AncestorLines } from './ancestorLines'
 import { Ancestry } from './ancestry'
 import { FlowShapes } from './flowShapes'
@@ -566,9 +566,10 @@ export class GraphService {
   /**
    * `flow_updated` carries the whole flow, which takes milliseconds to read in a conversation of
    * thousands of turns (18 ms at 5,000 nodes): it is sent once the current work is done, not in
-   * the middle of it — after a chat turn's request has left and its first text come back (or a
-   * few milliseconds later), not before — and once for the edits of one turn of the event loop. The node events go at once. Writers of flows outside this
-   * service (a VizPrompt import) announce through here too.
+   * the middle of it — after a chat turn's request has left and its first text has come back (or
+   * a few milliseconds later), not before — and once for the edits of one turn of the event
+   * loop. The node events go at once. Writers of flows outside this service (a VizPrompt import)
+   * announce through here too.
    */
   announceFlow(flowId: string): void {
     if (this.flowsToAnnounce.size === 0) whenFree(() => this.announceFlows())

@@ -113,16 +113,16 @@ export class MemoryJobPlanner {
     // Every job's episodes from one read of the branch, newest first (idx_units_time): the
     // capsule's latest few, the relationship's latest 200, and the latest 200 of each period.
     // The path is checked here, not handed to SQL as a list, which cost a 5,000-turn flow
-    // ~12 ms a reply; one read instead of one per job was ~2 ms and a sixth of the main
-    // thread's garbage per exchange at a few hundred turns.
-    const lists = [
-      { limit: CAPSULE_EPISODES, range: null, ids: [] as number[] },
-      ...summaries.map((job) => {
-        const p = job.payload as { range_start?: number; range_end?: number }
-        const range = p.range_start === undefined ? null : { start: p.range_start, end: p.range_end! }
-        return { limit: SUMMARY_EPISODES, range, ids: [] as number[] }
-      }),
-    ]
+    // ~12 ms a reply. One read instead of one per job: 1.74 → 0.75 ms an exchange at 1,500
+    // episodes on two forks (the reads per job were a sixth of the main thread's garbage).
+    type List = { limit: number; range: { start: number; end: number } | null; ids: number[] }
+    const capsule: List = { limit: CAPSULE_EPISODES, range: null, ids: [] }
+    const periods = summaries.map((job): List => {
+      const p = job.payload as { range_start?: number; range_end?: number }
+      const range = p.range_start === undefined ? null : { start: p.range_start, end: p.range_end! }
+      return { limit: SUMMARY_EPISODES, range, ids: [] }
+    })
+    const lists = [capsule, ...periods]
     const rows = store
       .prepare(
         `SELECT id, origin_node_id, occurred_at, coalesce(occurred_at, created_at) FROM units
@@ -144,13 +144,13 @@ export class MemoryJobPlanner {
       }
       if (!open) break
     }
-    const [capsule, ...periods] = lists.map((l) => l.ids.reverse()) // oldest first
+    for (const list of lists) list.ids.reverse() // oldest first
     store.db
       .transaction(() => {
-        if (capsule!.length > 0)
-          this.queueForBranch(store, 'capsule', `capsule:${flowId}`, nodeId, { model, unit_ids: capsule! }, 20, path)
+        if (capsule.ids.length > 0)
+          this.queueForBranch(store, 'capsule', `capsule:${flowId}`, nodeId, { model, unit_ids: capsule.ids }, 20, path)
         summaries.forEach((job, i) => {
-          const ids = periods[i]!
+          const ids = periods[i]!.ids
           if (ids.length === 0) return
           const p = job.payload as Record<string, unknown>
           this.queueForBranch(
