@@ -6,6 +6,8 @@
 //   the main thread's work before the first delta, and with one that starts after
 //   `--first-token-ms` (20), as a real one does (a local model takes 100 ms and more), where the
 //   work done while the model thinks (writing the node) costs nothing.
+//   Beside it, the floor: a bare pass-through server on the app's thread (passThrough.ts), what
+//   any API adds on this machine before doing anything of its own.
 // The fake LLM and the program calling /api/chat run on a thread of their own (outside.ts), as
 // a model server and curl are other processes on a user's machine. The job worker runs, as in the
 // app (it also checkpoints the database's WAL); the memory worker does not, so the memory jobs of
@@ -23,6 +25,7 @@ import { apiCall } from '../../tests/support/apiClient'
 import { sourceWorker } from '../../tests/support/sourceWorker'
 import { callerOf, chatTurn, percentile, startOutside } from '../support'
 import type { FromOutside, ToOutside } from './outside'
+import { startPassThrough } from './passThrough'
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '100' }, 'first-token-ms': { type: 'string', default: '20' } },
@@ -54,6 +57,8 @@ const host = await startHost({
   staticDir: null,
   api: { useToken: (t) => core.apiTokens.use(t), version: 'bench', rateLimits: { burst: 1e9, perSecond: 1e9 } },
 })
+const connector = openaiConnector({ provider: 'openai', baseURL: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY })
+const passThrough = await startPassThrough(connector, 'gpt-4o-mini')
 try {
   const call = callerOf(core)
   const persona = await call<{ id: string }>('create_persona', { name: 'Bench' })
@@ -92,13 +97,13 @@ try {
 
   // First delta: /api/chat against the raw connector, interleaved; with a model that answers at
   // once, then with one that takes a while to start, as every real one does.
-  const connector = openaiConnector({ provider: 'openai', baseURL: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY })
   const flow = await call<{ id: string }>('create_flow', { name: 'bench', persona_id: persona.id })
   for (const firstTokenMs of [0, modelFirstTokenMs]) {
     outside.worker.postMessage({ type: 'first_token_ms', ms: firstTokenMs } satisfies ToOutside)
     const raw: number[] = []
     const api: number[] = []
     const router: number[] = []
+    const floor: number[] = []
     for (let i = 0; i < runs; i++) {
       router.push(await firstStreamEvent(flow.id, persona.id, `hello ${i}`))
       const t0 = performance.now()
@@ -112,9 +117,11 @@ try {
         }
       }
       api.push(await firstDelta(host.port, token, { persona_id: persona.id, text: `hello ${i}` }))
+      floor.push(await firstDelta(passThrough.port, token, { text: `hello ${i}` }))
     }
     const added = api.map((a, i) => a - raw[i]!)
     const addedOverRouter = api.map((a, i) => a - router[i]!)
+    const floorAdded = floor.map((f, i) => f - raw[i]!)
     // The same measure between two raw calls in a row: how much of "added" this machine's noise
     // alone shows, with nothing added.
     const rawOverRaw = raw.slice(1).map((r, i) => r - raw[i]!)
@@ -131,6 +138,9 @@ try {
         added_p95_ms: percentile(added, 95),
         target_added_p95_ms: 5,
         raw_over_raw_p95_ms: percentile(rawOverRaw, 95),
+        // The same measure for the bare pass-through (passThrough.ts): the least any API adds here.
+        floor_added_p50_ms: percentile(floorAdded, 50),
+        floor_added_p95_ms: percentile(floorAdded, 95),
         // The same chat as a window sends it (chat_send through the router → first node_stream):
         // what the HTTP layer itself adds, apart from the chat pipeline (context, MemoryPack, node).
         router_p95_ms: percentile(router, 95),
@@ -140,6 +150,7 @@ try {
     )
   }
 } finally {
+  await passThrough.close()
   await host.close()
   await core.dispose()
   outside.close()
