@@ -35,7 +35,7 @@ import { isSentenceModel } from './sentenceModel'
 import { ExternalMessages } from './externalMessages'
 import { entityGraph, listUnits, memoryStatus, packsForNode, spendStatus, unitDetail } from './memoryQueries'
 import { prunePacks } from './packHistory'
-import { buildPack } from './scheduler'
+import { buildPack, choosePack } from './scheduler'
 import { nowSeconds, type MemoryStore, type Payload } from './store'
 import { MemoryWorkerHost } from './workerHost'
 
@@ -319,13 +319,13 @@ export class MemoryService implements ChatMemory {
     // a memory of imported or global units never needs it.
     let walked: ReadonlySet<string> | null = null
     const path = { has: (id: string) => id === input.nodeId || (walked ??= input.pathAbove()).has(id) }
-    const pack = buildPack(store, { query: input.query, budget: input.budgetTokens, path, ...aids })
+    const pack = choosePack(store, { query: input.query, budget: input.budgetTokens, path, ...aids })
     // Kept for "why remembered" once the reply's request has left and its first text come back
-    // (whenFree): a write before either held the reply back.
+    // (whenFree): reading its sections and writing them before either held the reply back.
     const { nodeId } = input
     if (nodeId)
       whenFree(() => {
-        if (store.db.open) this.savePack(store, nodeId, input.flowId, input.query, input.budgetTokens, pack)
+        if (store.db.open) this.savePack(store, nodeId, input.flowId, input.query, input.budgetTokens, pack.details())
       })
     return pack.text || null
   }
@@ -565,7 +565,7 @@ export class MemoryService implements ChatMemory {
     const persona = this.deps.personas.get(personaId)
     const aids = await this.aids.gather(persona, store, query, { modelIntent: false })
     const budget = memoryShare(this.deps.settings.get().context_budget)
-    return buildPack(store, { query, budget, path: new Set<string>(), ...aids }).text || null
+    return choosePack(store, { query, budget, path: new Set<string>(), ...aids }).text || null
   }
 
   /** Queues an external message's jobs: all of an episode's, or (a meta request) only its embedding. */

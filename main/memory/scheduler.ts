@@ -68,14 +68,27 @@ function foundKept(budget: number): number {
   return Math.max(100, Math.ceil(budget / 16))
 }
 
+/** A pack's text and count, chosen; its sections (what the inspector shows) read when asked. */
+export interface ChosenPack {
+  text: string
+  tokens: number
+  /** The whole MemoryPack, its sections read the first time this is called. */
+  details(): MemoryPack
+}
+
+/** buildPack's MemoryPack, sections and all (the inspector, memory_pack). */
+export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack {
+  return choosePack(store, request).details()
+}
+
 /**
- * The Scheduler (seed 004): builds a MemoryPack from the persona's memory for one query.
+ * The Scheduler (seed 004): chooses a MemoryPack from the persona's memory for one query.
  * Persona and contract always go in; then capsule, open loops, facts, summaries and episodes
  * found by hybrid retrieval (FTS5 trigram + sqlite-vec KNN fused by rank, recency and
  * salience), plus units linked to entities the query names. Items are packed greedily by
  * value per token; the rendered text never exceeds the budget.
  */
-export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack {
+export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack {
   const prof = request.profile
   let mark = performance.now()
   const lap = (stage: string) => {
@@ -235,8 +248,28 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
   }
   lap('pack+count')
 
+  const text = joinCounted(lines)
+  // The sections only serve the inspector ("why remembered"): a reply's pack has them read once
+  // its request has left (memory.packFor), not before.
+  let details: MemoryPack | null = null
+  return {
+    text,
+    tokens,
+    details: () =>
+      (details ??= {
+        tokens,
+        intent,
+        intent_by: request.intent ? (request.intentBy ?? 'model') : 'rules',
+        vectors: [LOCAL_EMBEDDER, ...(request.modelVector ? [request.modelVector.model] : [])],
+        sections: sectionsOf(store, chosen),
+        text,
+      }),
+  }
+}
+
+function sectionsOf(store: MemoryStore, chosen: readonly Packable[]): MemoryPack['sections'] {
   const evidence = store.evidenceOfEach(chosen.map((c) => c.unit.id))
-  const sections = sectionOrder
+  return sectionOrder
     .map((section) => ({
       kind: section,
       items: chosen
@@ -251,16 +284,6 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
         })),
     }))
     .filter((s) => s.items.length > 0)
-  lap('sections')
-  const vectors = [LOCAL_EMBEDDER, ...(request.modelVector ? [request.modelVector.model] : [])]
-  return {
-    tokens,
-    intent,
-    intent_by: request.intent ? (request.intentBy ?? 'model') : 'rules',
-    vectors,
-    sections,
-    text: joinCounted(lines),
-  }
 }
 
 function density(c: { value: number; estimate: number }): number {
