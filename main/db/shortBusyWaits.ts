@@ -57,12 +57,11 @@ export function waitForWritesInShortSteps(db: Db): void {
         throw e
       }
     }
-    const deferred = made.deferred
     return Object.assign(
       function (this: unknown, ...args: unknown[]): unknown {
         return made.apply(this, args)
       },
-      { default: made.default, deferred, immediate, exclusive: made.exclusive, database: db },
+      { default: made.default, deferred: made.deferred, immediate, exclusive: made.exclusive, database: db },
     )
   }) as unknown as Db['transaction']
 }

@@ -68,10 +68,9 @@ function foundKept(budget: number): number {
   return Math.max(100, Math.ceil(budget / 16))
 }
 
-/** A pack's text and count, chosen; its sections (what the inspector shows) read when asked. */
+/** A pack's text, chosen; the rest of it (the sections the inspector shows) read when asked. */
 export interface ChosenPack {
   text: string
-  tokens: number
   /** The whole MemoryPack, its sections read the first time this is called. */
   details(): MemoryPack
 }
@@ -254,7 +253,6 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
   let details: MemoryPack | null = null
   return {
     text,
-    tokens,
     details: () =>
       (details ??= {
         tokens,
