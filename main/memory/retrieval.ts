@@ -8,7 +8,8 @@ import type { MemoryStore, UnitRow } from './store'
 import { tuning } from './tuning'
 import { unitRowsOf } from './unitRows'
 import { vectorIndexOf } from './vectorIndex'
-import { wordRanking } from './wordRanking'
+import type { RetrievalLists } from './rankFeatures'
+import { wordSearch } from './wordRanking'
 import { CJK } from './queryWords'
 
 // The Scheduler's retrieval: FTS5 and KNN candidates (the local vectors, and the persona's
@@ -79,6 +80,21 @@ export function nearest(
     .all(vectorBlob(vector), k, kind, UnitState.ARCHIVED, sensitivityBelow) as Array<{ id: number; distance: number }>
 }
 
+/** A unit retrieval found, with its fused score and why. */
+export interface Hit {
+  unit: UnitRow
+  score: number
+  why: string
+  /** The hit it was brought beside (addNeighbours), when it came as a neighbouring turn. */
+  near?: number
+}
+
+/** The fused hits, and the rankings they were fused from (for the learned ranker). */
+export interface Retrieved {
+  hits: Map<number, Hit>
+  lists: RetrievalLists
+}
+
 /**
  * FTS5 and KNN candidates of the retrievable kinds, fused by reciprocal rank with recency,
  * salience and pin. Words rank by BM25 (wordRanking.ts); Japanese by our own IDF-weighted
@@ -91,13 +107,14 @@ export function hybridRetrieve(
   allowSecret: boolean,
   now: number,
   lap: (stage: string) => void = () => {},
-): Map<number, { unit: UnitRow; score: number; why: string }> {
+): Retrieved {
   const total = Math.max(1, (store.prepare('SELECT max(id) AS n FROM units').get() as { n: number | null }).n ?? 1)
   const fts = new Map<number, number>()
   const ftsStmt = store.prepare(
     `SELECT rowid AS id FROM units_fts WHERE units_fts MATCH ? ORDER BY rowid DESC LIMIT ${FTS_PER_TERM}`,
   )
-  const wordsRanked = wordRanking(store, query, FTS_KEEP)
+  const words = wordSearch(store, query, FTS_KEEP)
+  const wordsRanked = words.ranked
   lap('words')
   // Substrings rank English words badly ("art" in "party", "heart"): the trigram index serves
   // Japanese (which has no spaces for the word index) and queries whose words the word index
@@ -174,9 +191,17 @@ export function hybridRetrieve(
   sentenceRanked.forEach(({ id, distance }, rank) =>
     bump(id, tuning.sentenceWeight * rrf(rank), `sentence #${rank + 1} (${(1 - distance).toFixed(2)})`),
   )
-  if (fused.size === 0) return new Map()
+  const lists: RetrievalLists = {
+    words,
+    trigrams: ftsRanked,
+    vectors: knnRanked,
+    meaning: meaningRanked,
+    sentences: sentenceRanked,
+    units: total,
+  }
+  const out = new Map<number, Hit>()
+  if (fused.size === 0) return { hits: out, lists }
 
-  const out = new Map<number, { unit: UnitRow; score: number; why: string }>()
   for (const unit of unitsByIds(store, [...fused.keys()])) {
     const hit = fused.get(unit.id)!
     const ageDays = Math.max(0, (now - (unit.occurred_at ?? unit.created_at)) / 86_400)
@@ -184,27 +209,25 @@ export function hybridRetrieve(
     const score = hit.score + 0.15 * recency + 0.3 * unit.salience + 0.2 * unit.pin
     out.set(unit.id, { unit, score, why: hit.why.join(', ') })
   }
-  return out
+  return { hits: out, lists }
 }
 
 /**
  * The turns around the best episode hits: a question often matches one side of an exchange
  * while the answer sits in the next turn ("Where did you go?" / "To the lake.").
  */
-export function addNeighbours(
-  store: MemoryStore,
-  fused: Map<number, { unit: UnitRow; score: number; why: string }>,
-): void {
+export function addNeighbours(store: MemoryStore, fused: Map<number, Hit>): void {
   const best = [...fused.values()]
     .filter((h) => h.unit.kind === UnitKind.EPISODE)
     .sort((a, b) => b.score - a.score)
     .slice(0, tuning.neighbourHits)
-  const wanted = new Map<number, { score: number; why: string }>()
+  const wanted = new Map<number, { score: number; why: string; near: number }>()
   for (const h of best)
     for (const id of [h.unit.id - 1, h.unit.id + 1]) {
       if (fused.has(id)) continue
       const score = h.score * tuning.neighbourShare
-      if ((wanted.get(id)?.score ?? -1) < score) wanted.set(id, { score, why: `next to #${h.unit.id}` })
+      if ((wanted.get(id)?.score ?? -1) < score)
+        wanted.set(id, { score, why: `next to #${h.unit.id}`, near: h.unit.id })
     }
   for (const unit of unitsByIds(store, [...wanted.keys()]))
     if (unit.kind === UnitKind.EPISODE) fused.set(unit.id, { unit, ...wanted.get(unit.id)! })

@@ -117,6 +117,18 @@ describe('MemoryPack retrieval on an imported chat log', () => {
     expect(large.length).toBeGreaterThan(120)
   })
 
+  it('prefers the turn that tells over one that only asks about the same thing', () => {
+    const store = memory()
+    log(store, [
+      ['Melanie', 'I painted the lake at sunset, all in oils.'],
+      ...chatter(30),
+      // Newer, hers too, with the same words.
+      ['Melanie', 'Have I painted the lake at sunset in oils?'],
+    ])
+    // Room for one turn.
+    expect(packed(store, 'What did Melanie paint at the lake?', 60)).toEqual(['t1'])
+  })
+
   it('prefers the month the question names', () => {
     const store = memory()
     const october = Date.UTC(2023, 9, 12) / 1000

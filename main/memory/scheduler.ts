@@ -3,10 +3,11 @@ import { joinCounted, tokenCount, tokenCountOfLines } from '../kernel/tokens'
 import { LOCAL_EMBEDDER } from './embedder'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindName } from './enums'
 import { classifyIntent, intentWeights, type Intent } from './intent'
+import { rankFeatures } from './rankFeatures'
+import { relevance } from './ranker'
 import { addNeighbours, entityLinked, hybridRetrieve, unitsByIds } from './retrieval'
 import { boostNamedSpeakers } from './speakers'
 import { boostNamedTime } from './timeWindow'
-import { tuning } from './tuning'
 import { itemLine } from './itemText'
 import { unitRowsOf } from './unitRows'
 import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from './store'
@@ -29,6 +30,8 @@ export interface PackRequest {
   modelVector?: { model: string; vector: readonly number[] }
   /** Profiling: milliseconds spent per stage are added here (bench/memory/profile.ts). */
   profile?: Record<string, number>
+  /** Fitting the ranker (bench/memory/fitRanker.ts): every found unit's features are handed here. */
+  onFeatures?: (byUnit: ReadonlyMap<number, readonly number[]>) => void
 }
 
 type Section = 'persona' | 'contract' | 'capsule' | 'loops' | 'facts' | 'summaries' | 'episodes'
@@ -137,7 +140,7 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
   lap('anchors')
 
   // Hybrid retrieval over facts, summaries and episodes.
-  const fused = hybridRetrieve(store, request, allowSecret, now, lap)
+  const { hits: fused, lists } = hybridRetrieve(store, request, allowSecret, now, lap)
   lap('fusion')
   const linked = entityLinked(store, request.query)
   lap('entities')
@@ -147,11 +150,23 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
   boostNamedSpeakers(store, request.query, fused)
   boostNamedTime(request.query, fused)
   addNeighbours(store, fused)
+  // An entity the query names lifts its units in the hand fusion, which the ranker reads
+  // (rankFeatures.ts): LoCoMo, imported without a model, has no entities to fit a weight on.
+  for (const id of linked.keys()) {
+    const hit = fused.get(id)
+    if (hit) hit.score += ENTITY_LINK
+  }
+  lap('candidates')
+  // What each find is worth: the learned ranker's chance that it answers the query, from where
+  // each search ranked it and the hand fusion's score among other things (rankFeatures.ts).
+  const features = rankFeatures(store, request.query, fused, lists, linked)
+  request.onFeatures?.(features)
+  lap('ranker')
   for (const [id, hit] of fused) {
     const { unit } = hit
     const link = linked.get(id)
-    const score = hit.score + (link ? 0.25 : 0)
-    const why = [hit.why, link && `linked to ${link}`].filter(Boolean).join('; ')
+    const score = relevance(features.get(id)!)
+    const why = [hit.why, link && `linked to ${link}`, `relevance ${score.toFixed(2)}`].filter(Boolean).join('; ')
     if (unit.kind === UnitKind.EPISODE)
       candidates.push({ unit, section: 'episodes', value: score * weights.episode, why, found: true })
     else if (unit.kind === UnitKind.FACT)
@@ -199,12 +214,11 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
     // The stored count of the full text, plus the line's own prefix ("- ", or more for other
     // kinds' longer lines); exact counts come at the end.
     const estimate = Math.min(c.unit.tokens, Math.ceil(text.length / 2)) + (day ? 2 : 8)
-    const value = c.value * estimate ** tuning.contentExponent
     // One shape for every item (a spread copy made each pool's items of mixed shapes).
     pool.push({
       unit: c.unit,
       section: c.section,
-      value,
+      value: c.value,
       why: c.why,
       mandatory: c.mandatory,
       found: c.found,
@@ -216,7 +230,9 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
   }
   lap('pool')
 
-  // Greedy by value per token (the value counts the item's content); mandatory items first.
+  // Greedy by value per token, mandatory items first. A find's value is the ranker's chance
+  // that it answers; its length is one of the ranker's features, so a long turn that holds the
+  // answer is not left out for short, barely relevant lines.
   pool.sort((a, b) => Number(!!b.mandatory) - Number(!!a.mandatory) || density(b) - density(a))
   const headerCost = tokenCount(HEADER) + 2
   let used = headerCost
@@ -283,6 +299,9 @@ function sectionsOf(store: MemoryStore, chosen: readonly Packable[]): MemoryPack
     }))
     .filter((s) => s.items.length > 0)
 }
+
+/** What a link to an entity the query names adds to a unit's fused score. */
+const ENTITY_LINK = 0.25
 
 function density(c: { value: number; estimate: number }): number {
   return c.value / c.estimate

@@ -51,13 +51,6 @@ export const tuning = {
   sentenceWeight: 1,
   /** A turn spoken by someone the query names: its score × (1 + this). */
   speakerBoost: 0.3,
-  /**
-   * An item's value grows with what it holds: relevance × tokens^this. With relevance alone per
-   * token, greedy packing filled the budget with short, barely relevant lines and left out the
-   * long turn that held the answer (LoCoMo evidence recall 0.61 with no length term, 0.70 with
-   * 0.7; flat above that).
-   */
-  contentExponent: 0.7,
   /** A unit of the month or year the query names: its score × (1 + this). */
   timeBoost: 1,
   /** How many of the best episode hits bring the turns just before and after them, and at what share. */

@@ -14,8 +14,25 @@ import { wordIndexOf } from './wordIndex'
  * LoCoMo conversations 0–2 and cost a query each: left out.) The best `limit` only, when given.
  */
 export function wordRanking(store: MemoryStore, query: string, limit = Infinity): Array<[number, number]> {
+  return wordSearch(store, query, limit).ranked
+}
+
+/** wordRanking's ranking, with what the learned ranker (rankFeatures.ts) reads beside it. */
+export interface WordSearch {
+  /** Best first, with its BM25 (feedback words included). */
+  ranked: Array<[number, number]>
+  /** BM25 over the query's own words, before feedback words. */
+  plain: ReadonlyMap<number, number>
+  /** The units each query word brought. */
+  byWord: ReadonlyMap<string, ReadonlySet<number>>
+  words: readonly string[]
+  names: ReadonlySet<string>
+}
+
+export function wordSearch(store: MemoryStore, query: string, limit = Infinity): WordSearch {
   const { words, names } = queryWords(query)
-  if (words.length === 0) return []
+  const byWord = new Map<string, Set<number>>()
+  if (words.length === 0) return { ranked: [], plain: new Map(), byWord, words, names }
   const fts = (term: string) =>
     store
       .prepare(
@@ -30,10 +47,17 @@ export function wordRanking(store: MemoryStore, query: string, limit = Infinity)
     for (const term of terms) {
       const rows = ranked?.get(term) ?? fts(term)
       const weight = weightOf(term)
-      for (const { id, s } of rows) scores.set(id, (scores.get(id) ?? 0) - s * weight)
+      const brought = new Set<number>()
+      for (const { id, s } of rows) {
+        scores.set(id, (scores.get(id) ?? 0) - s * weight)
+        brought.add(id)
+      }
+      byWord.set(term, brought)
     }
   }
   add(words, (word) => (names.has(word) ? tuning.nameWeight : 1))
+  const plain = new Map(scores)
+  const searched = (ranked: Array<[number, number]>): WordSearch => ({ ranked, plain, byWord, words, names })
   // Fusion goes by rank, not score: a hit on a word nearly every unit holds (the speaker of a
   // two-person log) must not rank second to a real match, so hits far below the best are dropped.
   // A pack wants the best 80 of ~1,500 hits: those are picked, not every hit sorted.
@@ -43,9 +67,9 @@ export function wordRanking(store: MemoryStore, query: string, limit = Infinity)
     const floor = (sorted[0]?.[1] ?? 0) * tuning.wordFloor
     return sorted.filter(([, score]) => score >= floor)
   }
-  if (tuning.prfDocs === 0 || tuning.prfWeight === 0) return ranked()
+  if (tuning.prfDocs === 0 || tuning.prfWeight === 0) return searched(ranked())
   add(feedbackTerms(store, bestHits(scores, tuning.prfDocs), words), () => tuning.prfWeight)
-  return ranked()
+  return searched(ranked())
 }
 
 /** The k best ids by score (ties: the newer), best first: ranked().slice(0, k), without sorting every hit. */

@@ -1,0 +1,147 @@
+import type { Hit } from './retrieval'
+import { SPEAKER } from './speakers'
+import { isoDate, type MemoryStore } from './store'
+import { inWindow, queryTimeWindow } from './timeWindow'
+import { tuning } from './tuning'
+import { unitRowsOf } from './unitRows'
+import type { WordSearch } from './wordRanking'
+
+// What the learned ranker (ranker.ts) reads of each unit retrieval found: where each search
+// ranked it, what it shares with the query, and a few plain facts of its text. Every value
+// is a number; order and meaning are FEATURES'. bench/memory/fitRanker.ts fits the weights.
+
+/** The rankings a pack's hits were fused from (retrieval.ts). */
+export interface RetrievalLists {
+  words: WordSearch
+  /** Trigram overlap (Japanese, unknown words), best first, with its score. */
+  trigrams: Array<[number, number]>
+  /** The local hashed vectors' neighbours, nearest first, with their distance. */
+  vectors: Array<[number, number]>
+  /** The persona's embedding model's neighbours, nearest first. */
+  meaning: Array<[number, number]>
+  /** Episodes by their nearest sentence (the embedding model), nearest first. */
+  sentences: Array<{ id: number; distance: number }>
+  /** How many units the memory has (its largest id): what a word's rarity is measured against. */
+  units: number
+}
+
+/** The features, in order. Changing them means fitting again (bench/memory/fitRanker.ts). */
+export const FEATURES = [
+  'fused_score', // the hand-weighted fusion (retrieval.ts), boosts and all, over the best hit's
+  'words_rrf', // BM25's reciprocal rank
+  'words_score', // BM25 over the best's, feedback words included
+  'plain_words_score', // BM25 over the query's own words only, over the best's
+  'feedback_only', // found by feedback words alone
+  'trigrams_rrf',
+  'vectors_rrf',
+  'vectors_similarity',
+  'spoken_by_named', // its speaker is someone the query names
+  'spoken_by_other', // the query names someone, and not its speaker
+  'in_named_time', // of the month or year the query names
+  'neighbour', // came only as the turn beside a hit
+  'neighbour_of_score', // that hit's fused score over the best's
+  'entity_linked',
+  'log_tokens',
+  'asks', // holds a question mark: questions restate a topic more than they answer it
+  'words_covered', // share of the query's words it holds
+  'day_crowd', // share of the best 20 hits from its day
+  'rare_words_covered', // the same, each word weighted by its rarity
+  'words_log_rank',
+  'vectors_log_rank',
+  'query_words', // how many content words the query has
+  'query_names', // whether the query names anyone
+  'meaning_rrf',
+  'sentences_rrf',
+] as const
+
+/** A rank's place when a list did not bring the unit at all (log of ~400). */
+const UNRANKED_LOG = 6
+
+/** The FEATURES of each hit. */
+export function rankFeatures(
+  store: MemoryStore,
+  query: string,
+  hits: ReadonlyMap<number, Hit>,
+  lists: RetrievalLists,
+  linked: ReadonlyMap<number, string>,
+): Map<number, number[]> {
+  const { words } = lists
+  const rankOf = (ids: Iterable<number>) => {
+    const ranks = new Map<number, number>()
+    let rank = 0
+    for (const id of ids) ranks.set(id, rank++)
+    return ranks
+  }
+  const wordRank = rankOf(words.ranked.map(([id]) => id))
+  const trigramRank = rankOf(lists.trigrams.map(([id]) => id))
+  const vectorRank = rankOf(lists.vectors.map(([id]) => id))
+  const meaningRank = rankOf(lists.meaning.map(([id]) => id))
+  const sentenceRank = rankOf(lists.sentences.map(({ id }) => id))
+  const wordScore = new Map(words.ranked)
+  const distance = new Map(lists.vectors)
+  const rrf = (rank: number | undefined) => (rank === undefined ? 0 : tuning.rrfK / (tuning.rrfK + rank))
+  const logRank = (rank: number | undefined) => (rank === undefined ? UNRANKED_LOG : Math.log(2 + rank))
+  const best = (values: Iterable<number>) => {
+    let top = 0
+    for (const v of values) top = Math.max(top, v)
+    return top || 1
+  }
+  const bestWords = best(wordScore.values())
+  const bestPlain = best(words.plain.values())
+  const bestScore = best([...hits.values()].map((h) => h.score))
+  // The best 20 hits' days: a question's answers gather in the sessions it is about.
+  const crowd = new Map<string, number>()
+  for (const h of [...hits.values()].sort((a, b) => b.score - a.score).slice(0, 20)) {
+    const day = isoDate(h.unit.occurred_at ?? h.unit.created_at)
+    crowd.set(day, (crowd.get(day) ?? 0) + 1)
+  }
+  const rarity = new Map(
+    words.words.map((w) => [w, Math.log(1 + lists.units / Math.max(1, words.byWord.get(w)?.size ?? 0))]),
+  )
+  const allRarity = [...rarity.values()].reduce((a, b) => a + b, 0)
+  const window = queryTimeWindow(query)
+  const texts = unitRowsOf(store).textsOf([...hits.keys()])
+  const out = new Map<number, number[]>()
+  for (const [id, hit] of hits) {
+    const text = texts.get(id) ?? ''
+    const speaker = SPEAKER.exec(text)?.[1]?.toLowerCase()
+    const byNamed = !!speaker && speaker.split(/\s+/).some((w) => words.names.has(w))
+    let covered = 0
+    let rareCovered = 0
+    for (const w of words.words)
+      if (words.byWord.get(w)?.has(id)) {
+        covered++
+        rareCovered += rarity.get(w)!
+      }
+    const near = hit.near === undefined ? undefined : hits.get(hit.near)
+    const d = distance.get(id)
+    out.set(id, [
+      hit.score / bestScore,
+      rrf(wordRank.get(id)),
+      (wordScore.get(id) ?? 0) / bestWords,
+      (words.plain.get(id) ?? 0) / bestPlain,
+      wordScore.has(id) && !words.plain.has(id) ? 1 : 0,
+      rrf(trigramRank.get(id)),
+      rrf(vectorRank.get(id)),
+      d === undefined ? 0 : 1 - d,
+      byNamed ? 1 : 0,
+      words.names.size > 0 && !byNamed ? 1 : 0,
+      window && inWindow(hit.unit, window) ? 1 : 0,
+      hit.near === undefined ? 0 : 1,
+      near ? near.score / bestScore : 0,
+      linked.has(id) ? 1 : 0,
+      Math.log(1 + hit.unit.tokens),
+      text.includes('?') ? 1 : 0,
+      words.words.length ? covered / words.words.length : 0,
+      (crowd.get(isoDate(hit.unit.occurred_at ?? hit.unit.created_at)) ?? 0) / 20,
+      allRarity ? rareCovered / allRarity : 0,
+      logRank(wordRank.get(id)),
+      logRank(vectorRank.get(id)),
+      words.words.length,
+      words.names.size > 0 ? 1 : 0,
+      rrf(meaningRank.get(id)),
+      rrf(sentenceRank.get(id)),
+    ])
+  }
+  return out
+}

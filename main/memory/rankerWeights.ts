@@ -1,0 +1,47 @@
+// Written by bench/memory/fitRanker.ts (LoCoMo conversations 0–2 only): fit again, do not edit.
+// Each weight is for its feature standardised by mean and scale; see ranker.ts.
+export const fitted = {
+  features: [
+    'fused_score',
+    'words_rrf',
+    'words_score',
+    'plain_words_score',
+    'feedback_only',
+    'trigrams_rrf',
+    'vectors_rrf',
+    'vectors_similarity',
+    'spoken_by_named',
+    'spoken_by_other',
+    'in_named_time',
+    'neighbour',
+    'neighbour_of_score',
+    'entity_linked',
+    'log_tokens',
+    'asks',
+    'words_covered',
+    'day_crowd',
+    'rare_words_covered',
+    'words_log_rank',
+    'vectors_log_rank',
+    'query_words',
+    'query_names',
+    'meaning_rrf',
+    'sentences_rrf',
+  ],
+  mean: [
+    0.209171, 0.199709, 0.127644, 0.109881, 0.12769, 0, 0.238817, 0.157413, 0.573336, 0.418887, 0.018503, 0.050982,
+    0.035907, 0, 3.45324, 0.31901, 0.129487, 0.066049, 0.090137, 4.793793, 4.52038, 4.965693, 0.992223, 0.051716,
+    0.051716,
+  ],
+  scale: [
+    0.2006, 0.260794, 0.188958, 0.199759, 0.333744, 1, 0.252549, 0.142719, 0.494593, 0.493377, 0.13476, 0.21996,
+    0.160384, 1, 0.503646, 0.466093, 0.160232, 0.090941, 0.130546, 1.449412, 1.397057, 1.594042, 0.087844, 0.188049,
+    0.188049,
+  ],
+  weights: [
+    0.644608, -0.261891, 0.207898, 0.38538, -0.025974, 0, 0.088402, -0.147371, 0.22433, -0.231081, 0.123698, -0.123581,
+    0.256962, 0, 0.568433, -0.421087, -0.497219, 0.306549, 0.588547, 0.066612, -0.033466, -0.036219, -0.034814,
+    0.180001, -0.020574,
+  ],
+  bias: -6.735307,
+}
