@@ -1,8 +1,7 @@
-import type { Hit } from './retrieval'
-import { SPEAKER } from './speakers'
+import { rrf, type Hit } from './retrieval'
+import { namedSpeaker } from './speakers'
 import { isoDate, type MemoryStore } from './store'
 import { inWindow, queryTimeWindow } from './timeWindow'
-import { tuning } from './tuning'
 import { unitRowsOf } from './unitRows'
 import type { WordSearch } from './wordRanking'
 
@@ -27,7 +26,7 @@ export interface RetrievalLists {
 
 /** The features, in order. Changing them means fitting again (bench/memory/fitRanker.ts). */
 export const FEATURES = [
-  'fused_score', // the hand-weighted fusion (retrieval.ts), boosts and all, over the best hit's
+  'fused_score', // the hand-weighted fusion (retrieval.ts), with speaker, time and entity boosts, over the best hit's
   'words_rrf', // BM25's reciprocal rank
   'words_score', // BM25 over the best's, feedback words included
   'plain_words_score', // BM25 over the query's own words only, over the best's
@@ -79,7 +78,7 @@ export function rankFeatures(
   const sentenceRank = rankOf(lists.sentences.map(({ id }) => id))
   const wordScore = new Map(words.ranked)
   const distance = new Map(lists.vectors)
-  const rrf = (rank: number | undefined) => (rank === undefined ? 0 : tuning.rrfK / (tuning.rrfK + rank))
+  const share = (rank: number | undefined) => (rank === undefined ? 0 : rrf(rank))
   const logRank = (rank: number | undefined) => (rank === undefined ? UNRANKED_LOG : Math.log(2 + rank))
   const best = (values: Iterable<number>) => {
     let top = 0
@@ -104,8 +103,7 @@ export function rankFeatures(
   const out = new Map<number, number[]>()
   for (const [id, hit] of hits) {
     const text = texts.get(id) ?? ''
-    const speaker = SPEAKER.exec(text)?.[1]?.toLowerCase()
-    const byNamed = !!speaker && speaker.split(/\s+/).some((w) => words.names.has(w))
+    const byNamed = namedSpeaker(text, words.names) !== null
     let covered = 0
     let rareCovered = 0
     for (const w of words.words)
@@ -117,12 +115,12 @@ export function rankFeatures(
     const d = distance.get(id)
     out.set(id, [
       hit.score / bestScore,
-      rrf(wordRank.get(id)),
+      share(wordRank.get(id)),
       (wordScore.get(id) ?? 0) / bestWords,
       (words.plain.get(id) ?? 0) / bestPlain,
       wordScore.has(id) && !words.plain.has(id) ? 1 : 0,
-      rrf(trigramRank.get(id)),
-      rrf(vectorRank.get(id)),
+      share(trigramRank.get(id)),
+      share(vectorRank.get(id)),
       d === undefined ? 0 : 1 - d,
       byNamed ? 1 : 0,
       words.names.size > 0 && !byNamed ? 1 : 0,
@@ -139,8 +137,8 @@ export function rankFeatures(
       logRank(vectorRank.get(id)),
       words.words.length,
       words.names.size > 0 ? 1 : 0,
-      rrf(meaningRank.get(id)),
-      rrf(sentenceRank.get(id)),
+      share(meaningRank.get(id)),
+      share(sentenceRank.get(id)),
     ])
   }
   return out

@@ -22,8 +22,9 @@ if (fitted.features.join() !== FEATURES.join())
   throw new Error('rankerWeights.ts was fitted on other features: run bench/memory/fitRanker.ts again')
 
 /** The chance (0–1) that a hit with these features holds what the query asks for. */
-export function relevance(features: readonly number[], model: RankerModel = ranker): number {
-  let z = model.bias
-  for (let i = 0; i < features.length; i++) z += ((features[i]! - model.mean[i]!) / model.scale[i]!) * model.weights[i]!
+export function relevance(features: readonly number[]): number {
+  let z = ranker.bias
+  for (let i = 0; i < features.length; i++)
+    z += ((features[i]! - ranker.mean[i]!) / ranker.scale[i]!) * ranker.weights[i]!
   return 1 / (1 + Math.exp(-z))
 }

@@ -80,6 +80,11 @@ export function nearest(
     .all(vectorBlob(vector), k, kind, UnitState.ARCHIVED, sensitivityBelow) as Array<{ id: number; distance: number }>
 }
 
+/** Reciprocal-rank fusion's share for a list's rank (0 the best): k / (k + rank). */
+export function rrf(rank: number): number {
+  return tuning.rrfK / (tuning.rrfK + rank)
+}
+
 /** A unit retrieval found, with its fused score and why. */
 export interface Hit {
   unit: UnitRow
@@ -173,7 +178,6 @@ export function hybridRetrieve(
     hit.why.push(why)
     fused.set(id, hit)
   }
-  const rrf = (rank: number) => tuning.rrfK / (tuning.rrfK + rank)
   wordsRanked.forEach(([id, s], rank) =>
     bump(id, tuning.wordWeight * rrf(rank), `words #${rank + 1} (${s.toFixed(2)})`),
   )

@@ -1,5 +1,6 @@
 import { queryWords } from './queryWords'
-import type { MemoryStore, UnitRow } from './store'
+import type { Hit } from './retrieval'
+import type { MemoryStore } from './store'
 import { UnitKind } from './enums'
 import { tuning } from './tuning'
 import { unitRowsOf } from './unitRows'
@@ -13,11 +14,7 @@ export const SPEAKER = /^([^:\n]{1,40}):\s/
  * conversations 0–2: 83% of the evidence of a question naming one speaker). The name itself
  * is in half the turns of a two-person log, so BM25 gives it almost no weight.
  */
-export function boostNamedSpeakers(
-  store: MemoryStore,
-  query: string,
-  fused: Map<number, { unit: UnitRow; score: number; why: string }>,
-): void {
+export function boostNamedSpeakers(store: MemoryStore, query: string, fused: Map<number, Hit>): void {
   const { names } = queryWords(query)
   if (names.size === 0 || tuning.speakerBoost === 0) return
   const episodes = [...fused.values()].filter((h) => h.unit.kind === UnitKind.EPISODE).map((h) => h.unit.id)
@@ -25,10 +22,16 @@ export function boostNamedSpeakers(
   // From the texts packs keep (unitRows.ts), not read again: the pack reads most of them anyway.
   const texts = unitRowsOf(store).textsOf(episodes)
   for (const [id, text] of texts) {
-    const speaker = SPEAKER.exec(text)?.[1]?.toLowerCase()
-    if (!speaker || !speaker.split(/\s+/).some((w) => names.has(w))) continue
+    const speaker = namedSpeaker(text, names)
+    if (!speaker) continue
     const hit = fused.get(id)!
     hit.score *= 1 + tuning.speakerBoost
     hit.why = `${hit.why}; spoken by ${speaker}`
   }
+}
+
+/** The turn's speaker (lower case) when the query names them ("Caroline" of "Caroline Lee: …"), else null. */
+export function namedSpeaker(text: string, names: ReadonlySet<string>): string | null {
+  const speaker = SPEAKER.exec(text)?.[1]?.toLowerCase()
+  return speaker && speaker.split(/\s+/).some((w) => names.has(w)) ? speaker : null
 }

@@ -1,4 +1,5 @@
 import { MONTHS } from './importTime'
+import type { Hit } from './retrieval'
 import type { UnitRow } from './store'
 import { tuning } from './tuning'
 
@@ -47,7 +48,7 @@ export function inWindow(unit: Pick<UnitRow, 'occurred_at' | 'created_at'>, wind
 }
 
 /** Units of the time the query names: score × (1 + `timeBoost`). */
-export function boostNamedTime(query: string, fused: Map<number, { unit: UnitRow; score: number; why: string }>): void {
+export function boostNamedTime(query: string, fused: Map<number, Hit>): void {
   const window = queryTimeWindow(query)
   if (!window || tuning.timeBoost === 0) return
   for (const hit of fused.values())
