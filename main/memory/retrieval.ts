@@ -192,6 +192,9 @@ export function hybridRetrieve(
   meaningRanked.forEach(([id, d], rank) =>
     bump(id, tuning.meaningWeight * rrf(rank), `meaning #${rank + 1} (${(1 - d).toFixed(2)})`),
   )
+  words.kinds.forEach(([id, s], rank) =>
+    bump(id, tuning.kindWeight * rrf(rank), `kind member #${rank + 1} (${s.toFixed(2)})`),
+  )
   sentenceRanked.forEach(({ id, distance }, rank) =>
     bump(id, tuning.sentenceWeight * rrf(rank), `sentence #${rank + 1} (${(1 - distance).toFixed(2)})`),
   )

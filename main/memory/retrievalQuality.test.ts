@@ -129,6 +129,30 @@ describe('MemoryPack retrieval on an imported chat log', () => {
     expect(packed(store, 'What did Melanie paint at the lake?', 60)).toEqual(['t1'])
   })
 
+  it('finds the turns that name members of the kind a question asks for', () => {
+    const store = memory()
+    log(store, [
+      ['Jon', 'Took a short trip last week to Rome to clear my mind a little.'],
+      ['John', "I'm off to do some taekwondo!"],
+      ...chatter(40),
+      // Newer turns with the question's own words, which answer nothing.
+      ['Gina', 'Visited the new bakery, the cities guide says it is the best.'],
+      ['Jon', 'Martial law in the movie we watched, and some arts and crafts.'],
+    ])
+    // No word in common with the answers: WordNet knows Rome as a city, taekwondo as a martial art.
+    expect(packed(store, 'Which cities has Jon visited?', 70)).toContain('t1')
+    expect(packed(store, 'What martial arts has John done?', 70)).toContain('t2')
+  })
+
+  it('does not take a word for a member of a kind when that is not its first meaning', () => {
+    const store = memory()
+    // Reading is a city too, but first of all something people do.
+    log(store, [['Jon', 'Took a short trip to Rome.'], ...chatter(30), ['Jon', 'Reading all day, a good book.']])
+    const found = packed(store, 'Which cities has Jon visited?', 60)
+    expect(found).toContain('t1')
+    expect(found).not.toContain('t32')
+  })
+
   it('prefers the month the question names', () => {
     const store = memory()
     const october = Date.UTC(2023, 9, 12) / 1000

@@ -15,6 +15,18 @@ export const tuning = {
   prfDocs: 5,
   prfTerms: 6,
   prfWeight: 0.5,
+  /**
+   * Kinds' members (wordRanking.kindSearch): a member in more units than this is left out; the
+   * rarest `kindTerms` members are searched, the best `kindKeep` units fused at `kindWeight`.
+   * Chosen by bench/memory/fitRanker.ts's held-out lines (conversations 0–2, hashed only, mean of
+   * the three): without kinds 0.826; members 20 0.835, 30 0.835, 40 0.840, 80 0.835; at 40,
+   * weight 0.5 0.839, 1.25 0.835; 15 rows 0.835; as a feature only (weight 0) 0.828. With the
+   * sentence model 0.874–0.881 throughout (0.876 without).
+   */
+  kindRows: 30,
+  kindTerms: 40,
+  kindKeep: 30,
+  kindWeight: 0.75,
   /** Reciprocal-rank fusion: each list gives weight × k / (k + rank). */
   rrfK: 20,
   /** BM25 over stemmed words. */

@@ -1,3 +1,4 @@
+import { isMember, kindsAsked } from './nounKinds'
 import { queryWords } from './queryWords'
 import { SPEAKER } from './speakers'
 import type { MemoryStore } from './store'
@@ -27,12 +28,14 @@ export interface WordSearch {
   byWord: ReadonlyMap<string, ReadonlySet<number>>
   words: readonly string[]
   names: ReadonlySet<string>
+  /** Units naming a member of a kind the query asks for (nounKinds.ts), best first, with their BM25. */
+  kinds: Array<[number, number]>
 }
 
 export function wordSearch(store: MemoryStore, query: string, limit = Infinity): WordSearch {
   const { words, names } = queryWords(query)
   const byWord = new Map<string, Set<number>>()
-  if (words.length === 0) return { ranked: [], plain: new Map(), byWord, words, names }
+  if (words.length === 0) return { ranked: [], plain: new Map(), byWord, words, names, kinds: [] }
   const fts = (term: string) =>
     store
       .prepare(
@@ -57,7 +60,11 @@ export function wordSearch(store: MemoryStore, query: string, limit = Infinity):
   }
   add(words, (word) => (names.has(word) ? tuning.nameWeight : 1))
   const plain = new Map(scores)
-  const searched = (ranked: Array<[number, number]>): WordSearch => ({ ranked, plain, byWord, words, names })
+  const kinds = kindSearch(words, names, (members) => {
+    const ranked = index?.rank(members, tuning.wordsPerTerm)
+    return members.map((member) => ranked?.get(member) ?? fts(member))
+  })
+  const searched = (ranked: Array<[number, number]>): WordSearch => ({ ranked, plain, byWord, words, names, kinds })
   // Fusion goes by rank, not score: a hit on a word nearly every unit holds (the speaker of a
   // two-person log) must not rank second to a real match, so hits far below the best are dropped.
   // A pack wants the best 80 of ~1,500 hits: those are picked, not every hit sorted.
@@ -70,6 +77,32 @@ export function wordSearch(store: MemoryStore, query: string, limit = Infinity):
   if (tuning.prfDocs === 0 || tuning.prfWeight === 0) return searched(ranked())
   add(feedbackTerms(store, bestHits(scores, tuning.prfDocs), words), () => tuning.prfWeight)
   return searched(ranked())
+}
+
+/**
+ * Units that name a member of a kind the query asks for ("Which cities…" → "Rome"), by BM25
+ * over those members. Only members the memory holds, in few units (`kindRows`: one in many is
+ * no sign of an answer), each a member in its first sense ("reading" is a city, but first an
+ * activity); the rarest `kindTerms`, and the best `kindKeep` units.
+ */
+function kindSearch(
+  words: readonly string[],
+  names: ReadonlySet<string>,
+  rowsOf: (members: string[]) => Array<ReadonlyArray<{ id: number; s: number }>>,
+): Array<[number, number]> {
+  const kinds = kindsAsked(words, names)
+  if (kinds.length === 0) return []
+  const members = [...new Set(kinds.flatMap((kind) => kind.words))].filter((member) => !words.includes(member))
+  const rows = rowsOf(members)
+  const found = members
+    .map((member, i) => ({ member, rows: rows[i]! }))
+    .filter(({ rows }) => rows.length > 0 && rows.length <= tuning.kindRows)
+    .filter(({ member }) => isMember(member, kinds))
+    .sort((a, b) => a.rows.length - b.rows.length || a.member.localeCompare(b.member))
+    .slice(0, tuning.kindTerms)
+  const scores = new Map<number, number>()
+  for (const { rows } of found) for (const { id, s } of rows) scores.set(id, (scores.get(id) ?? 0) - s)
+  return [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, tuning.kindKeep)
 }
 
 /** The k best ids by score (ties: the newer), best first: ranked().slice(0, k), without sorting every hit. */
