@@ -52,6 +52,11 @@ export const FEATURES = [
   'meaning_rrf',
   'sentences_rrf',
   'kinds_rrf', // names a member of a kind the query asks for (nounKinds.ts)
+  // The turns either side, when retrieval found them: an answer often shares no word with the
+  // question while the turn before it, which asked, does ("Your favourite style?" / "Contemporary").
+  'previous_score', // the turn before's fused score over the best's
+  'previous_asks_score', // the same, when the turn before holds a question mark
+  'next_score',
 ] as const
 
 /** A rank's place when a list did not bring the unit at all (log of ~400). */
@@ -114,6 +119,8 @@ export function rankFeatures(
         rareCovered += rarity.get(w)!
       }
     const near = hit.near === undefined ? undefined : hits.get(hit.near)
+    const previous = hits.has(id - 1) ? hits.get(id - 1)!.score / bestScore : 0
+    const asked = texts.get(id - 1)?.includes('?') ? previous : 0
     const d = distance.get(id)
     out.set(id, [
       hit.score / bestScore,
@@ -142,6 +149,9 @@ export function rankFeatures(
       share(meaningRank.get(id)),
       share(sentenceRank.get(id)),
       share(kindRank.get(id)),
+      previous,
+      asked,
+      hits.has(id + 1) ? hits.get(id + 1)!.score / bestScore : 0,
     ])
   }
   return out

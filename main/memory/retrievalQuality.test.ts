@@ -153,6 +153,21 @@ describe('MemoryPack retrieval on an imported chat log', () => {
     expect(found).not.toContain('t32')
   })
 
+  it('finds the answer in the turn after the one that asked, though it shares no word with the question', () => {
+    const store = memory()
+    log(store, [
+      ['Gina', "Jon, what's your favorite style of dance?"],
+      ['Jon', 'I love them all, but contemporary is my top pick. So expressive and powerful!'],
+      ...chatter(40),
+      // Newer turns with the question's words, which do not answer it.
+      ...Array.from({ length: 6 }, (_, i): [string, string] => [
+        i % 2 ? 'Jon' : 'Gina',
+        `The dance studio ${i} has a new style of flyer, my favorite.`,
+      ]),
+    ])
+    expect(packed(store, "What is Jon's favorite style of dance?", 160)).toContain('t2')
+  })
+
   it('prefers the month the question names', () => {
     const store = memory()
     const october = Date.UTC(2023, 9, 12) / 1000
