@@ -58,6 +58,18 @@ function chatter(n: number): Array<[string, string]> {
   ])
 }
 
+/**
+ * The answering turns, 40 filler turns, then newer decoys that hold the question's own words
+ * and answer nothing.
+ */
+function answersThenDecoys(
+  store: MemoryStore,
+  answers: Array<[string, string]>,
+  decoys: Array<[string, string]>,
+): void {
+  log(store, [...answers, ...chatter(40), ...decoys])
+}
+
 describe('MemoryPack retrieval on an imported chat log', () => {
   it('ranks a turn by the word asked for, not by turns that merely contain its letters', () => {
     const store = memory()
@@ -131,14 +143,17 @@ describe('MemoryPack retrieval on an imported chat log', () => {
 
   it('finds the turns that name members of the kind a question asks for', () => {
     const store = memory()
-    log(store, [
-      ['Jon', 'Took a short trip last week to Rome to clear my mind a little.'],
-      ['John', "I'm off to do some taekwondo!"],
-      ...chatter(40),
-      // Newer turns with the question's own words, which answer nothing.
-      ['Gina', 'Visited the new bakery, the cities guide says it is the best.'],
-      ['Jon', 'Martial law in the movie we watched, and some arts and crafts.'],
-    ])
+    answersThenDecoys(
+      store,
+      [
+        ['Jon', 'Took a short trip last week to Rome to clear my mind a little.'],
+        ['John', "I'm off to do some taekwondo!"],
+      ],
+      [
+        ['Gina', 'Visited the new bakery, the cities guide says it is the best.'],
+        ['Jon', 'Martial law in the movie we watched, and some arts and crafts.'],
+      ],
+    )
     // No word in common with the answers: WordNet knows Rome as a city, taekwondo as a martial art.
     expect(packed(store, 'Which cities has Jon visited?', 70)).toContain('t1')
     expect(packed(store, 'What martial arts has John done?', 70)).toContain('t2')
@@ -155,16 +170,17 @@ describe('MemoryPack retrieval on an imported chat log', () => {
 
   it('finds the answer in the turn after the one that asked, though it shares no word with the question', () => {
     const store = memory()
-    log(store, [
-      ['Gina', "Jon, what's your favorite style of dance?"],
-      ['Jon', 'I love them all, but contemporary is my top pick. So expressive and powerful!'],
-      ...chatter(40),
-      // Newer turns with the question's words, which do not answer it.
-      ...Array.from({ length: 6 }, (_, i): [string, string] => [
+    answersThenDecoys(
+      store,
+      [
+        ['Gina', "Jon, what's your favorite style of dance?"],
+        ['Jon', 'I love them all, but contemporary is my top pick. So expressive and powerful!'],
+      ],
+      Array.from({ length: 6 }, (_, i): [string, string] => [
         i % 2 ? 'Jon' : 'Gina',
         `The dance studio ${i} has a new style of flyer, my favorite.`,
       ]),
-    ])
+    )
     expect(packed(store, "What is Jon's favorite style of dance?", 160)).toContain('t2')
   })
 
