@@ -19,6 +19,7 @@ const SENSES = 2
 /** Lines of index.noun are under 400 bytes, of data.noun under 13,000. */
 const INDEX_CHUNK = 1024
 const DATA_CHUNK = 16_384
+const LINE_GUESS = 1024
 
 /**
  * The dictionary's folder. A packaged app has it in `app.asar.unpacked` (electron-builder.yml):
@@ -82,7 +83,9 @@ class Dictionary {
   private synset(offset: number): Synset {
     let kept = this.synsets.get(offset)
     if (kept) return kept
-    const n = this.read(this.data, offset, DATA_CHUNK)
+    // Most lines are a few hundred bytes: a long one is read again whole.
+    let n = this.read(this.data, offset, LINE_GUESS)
+    if (this.buffer.subarray(0, n).indexOf(10) < 0) n = this.read(this.data, offset, DATA_CHUNK)
     const line = this.buffer.toString('latin1', 0, n).split('\n', 1)[0]!
     // offset lex_filenum ss_type w_cnt (word lex_id)… p_cnt (symbol offset pos source/target)… | gloss
     const fields = line.split(' | ', 1)[0]!.split(' ')

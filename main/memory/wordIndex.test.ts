@@ -78,6 +78,29 @@ describe('the kept word index', () => {
     expect(index.stats.loads).toBe(1)
   })
 
+  it('reads no postings for a word the memory never used, and finds it once a unit does', () => {
+    const { store, worker, episode } = setup()
+    episode(store, 'painting the lake at sunrise')
+    const index = wordIndexOf(store)
+    expect(index.rank(['painting'], 7)!.get('painting')).toHaveLength(1)
+    const reads = index.stats.postingReads
+    // A kind's members (nounKinds.ts) are hundreds of such words a query.
+    expect(index.rank(['zebra', 'aardvarks'], 7)).toEqual(
+      new Map([
+        ['zebra', []],
+        ['aardvarks', []],
+      ]),
+    )
+    expect(index.stats.postingReads).toBe(reads)
+    const id = episode(worker, 'A zebra at the zoo')
+    expect(
+      index
+        .rank(['zebras'], 7)!
+        .get('zebras')!
+        .map((r) => r.id),
+    ).toEqual([id])
+  })
+
   it('reads everything afresh after an import, rather than splitting each new text again', () => {
     const { store, worker, sentence, compare } = setup()
     for (let i = 0; i < 20; i++) store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: sentence(8) } })

@@ -56,6 +56,13 @@ export class WordIndex {
   private changes: LogReader<{ seq: number; unit_id: number }> | null = null
   /** A load under way in slices (loadInSlices); until it is done, rank answers null (FTS5 answers). */
   private slices: Generator<void, void> | null = null
+  /**
+   * Every term units_words holds, read with the lengths; terms of texts taken in since are
+   * added (a term whose units were all deleted may stay: its postings are read, and empty). A
+   * term not in it has no postings to read: a kind's members (nounKinds.ts) are hundreds of
+   * words a query, most of which a memory never used.
+   */
+  private terms: Set<string> | null = null
   /** A query word's stems (usually one), by the word. */
   private readonly stems = new LRUCache<string, string[]>({ max: 10_000 })
   /** Counters the tests read. */
@@ -64,6 +71,7 @@ export class WordIndex {
   constructor(private readonly store: MemoryStore) {
     store.db.exec(`
       CREATE VIRTUAL TABLE IF NOT EXISTS temp.loom_word_instances USING fts5vocab(main, units_words, instance);
+      CREATE VIRTUAL TABLE IF NOT EXISTS temp.loom_word_terms USING fts5vocab(main, units_words, row);
       CREATE VIRTUAL TABLE IF NOT EXISTS temp.loom_word_scratch USING fts5(text, tokenize = '${WORD_TOKENIZER}');
       CREATE VIRTUAL TABLE IF NOT EXISTS temp.loom_word_scratch_terms USING fts5vocab(temp, loom_word_scratch, instance);
     `)
@@ -81,12 +89,16 @@ export class WordIndex {
     // Read before the transaction: reading the log may trim it, a write. What committed after
     // it is applied again at the next call, which changes nothing (see apply).
     const changed = this.changes ? this.changes.next() : null
+    // Words never stemmed before go through the tokenizer together: a kind's members
+    // (nounKinds.ts) are hundreds of words at once, three statements each when split one by one.
+    this.stemAll(words)
     const run = () => {
       this.takeIn(changed)
       const out = new Map<string, Array<{ id: number; s: number }>>()
       for (const word of words) {
         const stems = this.stemsOf(word)
-        if (stems.length === 1) out.set(word, this.score(this.postingsOf(stems[0]!), newest))
+        if (stems.length === 1)
+          out.set(word, this.known(stems[0]!) ? this.score(this.postingsOf(stems[0]!), newest) : [])
       }
       return out
     }
@@ -98,7 +110,7 @@ export class WordIndex {
       changed.length === 0 &&
       words.every((word) => {
         const stems = this.stemsOf(word)
-        return stems.length !== 1 || this.postings.has(stems[0]!)
+        return stems.length !== 1 || !this.known(stems[0]!) || this.postings.has(stems[0]!)
       })
     return kept ? run() : db.transaction(run).deferred()
   }
@@ -139,6 +151,11 @@ export class WordIndex {
     if (changed === null || changed.length > RELOAD_AFTER) this.load()
     else if (changed.length > 0) this.apply(changed)
     if (changed === null || changed.length > 0) this.readTotals()
+  }
+
+  /** Whether units_words may hold the term (always, before the terms are read). */
+  private known(term: string): boolean {
+    return this.terms?.has(term) ?? true
   }
 
   private score(p: Postings, newest: number): Array<{ id: number; s: number }> {
@@ -187,11 +204,25 @@ export class WordIndex {
   private stemsOf(word: string): string[] {
     let stems = this.stems.get(word)
     if (!stems) {
-      const terms = this.split([[1, word]]).get(1) ?? new Map<string, { count: number; first: number }>()
-      stems = [...terms.entries()].sort((a, b) => a[1].first - b[1].first).map(([term]) => term)
-      this.stems.set(word, stems)
+      this.stemAll([word])
+      stems = this.stems.get(word)!
     }
     return stems
+  }
+
+  /** Stems the words not stemmed yet, all in one pass of the tokenizer, and keeps their stems. */
+  private stemAll(words: readonly string[]): void {
+    const fresh = [...new Set(words.filter((word) => !this.stems.has(word)))]
+    if (fresh.length === 0) return
+    // One transaction for the scratch table's writes (a savepoint inside a caller's).
+    const split = this.store.db.transaction(() => this.split(fresh.map((word, i) => [i + 1, word]))).deferred()
+    fresh.forEach((word, i) => {
+      const terms = split.get(i + 1) ?? new Map<string, { count: number; first: number }>()
+      this.stems.set(
+        word,
+        [...terms.entries()].sort((a, b) => a[1].first - b[1].first).map(([term]) => term),
+      )
+    })
   }
 
   /**
@@ -243,13 +274,14 @@ export class WordIndex {
       this.lengths.set(id, { tokens: varints(now.sz, 1)[0]!, origin: now.origin })
       written.push(id)
     }
-    if (written.length === 0 || this.postings.size === 0) return
+    if (written.length === 0 || (this.postings.size === 0 && !this.terms)) return
     const texts = this.store
       .prepare('SELECT f.rowid AS id, f.text FROM json_each(?) j JOIN units_fts f ON f.rowid = j.value')
       .raw(true)
       .all(JSON.stringify(written)) as Array<[number, string]>
     for (const [id, terms] of this.split(texts))
       for (const [term, { count }] of terms) {
+        this.terms?.add(term)
         const p = this.postings.peek(term)
         if (p) insert(p, id, count)
       }
@@ -270,6 +302,7 @@ export class WordIndex {
     this.changes = new LogReader(tableLog(this.store.prepare, 'unit_changes', 'unit_id'))
     this.postings.clear()
     this.lengths.clear()
+    this.terms = null
     const page = this.store.prepare(
       `SELECT id, sz, origin FROM units_words_docsize WHERE id > ? ORDER BY id LIMIT ${LENGTHS_PAGE}`,
     )
@@ -279,6 +312,17 @@ export class WordIndex {
       if (rows.length < LENGTHS_PAGE) break
       after = rows.at(-1)![0]
     }
+    const terms = new Set<string>()
+    const termPage = this.store.prepare(
+      `SELECT term FROM temp.loom_word_terms WHERE term > ? ORDER BY term LIMIT ${LENGTHS_PAGE}`,
+    )
+    for (let after = ''; ; yield) {
+      const rows = termPage.pluck().all(after) as string[]
+      for (const term of rows) terms.add(term)
+      if (rows.length < LENGTHS_PAGE) break
+      after = rows.at(-1)!
+    }
+    this.terms = terms
     this.readTotals()
   }
 
