@@ -146,7 +146,7 @@ class Dictionary {
 let dictionary: Dictionary | null = null
 
 /** WordNet's nouns, opened at first use. */
-export function nouns(): Dictionary {
+function nouns(): Dictionary {
   return (dictionary ??= new Dictionary())
 }
 

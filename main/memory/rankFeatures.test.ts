@@ -57,4 +57,12 @@ it('gives every find one value per feature, read as the feature names say', () =
   expect(feature('t3', 'neighbour')).toBe(1)
   expect(feature('t3', 'words_covered')).toBe(0)
   expect(feature('t2', 'query_names')).toBe(1)
+  // t2 answers t1, which asked and was found; t1 follows no found turn.
+  expect(feature('t2', 'previous_asks_score')).toBeGreaterThan(0)
+  expect(feature('t2', 'previous_asks_score')).toBe(feature('t2', 'previous_score'))
+  expect(feature('t1', 'previous_score')).toBe(0)
+  expect(feature('t1', 'next_score')).toBe(feature('t2', 'fused_score'))
+  // t2 holds no question mark: the turn after it gets its score, not as an asking turn's.
+  expect(feature('t3', 'previous_score')).toBe(feature('t2', 'fused_score'))
+  expect(feature('t3', 'previous_asks_score')).toBe(0)
 })

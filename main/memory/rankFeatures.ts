@@ -107,6 +107,10 @@ export function rankFeatures(
   const allRarity = [...rarity.values()].reduce((a, b) => a + b, 0)
   const window = queryTimeWindow(query)
   const texts = unitRowsOf(store).textsOf([...hits.keys()])
+  /** A hit's fused score over the best's; 0 for a unit retrieval did not find. */
+  const scoreOf = (id: number) => (hits.get(id)?.score ?? 0) / bestScore
+  /** Whether a hit holds a question mark: questions restate a topic more than they answer it. */
+  const asks = (id: number) => texts.get(id)?.includes('?') ?? false
   const out = new Map<number, number[]>()
   for (const [id, hit] of hits) {
     const text = texts.get(id) ?? ''
@@ -119,11 +123,10 @@ export function rankFeatures(
         rareCovered += rarity.get(w)!
       }
     const near = hit.near === undefined ? undefined : hits.get(hit.near)
-    const previous = hits.has(id - 1) ? hits.get(id - 1)!.score / bestScore : 0
-    const asked = texts.get(id - 1)?.includes('?') ? previous : 0
+    const previous = scoreOf(id - 1)
     const d = distance.get(id)
     out.set(id, [
-      hit.score / bestScore,
+      scoreOf(id),
       share(wordRank.get(id)),
       (wordScore.get(id) ?? 0) / bestWords,
       (words.plain.get(id) ?? 0) / bestPlain,
@@ -138,7 +141,7 @@ export function rankFeatures(
       near ? near.score / bestScore : 0,
       linked.has(id) ? 1 : 0,
       Math.log(1 + hit.unit.tokens),
-      text.includes('?') ? 1 : 0,
+      asks(id) ? 1 : 0,
       words.words.length ? covered / words.words.length : 0,
       (crowd.get(isoDate(hit.unit.occurred_at ?? hit.unit.created_at)) ?? 0) / 20,
       allRarity ? rareCovered / allRarity : 0,
@@ -150,8 +153,8 @@ export function rankFeatures(
       share(sentenceRank.get(id)),
       share(kindRank.get(id)),
       previous,
-      asked,
-      hits.has(id + 1) ? hits.get(id + 1)!.score / bestScore : 0,
+      asks(id - 1) ? previous : 0,
+      scoreOf(id + 1),
     ])
   }
   return out

@@ -59,15 +59,16 @@ function chatter(n: number): Array<[string, string]> {
 }
 
 /**
- * The answering turns, 40 filler turns, then newer decoys that hold the question's own words
- * and answer nothing.
+ * The answering turns, `filler` chatter turns, then newer decoys that hold the question's own
+ * words and answer nothing.
  */
 function answersThenDecoys(
   store: MemoryStore,
   answers: Array<[string, string]>,
   decoys: Array<[string, string]>,
+  filler = 40,
 ): void {
-  log(store, [...answers, ...chatter(40), ...decoys])
+  log(store, [...answers, ...chatter(filler), ...decoys])
 }
 
 describe('MemoryPack retrieval on an imported chat log', () => {
@@ -101,13 +102,16 @@ describe('MemoryPack retrieval on an imported chat log', () => {
 
   it('prefers what the named person said over what others said to them', () => {
     const store = memory()
-    log(store, [
-      ['Caroline', 'My dog Biscuit learned to open the fridge.'],
-      ...chatter(20),
-      // Newer, and naming Caroline: a plain keyword match ranks these first.
-      ['Melanie', 'Caroline, my dog Rex chewed the sofa again.'],
-      ['Melanie', 'Caroline, our dog Rex loves the beach.'],
-    ])
+    // The decoys name Caroline too: a plain keyword match ranks them first.
+    answersThenDecoys(
+      store,
+      [['Caroline', 'My dog Biscuit learned to open the fridge.']],
+      [
+        ['Melanie', 'Caroline, my dog Rex chewed the sofa again.'],
+        ['Melanie', 'Caroline, our dog Rex loves the beach.'],
+      ],
+      20,
+    )
     // Room for one turn.
     expect(packed(store, 'What did Caroline say about her dog?', 60)).toEqual(['t1'])
   })
@@ -131,12 +135,13 @@ describe('MemoryPack retrieval on an imported chat log', () => {
 
   it('prefers the turn that tells over one that only asks about the same thing', () => {
     const store = memory()
-    log(store, [
-      ['Melanie', 'I painted the lake at sunset, all in oils.'],
-      ...chatter(30),
-      // Newer, hers too, with the same words.
-      ['Melanie', 'Have I painted the lake at sunset in oils?'],
-    ])
+    // The decoy is hers too, with the same words.
+    answersThenDecoys(
+      store,
+      [['Melanie', 'I painted the lake at sunset, all in oils.']],
+      [['Melanie', 'Have I painted the lake at sunset in oils?']],
+      30,
+    )
     // Room for one turn.
     expect(packed(store, 'What did Melanie paint at the lake?', 60)).toEqual(['t1'])
   })

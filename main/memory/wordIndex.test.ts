@@ -3,7 +3,7 @@ import { openMemory } from './db'
 import { UnitKind, UnitState } from './enums'
 import type { MemoryStore } from './store'
 import { WORD_TOKENIZER, wordIndexOf } from './wordIndex'
-import { wordRanking } from './wordRanking'
+import { wordSearch } from './wordRanking'
 import { seededRandom } from '../../tests/support/seededRandom'
 import { useTwoOpenings } from '../../tests/support/twoConnections'
 import { nextWrite } from '../../tests/support/randomWrites'
@@ -148,7 +148,7 @@ describe('the kept word index', () => {
     const { store, episode, compare } = setup()
     for (let i = 0; i < 12; i++) episode(store, `painting by the lake, day ${i}`)
     const query = "Caroline don't paint by the lake"
-    const before = wordRanking(store, query)
+    const before = wordSearch(store, query).ranked
     compare('before')
     expect(() =>
       store.db
@@ -156,15 +156,15 @@ describe('the kept word index', () => {
           episode(store, 'painting painting painting at the lake with Caroline')
           // Inside the transaction FTS5 answers, and it sees the write.
           expect(wordIndexOf(store).rank(['paint'], 5)).toBeNull()
-          expect(wordRanking(store, query)).not.toEqual(before)
+          expect(wordSearch(store, query).ranked).not.toEqual(before)
           throw new Error('roll back')
         })
         .immediate(),
     ).toThrow('roll back')
-    expect(wordRanking(store, query)).toEqual(before)
+    expect(wordSearch(store, query).ranked).toEqual(before)
     compare('after the rollback')
     // The whole ranking, feedback words included, is the one FTS5 alone gives.
-    const byFts = store.db.transaction(() => wordRanking(store, query)).deferred()
-    expect(wordRanking(store, query)).toEqual(byFts)
+    const byFts = store.db.transaction(() => wordSearch(store, query).ranked).deferred()
+    expect(wordSearch(store, query).ranked).toEqual(byFts)
   })
 })

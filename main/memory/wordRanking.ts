@@ -6,19 +6,7 @@ import { tuning } from './tuning'
 import { unitRowsOf } from './unitRows'
 import { wordIndexOf } from './wordIndex'
 
-/**
- * Units ranked by BM25 over the stemmed word index (units_words), best first, with its score.
- * BM25 adds up over the query's words, so each word is its own FTS5 query: a rare word brings
- * every unit it is in, a very common one only its newest `wordsPerTerm` (its weight is near nil
- * anyway, and ranking all of its rows would cost ~100 ms at 100k units). Names count
- * `nameWeight` times. (Phrases of adjacent query words, searched as such, changed nothing on
- * LoCoMo conversations 0–2 and cost a query each: left out.) The best `limit` only, when given.
- */
-export function wordRanking(store: MemoryStore, query: string, limit = Infinity): Array<[number, number]> {
-  return wordSearch(store, query, limit).ranked
-}
-
-/** wordRanking's ranking, with what the learned ranker (rankFeatures.ts) reads beside it. */
+/** A word search: its ranking, with what the learned ranker (rankFeatures.ts) reads beside it. */
 export interface WordSearch {
   /** Best first, with its BM25 (feedback words included). */
   ranked: Array<[number, number]>
@@ -32,6 +20,15 @@ export interface WordSearch {
   kinds: Array<[number, number]>
 }
 
+/**
+ * Units ranked by BM25 over the stemmed word index (units_words), best first, with its score.
+ * BM25 adds up over the query's words, so each word is its own FTS5 query: a rare word brings
+ * every unit it is in, a very common one only its newest `wordsPerTerm` (its weight is near nil
+ * anyway, and ranking all of its rows would cost ~100 ms at 100k units). Names count
+ * `nameWeight` times. (Phrases of adjacent query words, searched as such, changed nothing on
+ * LoCoMo conversations 0–2 and cost a query each: left out.) The best `limit` only, when given.
+ * Beside it, the units naming members of the kinds the query asks for (kindSearch).
+ */
 export function wordSearch(store: MemoryStore, query: string, limit = Infinity): WordSearch {
   const { words, names } = queryWords(query)
   const byWord = new Map<string, Set<number>>()
@@ -70,7 +67,7 @@ export function wordSearch(store: MemoryStore, query: string, limit = Infinity):
   // A pack wants the best 80 of ~1,500 hits: those are picked, not every hit sorted.
   const ranked = (): Array<[number, number]> => {
     if (limit < scores.size) return bestHits(scores, limit).map((id) => [id, scores.get(id)!])
-    const sorted = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])
+    const sorted = byScore(scores)
     const floor = (sorted[0]?.[1] ?? 0) * tuning.wordFloor
     return sorted.filter(([, score]) => score >= floor)
   }
@@ -102,7 +99,12 @@ function kindSearch(
     .slice(0, tuning.kindTerms)
   const scores = new Map<number, number>()
   for (const { rows } of found) for (const { id, s } of rows) scores.set(id, (scores.get(id) ?? 0) - s)
-  return [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, tuning.kindKeep)
+  return byScore(scores).slice(0, tuning.kindKeep)
+}
+
+/** Every id with its score, best first (ties: the newer). */
+function byScore(scores: ReadonlyMap<number, number>): Array<[number, number]> {
+  return [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])
 }
 
 /** The k best ids by score (ties: the newer), best first: ranked().slice(0, k), without sorting every hit. */
