@@ -89,6 +89,31 @@ describe('chat over a real HTTP provider', () => {
     expect(continued.messages.at(-2)).toEqual({ role: 'assistant', content: stopped.response })
   })
 
+  it('deleting a streaming reply stops it; undo brings it back incomplete, and Continue finishes it', async () => {
+    const h = await start()
+    const { flow } = await flowWithParent(h)
+    const chunks = Array.from({ length: 60 }, (_, i) => `d${i} `)
+    h.fake.script({ provider: 'openai', reply: chunks.join(''), chunks, chunkDelayMs: 40, times: 1 })
+    const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flow.id, prompt: 'tell me more' })
+    await h.next('node_stream', (d) => d.node_id === node_id)
+
+    await h.call('delete_node', { flow_id: flow.id, id: node_id })
+    expect(await settled(h, node_id)).toMatchObject({ state: 'stopped' })
+    await h.call('graph_undo', { flow_id: flow.id })
+    const back = await h.call<Node>('get_node', { id: node_id })
+    expect(back.status).toBe('incomplete')
+    expect(chunks.join('').startsWith(back.response)).toBe(true)
+    expect(await h.call('chat_stop', { node_id })).toEqual({ stopped: false })
+
+    h.fake.script({ provider: 'openai', reply: 'and so on.' })
+    await h.call('chat_continue', { node_id })
+    await settled(h, node_id)
+    expect(await h.call<Node>('get_node', { id: node_id })).toMatchObject({
+      status: 'complete',
+      response: `${back.response}and so on.`,
+    })
+  })
+
   it('shows a clear error on the node for a wrong API key, and keeps the prompt', async () => {
     const h = await start({ openaiKey: 'sk-wrong' })
     const { flow } = await flowWithParent(h)

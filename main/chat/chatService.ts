@@ -86,7 +86,12 @@ export class ChatService {
     private readonly llm: LlmRegistry,
     private readonly bus: EventBus,
     private readonly options: ChatOptions,
-  ) {}
+  ) {
+    // A reply whose node was deleted (or undone away) has nowhere to go: its stream stops.
+    graph.onNodesRemoved((ids) => {
+      for (const id of ids) this.stop(id)
+    })
+  }
 
   /**
    * Answers once the node is written: after the model's request has left (the flow and parents

@@ -37,6 +37,7 @@ export class GraphService {
   private readonly history = new UndoHistory()
   /** Flows whose `flow_updated` is due, with the copy read since their last edit (null: none). */
   private readonly flowsToAnnounce = new Map<string, Flow | null>()
+  private readonly removedListeners = new Set<(nodeIds: string[]) => void>()
 
   constructor(
     private readonly db: Db,
@@ -46,6 +47,22 @@ export class GraphService {
     this.ancestry = new Ancestry(this.store)
     this.lines = new AncestorLines(this.store)
     this.shapes = new FlowShapes(this.store)
+  }
+
+  /**
+   * Calls `listener` with the nodes an edit, undo or redo took out of the database (in no flow
+   * any more), after the edit is committed: chat stops a reply streaming into one of them.
+   */
+  onNodesRemoved(listener: (nodeIds: string[]) => void): () => void {
+    this.removedListeners.add(listener)
+    return () => this.removedListeners.delete(listener)
+  }
+
+  private announceRemoved(candidates: Iterable<string>): void {
+    if (this.removedListeners.size === 0) return
+    const gone = [...candidates].filter((id) => !this.store.hasNode(id))
+    if (gone.length === 0) return
+    for (const listener of this.removedListeners) listener(gone)
   }
 
   // ---- flows
@@ -150,6 +167,7 @@ export class GraphService {
       .immediate()
     this.history.forget(id)
     this.bus.emit('flow_deleted', { id })
+    this.announceRemoved(deleted)
     return { id, deleted_node_ids: deleted }
   }
 
@@ -543,6 +561,7 @@ export class GraphService {
       else this.bus.emit('node_updated', { node })
     }
     this.announceFlow(flowId)
+    this.announceRemoved(rec.touched)
   }
 
   private replay(flowId: string, touched: string[], body: () => void): void {
@@ -561,6 +580,7 @@ export class GraphService {
       else this.bus.emit('node_created', { flow_id: flowId, node })
     }
     this.announceFlow(flowId)
+    this.announceRemoved(touched)
   }
 
   /**

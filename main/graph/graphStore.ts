@@ -336,10 +336,13 @@ export class GraphStore {
   }
 
   /** Kept compressed (sentContexts.ts): a context holds the history twice, tens of KB a turn. */
+  /** Keeps what a reply was sent with; nothing when its node is gone (deleted while it streamed). */
   saveSentContext(nodeId: string, context: ContextPreview, sentAt: string): void {
     this.sql(
-      'INSERT INTO node_sent_contexts (node_id, context, sent_at) VALUES (?, ?, ?) ON CONFLICT(node_id) DO UPDATE SET context = excluded.context, sent_at = excluded.sent_at',
-    ).run(nodeId, packContext(context), sentAt)
+      `INSERT INTO node_sent_contexts (node_id, context, sent_at)
+         SELECT @id, @context, @sentAt WHERE EXISTS (SELECT 1 FROM nodes WHERE id = @id)
+         ON CONFLICT(node_id) DO UPDATE SET context = excluded.context, sent_at = excluded.sent_at`,
+    ).run({ id: nodeId, context: packContext(context), sentAt })
   }
 
   sentContext(nodeId: string): { context: ContextPreview; sent_at: string } | null {
@@ -464,7 +467,10 @@ export class GraphStore {
   // ---- snapshots for undo
 
   snapshot(nodeId: string): NodeSnapshot {
-    const row = this.sql('SELECT * FROM nodes WHERE id = ?').get(nodeId) as NodeRow
+    const row = { ...(this.sql('SELECT * FROM nodes WHERE id = ?').get(nodeId) as NodeRow) }
+    // A reply streaming when its node is taken away is cut there (chat stops it): brought back
+    // by undo it is incomplete with the text saved so far, never a stream nothing will finish.
+    if (row.status === 'streaming') Object.assign(row, { status: 'incomplete', error: null, summary_updated: 1 })
     const memberships = this.sql('SELECT flow_id, idx, x, y, pinned FROM flow_nodes WHERE node_id = ?').all(
       nodeId,
     ) as NodeSnapshot['memberships']

@@ -186,6 +186,20 @@ describe('undo and redo', () => {
     expect(updated.find((u) => u.node.id === tail)?.node.prompt).toBe('tail')
   })
 
+  it('brings back a reply deleted mid-stream as incomplete, never as a stream nothing finishes', () => {
+    const g = setup()
+    const { f, merge } = sample(g)
+    const cut = g.add(f, 'still answering', [merge])
+    g.graph.setReply(cut, { status: 'streaming', response: 'half of' })
+    const removed: string[][] = []
+    g.graph.onNodesRemoved((ids) => removed.push(ids))
+    g.graph.deleteNode({ flow_id: f, id: cut })
+    expect(removed).toEqual([[cut]])
+    g.graph.undo(f)
+    expect(g.graph.getNode(cut)).toMatchObject({ status: 'incomplete', response: 'half of', error: null })
+    expect(g.graph.getNode(cut).metadata.summary.updated).toBe(true)
+  })
+
   it('records no undo step for an edit that changes nothing', () => {
     const g = setup()
     const { f, root, a } = sample(g)
