@@ -143,7 +143,7 @@ export function startCore(options: CoreOptions): Core {
     },
   }
   const world = createWorld(worldDeps)
-  const story = createStory({ db, bus, paths, graph, personas, settings, jobs, chat })
+  const story = createStory({ db, bus, paths, graph, personas, settings, jobs, chat, log, recover: recovered !== null })
 
   const apiTokens = new ApiTokens(db)
   const handlers = combineHandlers({

@@ -145,8 +145,15 @@ async function main(): Promise<void> {
       graph: core.graph,
       personas: new PersonaService(core.db, core.bus),
       settings: new SettingsService(core.db, core.bus),
+      log: () => {},
     })
-    const memory = new StoryMemory(stories, { jobs: core.jobs, bus: core.bus, graph: core.graph, paths: core.paths })
+    const memory = new StoryMemory(stories, {
+      jobs: core.jobs,
+      bus: core.bus,
+      graph: core.graph,
+      paths: core.paths,
+      log: () => {},
+    })
     const row = stories.row(story.id)
     const check: number[] = []
     let due = 0

@@ -3,6 +3,7 @@ import type { HomePaths } from '../kernel/home'
 import { JobQueue } from '../kernel/jobs/jobQueue'
 import { finishInterruptedReplies } from './interruptedReplies'
 import { sweepFiles } from './sweepFiles'
+import { sweepStoryTemps } from './sweepStories'
 
 export interface RecoveryReport {
   replies: number
@@ -26,6 +27,11 @@ export function recoverAtStartup(db: Db, paths: HomePaths, log: (message: string
   } catch (e) {
     // A folder swapped for a link out of the home is left alone: the app still starts.
     log(`[recovery] left the item folders as they are: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  try {
+    files.temps.push(...sweepStoryTemps(paths))
+  } catch (e) {
+    log(`[recovery] left the story folders as they are: ${e instanceof Error ? e.message : String(e)}`)
   }
   const report = {
     replies,

@@ -7,7 +7,7 @@ import { exists, moveFile } from '../world/files/moveFile'
 import { checkFolderInsideHome } from '../world/files/safePaths'
 
 /** writeFileAtomic's temp files: `.tmp-<uuid>`, left behind only by a crash mid-write. */
-const TEMP_FILE = /^\.tmp-[0-9a-f-]{36}$/
+export const TEMP_FILE = /^\.tmp-[0-9a-f-]{36}$/
 const ITEM_FOLDERS = ['image', 'documents'] as const
 
 export interface SweepResult {

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto'
-import { appendFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs'
-import { dirname, join, posix, relative, sep } from 'node:path'
+import { lstatSync, mkdirSync, readdirSync, realpathSync, type Stats } from 'node:fs'
+import { basename, dirname, join, posix, relative, sep } from 'node:path'
 import { StorySettings, type StoryFile } from '@shared/contract'
 import { AppError } from '@shared/errors'
+import { appendRegularFile } from '../kernel/appendFile'
 import { writeFileAtomic } from '../kernel/atomicWrite'
+import { readImportFileSync } from '../kernel/importFile'
+import { ImportFileError } from '../kernel/importFileError'
 
 /** The seed's project layout (F-001): folders made for every project. */
 export const PROJECT_FOLDERS = [
@@ -15,6 +18,14 @@ export const PROJECT_FOLDERS = [
   'exports',
   'summaries',
 ] as const
+
+/**
+ * The most a project file the app reads may hold: 4 MiB, about a million tokens of English or
+ * 1.4 million Japanese characters — more than a model's whole context, so no scenario the model
+ * could use is refused. Every scenario file is read, counted and sent on every turn: a 300 MB
+ * world setting aborted the process (no string that long) and 150 MB froze it for 11 s.
+ */
+export const STORY_FILE_MAX_BYTES = 4 * 1024 * 1024
 
 export const SETTINGS_FILE = '.storygamesetting.json'
 export const SCENARIO = {
@@ -48,7 +59,7 @@ export class ScenarioFiles {
       for (const entry of readdirSync(join(this.root, rel), { withFileTypes: true })) {
         const child = posix.join(rel, entry.name)
         if (entry.isDirectory()) walk(child)
-        else if (entry.isFile() && entry.name.endsWith('.md')) files.push(this.describe(child))
+        else if (entry.isFile() && entry.name.endsWith('.md')) files.push(this.describeOrUnread(child))
       }
     }
     if (this.isFolder('scenario')) walk('scenario')
@@ -66,18 +77,37 @@ export class ScenarioFiles {
     }
   }
 
-  /** A file's text; `not_found` when it does not exist. */
-  read(rel: string): string {
-    const path = this.resolve(rel)
-    const info = lstatOrNull(path)
-    if (!info) throw new AppError('not_found', `${rel} does not exist in this story`)
-    if (!info.isFile()) throw new AppError('bad_input', `${rel} is not a regular file`)
-    return readFileSync(path, 'utf8')
+  /**
+   * A file the app cannot read (over the limit, not UTF-8) is still listed, with its size and
+   * no hash, so the story opens and the editor can say what is wrong with it.
+   */
+  private describeOrUnread(rel: string): StoryFile {
+    try {
+      return this.describe(rel)
+    } catch (e) {
+      if (!(e instanceof ImportFileError)) throw e
+      const info = lstatSync(this.resolve(rel))
+      return { path: rel, hash: '', size: info.size, modified_at: info.mtime.toISOString() }
+    }
   }
 
-  /** A file's text, or null when it does not exist. */
+  /** A file's text; `not_found` when it does not exist. */
+  read(rel: string): string {
+    const text = this.readOrNull(rel)
+    if (text === null) throw new AppError('not_found', `${rel} does not exist in this story`)
+    return text
+  }
+
+  /**
+   * A file's text, or null when nothing is there. Read as an import is (kernel/importFile.ts):
+   * a regular file only, never through a link, opened without waiting (a FIFO would block the
+   * event loop), its size checked against STORY_FILE_MAX_BYTES before a byte is read, and its
+   * text valid UTF-8 — or `bad_file` naming the file (and line) and what is wrong.
+   */
   readOrNull(rel: string): string | null {
-    return lstatOrNull(this.resolve(rel))?.isFile() ? readFileSync(this.resolve(rel), 'utf8') : null
+    const path = this.resolve(rel)
+    if (!lstatOrNull(path)) return null
+    return readImportFileSync(path, { name: this.nameOf(rel), maxBytes: STORY_FILE_MAX_BYTES })
   }
 
   /** Writes the whole file or nothing, making its folder inside the project if needed. */
@@ -89,11 +119,32 @@ export class ScenarioFiles {
     return this.describe(rel)
   }
 
-  /** Adds to the end of a file (a transcript), making it and its folder inside the project if needed. */
+  /**
+   * Adds to the end of a file (a transcript), making it and its folder inside the project if
+   * needed. Only a regular file is appended to: a FIFO or a device there is refused at once.
+   */
   append(rel: string, content: string): void {
     const path = this.resolve(rel)
     mkdirSync(dirname(path), { recursive: true })
-    appendFileSync(this.resolve(rel), content)
+    appendRegularFile(this.resolve(rel), content, this.nameOf(rel))
+  }
+
+  /**
+   * A folder of the project the app writes into (`logs/archives`), made if missing. Checked
+   * before the work it receives is done, so a link there refuses the work with the reason
+   * instead of the work being done and its file then refused.
+   */
+  requireFolder(rel: string): void {
+    const path = this.resolve(rel)
+    mkdirSync(path, { recursive: true })
+    this.resolve(rel) // what mkdir made (or found) must not be a link either
+    if (!lstatOrNull(path)?.isDirectory())
+      throw new AppError('bad_input', `${this.nameOf(rel)} is not a folder: move it away so the app can make one`)
+  }
+
+  /** A file as the user knows it: the story's folder and the path inside it. */
+  nameOf(rel: string): string {
+    return `${basename(this.root)}/${rel}`
   }
 
   /** The project's settings file, with the seed's defaults for anything missing or unreadable. */
@@ -128,7 +179,11 @@ export class ScenarioFiles {
     let at = this.root
     for (const segment of normal.split('/')) {
       at = join(at, segment)
-      if (lstatOrNull(at)?.isSymbolicLink()) throw new AppError('forbidden', `"${rel}" goes through a link`)
+      if (lstatOrNull(at)?.isSymbolicLink())
+        throw new AppError(
+          'forbidden',
+          `"${rel}" goes through a link (${relative(this.root, at).split(sep).join('/')}): the app reads and writes only inside the story's folder; replace the link with a folder or file`,
+        )
     }
     let root: string
     try {

@@ -13,9 +13,18 @@ export interface Story {
   dispose(): void
 }
 
-/** Story mode, started by the core: the service, its memory jobs, its file watcher, and its part of chat. */
-export function createStory(deps: StoryDeps & { jobs: JobService; chat: ChatService }): Story {
+/**
+ * Story mode, started by the core: the service, its memory jobs, its file watcher, and its part
+ * of chat. With `recover` (this process is alone on the home, after start-up recovery), stories
+ * a kill left standing nowhere are completed first.
+ */
+export function createStory(deps: StoryDeps & { jobs: JobService; chat: ChatService; recover: boolean }): Story {
   const service = new StoryService(deps)
+  if (deps.recover) {
+    const completed = service.completeHalfMade()
+    if (completed > 0)
+      deps.log(`[recovery] ${completed} half-made stor${completed === 1 ? 'y' : 'ies'} given their opening scene`)
+  }
   const memory = new StoryMemory(service, deps)
   const watcher = new ScenarioWatcher(service, deps.bus)
   deps.chat.useScenes({
@@ -27,6 +36,15 @@ export function createStory(deps: StoryDeps & { jobs: JobService; chat: ChatServ
       const status = data as { node_id: string; state: string }
       if (status.state !== 'done') return
       for (const flowId of deps.graph.flowsOfNode(status.node_id)) memory.answered(flowId, status.node_id)
+    } else if (event === 'flow_updated') {
+      const { flow } = data as { flow: { id: string } }
+      try {
+        service.flowChanged(flow.id)
+      } catch (e) {
+        deps.log(
+          `[story] could not keep play standing in flow ${flow.id}: ${e instanceof Error ? e.message : String(e)}`,
+        )
+      }
     } else if (event === 'job_progress') {
       const progress = data as { job_id: string; state: string }
       if (progress.state === 'done' || progress.state === 'failed')
@@ -37,7 +55,7 @@ export function createStory(deps: StoryDeps & { jobs: JobService; chat: ChatServ
     service,
     handlers: storyHandlers(service, memory, watcher),
     exportTarget(flowId) {
-      const row = service.store.byFlow(flowId)
+      const row = service.rowOfFlow(flowId)
       return row ? { dir: service.files(row).resolve('exports'), nodeId: row.current_node_id } : null
     },
     dispose() {

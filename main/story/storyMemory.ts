@@ -40,14 +40,31 @@ export class StoryMemory {
 
   constructor(
     private readonly stories: StoryService,
-    private readonly deps: { jobs: JobService; bus: EventBus; graph: GraphService; paths: HomePaths },
+    private readonly deps: {
+      jobs: JobService
+      bus: EventBus
+      graph: GraphService
+      paths: HomePaths
+      log: (message: string) => void
+    },
   ) {}
 
-  /** A reply landed in a flow: if it is a story's, play resumes there, and the story so far may grow. */
+  /**
+   * A reply landed in a flow: if it is a story's, play resumes there, and the story so far may
+   * grow. The reply is kept whatever happens to its copies: their folders were checked before
+   * the turn was sent (StoryService.contextFor), and a file that turned bad since (a FIFO at
+   * the day's transcript) costs that copy, said in the log, never the reply.
+   */
   answered(flowId: string, nodeId: string): void {
     const row = this.stories.answered(flowId, nodeId)
     if (!row) return
-    this.keepLogs(row, nodeId)
+    try {
+      this.keepLogs(row, nodeId)
+    } catch (e) {
+      this.deps.log(
+        `[story] "${row.name}": the turn is kept, its log copy is not: ${e instanceof Error ? e.message : String(e)}`,
+      )
+    }
     this.maybeSummarize(row, nodeId, false)
   }
 

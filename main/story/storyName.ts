@@ -6,9 +6,11 @@ const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i
 /**
  * A story's name is its folder's name under `scenarios/`, on every file system the app runs on:
  * anything a file system would misread is refused, with the reason, before anything is made.
+ * The name is kept in Unicode's composed form (NFC): "Café" typed on macOS (often NFD) and on
+ * Windows (NFC) is one story, not two folders that APFS would open as the same one.
  */
 export function checkStoryName(raw: string): string {
-  const name = raw.trim()
+  const name = raw.normalize('NFC').trim()
   const refuse = (why: string) => {
     throw new AppError('bad_input', `story name "${raw}": ${why}`)
   }
@@ -24,4 +26,12 @@ export function checkStoryName(raw: string): string {
   if (name.startsWith('.')) refuse('a name cannot start with a dot')
   if (Buffer.byteLength(name, 'utf8') > 200) refuse('the name is too long for a folder')
   return name
+}
+
+/**
+ * What two names must not share to be two stories: macOS and Windows file systems ignore case,
+ * and APFS and HFS+ the Unicode form, so "café", "CAFÉ" and "cafe\u0301" are one folder there.
+ */
+export function storyNameKey(name: string): string {
+  return name.normalize('NFC').toLowerCase()
 }

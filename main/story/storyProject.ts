@@ -5,7 +5,7 @@ import { StorySettings, type StoryTemplate } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { Language } from '../kernel/language'
 import { PROJECT_FOLDERS, SCENARIO, SETTINGS_FILE, ScenarioFiles, promptPath, type PromptName } from './scenarioFiles'
-import { checkStoryName } from './storyName'
+import { checkStoryName, storyNameKey } from './storyName'
 import { en } from './templates/en'
 import { ja } from './templates/ja'
 
@@ -32,12 +32,20 @@ export function latestSummaryJson(summary: {
  */
 export function createProject(
   scenariosDir: string,
-  input: { name: string; template: StoryTemplate; language: Language; scenarioFrom?: ScenarioFiles },
+  input: {
+    name: string
+    template: StoryTemplate
+    language: Language
+    scenarioFrom?: ScenarioFiles
+    /** The stories the app knows, whose folders may have gone meanwhile: their names stay taken. */
+    takenNames: readonly string[]
+  },
 ): ScenarioFiles {
   const name = checkStoryName(input.name)
   mkdirSync(scenariosDir, { recursive: true })
   const target = join(scenariosDir, name)
-  if (existsSync(target) || existingNames(scenariosDir).has(name.toLowerCase()))
+  const taken = new Set([...readdirSync(scenariosDir), ...input.takenNames].map(storyNameKey))
+  if (existsSync(target) || taken.has(storyNameKey(name)))
     throw new AppError('conflict', `a story named "${name}" exists already`)
   const temp = join(scenariosDir, `.tmp-${randomUUID()}`)
   try {
@@ -88,9 +96,4 @@ function copyScenario(from: ScenarioFiles, to: ScenarioFiles): void {
     }
   }
   walk('scenario')
-}
-
-/** Folder names there already, compared without case (macOS and Windows file systems ignore it). */
-function existingNames(dir: string): Set<string> {
-  return new Set(readdirSync(dir).map((n) => n.toLowerCase()))
 }

@@ -25,6 +25,7 @@ import { createProject, latestSummaryJson } from './storyProject'
 import { StoryStore, type StoryRow } from './storyStore'
 import { ScenarioParts, storyContext, summaryAbove } from './storyScenes'
 import { checkStoryName } from './storyName'
+import { PlayTrail } from './playTrail'
 
 export interface StoryDeps {
   db: Db
@@ -33,7 +34,11 @@ export interface StoryDeps {
   graph: GraphService
   personas: PersonaService
   settings: SettingsService
+  log: (message: string) => void
 }
+
+/** The folders a played turn's copies go to (the autosave, the day's transcript). */
+const LOG_FOLDERS = ['logs/autosaves', 'logs/transcripts'] as const
 
 /** Turns a log keeps word for word at most: with no summary yet, a long path is not written out each turn. */
 const SESSION_TURNS = 50
@@ -57,9 +62,11 @@ export class StoryService {
   private readonly summaryCache = new Map<string, Map<string, StorySummary>>()
   /** The hash of each scenario file as the app last read or wrote it: anything else is an outside edit. */
   readonly knownHashes = new Map<string, string>()
+  private readonly trail: PlayTrail
 
   constructor(private readonly deps: StoryDeps) {
     this.store = new StoryStore(deps.db)
+    this.trail = new PlayTrail(deps.graph)
   }
 
   // ---- projects
@@ -67,7 +74,12 @@ export class StoryService {
   init(input: Parsed<'story_init'>): Story {
     const language = input.language ?? this.language()
     const persona = input.persona_id ? this.deps.personas.get(input.persona_id) : null
-    const files = createProject(this.deps.paths.scenarios, { name: input.name, template: input.template, language })
+    const files = createProject(this.deps.paths.scenarios, {
+      name: input.name,
+      template: input.template,
+      language,
+      takenNames: this.takenNames(),
+    })
     try {
       const name = checkStoryName(input.name)
       const story = this.start({
@@ -123,10 +135,37 @@ export class StoryService {
   }
 
   /** The opening scene as the story's first node, where play starts. */
-  private playOpening(story: StoryRow, files: ScenarioFiles): void {
+  private playOpening(story: StoryRow, files: ScenarioFiles): string {
     const opening = files.readOrNull(SCENARIO.opening) ?? ''
     const root = this.deps.graph.createNode({ flow_id: story.flow_id, prompt: '', response: openingText(opening) })
     this.store.setPosition(story.id, { current: root.id, redo: null }, isoNow())
+    this.trail.remember(story.id, story.flow_id, root.id)
+    return root.id
+  }
+
+  private takenNames(): string[] {
+    return this.store.list().map((r) => r.name)
+  }
+
+  /**
+   * Stories that stand nowhere, put right at start-up (when this process is alone on the home):
+   * a kill during story_init between the story's row and its opening scene. Such a story is
+   * completed, not removed: its project folder was whole before its row was written (it is
+   * moved into place last), and the user may have edited it since; only the opening scene is
+   * missing, and it is made from the project's own opening file. Returns how many there were.
+   */
+  completeHalfMade(): number {
+    let completed = 0
+    for (const row of this.store.list()) {
+      if (row.current_node_id !== null) continue
+      try {
+        this.standing(row)
+        completed++
+      } catch (e) {
+        this.deps.log(`[story] "${row.name}" still stands nowhere: ${e instanceof Error ? e.message : String(e)}`)
+      }
+    }
+    return completed
   }
 
   list(): Story[] {
@@ -151,6 +190,7 @@ export class StoryService {
       template: from.template,
       language: from.language,
       scenarioFrom: this.files(from),
+      takenNames: this.takenNames(),
     })
     try {
       const own = from.own_persona === 1
@@ -269,21 +309,35 @@ export class StoryService {
     return this.emit(row.id)
   }
 
+  /**
+   * The seed keeps manual saves as JSON under logs/archives/ too: a copy outside the database.
+   * A save is both or neither: the folder is checked first (a link there refuses the save with
+   * the reason, and nothing is stored), and the row is committed only once its file is written,
+   * so a save is never kept and reported failed. A crash between the two leaves at most a file
+   * with no row (a readable copy nobody lists), never a row the user was told failed.
+   */
   save(input: Parsed<'story_save'>): StorySave {
     const row = this.row(input.story_id)
     this.requireNode(row, input.node_id)
-    const save = this.store.addSave({
-      story_id: row.id,
-      node_id: input.node_id,
-      name: input.name,
-      created_at: isoNow(),
-    })
-    // The seed keeps manual saves as JSON under logs/archives/ too: a copy outside the database.
-    const stamp = save.created_at.replace(/[-:]/g, '').replace('T', '-').slice(0, 15)
-    this.files(row).write(
-      `logs/archives/${stamp}-save-${save.id}.json`,
-      `${JSON.stringify({ save: input.name, ...this.session(row, input.node_id) }, null, 2)}\n`,
-    )
+    const files = this.files(row)
+    files.requireFolder('logs/archives')
+    const session = this.session(row, input.node_id)
+    const save = this.deps.db
+      .transaction(() => {
+        const added = this.store.addSave({
+          story_id: row.id,
+          node_id: input.node_id,
+          name: input.name,
+          created_at: isoNow(),
+        })
+        const stamp = added.created_at.replace(/[-:]/g, '').replace('T', '-').slice(0, 15)
+        files.write(
+          `logs/archives/${stamp}-save-${added.id}.json`,
+          `${JSON.stringify({ save: input.name, ...session }, null, 2)}\n`,
+        )
+        return added
+      })
+      .immediate()
     return this.describeSave(row, save)
   }
 
@@ -348,12 +402,19 @@ export class StoryService {
     if (row) this.writeLatestSummary(row)
   }
 
-  /** Story mode's part of a flow's context, for chat (the one context builder). */
+  /**
+   * Story mode's part of a flow's context, for chat (the one context builder). A reply is the
+   * work; the autosave and the transcript are its copies. Their folders are checked here,
+   * before the model is asked, so a link there fails the turn with the reason and nothing
+   * sent or kept — never a full reply marked failed because its copy could not be written.
+   */
   contextFor(flowId: string, parentIds: readonly string[]) {
     const row = this.store.byFlow(flowId)
     if (!row) return null
+    const files = this.files(row)
+    for (const folder of LOG_FOLDERS) files.requireFolder(folder)
     const summary = summaryAbove(parentIds, this.summaries(row.id), (id) => this.deps.graph.parentsOf(flowId, id))
-    return storyContext(this.scenario.parts(this.files(row)), summary)
+    return storyContext(this.scenario.parts(files), summary)
   }
 
   chatModelFor(flowId: string): string | null {
@@ -420,7 +481,49 @@ export class StoryService {
   row(id: string): StoryRow {
     const row = this.store.get(id)
     if (!row) throw new AppError('not_found', `story ${id} not found`)
-    return row
+    return this.standing(row)
+  }
+
+  /** The story playing a flow, if any, standing where it can. */
+  rowOfFlow(flowId: string): StoryRow | null {
+    const row = this.store.byFlow(flowId)
+    return row ? this.standing(row) : null
+  }
+
+  /**
+   * The flow changed (its announcement): if where play stood was deleted, the story moves to
+   * the nearest surviving ancestor and says so; otherwise it remembers where that is now.
+   */
+  flowChanged(flowId: string): void {
+    const row = this.store.byFlow(flowId)
+    if (!row) return
+    const now = this.standing(row)
+    if (now.current_node_id !== row.current_node_id) this.emit(row.id)
+    else if (now.current_node_id !== null) this.trail.walk(row.id, row.flow_id, now.current_node_id)
+  }
+
+  /**
+   * A story always stands at a node of its flow, checked whenever it is read (one indexed
+   * lookup), so a call that comes between a delete and the flow's announcement sees the
+   * fallback too. Nowhere to stand (an empty flow: a half-made story, or every turn deleted)
+   * plays the opening scene again.
+   */
+  private standing(row: StoryRow): StoryRow {
+    const at = row.current_node_id
+    if (at !== null && this.deps.graph.isMember(row.flow_id, at)) {
+      this.trail.remember(row.id, row.flow_id, at)
+      return row
+    }
+    const survivor = this.trail.survivor(row.id, row.flow_id)
+    if (survivor === null) this.playOpening(row, this.files(row))
+    else {
+      this.store.setPosition(row.id, { current: survivor, redo: null }, isoNow())
+      this.trail.remember(row.id, row.flow_id, survivor)
+    }
+    const moved = this.store.get(row.id)!
+    // The mirror of the summary is a copy: a project folder gone meanwhile must not hide the move.
+    guard(() => this.writeLatestSummary(moved), undefined)
+    return moved
   }
 
   files(row: StoryRow): ScenarioFiles {
@@ -454,6 +557,7 @@ export class StoryService {
 
   private moveTo(row: StoryRow, nodeId: string, redo: string | null): void {
     this.store.setPosition(row.id, { current: nodeId, redo }, isoNow())
+    this.trail.remember(row.id, row.flow_id, nodeId)
     this.writeLatestSummary({ ...row, current_node_id: nodeId })
   }
 
