@@ -30,6 +30,9 @@ import { registerInstance } from './recovery/instances'
 import { recoverAtStartup, type RecoveryReport } from './recovery/startupRecovery'
 import { SettingsService } from './settings/settingsService'
 import { appInfo } from './system/appInfoService'
+import { BackupService } from './backup/backupService'
+import { backupHandlers } from './backup/backupHandlers'
+import { version as appVersion } from '../package.json'
 
 export interface CoreOptions {
   home: string
@@ -50,6 +53,10 @@ export interface CoreOptions {
   mode: AppInfo['mode']
   checkOutput?: boolean
   log?: (message: string) => void
+  /** Run the backup schedule's timer (the app and `serve`; one-shot CLI commands do not). */
+  backupSchedule?: boolean
+  /** Tests damage a backup's copy before it is verified. */
+  backupBeforeVerify?: (building: string) => void | Promise<void>
 }
 
 /**
@@ -65,6 +72,7 @@ export interface Core {
   jobs: JobService
   /** Tokens of programs using the HTTP API, checked by the host before any handler runs. */
   apiTokens: ApiTokens
+  backup: BackupService
   router: Router
   /** What start-up put right after an unclean stop; null when another live process shares the home. */
   recovered: RecoveryReport | null
@@ -146,6 +154,8 @@ export function startCore(options: CoreOptions): Core {
   const story = createStory({ db, bus, paths, graph, personas, settings, jobs, chat, log, recover: recovered !== null })
 
   const apiTokens = new ApiTokens(db)
+  const backup = new BackupService({ db, paths, bus, appVersion, log, beforeVerify: options.backupBeforeVerify })
+  if (options.backupSchedule) backup.startSchedule()
   const handlers = combineHandlers({
     app: { app_info: () => appInfo({ db, dbPath: paths.db, home: paths.home, mode: options.mode }) },
     settings: settingsHandlers(settings),
@@ -158,6 +168,7 @@ export function startCore(options: CoreOptions): Core {
     interop: interopHandlers({ graph, bus, db, paths, personas, exportTarget: (id) => story.exportTarget(id) }),
     story: story.handlers,
     access: accessHandlers(apiTokens),
+    backup: backupHandlers(backup),
   })
   const router = createRouter(handlers, {
     checkOutput: options.checkOutput ?? (process.env.NODE_ENV === 'test' || process.env.LOOMVERSE_CHECK_OUTPUT === '1'),
@@ -172,9 +183,12 @@ export function startCore(options: CoreOptions): Core {
     graph,
     jobs,
     apiTokens,
+    backup,
     router,
     recovered,
     async dispose() {
+      // First: a running backup reads through the database this closes.
+      await backup.dispose()
       story.dispose()
       await world.dispose()
       await memory.dispose()

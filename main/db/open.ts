@@ -53,6 +53,22 @@ export function openDatabase(file: string, options: OpenOptions): Opened {
 }
 
 /**
+ * A plain connection to an existing file: sqlite-vec loaded, no PRAGMA that writes, no
+ * migrations. Backups read live databases through it and check their copies with it.
+ */
+export function openExisting(file: string, options: { readonly: boolean }): Db {
+  const db = new Database(file, { readonly: options.readonly, fileMustExist: true, nativeBinding: nativeBinding() })
+  try {
+    db.loadExtension(vecExtensionPath())
+    db.pragma('busy_timeout = 5000')
+    return db
+  } catch (e) {
+    db.close()
+    throw e
+  }
+}
+
+/**
  * In a packaged app, sqlite-vec's library sits in `app.asar.unpacked` (electron-builder
  * unpacks it; a shared library cannot be loaded from inside an archive).
  */

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { Result } from '../errors'
 import { accessMethods } from './access'
 import { appEvents, appMethods } from './app'
+import { backupEvents, backupMethods } from './backup'
 import { chatEvents, chatMethods } from './chat'
 import { graphEvents, graphMethods } from './graph'
 import { interopMethods } from './interop'
@@ -14,6 +15,7 @@ import { worldEvents, worldMethods } from './world'
 
 export * from './access'
 export * from './app'
+export * from './backup'
 export * from './chat'
 export * from './graph'
 export * from './httpApi'
@@ -45,6 +47,7 @@ export const contract = {
   ...interopMethods,
   ...accessMethods,
   ...storyMethods,
+  ...backupMethods,
 } as const
 
 /** Every event the main process pushes, with the schema of its data. */
@@ -58,6 +61,7 @@ export const events = {
   ...memoryEvents,
   ...settingsEvents,
   ...storyEvents,
+  ...backupEvents,
 } as const
 
 export type Contract = typeof contract

@@ -1,0 +1,91 @@
+import { mkdir } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { openExisting, type Db } from '../db/open'
+
+/** Pages per step at first: a step holds the event loop for about a millisecond. */
+const FIRST_STEP_PAGES = 256
+/** A restarted copy takes this many times more pages per step, so it outruns the writers. */
+const STEP_GROWTH = 4
+/** After this many restarts the rest goes in one step: a copy always ends. */
+const RESTARTS_BEFORE_ONE_STEP = 4
+/** better-sqlite3's largest step ("all remaining pages"). */
+const ALL_PAGES = 0x7fffffff
+
+export interface CopyOutcome {
+  pages: number
+  /** Times another connection's commit sent the copy back to its start. */
+  restarts: number
+}
+
+/**
+ * Copies a live database with SQLite's online backup, a few hundred pages per turn of the
+ * event loop. Commits through `source` itself are carried into the copy as they happen; a
+ * commit through another connection (a worker, the CLI) restarts it, so each restart takes
+ * bigger steps and the fourth finishes in one. The copy is a snapshot taken at its last step:
+ * every write committed before the copy began is in it.
+ */
+export async function copyDatabase(source: Db, dest: string, stopped: () => string | null): Promise<CopyOutcome> {
+  await mkdir(dirname(dest), { recursive: true })
+  let step = FIRST_STEP_PAGES
+  let restarts = 0
+  let remaining = Infinity
+  const done = await source.backup(dest, {
+    progress: ({ remainingPages }) => {
+      const reason = stopped()
+      if (reason) throw new Error(reason)
+      if (remainingPages > remaining) {
+        restarts++
+        step = restarts >= RESTARTS_BEFORE_ONE_STEP ? ALL_PAGES : step * STEP_GROWTH
+      }
+      remaining = remainingPages
+      return step
+    },
+  })
+  return { pages: done.totalPages, restarts }
+}
+
+/**
+ * Makes a fresh copy a single self-contained file (rollback journal, not WAL), so opening it
+ * read-only later writes no -wal or -shm beside it; answers its schema version.
+ */
+export function settleCopy(file: string): number {
+  const db = openExisting(file, { readonly: false })
+  try {
+    db.pragma('journal_mode = DELETE')
+    return db.pragma('user_version', { simple: true }) as number
+  } finally {
+    db.close()
+  }
+}
+
+export interface DatabaseCheck {
+  ok: boolean
+  userVersion: number | null
+  /** SQLite's first complaints, or why it would not open. */
+  problem: string | null
+}
+
+/**
+ * Opens a copied database read-only and asks SQLite whether it is sound: `quick` (O(n)) when
+ * checking a backup just taken while the app runs, the full integrity_check before a restore.
+ */
+export function checkDatabase(file: string, depth: 'quick' | 'full'): DatabaseCheck {
+  let db: Db
+  try {
+    db = openExisting(file, { readonly: true })
+  } catch (e) {
+    return { ok: false, userVersion: null, problem: `does not open: ${(e as Error).message}` }
+  }
+  try {
+    const pragma = depth === 'quick' ? 'quick_check(5)' : 'integrity_check(5)'
+    const lines = db.pragma(pragma, { simple: false }) as Record<string, string>[]
+    const said = lines.map((row) => Object.values(row)[0])
+    const userVersion = db.pragma('user_version', { simple: true }) as number
+    const ok = said.length === 1 && said[0] === 'ok'
+    return { ok, userVersion, problem: ok ? null : said.join('; ') }
+  } catch (e) {
+    return { ok: false, userVersion: null, problem: (e as Error).message }
+  } finally {
+    db.close()
+  }
+}
