@@ -21,6 +21,8 @@ import { llmHandlers } from './llm/llmHandlers'
 import { personaHandlers } from './persona/personaHandlers'
 import { settingsHandlers } from './settings/settingsHandlers'
 import { JobService, type WorkerEntry } from './kernel/jobs/jobService'
+import { workerHandlers } from './kernel/jobs/workerHandlers'
+import type { RestartPolicy } from './kernel/jobs/workerSupervisor'
 import type { QueueSettings } from './kernel/jobs/protocol'
 import { accessHandlers } from './access/accessHandlers'
 import { ApiTokens } from './access/apiTokens'
@@ -48,6 +50,8 @@ export interface CoreOptions {
   jobWorker?: WorkerEntry | null
   /** The memory worker's script; without one, memory jobs wait in each persona's queue. */
   memoryWorker?: WorkerEntry | null
+  /** When a dead job or memory worker comes back (back-off, deaths before a pause); tests shorten it. */
+  workerRestarts?: Partial<RestartPolicy>
   /** Memory knobs; tests shorten the waits for the models' help with a pack. */
   memory?: Pick<MemoryDeps, 'aidTimeoutMs' | 'queue'>
   mode: AppInfo['mode']
@@ -106,6 +110,7 @@ export function startCore(options: CoreOptions): Core {
       : null,
     log,
     init: options.jobQueue ? { queue: options.jobQueue } : undefined,
+    restarts: options.workerRestarts,
     // A job changed rows through its own connection: tell open windows what is new.
     onNodesChanged: (ids) => {
       for (const id of ids) {
@@ -128,6 +133,7 @@ export function startCore(options: CoreOptions): Core {
   const memory = createMemory({
     ...shared,
     memoryWorker: options.memoryWorker,
+    workerRestarts: options.workerRestarts,
     releaseLeases: instance.alone,
     log,
     ...options.memory,
@@ -168,6 +174,7 @@ export function startCore(options: CoreOptions): Core {
     interop: interopHandlers({ graph, bus, db, paths, personas, exportTarget: (id) => story.exportTarget(id) }),
     story: story.handlers,
     access: accessHandlers(apiTokens),
+    jobs: workerHandlers({ jobs, memory: memory.service.worker }),
     backup: backupHandlers(backup),
   })
   const router = createRouter(handlers, {

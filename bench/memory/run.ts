@@ -196,7 +196,13 @@ async function synthetic(): Promise<void> {
     new JobQueue(store.db).enqueue('reindex', {}, { dedupeKey: 'reindex' })
     const busy = () =>
       (store.db.prepare('SELECT count(*) FROM jobs WHERE status IN (0, 1)').pluck().get() as number) > 0
-    const host = new MemoryWorkerHost({ entry, providers: () => [], busy, init: { pollMs: 200 } })
+    const host = new MemoryWorkerHost({
+      entry,
+      providers: () => [],
+      busy,
+      init: { pollMs: 200 },
+      queue: () => new JobQueue(store.db),
+    })
     const delay = monitorEventLoopDelay({ resolution: 1 })
     const t0 = performance.now()
     delay.enable()

@@ -12,6 +12,7 @@ import type { QueueSettings } from '../kernel/jobs/protocol'
 import { callerNamesAnyPath, type CallContext, type HandlerModule } from '../kernel/router'
 import type { JobService, WorkerEntry } from '../kernel/jobs/jobService'
 import { JobQueue } from '../kernel/jobs/jobQueue'
+import type { RestartPolicy } from '../kernel/jobs/workerSupervisor'
 import type { LlmRegistry } from '../llm/providers'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
@@ -54,6 +55,8 @@ export interface MemoryDeps {
   aidTimeoutMs?: { intent?: number; embed?: number }
   /** Retries, backoff and lease of memory jobs, in seconds; tests shorten them. */
   queue?: QueueSettings
+  /** When a dead memory worker comes back; tests shorten the waits. */
+  workerRestarts?: Partial<RestartPolicy>
   /** No other live process uses the home: jobs left running were a crashed process's, take them back now. */
   releaseLeases?: boolean
   log?: (message: string) => void
@@ -184,6 +187,12 @@ export class MemoryService implements ChatMemory {
       providers: () => deps.llm.configs(),
       busy: (dbPath) => this.busy(dbPath),
       init: { queue: deps.queue, pollMs: 2000 },
+      queue: (dbPath) => {
+        const store = [...this.stores.entries()].find(([id]) => this.dbPath(id) === dbPath)?.[1]
+        return store ? new JobQueue(store.db, deps.queue) : null
+      },
+      bus: deps.bus,
+      restarts: deps.workerRestarts,
       onFinished: (dbPath, m) => {
         const personaId = [...this.stores.entries()].find(([id]) => this.dbPath(id) === dbPath)?.[0]
         if (!personaId) return

@@ -6,7 +6,7 @@ import { summarizeNode } from '../graph/summarizeJob'
 import { JobQueue } from '../kernel/jobs/jobQueue'
 import { JobRunner } from '../kernel/jobs/jobRunner'
 import type { FromWorker, ToWorker, WorkerInit } from '../kernel/jobs/protocol'
-import { finishedMessage, runWorkerLoop } from '../kernel/jobs/workerLoop'
+import { claimedMessage, finishedMessage, runWorkerLoop } from '../kernel/jobs/workerLoop'
 import type { LlmJobContext, LlmJobHandler } from '../llm/jobContext'
 import { LlmRegistry, providersFromEnv, type ProviderConfig } from '../llm/providers'
 import { storyJobHandlers } from '../story/storyJobs'
@@ -55,6 +55,7 @@ async function main(): Promise<void> {
     runners: () => [[dbPath, runner as JobRunner<unknown>]],
     signal: running.signal,
     pollMs: init.pollMs ?? 2000,
+    claimed: (db, job) => send(claimedMessage(db, job)),
     finished: (db, r) => send(finishedMessage(db, r)),
     log: (message) => send({ type: 'log', level: 'error', message }),
     onWake: (w) => (wake = w),
@@ -71,5 +72,7 @@ main().catch((e: unknown) => {
     level: 'error',
     message: `job worker crashed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
   })
-  process.exit(1)
+  // Thrown on, not process.exit(1): the main thread's supervisor sees the error itself (the
+  // Worker's 'error' event) and shows it as the reason it restarts or pauses the worker.
+  throw e
 })

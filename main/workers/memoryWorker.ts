@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import type { JobRunner } from '../kernel/jobs/jobRunner'
 import type { FromWorker, ToWorker, WorkerInit } from '../kernel/jobs/protocol'
-import { finishedMessage, runWorkerLoop } from '../kernel/jobs/workerLoop'
+import { claimedMessage, finishedMessage, runWorkerLoop } from '../kernel/jobs/workerLoop'
 import { LlmRegistry, type ProviderConfig } from '../llm/providers'
 import { checkpointEvery } from '../db/walCheckpoints'
 import { openMemory } from '../memory/db'
@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     runners: () => runners as Map<string, JobRunner<unknown>>,
     signal: running.signal,
     pollMs: init.pollMs ?? 2000,
+    claimed: (dbPath, job) => send(claimedMessage(dbPath, job)),
     finished: (dbPath, r) => send(finishedMessage(dbPath, r)),
     idle: (dbPath) => send({ type: 'idle', dbPath }),
     log: (message) => send({ type: 'log', level: 'error', message: `memory ${message}` }),
@@ -66,5 +67,7 @@ main().catch((e: unknown) => {
     level: 'error',
     message: `memory worker crashed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
   })
-  process.exit(1)
+  // Thrown on, not process.exit(1): the main thread's supervisor sees the error itself (the
+  // Worker's 'error' event) and shows it as the reason it restarts or pauses the worker.
+  throw e
 })

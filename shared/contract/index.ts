@@ -6,6 +6,7 @@ import { backupEvents, backupMethods } from './backup'
 import { chatEvents, chatMethods } from './chat'
 import { graphEvents, graphMethods } from './graph'
 import { interopMethods } from './interop'
+import { jobsEvents, jobsMethods } from './jobs'
 import { memoryEvents, memoryMethods } from './memory'
 import { llmMethods, personaEvents, personaMethods } from './persona'
 import { providerEvents, providerMethods } from './providers'
@@ -20,6 +21,7 @@ export * from './chat'
 export * from './graph'
 export * from './httpApi'
 export * from './interop'
+export * from './jobs'
 export * from './memory'
 export { cleanName } from './names'
 export * from './persona'
@@ -47,6 +49,7 @@ export const contract = {
   ...interopMethods,
   ...accessMethods,
   ...storyMethods,
+  ...jobsMethods,
   ...backupMethods,
 } as const
 
@@ -61,6 +64,7 @@ export const events = {
   ...memoryEvents,
   ...settingsEvents,
   ...storyEvents,
+  ...jobsEvents,
   ...backupEvents,
 } as const
 

@@ -75,6 +75,29 @@ describe('job queue', () => {
     close()
   })
 
+  it('fails at once the jobs a dead worker held, by the retry rule, leaving those it finished', () => {
+    const now = { t: 1000 }
+    const { a, b, close } = twoConnections(now)
+    const held = a.enqueue('k', {})
+    const finished = a.enqueue('k', {})
+    expect([b.claim()?.id, b.claim()?.id]).toEqual([held, finished])
+    b.complete(finished)
+    // The worker dies holding `held`: no wait for the 60 s lease; a crash is a failed try.
+    const died = 'the job worker died: EMFILE'
+    expect(a.failAbandoned([held, finished], died)).toMatchObject([{ job: { id: held }, outcome: 'retry' }])
+    expect(a.get(held)).toMatchObject({ status: JobStatus.queued, last_error: died })
+    expect(a.get(finished)?.status).toBe(JobStatus.done)
+    // A job that kills every worker that runs it is dead-lettered after its last try, not run forever.
+    now.t += 10
+    expect(b.claim()).toMatchObject({ id: held, tries: 2 })
+    expect(a.failAbandoned([held], died)[0]?.outcome).toBe('retry')
+    now.t += 20
+    expect(b.claim()).toMatchObject({ id: held, tries: 3 })
+    expect(a.failAbandoned([held], died)[0]?.outcome).toBe('dead')
+    expect(a.get(held)?.status).toBe(JobStatus.failed)
+    close()
+  })
+
   it('keeps one live job per dedupe key, and allows a new one once it finished', () => {
     const now = { t: 1000 }
     const { a, close } = twoConnections(now)

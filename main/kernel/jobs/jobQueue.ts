@@ -143,6 +143,23 @@ export class JobQueue {
   }
 
   /**
+   * Jobs a worker claimed and then died holding, each failed at once by the one retry rule (a
+   * crash is a failed try: back after its backoff, dead-lettered after the last), instead of
+   * waiting out a lease. Counting the try keeps a job that kills its worker from doing so forever.
+   * A job no longer running (the worker finished it before dying) is left as it is.
+   */
+  failAbandoned(ids: number[], error: string): Array<{ job: JobRow; outcome: 'retry' | 'dead' }> {
+    return this.db
+      .transaction(() =>
+        ids.flatMap((id) => {
+          const job = this.get(id)
+          return job?.status === JobStatus.running ? [{ job, outcome: this.fail(id, error) }] : []
+        }),
+      )
+      .immediate()
+  }
+
+  /**
    * Puts back every running job at once, whatever its lease: for start-up, when no other
    * live process uses this database, so every claim left was held by a process that crashed.
    */

@@ -31,10 +31,14 @@ export class JobRunner<Ctx> {
     private readonly intercept?: FailureIntercept,
   ) {}
 
-  /** Runs the next due job; null when none is due. Throws only when stopping (the lease brings the job back). */
-  async runOne(signal: AbortSignal): Promise<JobOutcome | null> {
+  /**
+   * Runs the next due job; null when none is due. Throws only when stopping (the lease brings the job back).
+   * `claimed` hears of the job between its claim and its run.
+   */
+  async runOne(signal: AbortSignal, claimed?: (job: JobRow) => void): Promise<JobOutcome | null> {
     const job = this.queue.claim()
     if (!job) return null
+    claimed?.(job)
     const handler = this.handlers[job.kind]
     try {
       if (!handler) throw new PermanentJobError(`no handler for job kind "${job.kind}"`)

@@ -1,9 +1,11 @@
 import type { Db } from '../../db/open'
 import type { EventBus } from '../events'
+import type { WorkerStatus } from '@shared/contract'
 import { BatchTallies, type Tally } from './batchTallies'
+import { HeldJobs } from './heldJobs'
 import { JobQueue } from './jobQueue'
-import { WorkerThread } from './workerThread'
 import type { FromWorker, ToWorker, WorkerInit } from './protocol'
+import { SupervisedWorker, type RestartPolicy } from './workerSupervisor'
 
 export interface WorkerEntry {
   /** The worker script: out/main/jobWorker.js when built, the .ts source under tests. */
@@ -22,6 +24,8 @@ export interface JobServiceOptions {
   init?: Omit<WorkerInit, 'dbPath'>
   /** Called with ids of graph nodes a job changed. */
   onNodesChanged?: (ids: string[]) => void
+  /** When a dead worker comes back; tests shorten the waits. */
+  restarts?: Partial<RestartPolicy>
   log?: (message: string) => void
 }
 
@@ -29,20 +33,40 @@ export interface JobServiceOptions {
 type Labels = Map<string, string>
 
 /**
- * The main thread's side of the job system: enqueues jobs, starts and stops the worker,
- * and turns what the worker reports into `job_progress` events for the status bar.
+ * The main thread's side of the job system: enqueues jobs, starts and stops the worker (and
+ * restarts it when it dies, see SupervisedWorker), and turns what the worker reports into
+ * `job_progress` events for the status bar.
  */
 export class JobService {
   readonly queue: JobQueue
-  private readonly worker: WorkerThread<ToWorker, FromWorker>
+  private readonly worker: SupervisedWorker<ToWorker, FromWorker>
   private readonly labels: Labels = new Map()
-  private readonly idleWaiters = new Set<() => void>()
+  private readonly idleWaiters = new Set<{ resolve: () => void; reject: (e: Error) => void }>()
   private readonly tallies: BatchTallies
+  private readonly held = new HeldJobs()
 
   constructor(private readonly options: JobServiceOptions) {
     this.queue = new JobQueue(options.db, options.init?.queue)
     this.tallies = new BatchTallies((batch) => this.queue.batchProgress(batch))
-    this.worker = new WorkerThread('jobs', (m) => this.receive(m), options.log)
+    this.worker = new SupervisedWorker({
+      name: 'jobs',
+      launch: () => ({
+        entry: options.worker!,
+        data: { dbPath: options.dbPath, ...options.init, config: this.config } satisfies WorkerInit,
+      }),
+      onMessage: (m) => this.receive(m),
+      // What the dead worker held is failed by the retry rule now, not after a 5-minute lease;
+      // the next worker starts by looking for due jobs, so the queue moves on by itself.
+      onDeath: (reason) => {
+        for (const m of this.held.release(`the job worker died: ${reason}`, () => this.queue)) this.receive(m)
+      },
+      onStatus: (status) => {
+        if (status.state === 'paused') this.settleIdleWaiters(new Error(`background work is paused: ${status.reason}`))
+      },
+      bus: options.bus,
+      policy: options.restarts,
+      log: options.log,
+    })
   }
 
   private config: unknown
@@ -54,10 +78,17 @@ export class JobService {
   }
 
   start(): void {
-    const entry = this.options.worker
-    if (!entry) return
-    const init: WorkerInit = { dbPath: this.options.dbPath, ...this.options.init, config: this.config }
-    this.worker.start(entry, { ...init })
+    if (this.options.worker) this.worker.start()
+  }
+
+  /** How the worker fares (ok, restarted after a death, paused after too many). */
+  workerStatus(): WorkerStatus {
+    return this.worker.status
+  }
+
+  /** The user's retry of a paused worker. */
+  restartWorker(): WorkerStatus {
+    return this.options.worker ? this.worker.restart() : this.worker.status
   }
 
   /** Queues a batch of jobs under one progress label and wakes the worker. */
@@ -75,10 +106,13 @@ export class JobService {
     return ids.length
   }
 
-  /** Resolves once no job is queued or running (for the CLI's `build` and for tests). */
+  /**
+   * Resolves once no job is queued or running (for the CLI's `build` and for tests); rejects when
+   * the worker is paused, as nothing would run them.
+   */
   whenIdle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve()
-    return new Promise((resolve) => this.idleWaiters.add(resolve))
+    return new Promise((resolve, reject) => this.idleWaiters.add({ resolve, reject }))
   }
 
   async stop(): Promise<void> {
@@ -91,6 +125,7 @@ export class JobService {
   }
 
   private receive(message: FromWorker): void {
+    this.held.note(message)
     switch (message.type) {
       case 'job_finished':
         if (message.outcome === 'dead')
@@ -101,11 +136,7 @@ export class JobService {
             this.tallies.finished(message.batch, message.outcome),
             message.outcome === 'dead' ? message.error : undefined,
           )
-        if (this.idleWaiters.size > 0 && this.isIdle()) {
-          const waiters = [...this.idleWaiters]
-          this.idleWaiters.clear()
-          for (const w of waiters) w()
-        }
+        if (this.idleWaiters.size > 0 && this.isIdle()) this.settleIdleWaiters()
         break
       case 'nodes_changed':
         this.options.onNodesChanged?.(message.node_ids)
@@ -114,10 +145,19 @@ export class JobService {
         this.options.log?.(`[jobs] ${message.message}`)
         break
       case 'started':
+      case 'job_claimed':
       case 'idle':
       case 'stopped':
         break
     }
+  }
+
+  private settleIdleWaiters(error?: Error): void {
+    const waiters = [...this.idleWaiters]
+    this.idleWaiters.clear()
+    for (const w of waiters)
+      if (error) w.reject(error)
+      else w.resolve()
   }
 
   /** Whether no job is queued or running: one index probe, not a count of every pending job. */

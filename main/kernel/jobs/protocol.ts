@@ -34,6 +34,11 @@ export type ToWorker<Config = unknown> =
 
 export type FromWorker =
   | { type: 'started' }
+  /**
+   * A job was claimed, before it runs: the main thread knows what the worker holds, so when the
+   * worker dies those jobs go back at once instead of waiting out their lease.
+   */
+  | { type: 'job_claimed'; dbPath: string; job_id: number }
   | {
       type: 'job_finished'
       dbPath: string

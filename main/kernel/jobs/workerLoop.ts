@@ -1,3 +1,4 @@
+import type { JobRow } from './jobQueue'
 import type { JobOutcome, JobRunner } from './jobRunner'
 import type { FromWorker } from './protocol'
 
@@ -8,6 +9,8 @@ export interface WorkerLoopOptions {
   signal: AbortSignal
   /** How long to sleep when nothing is due and nobody wakes the worker. */
   pollMs: number
+  /** A job was claimed and is about to run (the main thread tracks what this worker holds). */
+  claimed(db: string, job: JobRow): void
   finished(db: string, outcome: JobOutcome): void
   /** A database has nothing due right now. */
   idle?(db: string): void
@@ -28,7 +31,7 @@ export async function runWorkerLoop(o: WorkerLoopOptions): Promise<void> {
     for (const [db, runner] of o.runners()) {
       try {
         if (runner.queue.reclaimExpired() > 0) worked = true
-        const outcome = await runner.runOne(o.signal)
+        const outcome = await runner.runOne(o.signal, (job) => o.claimed(db, job))
         if (outcome) {
           worked = true
           o.finished(db, outcome)
@@ -52,6 +55,11 @@ export async function runWorkerLoop(o: WorkerLoopOptions): Promise<void> {
     })
     o.onWake(null)
   }
+}
+
+/** What a worker tells the main thread about a claim. */
+export function claimedMessage(dbPath: string, job: JobRow): Extract<FromWorker, { type: 'job_claimed' }> {
+  return { type: 'job_claimed', dbPath, job_id: job.id }
 }
 
 /** What a worker tells the main thread about a finished try. */

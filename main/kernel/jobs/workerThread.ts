@@ -7,7 +7,7 @@ const STOP_GRACE_MS = 5000
 /**
  * One worker_threads worker seen from the main thread: started from an entry, messages both
  * ways, a stop that lets the current job finish (then terminates after a grace period), and
- * its errors and unexpected exits logged with a label.
+ * its errors and unexpected exits logged with a label and handed to `onDeath` (the supervisor).
  */
 export class WorkerThread<ToWorker extends { type: string }, FromWorker> {
   private worker: Worker | null = null
@@ -17,6 +17,8 @@ export class WorkerThread<ToWorker extends { type: string }, FromWorker> {
     private readonly label: string,
     private readonly onMessage: (message: FromWorker) => void,
     private readonly log?: (message: string) => void,
+    /** The worker ended without being asked to (an uncaught error, any exit): why, in words. */
+    private readonly onDeath?: (reason: string) => void,
   ) {}
 
   get running(): boolean {
@@ -34,11 +36,20 @@ export class WorkerThread<ToWorker extends { type: string }, FromWorker> {
       execArgv: entry.execArgv,
       env: env ?? entry.env,
     })
+    // An uncaught error comes as 'error', then 'exit' with code 1: the error is the better reason.
+    let error: string | null = null
     worker.on('message', (m: FromWorker) => this.onMessage(m))
-    worker.on('error', (e) => this.log?.(`[${this.label}] worker error: ${e.stack ?? e.message}`))
+    worker.on('error', (e: unknown) => {
+      error = e instanceof Error ? e.message : String(e)
+      this.log?.(`[${this.label}] worker error: ${e instanceof Error ? (e.stack ?? e.message) : error}`)
+    })
     worker.on('exit', (code) => {
-      if (code !== 0 && !this.stopping) this.log?.(`[${this.label}] worker exited with code ${code}`)
       this.worker = null
+      if (this.stopping) return
+      // Even a clean exit is a death here: only stop() ends a worker's loop, so nothing serves the queue.
+      const reason = error ?? `the worker exited with code ${code}`
+      if (!error) this.log?.(`[${this.label}] ${reason}`)
+      this.onDeath?.(reason)
     })
     this.worker = worker
   }
@@ -47,7 +58,7 @@ export class WorkerThread<ToWorker extends { type: string }, FromWorker> {
     this.worker?.postMessage(message)
   }
 
-  /** Ends the worker at once, mid-job if need be: its job is reclaimed once its lease runs out. */
+  /** Ends the worker at once, mid-job if need be (a quit): its job is reclaimed once its lease runs out. */
   async terminate(): Promise<void> {
     const w = this.worker
     this.stopping ??= Promise.resolve()
