@@ -8,6 +8,7 @@ import { AppError } from '@shared/errors'
 import { version } from '../package.json'
 import { startCore, type Core } from './core'
 import { resolveHome } from './kernel/home'
+import { restoreBackup } from './backup/restoreBackup'
 import { serve } from './host/serve'
 import type { WorkerEntry } from './kernel/jobs/jobService'
 import { builtWorkers } from './workers/builtWorkers'
@@ -53,6 +54,12 @@ Usage:
                                                         exits 1 when any line could not be read
   loomverse story init NAME [--template blank|fantasy|school] [--language ja|en]
                                                         create a story project under scenarios/NAME
+  loomverse backup [--to FOLDER]                        back up the whole data folder while it is in use
+                                                        into a new, verified folder under FOLDER (default:
+                                                        the backup folder set in Settings); exits 1 when
+                                                        the backup failed
+  loomverse restore BACKUP_FOLDER --to NEW_HOME         verify a backup and restore it into a new data
+                                                        folder; exits 1 when any file failed verification
   loomverse --version
   loomverse --help
 
@@ -91,6 +98,7 @@ const options = {
   node: { type: 'string' },
   template: { type: 'string' },
   language: { type: 'string' },
+  to: { type: 'string' },
 } as const
 
 function parse(argv: string[]) {
@@ -122,6 +130,8 @@ const commands: Record<string, Command> = {
   build: { options: ['flow'], positionals: [], run: buildCommand },
   memory: { options: ['persona', 'no-llm'], positionals: ['import', 'FILE'], run: memoryCommand },
   story: { options: ['template', 'language'], positionals: ['init', 'NAME'], run: storyCommand },
+  backup: { options: ['to'], positionals: [], run: backupCommand },
+  restore: { options: ['to'], positionals: ['BACKUP_FOLDER'], run: restoreCommand },
 }
 
 /** The port `serve` takes when none is given and it is free (VizPrompt seed §12.1). */
@@ -429,6 +439,34 @@ function printImport(summary: ImportSummary, dir: string, io: CliIo): void {
   if (summary.removed.length > 0) {
     io.out(`Removed ${summary.removed.length} nodes that no flow holds any more: ${summary.removed.join(', ')}`)
   }
+}
+
+// ---- backup, restore
+
+async function backupCommand(values: Values, _: string[], io: CliIo): Promise<number> {
+  const folder = values.to === undefined ? undefined : resolve(values.to)
+  return withCore(values, io, async (core) => {
+    const r = await call(core, 'backup_run', folder === undefined ? {} : { folder })
+    if (!r.ok) {
+      io.err(`Backup failed: ${r.error}`)
+      return 1
+    }
+    io.out(r.path!)
+    io.out(`${r.databases} databases and ${r.files} files, ${r.bytes} bytes, verified`)
+    for (const s of r.skipped) io.out(`Left out ${s.path}: ${s.reason}`)
+    for (const old of r.removed) io.out(`Removed the older backup ${old}`)
+    return 0
+  })
+}
+
+/** Needs no core: the backup is read, the new folder written, the live data folder never touched. */
+async function restoreCommand(values: Values, positionals: string[], io: CliIo): Promise<number> {
+  const to = resolve(required(values.to, '--to NEW_HOME'))
+  const report = await restoreBackup(resolve(positionals[0]!), to, resolveHome(values.home, io.env))
+  io.out(`Restored ${report.restored.length} files into ${report.home}`)
+  for (const f of report.failed) io.err(`Not restored, failed verification: ${f.path}: ${f.reason}`)
+  io.out(`Open it with: loomverse serve --home "${report.home}" (or LOOMVERSE_HOME="${report.home}")`)
+  return report.ok ? 0 : 1
 }
 
 async function withCore(values: Values, io: CliIo, run: (core: Core) => Promise<number>): Promise<number> {

@@ -157,6 +157,7 @@ if (!app.requestSingleInstanceLock()) {
         jobWorker: workers.job,
         memoryWorker: workers.memory,
         log: (message) => appLog.error(message),
+        backupSchedule: true,
       })
       core = started
       const origins = devServerUrl ? [new URL(devServerUrl).origin + '/'] : [pathToFileURL(rendererIndex).href]

@@ -28,6 +28,7 @@ export function nextDueAt(settings: BackupSettings, newest: Date | null, last: B
  */
 export class BackupSchedule {
   private timer: NodeJS.Timeout | null = null
+  private started = false
   private stopped = false
   private looking: Promise<void> | null = null
 
@@ -38,12 +39,13 @@ export class BackupSchedule {
   ) {}
 
   start(): void {
+    this.started = true
     this.wake()
   }
 
-  /** Settings changed: look again now rather than at the old time. */
+  /** Settings changed: look again now rather than at the old time (once started). */
   wake(): void {
-    if (this.stopped || this.looking) return
+    if (!this.started || this.stopped || this.looking) return
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     this.looking = this.look()

@@ -43,6 +43,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     log: options.log,
     jobWorker: options.jobWorker,
     memoryWorker: options.memoryWorker,
+    backupSchedule: true,
   })
   const token = options.token || newToken()
   let host: Host
