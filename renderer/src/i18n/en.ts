@@ -57,6 +57,13 @@ export const en = {
       retry: 'Retry',
       pause: 'Pause memory for this persona',
     },
+    worker: {
+      jobs: 'Background worker',
+      memory: 'Memory worker',
+      restarted: '{{name}} restarted ({{reason}})',
+      paused: '{{name}} paused: {{reason}}',
+      retry: 'Retry',
+    },
     version: 'v{{version}} · {{mode}} · schema {{schema}}',
     modeElectron: 'desktop',
     modeBrowser: 'browser',

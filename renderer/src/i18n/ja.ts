@@ -59,6 +59,13 @@ export const ja: Messages = {
       retry: '再試行',
       pause: 'このペルソナの記憶を停止',
     },
+    worker: {
+      jobs: 'バックグラウンド処理',
+      memory: '記憶の処理',
+      restarted: '{{name}}を再起動しました（{{reason}}）',
+      paused: '{{name}}を一時停止しました: {{reason}}',
+      retry: '再試行',
+    },
     version: 'v{{version}} · {{mode}} · スキーマ {{schema}}',
     modeElectron: 'デスクトップ',
     modeBrowser: 'ブラウザ',

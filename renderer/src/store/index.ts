@@ -16,6 +16,7 @@ import { storySlice, wireStoryEvents, type StorySlice } from './storySlice'
 import { toastSlice, wireExternalReplies, type ToastSlice } from './toastSlice'
 import { trashSlice, wireTrashEvents, type TrashSlice } from './trashSlice'
 import { wireWorldEvents, worldSlice, type WorldSlice } from './worldSlice'
+import { wireWorkerEvents, workersSlice, type WorkersSlice } from './workersSlice'
 
 export type App = InvokeSlice &
   ConnectionSlice &
@@ -31,7 +32,8 @@ export type App = InvokeSlice &
   WorldSlice &
   TrashSlice &
   MemorySlice &
-  StorySlice
+  StorySlice &
+  WorkersSlice
 export type AppStore = UseBoundStore<StoreApi<App>>
 
 /**
@@ -55,12 +57,14 @@ export function createAppStore(client: Client): AppStore {
     ...trashSlice(...a),
     ...memorySlice(client)(...a),
     ...storySlice(client)(...a),
+    ...workersSlice(client)(...a),
   }))
   wireWorldEvents(client, store)
   wireTrashEvents(client, store)
   wireExternalReplies(client, store)
   wireMemoryEvents(client, store)
   wireStoryEvents(client, store)
+  wireWorkerEvents(client, store)
   client.on('settings_updated', (settings) => store.setState({ settings, settingsError: null }))
   client.on('job_progress', (progress) => store.getState().applyJobProgress(progress))
   client.on('node_created', ({ flow_id, node }) => store.getState().upsertNode(node, flow_id))

@@ -27,6 +27,7 @@ function fakeClient() {
         settings = { ...settings, ...(input as object) }
       }
       if (method === 'app_info') return { ok: false, error: { code: 'unavailable', message: 'down' } }
+      if (method === 'jobs_worker_status') return { ok: true, value: { workers: [] } }
       return { ok: true, value: settings }
     }) as Client['invoke'],
     on: (event, listener) => {
@@ -95,6 +96,6 @@ describe('app store', () => {
     const before = fake.calls()
     fake.link('connected')
     expect(store.getState().connection).toBe('connected')
-    expect(fake.calls()).toBe(before + 5) // app_info, get_settings, list_personas, get_world and trash_list
+    expect(fake.calls()).toBe(before + 6) // app_info, get_settings, list_personas, get_world, trash_list, jobs_worker_status
   })
 })

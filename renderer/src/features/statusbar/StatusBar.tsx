@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { useShallow } from 'zustand/react/shallow'
+import type { WorkerStatus } from '@shared/contract'
 import { useApp } from '../../store'
 
 /** The job ids main/memory/memoryProgress.ts gives a persona's failed memory jobs, and its paused memory. */
@@ -11,6 +12,7 @@ export function StatusBar() {
   const connection = useApp((s) => s.connection)
   const info = useApp((s) => s.info)
   const jobs = useApp(useShallow((s) => Object.values(s.jobs)))
+  const workers = useApp(useShallow((s) => Object.values(s.workers)))
   const showFailedMemoryJobs = useApp((s) => s.showFailedMemoryJobs)
   const running = jobs.filter((j) => j.state !== 'failed')
   const failed = jobs.filter((j) => j.state === 'failed')
@@ -20,7 +22,10 @@ export function StatusBar() {
         {t(`status.${connection}`)}
       </span>
       <span className="jobs" data-testid="jobs">
-        {running.length === 0 && failed.length === 0 && t('status.noJobs')}
+        {workers.map((w) => (
+          <WorkerNotice key={w.worker} status={w} />
+        ))}
+        {running.length === 0 && failed.length === 0 && workers.length === 0 && t('status.noJobs')}
         {running.length > 0 && t('status.jobsRunning', { count: running.length })}
         {running.slice(0, 2).map((j) => (
           <span key={j.job_id} className="job">
@@ -58,6 +63,30 @@ export function StatusBar() {
         </span>
       )}
     </footer>
+  )
+}
+
+/**
+ * A background worker died: restarted (shown until a quiet spell passes), or paused after dying
+ * too often, with the reason and a retry.
+ */
+function WorkerNotice({ status }: { status: WorkerStatus }) {
+  const { t } = useTranslation()
+  const restartWorker = useApp((s) => s.restartWorker)
+  const words = { name: t(`status.worker.${status.worker}`), reason: status.reason ?? '' }
+  if (status.state === 'restarted')
+    return (
+      <span className="job" data-testid="worker-restarted">
+        {t('status.worker.restarted', words)}
+      </span>
+    )
+  return (
+    <span className="job job-failed" data-testid="worker-paused">
+      {t('status.worker.paused', words)}{' '}
+      <button type="button" className="link" onClick={() => void restartWorker(status.worker)}>
+        {t('status.worker.retry')}
+      </button>
+    </span>
   )
 }
 

@@ -1,0 +1,46 @@
+import type { StateCreator } from 'zustand'
+import type { WorkerName, WorkerStatus } from '@shared/contract'
+import type { Client } from '../bridge'
+import type { App, AppStore } from './index'
+
+export interface WorkersSlice {
+  /** Background workers that are not simply fine: restarted after a death, or paused. */
+  workers: Partial<Record<WorkerName, WorkerStatus>>
+  applyWorkerStatus(status: WorkerStatus): void
+  loadWorkerStatus(): Promise<void>
+  /** The status bar's retry of a paused worker. */
+  restartWorker(worker: WorkerName): Promise<void>
+}
+
+export const workersSlice =
+  (client: Client): StateCreator<App, [], [], WorkersSlice> =>
+  (set, get) => ({
+    workers: {},
+    applyWorkerStatus(status) {
+      set((state) => {
+        const workers = { ...state.workers }
+        if (status.state === 'ok') delete workers[status.worker]
+        else workers[status.worker] = status
+        return { workers }
+      })
+    },
+    async loadWorkerStatus() {
+      const result = await client.invoke('jobs_worker_status', {})
+      if (result.ok) for (const status of result.value.workers) get().applyWorkerStatus(status)
+    },
+    async restartWorker(worker) {
+      const result = await client.invoke('jobs_restart_worker', { worker })
+      if (result.ok) get().applyWorkerStatus(result.value)
+      else get().toast('error', result.error.message)
+    },
+  })
+
+/** A worker's status arrives as it changes; one that changed while we were away is read on connecting. */
+export function wireWorkerEvents(client: Client, store: AppStore): void {
+  client.on('worker_status', (status) => store.getState().applyWorkerStatus(status))
+  // Electron's bridge is connected from the start and never says so; the WebSocket says so each time.
+  if (client.state() === 'connected') void store.getState().loadWorkerStatus()
+  client.onState((connection) => {
+    if (connection === 'connected') void store.getState().loadWorkerStatus()
+  })
+}
