@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type St
 import { lstat, mkdir, open, realpath, type FileHandle } from 'node:fs/promises'
 import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { ImportFileError, lineAtOffset } from './importFileError'
+import { mebibytes } from './importLimits'
 
 // Reading a file a user asked to import, without trusting what is at the path: a symbolic
 // link is never followed, only a regular file is opened (a FIFO or a device would block
@@ -158,11 +159,6 @@ function kindOf(info: Stats): string {
   if (info.isBlockDevice()) return 'a block device'
   if (info.isSymbolicLink()) return 'a symbolic link'
   return 'a regular file'
-}
-
-function mebibytes(bytes: number): string {
-  const mib = bytes / (1024 * 1024)
-  return Number.isInteger(mib) ? `${mib} MiB` : `${mib.toFixed(1)} MiB`
 }
 
 /** The first line (1-based) whose bytes are not valid UTF-8. */

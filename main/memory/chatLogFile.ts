@@ -1,14 +1,10 @@
 import { basename } from 'node:path'
 import { openImportFile, importFileLines, readImportFile, type ChosenFile } from '../kernel/importFile'
 import { ImportFileError } from '../kernel/importFileError'
+import { MAX_CHAT_LOG_BYTES, MAX_LOCOMO_BYTES } from '../kernel/importLimits'
 import { TranscriptReader, formatOf, jsonlRow, locomoRows, type ImportFormat, type SourceRow } from './importSources'
 
 // A memory import's messages, from the file `chooseImportPath` allowed.
-
-/** A chat log of a few million lines. */
-export const MAX_CHAT_LOG_BYTES = 256 * 1024 * 1024
-/** LoCoMo JSON is parsed whole; the published set of ten conversations is 3 MB. */
-export const MAX_LOCOMO_BYTES = 64 * 1024 * 1024
 
 export interface ChatLog {
   format: ImportFormat

@@ -71,24 +71,33 @@ export function chatgptConversation() {
   }
 }
 
-/** A 1×1 PNG with the given text chunks, framed (length, type, data, CRC) as the format says. */
-export function pngWith(chunks: Record<string, string>): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8)
-    head.writeUInt32BE(data.length, 0)
-    head.write(type, 4, 'latin1')
-    const crc = Buffer.alloc(4)
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0)
-    return Buffer.concat([head, data, crc])
-  }
+/** A 1×1 PNG with the given `tEXt` chunks, and any other chunks given, before its image data. */
+export function pngWith(chunks: Record<string, string>, more: Buffer[] = []): Buffer {
   const ihdr = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    ...Object.entries(chunks).map(([k, v]) => chunk('tEXt', Buffer.from(`${k}\0${v}`, 'latin1'))),
-    chunk('IDAT', deflateSync(Buffer.from([0, 0]))),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', ihdr),
+    ...Object.entries(chunks).map(([k, v]) => pngChunk('tEXt', Buffer.from(`${k}\0${v}`, 'latin1'))),
+    ...more,
+    pngChunk('IDAT', deflateSync(Buffer.from([0, 0]))),
+    pngChunk('IEND', Buffer.alloc(0)),
   ])
+}
+
+/** One PNG chunk, framed (length, type, data, CRC) as the format says. */
+export function pngChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8)
+  head.writeUInt32BE(data.length, 0)
+  head.write(type, 4, 'latin1')
+  const crc = Buffer.alloc(4)
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0)
+  return Buffer.concat([head, data, crc])
+}
+
+/** An `iTXt` chunk: keyword, compression flag and method, no language or translated keyword, then the text. */
+export function iTxtChunk(keyword: string, text: Buffer, compressed: boolean): Buffer {
+  const head = Buffer.from(`${keyword}\0${compressed ? '\x01' : '\0'}\0\0\0`, 'latin1')
+  return pngChunk('iTXt', Buffer.concat([head, text]))
 }
 
 export const v2Card = {
@@ -111,4 +120,40 @@ export const v2Card = {
     character_version: '1',
     extensions: {},
   },
+}
+
+/** A ChatGPT export's `mapping`: message id → the message, its parent and its children. */
+export type Mapping = Record<string, { message: unknown; parent: string | null; children: string[] }>
+
+/** A ChatGPT message of `role` saying `text`. */
+export function chatgptMessage(role: string, text: string) {
+  return { author: { role }, content: { content_type: 'text', parts: [text] }, recipient: 'all' }
+}
+
+/** conversations.json of these conversations. */
+export function chatgptExport(conversations: Array<{ title: string; mapping: Mapping }>): string {
+  return JSON.stringify(
+    conversations.map((c, i) => ({ ...c, conversation_id: `conv-${i}`, create_time: 1_700_000_000 })),
+  )
+}
+
+/**
+ * A root, a user's "go" and `layers` layers of two answers, each answer listing both of the
+ * next layer as its children while their own `parent` names the first: 2 + 2·layers messages,
+ * 2^layers paths from the prompt down. With `words` false every message is empty (no node
+ * can come of it).
+ */
+export function layeredMessages(layers: number, words = true): Mapping {
+  const say = (role: string, text: string) => (words ? chatgptMessage(role, text) : null)
+  const layer = (k: number) => [`l${k}a`, `l${k}b`]
+  const mapping: Mapping = {
+    root: { message: null, parent: null, children: ['u'] },
+    u: { message: say('user', 'go'), parent: 'root', children: layer(1) },
+  }
+  for (let k = 1; k <= layers; k++) {
+    const next = k < layers ? layer(k + 1) : []
+    const parent = k === 1 ? 'u' : `l${k - 1}a`
+    for (const id of layer(k)) mapping[id] = { message: say('assistant', id), parent, children: next }
+  }
+  return mapping
 }

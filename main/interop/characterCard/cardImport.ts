@@ -2,12 +2,10 @@ import { basename } from 'node:path'
 import { cleanName, type Persona } from '@shared/contract'
 import type { GraphService } from '../../graph/graphService'
 import { openImportFile } from '../../kernel/importFile'
+import { MAX_CARD_BYTES } from '../../kernel/importLimits'
 import { isoNow } from '../../kernel/time'
 import type { PersonaService } from '../../persona/personaService'
 import { readCard, type CardData } from './readCard'
-
-/** A card with an embedded picture is rarely over a few MB; this leaves room for large artwork. */
-const MAX_BYTES = 50 * 1024 * 1024
 
 export interface CardImportReport {
   persona: Persona
@@ -30,7 +28,7 @@ export async function importCard(
   path: string,
   name = basename(path),
 ): Promise<CardImportReport> {
-  const handle = await openImportFile(path, { name, maxBytes: MAX_BYTES })
+  const handle = await openImportFile(path, { name, maxBytes: MAX_CARD_BYTES })
   let bytes: Buffer
   try {
     bytes = await handle.readFile()

@@ -1,12 +1,21 @@
 import { inflateSync } from 'node:zlib'
 import { z } from 'zod'
 import { ImportFileError } from '../../kernel/importFileError'
+import {
+  IMPORT_TEXT_MAX,
+  MAX_CARD_BOOK_ENTRIES,
+  MAX_CARD_GREETINGS,
+  MAX_CARD_INFLATED_BYTES,
+  mebibytes,
+} from '../../kernel/importLimits'
 
 // SillyTavern character cards: a JSON file, or a PNG (the character's picture) carrying the
 // card as base64 JSON in a text chunk — `ccv3` for spec v3, `chara` for v2 and v1. Where both
 // are present the v3 chunk is the newer card.
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+/** The text chunks a card is carried in; a picture's other text (XMP, comments) is never unpacked. */
+const CARD_KEYWORDS = new Set(['ccv3', 'chara'])
 
 const Book = z.object({ entries: z.array(z.unknown()).default([]) }).passthrough()
 
@@ -67,17 +76,64 @@ export function readCard(bytes: Buffer, name: string): ReadCard {
     )
   }
   const value = card.data
-  if ('spec' in value && 'data' in value && typeof value.spec === 'string' && value.spec.startsWith('chara_card_v'))
-    return { spec: value.spec === 'chara_card_v3' ? 'v3' : 'v2', data: value.data as CardData, picture }
-  return { spec: 'v1', data: value as CardData, picture }
+  const read: ReadCard =
+    'spec' in value && 'data' in value && typeof value.spec === 'string' && value.spec.startsWith('chara_card_v')
+      ? { spec: value.spec === 'chara_card_v3' ? 'v3' : 'v2', data: value.data as CardData, picture }
+      : { spec: 'v1', data: value as CardData, picture }
+  checkSizes(read.data, name)
+  return read
 }
 
 /**
- * The PNG's text chunks by keyword (`tEXt`, and `iTXt` compressed or not), walked by the
+ * The card's own lists and texts against the import limits: each greeting becomes a node and
+ * each field a persona's text, so none may hold more than a window could have typed.
+ */
+function checkSizes(d: CardData, name: string): void {
+  const over = (what: string, n: number, limit: number) =>
+    new ImportFileError(name, null, `holds ${n} ${what}, over the limit of ${limit}`)
+  const greetings = 1 + d.alternate_greetings.length
+  if (greetings > MAX_CARD_GREETINGS) throw over('greetings', greetings, MAX_CARD_GREETINGS)
+  const entries = d.character_book?.entries.length ?? 0
+  if (entries > MAX_CARD_BOOK_ENTRIES)
+    throw new ImportFileError(
+      name,
+      null,
+      `character_book holds ${entries} entries, over the limit of ${MAX_CARD_BOOK_ENTRIES}`,
+    )
+  const texts: Array<[string, string]> = [
+    ...TEXT_FIELDS.map((field) => [field, d[field]] as [string, string]),
+    ...d.alternate_greetings.map((g, i) => [`alternate_greetings.${i}`, g] as [string, string]),
+  ]
+  for (const [field, text] of texts)
+    if (text.length > IMPORT_TEXT_MAX)
+      throw new ImportFileError(
+        name,
+        null,
+        `${field} is ${text.length} characters, over the limit of ${IMPORT_TEXT_MAX}`,
+      )
+}
+
+const TEXT_FIELDS = [
+  'name',
+  'description',
+  'personality',
+  'scenario',
+  'first_mes',
+  'mes_example',
+  'creator_notes',
+  'system_prompt',
+  'post_history_instructions',
+] as const satisfies ReadonlyArray<keyof CardData>
+
+/**
+ * The PNG's card chunks by keyword (`tEXt`, and `iTXt` compressed or not), walked by the
  * format's own framing: length, type, data, CRC. A chunk running past the end is an error.
+ * Compressed text is inflated only for the card's keywords, and all of it together no further
+ * than MAX_CARD_INFLATED_BYTES: a chunk of a few KB can inflate to gigabytes.
  */
 function textChunks(png: Buffer, name: string): Map<string, string> {
   const found = new Map<string, string>()
+  let inflated = 0
   let at = 8
   while (at + 12 <= png.length) {
     const length = png.readUInt32BE(at)
@@ -87,22 +143,41 @@ function textChunks(png: Buffer, name: string): Map<string, string> {
     if (end + 4 > png.length)
       throw new ImportFileError(name, null, `is a damaged PNG (chunk ${type} runs past the end)`)
     const data = png.subarray(start, end)
-    if (type === 'tEXt') {
-      const zero = data.indexOf(0)
-      if (zero > 0) found.set(data.toString('latin1', 0, zero), data.toString('latin1', zero + 1))
-    } else if (type === 'iTXt') {
-      const zero = data.indexOf(0)
-      if (zero > 0) {
-        const compressed = data[zero + 1] === 1
-        const langEnd = data.indexOf(0, zero + 3)
-        const keyEnd = langEnd < 0 ? -1 : data.indexOf(0, langEnd + 1)
-        if (keyEnd > 0) {
-          const body = data.subarray(keyEnd + 1)
-          found.set(data.toString('latin1', 0, zero), (compressed ? inflateSync(body) : body).toString('utf8'))
+    const zero = data.indexOf(0)
+    const keyword = zero > 0 ? data.toString('latin1', 0, zero) : ''
+    if (type === 'tEXt' && CARD_KEYWORDS.has(keyword)) {
+      found.set(keyword, data.toString('latin1', zero + 1))
+    } else if (type === 'iTXt' && CARD_KEYWORDS.has(keyword)) {
+      const compressed = data[zero + 1] === 1
+      const langEnd = data.indexOf(0, zero + 3)
+      const keyEnd = langEnd < 0 ? -1 : data.indexOf(0, langEnd + 1)
+      if (keyEnd > 0) {
+        let body = data.subarray(keyEnd + 1)
+        if (compressed) {
+          body = inflateChunk(body, MAX_CARD_INFLATED_BYTES - inflated, `the iTXt chunk "${keyword}"`, name)
+          inflated += body.length
         }
+        found.set(keyword, body.toString('utf8'))
       }
     } else if (type === 'IEND') break
     at = end + 4
   }
   return found
+}
+
+/** `body` inflated to at most `room` bytes; past that, or damaged, the file is refused. */
+function inflateChunk(body: Buffer, room: number, chunk: string, name: string): Buffer {
+  try {
+    return inflateSync(body, { maxOutputLength: Math.max(room, 1) })
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'ERR_BUFFER_TOO_LARGE')
+      throw new ImportFileError(
+        name,
+        null,
+        `${chunk} inflates to more than ${MAX_CARD_INFLATED_BYTES} bytes (${mebibytes(MAX_CARD_INFLATED_BYTES)}), the limit for a card`,
+      )
+    // zlib's own words name the damage ("incorrect header check"), never the file's text.
+    throw new ImportFileError(name, null, `${chunk} holds damaged compressed data (${(e as Error).message})`)
+  }
 }

@@ -6,10 +6,9 @@ import type { GraphService } from '../../graph/graphService'
 import type { EventBus } from '../../kernel/events'
 import { ImportFileError } from '../../kernel/importFileError'
 import { readImportFile } from '../../kernel/importFile'
-import { Conversation, conversationPairs } from './conversationTree'
+import { MAX_CHATGPT_EXPORT_BYTES, MAX_IMPORT_CONVERSATIONS, MAX_IMPORT_FILE_TEXT } from '../../kernel/importLimits'
+import { Conversation, OverLimit, pairNodes, planConversation, type ConversationPlan } from './conversationTree'
 
-/** V8 cannot hold a longer string; a bigger export has to be split before it can be read. */
-const MAX_BYTES = 500 * 1024 * 1024
 /** Between batches the event loop is handed back, so windows stay live during a long import. */
 const BATCH = 20
 
@@ -27,6 +26,13 @@ export const sourceNote = (id: string) => `Imported from ChatGPT (conversation $
  * answer a node, every regeneration and edit a branch. A conversation imported before is
  * skipped; one that cannot be read is reported and the rest go on. Progress goes out as
  * `job_progress`.
+ *
+ * Every conversation is walked and measured against the import limits before the first is
+ * written. A limit of the whole file (conversations in it, text it would make) refuses the
+ * file, and nothing is written: past those it is not an export ChatGPT makes. A limit of one
+ * conversation (its messages, depth, the text of a field or of the whole) skips that
+ * conversation with the reason, as one of the wrong shape is: a user's years of history
+ * should not be refused for one odd conversation, and the report says which was left out.
  */
 export async function importChatgpt(
   deps: { graph: GraphService; bus: EventBus },
@@ -35,7 +41,7 @@ export async function importChatgpt(
 ): Promise<ChatgptImportReport> {
   if (/\.zip$/i.test(path))
     throw new ImportFileError(name, null, 'is the export archive: unzip it and choose conversations.json inside')
-  const text = await readImportFile(path, { name, maxBytes: MAX_BYTES })
+  const text = await readImportFile(path, { name, maxBytes: MAX_CHATGPT_EXPORT_BYTES })
   let raw: unknown
   try {
     raw = JSON.parse(text)
@@ -44,45 +50,81 @@ export async function importChatgpt(
   }
   const list = z.array(z.unknown()).safeParse(raw)
   if (!list.success) throw new ImportFileError(name, null, 'is not a ChatGPT export: expected a list of conversations')
-
-  const done = new Set(deps.graph.listFlows().map((f) => f.description))
-  const report: ChatgptImportReport = { flows: 0, nodes: 0, skipped: [] }
-  const job = `import:chatgpt:${randomUUID()}`
   const total = list.data.length
+  if (total > MAX_IMPORT_CONVERSATIONS)
+    throw new ImportFileError(name, null, `holds ${total} conversations, over the limit of ${MAX_IMPORT_CONVERSATIONS}`)
+
+  const report: ChatgptImportReport = { flows: 0, nodes: 0, skipped: [] }
+  const planned = await planAll(list.data, new Set(deps.graph.listFlows().map((f) => f.description)), report, name)
+  const job = `import:chatgpt:${randomUUID()}`
   const progress = (n: number, state: 'running' | 'done') =>
     deps.bus.emit('job_progress', { job_id: job, label: 'ChatGPT import', state, done: n, total })
-  for (let i = 0; i < total; i++) {
+  for (const [i, { title, id, plan }] of planned.entries()) {
     if (i % BATCH === 0) {
       progress(i, 'running')
       await new Promise((r) => setImmediate(r))
     }
-    const parsed = Conversation.safeParse(list.data[i])
-    const title = conversationTitle(list.data[i], i)
+    const nodes = pairNodes(plan)
+    deps.graph.importFlow({ name: title, description: id ? sourceNote(id) : 'Imported from ChatGPT' }, nodes)
+    report.flows++
+    report.nodes += nodes.length
+    for (const [what, n] of plan.skipped)
+      report.skipped.push({ conversation: title, reason: `${n} ${what} not imported` })
+  }
+  progress(total, 'done')
+  return report
+}
+
+/**
+ * Each conversation to import, walked and measured; those skipped go into the report. Throws
+ * when the file as a whole would make more text than an import may.
+ */
+async function planAll(
+  conversations: unknown[],
+  importedBefore: Set<string>,
+  report: ChatgptImportReport,
+  name: string,
+): Promise<Array<{ title: string; id: string | null; plan: ConversationPlan }>> {
+  const planned: Array<{ title: string; id: string | null; plan: ConversationPlan }> = []
+  let text = 0
+  for (const [i, raw] of conversations.entries()) {
+    if (i % BATCH === 0) await new Promise((r) => setImmediate(r))
+    const title = conversationTitle(raw, i)
+    const skip = (reason: string) => report.skipped.push({ conversation: title, reason })
+    const parsed = Conversation.safeParse(raw)
     if (!parsed.success) {
-      report.skipped.push({
-        conversation: title,
-        reason: `not a ChatGPT conversation (${parsed.error.issues[0]?.path.join('.') || 'shape'})`,
-      })
+      skip(`not a ChatGPT conversation (${parsed.error.issues[0]?.path.join('.') || 'shape'})`)
       continue
     }
     const c = parsed.data
     const id = c.conversation_id ?? c.id ?? null
-    if (id && done.has(sourceNote(id))) {
-      report.skipped.push({ conversation: title, reason: 'imported before' })
+    if (id && importedBefore.has(sourceNote(id))) {
+      skip('imported before')
       continue
     }
-    const { nodes, skipped } = conversationPairs(c)
-    if (nodes.length === 0) {
-      report.skipped.push({ conversation: title, reason: 'no messages' })
+    let plan: ConversationPlan
+    try {
+      plan = planConversation(c)
+    } catch (e) {
+      if (!(e instanceof OverLimit)) throw e
+      skip(e.message)
       continue
     }
-    deps.graph.importFlow({ name: title, description: id ? sourceNote(id) : 'Imported from ChatGPT' }, nodes)
-    report.flows++
-    report.nodes += nodes.length
-    for (const [what, n] of skipped) report.skipped.push({ conversation: title, reason: `${n} ${what} not imported` })
+    if (plan.nodes.length === 0) {
+      const loop = plan.skipped.get('messages caught in a loop of parents')
+      skip(loop ? `no messages (${loop} caught in a loop of parents)` : 'no messages')
+      continue
+    }
+    text += plan.text
+    if (text > MAX_IMPORT_FILE_TEXT)
+      throw new ImportFileError(
+        name,
+        null,
+        `would make more than ${MAX_IMPORT_FILE_TEXT} characters of text, the limit for a file (reached at conversation ${i + 1})`,
+      )
+    planned.push({ title, id, plan })
   }
-  progress(total, 'done')
-  return report
+  return planned
 }
 
 function conversationTitle(raw: unknown, index: number): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { IMPORT_TEXT_MAX, MAX_IMPORT_DEPTH, MAX_IMPORT_FLOW_TEXT, MAX_IMPORT_MESSAGES } from '../../kernel/importLimits'
 
 // ChatGPT's data export (`conversations.json`): an array of conversations, each a tree of
 // messages in `mapping` (id → {message, parent, children}). Regenerating an answer adds an
@@ -57,10 +58,33 @@ export interface PairNode {
   parents: number[]
 }
 
-export interface ConversationPairs {
-  nodes: PairNode[]
-  /** What could not be carried over (pictures, files), counted by kind. */
+/** A conversation walked and measured, its replies not yet joined (see `pairNodes`). */
+export interface ConversationPlan {
+  nodes: PlannedNode[]
+  /** Characters of prompt and reply text the nodes will hold. */
+  text: number
+  /** What could not be carried over (pictures, files, messages in a loop), counted by kind. */
   skipped: Map<string, number>
+}
+
+interface PlannedNode extends Omit<PairNode, 'response'> {
+  answer: Answer | null
+}
+
+/**
+ * The texts of a reply so far, newest first, each link shared by every branch that grows
+ * from it: extending a reply costs one link, not a copy of what came before.
+ */
+interface Answer {
+  text: string
+  before: Answer | null
+  /** Characters of the reply joined up to here. */
+  length: number
+}
+
+/** A conversation beyond an import limit: skipped with this as the reason. */
+export class OverLimit extends Error {
+  override name = 'OverLimit'
 }
 
 /**
@@ -68,67 +92,133 @@ export interface ConversationPairs {
  * (every regeneration is a branch of its own, every edited prompt a sibling), the answer
  * being the visible assistant text up to the next user message. System messages, tool calls
  * and hidden context stay out; pictures and files are counted as skipped.
+ *
+ * Each message is taken at most once, under the parent its own `parent` field names: an
+ * export is a tree, and a damaged one (a message listing itself or an ancestor as a child,
+ * two parents listing the same child) would otherwise be walked round a loop forever or
+ * once for every path through it (46 messages can hold 2^22). Messages caught in a loop of
+ * parents are never reached, and counted. Throws OverLimit past a limit of importLimits.ts;
+ * the measure comes first and the replies are joined by `pairNodes`, so a conversation is
+ * refused before its text is built.
  */
-export function conversationPairs(c: Conversation): ConversationPairs {
+export function planConversation(c: Conversation): ConversationPlan {
   const map = c.mapping
+  const ids = Object.keys(map)
+  if (ids.length > MAX_IMPORT_MESSAGES)
+    throw new OverLimit(`${ids.length} messages, over the limit of ${MAX_IMPORT_MESSAGES}`)
   const skipped = new Map<string, number>()
-  const nodes: PairNode[] = []
+  const nodes: PlannedNode[] = []
+  let text = 0
   const base = (c.create_time ?? 0) * 1000
   const time = (m: Message | null | undefined, fallback: number) =>
     new Date(m?.create_time ? m.create_time * 1000 : base + fallback * 1000).toISOString()
   const role = (id: string) => map[id]?.message?.author.role ?? 'none'
-  const children = (id: string) => (map[id]?.children ?? []).filter((k) => Object.hasOwn(map, k))
+  const { roots, children } = messageTree(map)
+  const seen = new Set<string>()
+  /** Marks `id` taken; false when it was taken before (a tree never does that: this makes it sure). */
+  const take = (id: string) => !seen.has(id) && (seen.add(id), true)
 
   /** Every way an answer runs from `id` (excluded) down to where the user speaks next. */
-  const answers = (id: string): Array<{ texts: string[]; model: string; users: string[] }> => {
-    const out: Array<{ texts: string[]; model: string; users: string[] }> = []
-    const stack: Array<{ id: string; texts: string[]; model: string }> = [{ id, texts: [], model: '' }]
+  const answers = (id: string): Array<{ answer: Answer | null; model: string; users: string[] }> => {
+    const out: Array<{ answer: Answer | null; model: string; users: string[] }> = []
+    const stack: Array<{ id: string; answer: Answer | null; model: string }> = [{ id, answer: null, model: '' }]
     while (stack.length > 0) {
       const at = stack.pop()!
-      const kids = children(at.id)
+      const kids = children(at.id).filter(take)
       const users = kids.filter((k) => role(k) === 'user')
       const others = kids.filter((k) => role(k) !== 'user')
-      if (others.length === 0 || users.length > 0) out.push({ texts: at.texts, model: at.model, users })
+      if (others.length === 0 || users.length > 0) out.push({ answer: at.answer, model: at.model, users })
       for (const k of others.reverse()) {
         const m = map[k]!.message
-        const text = m && role(k) === 'assistant' ? visibleText(m, skipped) : ''
+        const said = m && role(k) === 'assistant' ? visibleText(m, skipped) : ''
         const model = m?.metadata?.model_slug ?? ''
-        stack.push({ id: k, texts: text ? [...at.texts, text] : at.texts, model: model || at.model })
+        stack.push({ id: k, answer: said ? extend(at.answer, said) : at.answer, model: model || at.model })
       }
     }
     return out
   }
 
-  // Iterative: a long conversation would overflow the stack by recursion.
-  const roots = Object.keys(map).filter((id) => !map[id]!.parent || !Object.hasOwn(map, map[id]!.parent!))
-  const work: Array<{ userId: string | null; from: string; parents: number[] }> = roots.map((r) => ({
-    userId: null,
-    from: r,
-    parents: [],
-  }))
-  while (work.length > 0) {
-    const { userId, from, parents } = work.shift()!
+  // Breadth first, without recursion (a long conversation would overflow the stack), and
+  // read by index: shifting a long queue costs its length each time.
+  const work: Array<{ userId: string | null; from: string; parents: number[]; depth: number }> = roots
+    .filter(take)
+    .map((r) => ({ userId: null, from: r, parents: [], depth: 0 }))
+  for (let next = 0; next < work.length; next++) {
+    const { userId, from, parents, depth } = work[next]!
     const user = userId ? map[userId]!.message : null
     const prompt = user ? visibleText(user, skipped) : ''
-    const found = answers(from)
-    for (const answer of found) {
-      const response = answer.texts.join('\n\n')
+    if (prompt.length > IMPORT_TEXT_MAX)
+      throw new OverLimit(`a prompt of ${prompt.length} characters, over the limit of ${IMPORT_TEXT_MAX}`)
+    for (const { answer, model, users } of answers(from)) {
+      const response = answer?.length ?? 0
       let here = parents
-      if (userId !== null || response) {
+      let below = depth
+      if (userId !== null || response > 0) {
+        if (depth + 1 > MAX_IMPORT_DEPTH)
+          throw new OverLimit(`more than ${MAX_IMPORT_DEPTH} prompts and replies one under another, the limit`)
+        text += prompt.length + response
+        if (text > MAX_IMPORT_FLOW_TEXT)
+          throw new OverLimit(`more than ${MAX_IMPORT_FLOW_TEXT} characters of text, the limit for a conversation`)
         nodes.push({
           timestamp: time(user, nodes.length),
           prompt,
-          response,
-          model: answer.model ? `chatgpt:${answer.model}` : 'chatgpt',
-          status: response || userId === null ? 'complete' : 'incomplete',
+          answer,
+          model: model ? `chatgpt:${model}` : 'chatgpt',
+          status: response > 0 || userId === null ? 'complete' : 'incomplete',
           parents,
         })
         here = [nodes.length - 1]
+        below = depth + 1
       }
-      for (const u of answer.users) work.push({ userId: u, from: u, parents: here })
+      for (const u of users) work.push({ userId: u, from: u, parents: here, depth: below })
     }
   }
-  return { nodes, skipped }
+  const unreached = ids.length - seen.size
+  if (unreached > 0) count(skipped, 'messages caught in a loop of parents', unreached)
+  return { nodes, text, skipped }
+}
+
+/** The plan's nodes with their replies joined, as the graph takes them. */
+export function pairNodes(plan: ConversationPlan): PairNode[] {
+  return plan.nodes.map(({ answer, ...node }) => ({ ...node, response: joined(answer) }))
+}
+
+/** `answer` followed by `text`; a reply longer than a node may hold is refused here, as it grows. */
+function extend(answer: Answer | null, text: string): Answer {
+  const length = answer ? answer.length + 2 + text.length : text.length
+  if (length > IMPORT_TEXT_MAX) throw new OverLimit(`a reply longer than the limit of ${IMPORT_TEXT_MAX} characters`)
+  return { text, before: answer, length }
+}
+
+function joined(answer: Answer | null): string {
+  const texts: string[] = []
+  for (let at = answer; at; at = at.before) texts.push(at.text)
+  return texts.reverse().join('\n\n')
+}
+
+/**
+ * Each message's children, from the `parent` each names: a message is the child of its own
+ * parent only, whatever other messages' `children` lists claim. Children keep the order of
+ * their parent's list (the first answer before its regenerations); any it leaves out follow
+ * in the export's order. Roots are the messages with no parent in the conversation.
+ */
+function messageTree(map: Conversation['mapping']): { roots: string[]; children: (id: string) => string[] } {
+  const roots: string[] = []
+  const kids = new Map<string, string[]>()
+  for (const id of Object.keys(map)) {
+    const parent = map[id]!.parent
+    if (parent && Object.hasOwn(map, parent)) {
+      const list = kids.get(parent)
+      if (list) list.push(id)
+      else kids.set(parent, [id])
+    } else roots.push(id)
+  }
+  for (const [parent, list] of kids) {
+    if (list.length < 2) continue
+    const place = new Map(map[parent]!.children.map((id, i) => [id, i] as const))
+    list.sort((a, b) => (place.get(a) ?? Number.MAX_SAFE_INTEGER) - (place.get(b) ?? Number.MAX_SAFE_INTEGER))
+  }
+  return { roots, children: (id) => kids.get(id) ?? [] }
 }
 
 /** The text a person saw of a message: hidden context, tool traffic and pictures left out. */
@@ -153,6 +243,6 @@ function visibleText(m: Message, skipped: Map<string, number>): string {
   }
 }
 
-function count(map: Map<string, number>, key: string): void {
-  map.set(key, (map.get(key) ?? 0) + 1)
+function count(map: Map<string, number>, key: string, n = 1): void {
+  map.set(key, (map.get(key) ?? 0) + n)
 }
