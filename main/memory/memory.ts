@@ -94,7 +94,7 @@ export interface Memory {
   chat: ChatMemory | null
   /** The service itself, for the CLI and tests. */
   service: MemoryService
-  /** Notifications and meta requests from other programs, answered in the background. */
+  /** Notifications and meta requests from other programs, stored, then answered in the background. */
   external: ExternalMessages
   dispose(): Promise<void>
 }
@@ -109,7 +109,10 @@ export function createMemory(deps: MemoryDeps): Memory {
     store: (personaId) => s.store(personaId),
     pack: (personaId, query) => s.packText(personaId, query),
     queueJobs: (personaId, unitId, embeddingOnly) => s.queueExternalJobs(personaId, unitId, embeddingOnly),
+    retry: deps.queue,
   })
+  // Like memory jobs' leases: only a process alone on the home may take over what a dead one left.
+  if (deps.releaseLeases) external.resume(s.openMemories())
   const handlers: Memory['handlers'] = {
     memory_notify: (i) => external.receive({ ...i, type: 'notification' }),
     memory_meta_request: (i) =>
@@ -158,7 +161,7 @@ export function createMemory(deps: MemoryDeps): Memory {
     service,
     external,
     async dispose() {
-      await external.settled()
+      await external.dispose()
       await service.dispose()
     },
   }
@@ -313,6 +316,11 @@ export class MemoryService implements ChatMemory {
         modelIndexOf(store.db).loadInSlices().catch(stopped)
     }
     return store
+  }
+
+  /** The memories open now (at start-up: every persona's that exists on disk). */
+  openMemories(): Array<[personaId: string, store: MemoryStore]> {
+    return [...this.stores.entries()]
   }
 
   // ---- chat hooks

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import type { FakeLlm } from './fakeLlm'
 
 // The app run as a user runs it (`bin/loomverse.js serve`), for e2e tests and the reliability
@@ -50,11 +51,13 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   const env: NodeJS.ProcessEnv = { ...process.env, LC_ALL: 'en_US.UTF-8', ...options.env }
   delete env.LOOMVERSE_TOKEN // every server gets its own random token unless the test pins one
   env.LOOMVERSE_CHECK_OUTPUT = '1' // hold every answer to its contract schema while testing
+  if (options.fromSource) env.TSX_TSCONFIG_PATH = join(repoRoot, 'tsconfig.node.json')
+  // From source, tsx is loaded into the host's own process (not its CLI, which runs the script in
+  // a child): `kill` must reach the host itself, or a SIGKILL leaves it running, orphaned.
   const entry = options.fromSource
     ? [
-        join(repoRoot, 'node_modules/tsx/dist/cli.mjs'),
-        '--tsconfig',
-        join(repoRoot, 'tsconfig.node.json'),
+        '--import',
+        pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
         join(repoRoot, 'tests/support/serveFromSource.ts'),
       ]
     : [join(repoRoot, 'bin/loomverse.js')]

@@ -9,6 +9,7 @@ import { migrate as embedTurnsInContext } from './0007-embed-turns-in-context'
 import { migrate as episodesByTime } from './0008-episodes-by-time'
 import { migrate as logUnitChanges } from './0009-log-unit-changes'
 import { migrate as sentenceVectors } from './0010-sentence-vectors'
+import { migrate as externalRequests } from './0011-external-requests'
 
 /** The schema history of every `memory_<persona>.db`, oldest first. Append; never edit a shipped step. */
 export const memoryMigrations: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const memoryMigrations: readonly Migration[] = [
   { version: 8, name: 'episodes-by-time', up: episodesByTime },
   { version: 9, name: 'log-unit-changes', up: logUnitChanges },
   { version: 10, name: 'sentence-vectors', up: sentenceVectors },
+  { version: 11, name: 'external-requests', up: externalRequests },
 ]

@@ -2,7 +2,7 @@
 
 import { bodyObject, isKnownModel, type Context } from './context'
 import { errorAnswer, type Failure } from './errors'
-import { cut, sendJson, sleep } from './stream'
+import { cut, sendJson, sleep, waitFor } from './stream'
 import type { Endpoint, Provider, ScriptRule } from './types'
 
 export function sendFailure(ctx: Context, provider: Provider, failure: Failure): void {
@@ -39,6 +39,10 @@ export async function beginCall(ctx: Context, call: Call): Promise<ScriptRule | 
     return undefined
   }
   const rule = ctx.rules.take(provider, model, call.endpoint, call.prompt ?? '')
+  if (rule?.until && !(await waitFor(rule.until, ctx.signal))) {
+    cut(ctx.res)
+    return undefined
+  }
   if (rule?.delayMs && !(await sleep(rule.delayMs, ctx.signal))) {
     cut(ctx.res)
     return undefined

@@ -86,5 +86,19 @@ export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   })
 }
 
+/** Resolves true once `gate` settles, false if the client went away first. */
+export function waitFor(gate: Promise<unknown>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false)
+  return new Promise((resolve) => {
+    const onAbort = () => resolve(false)
+    signal.addEventListener('abort', onAbort, { once: true })
+    const settled = () => {
+      signal.removeEventListener('abort', onAbort)
+      resolve(!signal.aborted)
+    }
+    gate.then(settled, settled)
+  })
+}
+
 export const sse = (payload: unknown, delimiter = '\n\n'): string => `data: ${JSON.stringify(payload)}${delimiter}`
 export const ndjson = (payload: unknown): string => `${JSON.stringify(payload)}\n`

@@ -42,6 +42,8 @@ export interface ScriptRule {
   chunks?: string[]
   /** Wait before the first byte of the response. */
   delayMs?: number
+  /** Hold the response until this settles (before `delayMs`): a test lets held replies go when it is ready. */
+  until?: Promise<unknown>
   /** Wait before each delta after the first. */
   chunkDelayMs?: number
   /** Cut the connection after this many deltas; the finishing frame never arrives. */
