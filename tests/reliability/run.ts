@@ -10,9 +10,11 @@ import { runHostileImports } from './hostileImportRun'
 import { killDuringWork } from './killDuringWork'
 import { killDuringWrites } from './killDuringWrites'
 import { suiteSize } from './size'
+import { killWorkerUnderLoad, workerKillSize } from './workerKill'
+import buildTestWorkers from '../support/builtTestWorkers'
 
 const size = suiteSize({ LOOMVERSE_RELIABILITY: 'full', ...process.env })
-const suites = ['kill_writes', 'kill_work', 'frames', 'hostile_imports', 'fuzz'] as const
+const suites = ['kill_writes', 'kill_work', 'frames', 'hostile_imports', 'fuzz', 'worker_kill'] as const
 const chosen = process.argv.slice(2)
 const unknown = chosen.filter((name) => !(suites as readonly string[]).includes(name))
 if (unknown.length > 0) {
@@ -70,6 +72,19 @@ if (wanted('fuzz')) {
     'crashes',
     'malformed_replies',
   ])
+}
+
+if (wanted('worker_kill')) {
+  const load = workerKillSize(size.size)
+  progress(`killing the job worker ${load.kills} times among ${load.jobs} summary jobs`)
+  // The worker entries bundled once, as vitest's global setup does: every restart then loads plain JavaScript.
+  const removeWorkers = await buildTestWorkers()
+  try {
+    const r = await killWorkerUnderLoad({ ...load, onProgress: progress })
+    report(r as unknown as Record<string, unknown>, ['jobs_stuck'])
+  } finally {
+    removeWorkers()
+  }
 }
 
 console.log(JSON.stringify({ suite: 'summary', size: size.size, seed: size.seed, failed: failures }))
