@@ -3,10 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import Database from 'better-sqlite3'
+import type { Result } from '@shared/errors'
 import { startCore, type Core } from '../../main/core'
 import { vecExtensionPath } from '../../main/db/open'
 import { importVizprompt } from '../../main/interop/vizprompt'
 import type { HostileCase, HostileCorpus } from './corpora'
+import { namedInImports, type HostileInput } from './hostileImports'
 import { databasesOf } from './integrity'
 
 export interface ImportResult {
@@ -25,10 +27,11 @@ export interface ImportResult {
 
 /**
  * Runs each hostile import against a home that already holds a flow, a persona and a memory:
- * VizPrompt folders through the import the command line runs, chat logs through the router
- * as a window (`ws`) or the command line (`internal`) calls memory_import. Each must be refused
- * with a message starting `file:line: ` (or `file: `), echo nothing of the secret file, and
- * leave every row of every database as it was.
+ * VizPrompt folders through the import the command line runs, the other files through the
+ * router as a window (`ws`) or the command line (`internal`) calls their method. Each must be
+ * refused with a message starting `file:line: ` (or `file: `) — or, where the case says so,
+ * answered with its damaged conversation skipped — echo nothing of the secret file, and leave
+ * every row of every database as it was.
  */
 export async function runHostileImports(corpus: HostileCorpus): Promise<ImportResult> {
   const result: ImportResult = {
@@ -53,20 +56,19 @@ export async function runHostileImports(corpus: HostileCorpus): Promise<ImportRe
       }
       const place = corpus.place(join(root, `case-${i}`), join(imports, `case-${i}`))
       const input = c.build(place)
-      // Window cases name files relative to imports/, and each case has its own folder there.
-      const inImports = (p: string) => (c.target === 'memory-window' && !p.startsWith('/') ? `case-${i}/${p}` : p)
       const before = fingerprint(home)
-      const message = await refusal(core, personaId, c, inImports(input.path))
+      const outcome = await attemptHostile(core, personaId, c, casePath(c, i, input.path))
       result.cases++
-      const where = input.line === null ? `${inImports(input.file)}: ` : `${inImports(input.file)}:${input.line}: `
-      if (message === null || fingerprint(home) !== before) {
+      const wrong = misjudged(input, casePath(c, i, input.file), outcome)
+      if (fingerprint(home) !== before) {
         result.accepted++
-        result.details.push(`${c.name}: ${message === null ? 'imported' : 'refused, but a database changed'}`)
-      } else if (!message.startsWith(where)) {
-        result.unnamed++
-        result.details.push(`${c.name}: "${message.slice(0, 200)}" does not start with "${where}"`)
+        result.details.push(`${c.name}: ${outcome.refusal === null ? 'answered' : 'refused'}, but a database changed`)
+      } else if (wrong !== null) {
+        if (outcome.refusal === null) result.accepted++
+        else result.unnamed++
+        result.details.push(`${c.name}: ${wrong}`)
       }
-      if (message?.includes(corpus.canary)) {
+      if (outcome.refusal?.includes(corpus.canary)) {
         result.leaked++
         result.details.push(`${c.name}: the refusal echoes the secret file`)
       }
@@ -78,17 +80,65 @@ export async function runHostileImports(corpus: HostileCorpus): Promise<ImportRe
   return result
 }
 
-/** The refusal's message, or null if the import went through. */
-async function refusal(core: Core, personaId: string, c: HostileCase, path: string): Promise<string | null> {
-  if (c.target === 'vizprompt') {
-    return importVizprompt(core, path).then(
-      () => null,
-      (e: unknown) => (e instanceof Error ? e.message : String(e)),
-    )
+/** What an import answered: its refusal's message (null if it went through), and the reasons it gave for what it skipped. */
+export interface HostileOutcome {
+  refusal: string | null
+  skipped: string[]
+}
+
+/** The path (or file) of case `i` as its import names it: a window's relative to imports/, where each case has a folder. */
+export function casePath(c: HostileCase, i: number, path: string): string {
+  return namedInImports(c.target) && !path.startsWith('/') ? `case-${i}/${path}` : path
+}
+
+/** Imports case `c` the way its target does. */
+export async function attemptHostile(
+  core: Core,
+  personaId: string,
+  c: HostileCase,
+  path: string,
+): Promise<HostileOutcome> {
+  switch (c.target) {
+    case 'vizprompt':
+      return importVizprompt(core, path).then(
+        () => ({ refusal: null, skipped: [] }),
+        (e: unknown) => ({ refusal: e instanceof Error ? e.message : String(e), skipped: [] }),
+      )
+    case 'chatgpt':
+      return answered(await core.router.call('chatgpt_import', { path }, { transport: 'ws' }))
+    case 'card':
+      return answered(await core.router.call('character_card_import', { path }, { transport: 'ws' }))
+    case 'memory-window':
+    case 'memory-cli': {
+      const transport = c.target === 'memory-window' ? 'ws' : 'internal'
+      const input = { persona_id: personaId, path, no_llm: true }
+      return answered(await core.router.call('memory_import', input, { transport }))
+    }
   }
-  const transport = c.target === 'memory-window' ? 'ws' : 'internal'
-  const r = await core.router.call('memory_import', { persona_id: personaId, path, no_llm: true }, { transport })
-  return r.ok ? null : r.error.message
+}
+
+function answered(r: Result<unknown>): HostileOutcome {
+  if (!r.ok) return { refusal: r.error.message, skipped: [] }
+  const skipped = (r.value as { skipped?: unknown }).skipped
+  const reasons = Array.isArray(skipped)
+    ? skipped.map((s: unknown) => (typeof s === 'string' ? s : String((s as { reason?: unknown }).reason)))
+    : []
+  return { refusal: null, skipped: reasons }
+}
+
+/** How the outcome differs from what the case asks for, in words; null when it does not. */
+export function misjudged(input: HostileInput, file: string, outcome: HostileOutcome): string | null {
+  const { refusal, skipped } = outcome
+  if (input.skipped !== undefined) {
+    if (refusal !== null) return `refused ("${refusal.slice(0, 200)}") where it should skip "${input.skipped}"`
+    return skipped.some((r) => r.includes(input.skipped!)) ? null : `answered without skipping "${input.skipped}"`
+  }
+  if (refusal === null) return 'imported'
+  const where = input.line === null ? `${file}: ` : `${file}:${input.line}: `
+  if (!refusal.startsWith(where)) return `"${refusal.slice(0, 200)}" does not start with "${where}"`
+  if (input.reason !== undefined && !refusal.includes(input.reason))
+    return `"${refusal.slice(0, 200)}" does not say "${input.reason}"`
+  return null
 }
 
 /** Something in every database, so "unchanged" means something. Returns the persona's id. */

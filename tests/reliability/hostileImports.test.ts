@@ -3,14 +3,15 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startCore, type Core } from '../../main/core'
-import { importVizprompt } from '../../main/interop/vizprompt'
 import { useTempHome } from '../support/tempHome'
-import { SECRET_CANARY, hostileCases, hostilePlace, type HostileCase } from './hostileImports'
+import { attemptHostile, casePath, misjudged } from './hostileImportRun'
+import { SECRET_CANARY, hostileCases, hostilePlace } from './hostileImports'
 
-// Every hostile import is refused with its file and line, lets nothing in, and leaves every
-// database byte for byte as it was. VizPrompt folders go through the import the command line
-// runs (the contract has no VizPrompt method yet); memory chat logs through the router, as a
-// window (WebSocket) or the command line (internal) calls memory_import.
+// Every hostile import is refused with its file and line (or, a damaged ChatGPT conversation,
+// skipped with its reason), lets nothing in, and leaves every database byte for byte as it
+// was. VizPrompt folders go through the import the command line runs; memory chat logs
+// through the router, as a window (WebSocket) or the command line (internal) calls
+// memory_import; ChatGPT exports and cards as a window calls their methods.
 
 const home = useTempHome()
 
@@ -32,18 +33,6 @@ function listed(dir: string): string[] {
   return readdirSync(dir)
     .filter((name) => name.endsWith('.db'))
     .map((name) => join(dir, name))
-}
-
-async function refusal(core: Core, personaId: string, c: HostileCase, path: string): Promise<string> {
-  if (c.target === 'vizprompt') {
-    return importVizprompt(core, path).then(
-      () => 'accepted',
-      (e: unknown) => (e as Error).message,
-    )
-  }
-  const transport = c.target === 'memory-window' ? 'ws' : 'internal'
-  const result = await core.router.call('memory_import', { persona_id: personaId, path, no_llm: true }, { transport })
-  return result.ok ? 'accepted' : result.error.message
 }
 
 describe('hostile imports', () => {
@@ -68,23 +57,15 @@ describe('hostile imports', () => {
       )
       expect(first).toMatchObject({ ok: true, value: { imported: 1 } })
 
-      const outcomes: Array<{ name: string; message: string }> = []
+      const outcomes: string[] = []
       for (const [i, c] of hostileCases.filter((c) => c.available).entries()) {
         const place = hostilePlace(join(dir, `case-${i}`), join(imports, `case-${i}`))
         const input = c.build(place)
-        // Window cases name files relative to imports/: each case has its own folder there.
-        const path =
-          c.target === 'memory-window' && !input.path.startsWith('/') ? `case-${i}/${input.path}` : input.path
-        const file =
-          c.target === 'memory-window' && !input.file.startsWith('/') ? `case-${i}/${input.file}` : input.file
         const before = databases(core)
-        const message = await refusal(core, personaId, c, path)
-        outcomes.push({ name: c.name, message })
-        const where = input.line === null ? `${file}: ` : `${file}:${input.line}: `
-        expect(message, c.name).not.toBe('accepted')
-        expect(message.startsWith(where), `${c.name}: "${message.slice(0, 300)}" should start with "${where}"`).toBe(
-          true,
-        )
+        const outcome = await attemptHostile(core, personaId, c, casePath(c, i, input.path))
+        outcomes.push(c.name)
+        expect(misjudged(input, casePath(c, i, input.file), outcome), c.name).toBeNull()
+        const message = outcome.refusal ?? ''
         expect(message, c.name).not.toContain(SECRET_CANARY)
         expect(message.length, c.name).toBeLessThan(1000)
         expect(databases(core), c.name).toBe(before)
@@ -93,5 +74,5 @@ describe('hostile imports', () => {
     } finally {
       await core.dispose()
     }
-  }, 120_000)
+  }, 180_000)
 })

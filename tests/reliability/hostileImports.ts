@@ -11,20 +11,41 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { join } from 'node:path'
+import { deflateSync } from 'node:zlib'
 import type { Flow, Node } from '@shared/contract'
 import { renderExport } from '../../main/interop/vizprompt'
+import {
+  IMPORT_TEXT_MAX,
+  MAX_CARD_GREETINGS,
+  MAX_CARD_INFLATED_BYTES,
+  MAX_IMPORT_CONVERSATIONS,
+} from '../../main/kernel/importLimits'
+import {
+  chatgptExport,
+  chatgptMessage,
+  iTxtChunk,
+  layeredMessages,
+  pngWith,
+  v2Card,
+  type Mapping,
+} from '../support/foreignFiles'
 
 // A corpus of hostile imports: each case writes one attack on an import into a folder of its
 // own and says what the refusal must name — the file and, where there is one, the line.
-// Every file type the app imports is here: VizPrompt folders (XML, YAML, TSV) and memory
-// chat logs (JSONL, LoCoMo JSON), the latter both from a window (only the home's imports/
-// folder) and from the command line (any regular file). The reliability suite runs them all
-// and checks that nothing was let in and no database changed.
+// Every file type the app imports is here: VizPrompt folders (XML, YAML, TSV), memory chat
+// logs (JSONL, LoCoMo JSON), both from a window (only the home's imports/ folder) and from
+// the command line (any regular file), ChatGPT exports and character cards from a window.
+// The reliability suite runs them all and checks that nothing was let in and no database
+// changed.
 
 /** Text of a file outside every import; it must never show up in an error or a database. */
 export const SECRET_CANARY = 'LOOMVERSE-CANARY-7f3a9c'
 
-export type HostileTarget = 'vizprompt' | 'memory-window' | 'memory-cli'
+export type HostileTarget = 'vizprompt' | 'memory-window' | 'memory-cli' | 'chatgpt' | 'card'
+
+/** Whether a case's path is named as a window names it: relative to the home's imports/ folder. */
+export const namedInImports = (target: HostileTarget): boolean =>
+  target === 'memory-window' || target === 'chatgpt' || target === 'card'
 
 export interface HostilePlace {
   /** A fresh folder for this case, outside the data home. */
@@ -42,6 +63,14 @@ export interface HostileInput {
   file: string
   /** The line it names, or null when the whole file is refused (a link, a FIFO, its size). */
   line: number | null
+  /** Words the refusal must hold besides the file, where its start alone cannot tell the right refusal from another. */
+  reason?: string
+  /**
+   * Set where the file is not refused but must bring nothing in (a ChatGPT export whose one
+   * conversation is damaged): the import answers, reporting the conversation skipped for a
+   * reason containing this, and every database stays as it was.
+   */
+  skipped?: string
 }
 
 export interface HostileCase {
@@ -365,4 +394,102 @@ export const memoryCases: HostileCase[] = [
   },
 ]
 
-export const hostileCases: HostileCase[] = [...vizpromptCases, ...memoryCases]
+// ---- ChatGPT exports and character cards, as a window imports them
+
+const inImports =
+  (target: 'chatgpt' | 'card') =>
+  (
+    name: string,
+    file: string,
+    content: () => string | Buffer,
+    expect: Pick<HostileInput, 'reason' | 'skipped'> = {},
+  ): HostileCase => ({
+    name,
+    target,
+    available: true,
+    build(p) {
+      writeFileSync(join(p.imports, file), content())
+      return { path: file, file, line: null, ...expect }
+    },
+  })
+const chatgpt = inImports('chatgpt')
+const card = inImports('card')
+const oneConversation = (mapping: Mapping) => chatgptExport([{ title: 'hostile', mapping }])
+
+export const chatgptCases: HostileCase[] = [
+  chatgpt(
+    'a ChatGPT message that is its own child',
+    'self.json',
+    () => oneConversation({ a: { message: null, parent: null, children: ['a'] } }),
+    { skipped: 'no messages' },
+  ),
+  chatgpt(
+    'ChatGPT messages A → B → A',
+    'loop.json',
+    () =>
+      oneConversation({
+        root: { message: null, parent: null, children: ['a'] },
+        a: { message: null, parent: 'root', children: ['b'] },
+        b: { message: null, parent: 'a', children: ['a'] },
+      }),
+    { skipped: 'no messages' },
+  ),
+  chatgpt(
+    'ChatGPT messages whose parents form a loop',
+    'parents.json',
+    () =>
+      oneConversation({
+        root: { message: null, parent: null, children: ['a'] },
+        a: { message: chatgptMessage('user', 'a'), parent: 'b', children: ['b'] },
+        b: { message: chatgptMessage('user', 'b'), parent: 'a', children: ['a'] },
+      }),
+    { skipped: '2 caught in a loop of parents' },
+  ),
+  // Issue 37's file had 46 messages (2^22 paths) with words; empty, 2^22 paths would still
+  // end given a gigabyte, 2^30 cannot.
+  chatgpt('62 ChatGPT messages with 2^30 paths', 'paths.json', () => oneConversation(layeredMessages(30, false)), {
+    skipped: 'no messages',
+  }),
+  chatgpt(
+    'a ChatGPT prompt of 2,000,001 characters',
+    'long.json',
+    () =>
+      oneConversation({
+        root: { message: null, parent: null, children: ['u'] },
+        u: { message: chatgptMessage('user', 'x'.repeat(IMPORT_TEXT_MAX + 1)), parent: 'root', children: [] },
+      }),
+    { skipped: 'over the limit' },
+  ),
+  chatgpt(`a ChatGPT export of ${MAX_IMPORT_CONVERSATIONS + 1} conversations`, 'many.json', () =>
+    chatgptExport(Array.from({ length: MAX_IMPORT_CONVERSATIONS + 1 }, () => ({ title: 'x', mapping: {} }))),
+  ),
+]
+
+const cardText = (c: unknown) => Buffer.from(Buffer.from(JSON.stringify(c)).toString('base64'))
+
+export const cardCases: HostileCase[] = [
+  // Zeros deflate a thousandfold: some 50 KB on disk.
+  card(
+    'a card chunk inflating past 50 MiB',
+    'bomb.png',
+    () => pngWith({}, [iTxtChunk('chara', deflateSync(Buffer.alloc(MAX_CARD_INFLATED_BYTES + 1)), true)]),
+    { reason: 'inflates to more than' },
+  ),
+  card('a card chunk of damaged compressed data', 'damaged.png', () =>
+    pngWith({}, [iTxtChunk('chara', Buffer.from(SECRET_CANARY), true)]),
+  ),
+  card(`a card of ${MAX_CARD_GREETINGS + 1} greetings`, 'greetings.png', () =>
+    pngWith({}, [
+      iTxtChunk(
+        'chara',
+        cardText({
+          ...v2Card,
+          data: { ...v2Card.data, alternate_greetings: Array.from({ length: MAX_CARD_GREETINGS }, () => 'hi') },
+        }),
+        false,
+      ),
+    ]),
+  ),
+]
+
+export const hostileCases: HostileCase[] = [...vizpromptCases, ...memoryCases, ...chatgptCases, ...cardCases]
