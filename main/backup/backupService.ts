@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
 import {
+  BACKUP_JOB,
   BackupResult,
   BackupSettings,
   type BackupSettingsPatch,
@@ -34,8 +35,6 @@ export interface BackupDeps {
 
 const SETTINGS_KEY = 'backup'
 const LAST_KEY = 'backup_last'
-/** The status bar's entry for backups: one id, so a later success clears an earlier failure. */
-const JOB_ID = 'backup'
 const defaults: BackupSettings = { folder: null, interval: 'off', keep: 7 }
 /** Progress events per backup, at most (a home of 10,000 item files is not 10,000 events). */
 const PROGRESS_STEPS = 50
@@ -171,9 +170,8 @@ export class BackupService {
 
   private async backUp(folder: string, trigger: BackupResult['trigger'], started: Date, useRetention: boolean) {
     const { bus } = this.deps
-    const label = 'Backup'
     let shown = -1
-    bus.emit('job_progress', { job_id: JOB_ID, label, state: 'running', done: 0, total: 0 })
+    bus.emit('job_progress', { ...BACKUP_JOB, state: 'running', done: 0, total: 0 })
     try {
       const taken = await takeBackup(folder, {
         home: this.deps.paths.home,
@@ -185,7 +183,7 @@ export class BackupService {
         onProgress: (done, total) => {
           if (done < total && done - shown < total / PROGRESS_STEPS) return
           shown = done
-          bus.emit('job_progress', { job_id: JOB_ID, label, state: 'running', done, total })
+          bus.emit('job_progress', { ...BACKUP_JOB, state: 'running', done, total })
         },
       })
       // Retention runs only now that a newer backup is verified, and only in the settings' folder.
@@ -215,12 +213,11 @@ export class BackupService {
     } catch (e) {
       log(`[backup] could not record the outcome: ${(e as Error).message}`)
     }
-    if (result.ok) bus.emit('job_progress', { job_id: JOB_ID, label: 'Backup', state: 'done', done: 1, total: 1 })
+    if (result.ok) bus.emit('job_progress', { ...BACKUP_JOB, state: 'done', done: 1, total: 1 })
     else {
       log(`[backup] failed: ${result.error}`)
       bus.emit('job_progress', {
-        job_id: JOB_ID,
-        label: 'Backup',
+        ...BACKUP_JOB,
         state: 'failed',
         done: 0,
         total: 0,

@@ -109,6 +109,12 @@ export const backupMethods = {
   backup_restore: { input: z.object({ backup: FolderPath, to: FolderPath }).strict(), output: RestoreReport },
 } as const satisfies MethodSpecs
 
+/**
+ * How backups show in the status bar (`job_progress`): one job id, so a later success clears an
+ * earlier failure, and a window opened after a failure shows it from `backup_status`.
+ */
+export const BACKUP_JOB = { job_id: 'backup', label: 'Backup' } as const
+
 export const backupEvents = {
   backup_finished: BackupResult,
 } as const satisfies EventSpecs

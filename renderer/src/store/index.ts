@@ -16,6 +16,7 @@ import { storySlice, wireStoryEvents, type StorySlice } from './storySlice'
 import { toastSlice, wireExternalReplies, type ToastSlice } from './toastSlice'
 import { trashSlice, wireTrashEvents, type TrashSlice } from './trashSlice'
 import { wireWorldEvents, worldSlice, type WorldSlice } from './worldSlice'
+import { wireBackupNotice } from './backupNotice'
 import { wireWorkerEvents, workersSlice, type WorkersSlice } from './workersSlice'
 
 export type App = InvokeSlice &
@@ -64,6 +65,7 @@ export function createAppStore(client: Client): AppStore {
   wireExternalReplies(client, store)
   wireMemoryEvents(client, store)
   wireStoryEvents(client, store)
+  wireBackupNotice(client, store)
   wireWorkerEvents(client, store)
   client.on('settings_updated', (settings) => store.setState({ settings, settingsError: null }))
   client.on('job_progress', (progress) => store.getState().applyJobProgress(progress))

@@ -13,6 +13,7 @@ export type Modal =
   | { name: 'onboarding' }
   | { name: 'transfer' }
   | { name: 'stories' }
+  | { name: 'backup' }
 
 export interface ModalSlice {
   modal: Modal | null

@@ -96,6 +96,6 @@ describe('app store', () => {
     const before = fake.calls()
     fake.link('connected')
     expect(store.getState().connection).toBe('connected')
-    expect(fake.calls()).toBe(before + 6) // app_info, get_settings, list_personas, get_world, trash_list, jobs_worker_status
+    expect(fake.calls()).toBe(before + 7) // app_info, get_settings, list_personas, get_world, trash_list, jobs_worker_status, backup_status
   })
 })

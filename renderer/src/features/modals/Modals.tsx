@@ -5,6 +5,7 @@ import type { Modal } from '../../store/modalSlice'
 import { placeSibling } from '../graph/layout'
 import { PersonasDialog } from '../personas/PersonasDialog'
 import { ProgramsDialog } from '../programs/ProgramsDialog'
+import { BackupDialog } from '../backup/BackupDialog'
 import { OnboardingDialog } from '../providers/OnboardingDialog'
 import { ProvidersDialog } from '../providers/ProvidersDialog'
 import { StoryPickerDialog } from '../story/StoryPickerDialog'
@@ -33,6 +34,8 @@ export function Modals() {
       return <OnboardingDialog onClose={close} />
     case 'programs':
       return <ProgramsDialog onClose={close} />
+    case 'backup':
+      return <BackupDialog onClose={close} />
     case 'transfer':
       return <TransferDialog onClose={close} />
     case 'stories':

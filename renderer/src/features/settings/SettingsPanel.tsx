@@ -76,6 +76,15 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
       >
         {t('transfer.open')}
       </button>
+      <button
+        type="button"
+        onClick={() => {
+          onClose()
+          openModal({ name: 'backup' })
+        }}
+      >
+        {t('backup.open')}
+      </button>
       {error && <p role="alert">{t('settings.saveFailed', { message: error })}</p>}
       <button type="button" onClick={onClose}>
         {t('settings.close')}
