@@ -175,7 +175,8 @@ function inflateChunk(body: Buffer, room: number, chunk: string, name: string): 
       throw new ImportFileError(
         name,
         null,
-        `${chunk} inflates to more than ${MAX_CARD_INFLATED_BYTES} bytes (${mebibytes(MAX_CARD_INFLATED_BYTES)}), the limit for a card`,
+        `${chunk} inflates to more than ${MAX_CARD_INFLATED_BYTES} bytes (${mebibytes(MAX_CARD_INFLATED_BYTES)})` +
+          `${room < MAX_CARD_INFLATED_BYTES ? ' with the chunks before it' : ''}, the limit for a card`,
       )
     // zlib's own words name the damage ("incorrect header check"), never the file's text.
     throw new ImportFileError(name, null, `${chunk} holds damaged compressed data (${(e as Error).message})`)
