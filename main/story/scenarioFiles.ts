@@ -21,7 +21,7 @@ export const PROJECT_FOLDERS = [
 
 /**
  * The most a project file the app reads may hold: 4 MiB, about a million tokens of English or
- * 1.4 million Japanese characters — more than a model's whole context, so no scenario the model
+ * 1.4 million Japanese characters, as much as the largest models take at once, so no scenario a model
  * could use is refused. Every scenario file is read, counted and sent on every turn: a 300 MB
  * world setting aborted the process (no string that long) and 150 MB froze it for 11 s.
  */

@@ -50,7 +50,7 @@ export class ScenarioWatcher {
       try {
         content = this.stories.files(row).readOrNull(path)
       } catch {
-        return // a path that leaves the project (a link) is not ours to read
+        return // a link out of the project, or a file refused (too big, not UTF-8, a FIFO): not ours to read
       }
       const hash = content === null ? '' : contentHash(content)
       if (this.stories.knownHashes.get(key) === hash) return

@@ -7,6 +7,7 @@ import { fuzzContract } from './contractFuzz'
 import { frames, hostileCorpus } from './corpora'
 import { sendFrames } from './frameCorpusRun'
 import { runHostileImports } from './hostileImportRun'
+import { killDuringStory } from './killDuringStory'
 import { killDuringWork } from './killDuringWork'
 import { killDuringWrites } from './killDuringWrites'
 import { suiteSize } from './size'
@@ -14,7 +15,7 @@ import { killWorkerUnderLoad, workerKillSize } from './workerKill'
 import buildTestWorkers from '../support/builtTestWorkers'
 
 const size = suiteSize({ LOOMVERSE_RELIABILITY: 'full', ...process.env })
-const suites = ['kill_writes', 'kill_work', 'frames', 'hostile_imports', 'fuzz', 'worker_kill'] as const
+const suites = ['kill_writes', 'kill_work', 'kill_story', 'frames', 'hostile_imports', 'fuzz', 'worker_kill'] as const
 const chosen = process.argv.slice(2)
 const unknown = chosen.filter((name) => !(suites as readonly string[]).includes(name))
 if (unknown.length > 0) {
@@ -31,7 +32,7 @@ function report(line: Record<string, unknown>, mustBeZero: string[]): void {
 }
 const progress = (text: string) => console.error(`[reliability] ${text}`)
 
-if (wanted('kill_writes') || wanted('kill_work') || wanted('frames')) {
+if (wanted('kill_writes') || wanted('kill_work') || wanted('kill_story') || wanted('frames')) {
   progress('building the app')
   buildAppOnce()
 }
@@ -52,6 +53,15 @@ if (wanted('kill_work')) {
     onIteration: (i) => progress(`kill -9 during a reply and jobs ${i + 1}/${size.workKillIterations}`),
   })
   report(r as unknown as Record<string, unknown>, ['streaming_left', 'jobs_stuck'])
+}
+if (wanted('kill_story')) {
+  const r = await killDuringStory({
+    iterations: size.storyKillIterations,
+    seed: size.seed,
+    onIteration: (i, so) =>
+      progress(`kill -9 during story work ${i + 1}/${size.storyKillIterations}: ${so.acknowledged} acknowledged`),
+  })
+  report(r as unknown as Record<string, unknown>, ['lost', 'broken', 'leftovers'])
 }
 if (wanted('frames')) {
   report((await sendFrames(frames)) as unknown as Record<string, unknown>, ['host_crashes', 'good_client_unanswered'])

@@ -11,6 +11,8 @@ export interface SuiteSize {
   killIterations: number
   /** kill -9 while a reply streams and summary jobs run. */
   workKillIterations: number
+  /** kill -9 among story_init, play and story_save calls. */
+  storyKillIterations: number
   fuzzCalls: number
   /** Every this many fuzz calls one goes over the real WebSocket instead of straight to the router. */
   fuzzWsEvery: number
@@ -25,6 +27,14 @@ export function suiteSize(env: NodeJS.ProcessEnv = process.env): SuiteSize {
     throw new Error(`LOOMVERSE_RELIABILITY_SEED must be a whole number ≥ 0, got "${env.LOOMVERSE_RELIABILITY_SEED}"`)
   }
   return size === 'full'
-    ? { size, killIterations: 100, workKillIterations: 10, fuzzCalls: 3_000, fuzzWsEvery: 5, seed }
-    : { size, killIterations: 3, workKillIterations: 1, fuzzCalls: 300, fuzzWsEvery: 5, seed }
+    ? {
+        size,
+        killIterations: 100,
+        workKillIterations: 10,
+        storyKillIterations: 40,
+        fuzzCalls: 3_000,
+        fuzzWsEvery: 5,
+        seed,
+      }
+    : { size, killIterations: 3, workKillIterations: 1, storyKillIterations: 5, fuzzCalls: 300, fuzzWsEvery: 5, seed }
 }
