@@ -77,6 +77,14 @@ describe('immediate transactions that wait for the write lock in short steps', (
     expect(rows(db)).toEqual([4])
   })
 
+  it('refuse a function that returns a promise, writing nothing', () => {
+    const db = open('promise.db')
+    const early = db.transaction(async () => db.prepare('INSERT INTO t VALUES (1)').run())
+    expect(() => early.immediate()).toThrow('cannot return a promise')
+    expect(db.inTransaction).toBe(false)
+    expect(rows(db)).toEqual([])
+  })
+
   it('wait while another thread holds the lock, then write after its rows', async () => {
     const file = join(home(), 'held.db')
     const db = open('held.db')
