@@ -44,7 +44,10 @@ describe('the memory worker under its supervisor', () => {
       restarts: { firstDelayMs: 5 },
       log: () => {},
     })
-    closing.push(async () => (await host.stop(), store.db.close()))
+    closing.push(async () => {
+      await host.stop()
+      store.db.close()
+    })
 
     host.wake(file)
     expect(await within(restarted, 'restart')).toMatchObject({ worker: 'memory', state: 'restarted', restarts: 1 })
