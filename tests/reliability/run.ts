@@ -10,12 +10,22 @@ import { runHostileImports } from './hostileImportRun'
 import { killDuringStory } from './killDuringStory'
 import { killDuringWork } from './killDuringWork'
 import { killDuringWrites } from './killDuringWrites'
+import { killNotifications } from './killNotifications'
 import { suiteSize } from './size'
 import { killWorkerUnderLoad, workerKillSize } from './workerKill'
 import buildTestWorkers from '../support/builtTestWorkers'
 
 const size = suiteSize({ LOOMVERSE_RELIABILITY: 'full', ...process.env })
-const suites = ['kill_writes', 'kill_work', 'kill_story', 'frames', 'hostile_imports', 'fuzz', 'worker_kill'] as const
+const suites = [
+  'kill_writes',
+  'kill_work',
+  'kill_story',
+  'kill_notifications',
+  'frames',
+  'hostile_imports',
+  'fuzz',
+  'worker_kill',
+] as const
 const chosen = process.argv.slice(2)
 const unknown = chosen.filter((name) => !(suites as readonly string[]).includes(name))
 if (unknown.length > 0) {
@@ -32,7 +42,13 @@ function report(line: Record<string, unknown>, mustBeZero: string[]): void {
 }
 const progress = (text: string) => console.error(`[reliability] ${text}`)
 
-if (wanted('kill_writes') || wanted('kill_work') || wanted('kill_story') || wanted('frames')) {
+if (
+  wanted('kill_writes') ||
+  wanted('kill_work') ||
+  wanted('kill_story') ||
+  wanted('kill_notifications') ||
+  wanted('frames')
+) {
   progress('building the app')
   buildAppOnce()
 }
@@ -62,6 +78,17 @@ if (wanted('kill_story')) {
       progress(`kill -9 during story work ${i + 1}/${size.storyKillIterations}: ${so.acknowledged} acknowledged`),
   })
   report(r as unknown as Record<string, unknown>, ['lost', 'broken', 'leftovers'])
+}
+if (wanted('kill_notifications')) {
+  // Each iteration sends up to 24 notifications and kills the host once.
+  const iterations = size.size === 'full' ? 10 : 2
+  const r = await killNotifications({
+    iterations,
+    seed: size.seed,
+    onIteration: (i, so) =>
+      progress(`kill -9 over notifications ${i + 1}/${iterations}: ${so.acknowledged} acknowledged`),
+  })
+  report(r as unknown as Record<string, unknown>, ['unanswered', 'duplicated'])
 }
 if (wanted('frames')) {
   report((await sendFrames(frames)) as unknown as Record<string, unknown>, ['host_crashes', 'good_client_unanswered'])

@@ -107,7 +107,7 @@ export interface StoredAnswer {
   replyText: string | null
   /** Its nodes in the External flow (found by their prompt): 1 once answered. */
   nodes: number
-  /** external_requests.status (migration 0011): 3 done, 4 failed; null when no row. */
+  /** external_requests.status (migration 0011): 3 done, 4 failed; null when no row (or no such table). */
   status: number | null
   lastError: string | null
 }
@@ -119,7 +119,10 @@ export function storedAnswers(home: string, personaId: string, acknowledged: rea
   const app = new Database(paths.db, { readonly: true })
   try {
     const reply = memory.prepare('SELECT reply_text FROM payload_episode WHERE unit_id = ?').pluck()
-    const request = memory.prepare('SELECT status, last_error FROM external_requests WHERE unit_id = ?')
+    // Before migration 0011 (an older build under test) there is no request to read.
+    const request = hasRequests(memory)
+      ? memory.prepare('SELECT status, last_error FROM external_requests WHERE unit_id = ?')
+      : { get: () => undefined }
     const nodes = app.prepare('SELECT count(*) FROM nodes WHERE prompt = ?').pluck()
     return acknowledged.map((a) => {
       const row = request.get(a.unitId) as { status: number; last_error: string | null } | undefined
@@ -135,4 +138,19 @@ export function storedAnswers(home: string, personaId: string, acknowledged: rea
     memory.close()
     app.close()
   }
+}
+
+/** How many of the persona's requests stand at this status (1: a reply was being written). */
+export function requestsWithStatus(home: string, personaId: string, status: number): number {
+  const memory = new Database(join(homePaths(home).memory, `memory_${personaId}.db`), { readonly: true })
+  try {
+    if (!hasRequests(memory)) return 0
+    return memory.prepare('SELECT count(*) FROM external_requests WHERE status = ?').pluck().get(status) as number
+  } finally {
+    memory.close()
+  }
+}
+
+function hasRequests(memory: Database.Database): boolean {
+  return memory.prepare("SELECT 1 FROM sqlite_master WHERE name = 'external_requests'").get() !== undefined
 }
