@@ -12,7 +12,9 @@ import { formatBytes } from './formatBytes'
 export function RestoreSection({ backups }: { backups: BackupEntry[] }) {
   const { t } = useTranslation()
   const invoke = useApp((s) => s.invoke)
-  const [backup, setBackup] = useState(backups[0]?.path ?? '')
+  // Until the user types one, the newest backup in the folder (the list arrives after a backup).
+  const [typed, setBackup] = useState<string | null>(null)
+  const backup = typed ?? backups[0]?.path ?? ''
   const [to, setTo] = useState('')
   const [busy, setBusy] = useState(false)
   const [report, setReport] = useState<RestoreReport | null>(null)
