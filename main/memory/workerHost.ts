@@ -3,7 +3,7 @@ import type { EventBus } from '../kernel/events'
 import { HeldJobs } from '../kernel/jobs/heldJobs'
 import type { JobQueue } from '../kernel/jobs/jobQueue'
 import type { WorkerEntry } from '../kernel/jobs/jobService'
-import { SupervisedWorker, type RestartPolicy } from '../kernel/jobs/workerSupervisor'
+import { SupervisedWorker, pausedError, type RestartPolicy } from '../kernel/jobs/workerSupervisor'
 import type { ProviderConfig } from '../llm/providers'
 import type { FromWorker, ToWorker, WorkerInit } from '../kernel/jobs/protocol'
 import { embedSentences } from './sentenceModel'
@@ -52,7 +52,7 @@ export class MemoryWorkerHost {
       },
       onStatus: (status) => {
         if (status.state !== 'paused') return
-        const paused = new Error(`background work is paused: ${status.reason}`)
+        const paused = pausedError(status)
         for (const set of this.waiters.values()) for (const w of set) w.reject(paused)
         this.waiters.clear()
       },
@@ -125,7 +125,7 @@ export class MemoryWorkerHost {
   whenIdle(dbPath: string): Promise<void> {
     if (!this.options.busy(dbPath)) return Promise.resolve()
     const status = this.worker.status
-    if (status.state === 'paused') return Promise.reject(new Error(`background work is paused: ${status.reason}`))
+    if (status.state === 'paused') return Promise.reject(pausedError(status))
     // Nothing will run them (no worker, or not started yet): waiting would never end.
     if (!this.worker.running && !this.worker.restarting) return Promise.resolve()
     return new Promise((resolve, reject) => {

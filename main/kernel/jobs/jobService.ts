@@ -5,7 +5,7 @@ import { BatchTallies, type Tally } from './batchTallies'
 import { HeldJobs } from './heldJobs'
 import { JobQueue } from './jobQueue'
 import type { FromWorker, ToWorker, WorkerInit } from './protocol'
-import { SupervisedWorker, type RestartPolicy } from './workerSupervisor'
+import { SupervisedWorker, pausedError, type RestartPolicy } from './workerSupervisor'
 
 export interface WorkerEntry {
   /** The worker script: out/main/jobWorker.js when built, the .ts source under tests. */
@@ -61,7 +61,7 @@ export class JobService {
         for (const m of this.held.release(`the job worker died: ${reason}`, () => this.queue)) this.receive(m)
       },
       onStatus: (status) => {
-        if (status.state === 'paused') this.settleIdleWaiters(new Error(`background work is paused: ${status.reason}`))
+        if (status.state === 'paused') this.settleIdleWaiters(pausedError(status))
       },
       bus: options.bus,
       policy: options.restarts,
@@ -112,6 +112,8 @@ export class JobService {
    */
   whenIdle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve()
+    const status = this.worker.status
+    if (status.state === 'paused') return Promise.reject(pausedError(status))
     return new Promise((resolve, reject) => this.idleWaiters.add({ resolve, reject }))
   }
 

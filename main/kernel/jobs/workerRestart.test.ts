@@ -73,6 +73,7 @@ describe('the job worker under its supervisor', () => {
     h.fake.script({ provider: 'openai', reply: '要約: また動いた\nタグ: a, b, c' })
     await h.call('build_summaries', { flow_id: flow.id })
     expect(h.core.db.prepare('SELECT count(*) FROM jobs WHERE status = 0').pluck().get()).toBe(2)
+    await expect(h.core.jobs.whenIdle()).rejects.toThrow('background work is paused: EMFILE: too many open files')
 
     const finished = within(h, 'job_progress', (p) => p.state === 'done', 'finished batch')
     expect(await h.call('jobs_restart_worker', { worker: 'jobs' })).toMatchObject({

@@ -3,6 +3,11 @@ import type { EventBus } from '../events'
 import type { WorkerEntry } from './jobService'
 import { WorkerThread } from './workerThread'
 
+/** What a wait for jobs gets when the worker that would run them is paused. */
+export function pausedError(status: WorkerStatus): Error {
+  return new Error(`background work is paused: ${status.reason}`)
+}
+
 /** When a dead worker is started again, and when it is not. */
 export interface RestartPolicy {
   /** The wait before the first restart; it doubles with each death in the window, up to `maxDelayMs`. */
