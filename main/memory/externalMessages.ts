@@ -106,8 +106,12 @@ export class ExternalMessages {
     if (open.length === 0) return
     setImmediate(() => {
       for (const { personaId, store, r } of open) {
-        if (r.status === RequestStatus.replied) this.line.add(async () => this.showReplied(personaId, store, r))
-        else this.line.add(() => this.answer(personaId, r.unit_id), r.run_after * 1000 - Date.now())
+        if (r.status === RequestStatus.replied) {
+          this.line.add(async () => this.showReplied(personaId, store, r))
+          continue
+        }
+        if (r.status === RequestStatus.answering) releaseRequest(store, r.unit_id) // the dead process's
+        this.line.add(() => this.answer(personaId, r.unit_id), r.run_after * 1000 - Date.now())
       }
     })
   }

@@ -49,19 +49,19 @@ export function findRequest(store: MemoryStore, unitId: number): OpenRequest | n
   return { ...rest, request: JSON.parse(request_json) as StoredRequest }
 }
 
-/** Waiting (or left answering by a process that died) → answering; false when it is not open for an answer. */
+/** Waiting → answering; false when it is not waiting (answered, given up, or being answered already). */
 export function claimRequest(store: MemoryStore, unitId: number): boolean {
   return (
     store
       .prepare(
         `UPDATE external_requests SET status = ${RequestStatus.answering}, updated_at = ?
-         WHERE unit_id = ? AND status IN (${RequestStatus.waiting}, ${RequestStatus.answering})`,
+         WHERE unit_id = ? AND status = ${RequestStatus.waiting}`,
       )
       .run(nowSeconds(), unitId).changes === 1
   )
 }
 
-/** Back to waiting untouched: the app is stopping, which is no failure of the model. */
+/** Back to waiting untouched: the app is stopping, or the process answering it died; neither is the model's failure. */
 export function releaseRequest(store: MemoryStore, unitId: number): void {
   setStatus(store, unitId, RequestStatus.waiting)
 }
