@@ -76,10 +76,11 @@ export async function killNotifications(options: {
   try {
     let access: Access | null = null
     for (let i = 0; i <= options.iterations; i++) {
-      server = await startHost(llm, home)
-      access ??= await setUp(server)
-      await heard.listen(server.port, access.token)
-      server.answer()
+      const host = await startHost(llm, home)
+      server = host
+      access ??= await setUp(host)
+      await heard.listen(host.port, access.token)
+      host.answer()
       if (i === options.iterations) break // the last start: no kill, everything lands
       const killAfter = 1 + Math.floor(random() * PER_ITERATION)
       const acks = await notifyUntilKilled(server, access, i, killAfter)
