@@ -23,6 +23,19 @@ import { GraphStore } from './graphStore'
 import { isoNow } from '../kernel/time'
 import { UndoHistory } from './undo'
 
+/** How long one slice of a large import may hold the write lock and the event loop. */
+const SLICE_MS = 20
+
+/** A node of an imported conversation; its parents are earlier places in the same list. */
+export interface ImportedNode {
+  timestamp: string
+  prompt: string
+  response: string
+  model: string
+  status: Node['status']
+  parents: readonly number[]
+}
+
 /**
  * The conversation graph: flows, nodes and the DAG rules between them. Usable on its own
  * (scripts, tests, the CLI) — it needs only a database and an event bus.
@@ -322,24 +335,27 @@ export class GraphService {
   }
 
   /**
-   * A whole conversation from another app as a new flow, in one transaction and one
-   * `flow_updated` (an import of thousands of turns must not emit one event per node). Each node
-   * names its parents by their place in `nodes`, which lists parents before children. Not
-   * undoable: deleting the flow takes it back.
+   * A whole conversation from another app as a new flow, with one `flow_updated` at the end (an
+   * import of thousands of turns must not emit one event per node). Each node names its parents
+   * by their place in `nodes`, which lists parents before children. Written in slices of about
+   * `SLICE_MS`, each its own transaction, handing the event loop back between them: one
+   * transaction of 40,000 nodes kept every window and the API waiting for seconds. Until the last
+   * slice the flow is marked as importing (not listed; removed at start-up if the app stopped
+   * mid-way), and a failure removes what was written. Not undoable: deleting the flow takes it back.
    */
-  importFlow(
+  async importFlow(
     flow: { name: string; description: string; persona_id?: string | null },
-    nodes: ReadonlyArray<{
-      timestamp: string
-      prompt: string
-      response: string
-      model: string
-      status: Node['status']
-      parents: readonly number[]
-    }>,
-  ): { flow_id: string; node_ids: string[] } {
+    nodes: ReadonlyArray<ImportedNode>,
+    options: { onProgress?: (written: number) => void; sliceMs?: number } = {},
+  ): Promise<{ flow_id: string; node_ids: string[] }> {
+    const { onProgress, sliceMs = SLICE_MS } = options
+    nodes.forEach((n, i) => {
+      const later = n.parents.find((p) => p >= i)
+      if (later !== undefined) throw new AppError('bad_input', `node ${i} names a later node (${later}) as its parent`)
+    })
     const id = randomUUID()
     const ids = nodes.map(() => randomUUID())
+    const now = isoNow()
     this.db
       .transaction(() => {
         this.store.insertFlow({
@@ -347,20 +363,58 @@ export class GraphService {
           name: flow.name,
           description: flow.description,
           persona_id: flow.persona_id ?? null,
-          now: isoNow(),
+          now,
         })
-        nodes.forEach((n, i) => {
-          this.store.insertNode({ id: ids[i]!, ...n })
-          this.store.addMember(id, ids[i]!, null)
-          for (const p of n.parents) {
-            if (p >= i) throw new AppError('bad_input', `node ${i} names a later node (${p}) as its parent`)
-            this.store.addEdge(id, ids[p]!, ids[i]!)
-          }
-        })
+        this.store.beginFlowImport(id, now)
       })
       .immediate()
+    try {
+      for (let next = 0; next < nodes.length;) {
+        next = this.db.transaction(() => this.writeImportSlice(id, nodes, ids, next, sliceMs)).immediate()
+        onProgress?.(next)
+        // After the last slice too: an import of many small conversations yields between them.
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      this.store.endFlowImport(id)
+    } catch (e) {
+      this.dropUnfinishedImport(id)
+      throw e
+    }
     this.announceFlow(id)
     return { flow_id: id, node_ids: ids }
+  }
+
+  /** Writes nodes from `from` on for about `sliceMs`; returns where the next slice starts. */
+  private writeImportSlice(
+    flowId: string,
+    nodes: ReadonlyArray<ImportedNode>,
+    ids: string[],
+    from: number,
+    sliceMs: number,
+  ): number {
+    const until = performance.now() + sliceMs
+    let i = from
+    do {
+      const n = nodes[i]!
+      this.store.insertNode({ id: ids[i]!, ...n })
+      this.store.addMember(flowId, ids[i]!, null)
+      for (const p of n.parents) this.store.addEdge(flowId, ids[p]!, ids[i]!)
+      i++
+      // The clock is read every 64 nodes: reading it per node would cost more than some nodes.
+    } while (i < nodes.length && ((i - from) % 64 !== 0 || performance.now() < until))
+    return i
+  }
+
+  /** Removes a flow an import could not finish, with the nodes no other flow holds. */
+  private dropUnfinishedImport(flowId: string): void {
+    if (!this.db.open) return
+    this.db
+      .transaction(() => {
+        const members = this.store.memberIds(flowId)
+        this.store.deleteFlow(flowId)
+        for (const nodeId of members) if (this.store.flowsOf(nodeId).length === 0) this.store.deleteNode(nodeId)
+      })
+      .immediate()
   }
 
   /**

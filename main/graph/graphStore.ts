@@ -62,6 +62,15 @@ export class GraphStore {
     )
   }
 
+  /** Marks a flow as being written by an import (left out of the list until it is finished). */
+  beginFlowImport(flowId: string, now: string): void {
+    this.sql('INSERT INTO flow_imports (flow_id, started) VALUES (?, ?)').run(flowId, now)
+  }
+
+  endFlowImport(flowId: string): void {
+    this.sql('DELETE FROM flow_imports WHERE flow_id = ?').run(flowId)
+  }
+
   flowRow(id: string): FlowRow | undefined {
     return this.sql('SELECT * FROM flows WHERE id = ?').get(id) as FlowRow | undefined
   }
@@ -70,7 +79,8 @@ export class GraphStore {
     return this.sql(
       `SELECT f.id, f.name, f.description, f.created, f.updated, f.persona_id,
                 (SELECT count(*) FROM flow_nodes m WHERE m.flow_id = f.id) AS node_count
-         FROM flows f ORDER BY f.updated DESC, f.name`,
+         FROM flows f WHERE NOT EXISTS (SELECT 1 FROM flow_imports i WHERE i.flow_id = f.id)
+         ORDER BY f.updated DESC, f.name`,
     ).all() as FlowSummary[]
   }
 
@@ -358,6 +368,11 @@ export class GraphStore {
   markStale(ids: readonly string[]): void {
     const mark = this.sql('UPDATE nodes SET summary_updated = 1 WHERE id = ?')
     for (const id of ids) mark.run(id)
+  }
+
+  /** The ids of a flow's nodes, in no particular order. */
+  memberIds(flowId: string): string[] {
+    return this.sql('SELECT node_id FROM flow_nodes WHERE flow_id = ?').pluck().all(flowId) as string[]
   }
 
   flowsOf(nodeId: string): string[] {

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
@@ -36,6 +37,47 @@ async function homeWithCutReply() {
 }
 
 describe('start-up after a crash', () => {
+  it('removes a conversation an import had not finished writing, and nothing else', async () => {
+    const first = await start()
+    const kept = await first.call<Flow>('create_flow', { name: 'kept' })
+    const shared = await first.call<Node>('create_node', { flow_id: kept.id, prompt: 'stay', response: 'here' })
+    // An import killed between two slices: its flow still marked, two nodes written, and a
+    // node of another flow put in it too.
+    const store = first.core.graph.store
+    const half = randomUUID()
+    store.insertFlow({
+      id: half,
+      name: 'half imported',
+      description: '',
+      persona_id: null,
+      now: '2025-01-01T00:00:00Z',
+    })
+    store.beginFlowImport(half, '2025-01-01T00:00:00Z')
+    const written = [randomUUID(), randomUUID()]
+    for (const id of written) {
+      store.insertNode({
+        id,
+        timestamp: '2025-01-01T00:00:00Z',
+        prompt: 'imported',
+        response: 'text',
+        model: 'chatgpt',
+      })
+      store.addMember(half, id, null)
+    }
+    store.addMember(half, shared.id, null)
+    expect((await first.call<Array<{ id: string }>>('list_flows', {})).map((f) => f.id)).toEqual([kept.id])
+    const home = first.core.paths.home
+    await first.core.dispose()
+
+    const h = await start({ home })
+    expect(h.core.recovered).toMatchObject({ imports: 1 })
+    expect(h.core.db.prepare('SELECT count(*) FROM flows WHERE id = ?').pluck().get(half)).toBe(0)
+    for (const id of written)
+      expect(await h.core.router.call('get_node', { id }, { transport: 'internal' })).toMatchObject({ ok: false })
+    expect(await h.call<Node>('get_node', { id: shared.id })).toMatchObject({ prompt: 'stay', response: 'here' })
+    expect((await h.call<Flow>('get_flow', { id: kept.id })).nodes.map((m) => m.id)).toEqual([shared.id])
+  })
+
   it('turns a reply cut mid-stream into an incomplete one that Continue finishes through the router', async () => {
     const { home, cut } = await homeWithCutReply()
     const stale = leaveInstanceFile(home)

@@ -4,9 +4,12 @@ import { JobQueue } from '../kernel/jobs/jobQueue'
 import { finishInterruptedReplies } from './interruptedReplies'
 import { sweepFiles } from './sweepFiles'
 import { sweepStoryTemps } from './sweepStories'
+import { removeUnfinishedImports } from './unfinishedImports'
 
 export interface RecoveryReport {
   replies: number
+  /** Flows an import had not finished writing, removed. */
+  imports: number
   jobs: number
   temps: number
   orphans: number
@@ -20,6 +23,7 @@ export interface RecoveryReport {
  */
 export function recoverAtStartup(db: Db, paths: HomePaths, log: (message: string) => void): RecoveryReport {
   const replies = finishInterruptedReplies(db)
+  const imports = removeUnfinishedImports(db)
   const jobs = new JobQueue(db).releaseRunning()
   let files = { temps: [] as string[], orphans: [] as string[], orphansFolder: null as string | null }
   try {
@@ -35,14 +39,15 @@ export function recoverAtStartup(db: Db, paths: HomePaths, log: (message: string
   }
   const report = {
     replies,
+    imports,
     jobs,
     temps: files.temps.length,
     orphans: files.orphans.length,
     orphansFolder: files.orphansFolder,
   }
-  if (replies + jobs + report.temps + report.orphans > 0)
+  if (replies + imports + jobs + report.temps + report.orphans > 0)
     log(
-      `[recovery] after an unclean stop: ${replies} cut replies marked incomplete, ${jobs} jobs released, ` +
+      `[recovery] after an unclean stop: ${replies} cut replies marked incomplete, ${imports} unfinished imports removed, ${jobs} jobs released, ` +
         `${report.temps} temp files removed, ${report.orphans} orphan item files moved to ${report.orphansFolder ?? 'trash'}`,
     )
   return report

@@ -19,6 +19,7 @@ import { migrate as logConnectionChanges } from './0024-log-connection-changes'
 import { migrate as logMemberChanges } from './0025-log-member-changes'
 import { migrate as logNodeChanges } from './0026-log-node-changes'
 import { migrate as packSentContexts } from './0027-pack-sent-contexts'
+import { migrate as createFlowImports } from './0028-create-flow-imports'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -45,4 +46,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 25, name: 'log-member-changes', up: logMemberChanges },
   { version: 26, name: 'log-node-changes', up: logNodeChanges },
   { version: 27, name: 'pack-sent-contexts', up: packSentContexts },
+  { version: 28, name: 'create-flow-imports', up: createFlowImports },
 ]

@@ -65,7 +65,7 @@ export async function importCard(
   const greetings = [d.first_mes, ...d.alternate_greetings].map(fill).filter(Boolean)
   const flow =
     greetings.length > 0
-      ? deps.graph.importFlow(
+      ? await deps.graph.importFlow(
           { name: who, description: `Character card: ${who}`, persona_id: persona.id },
           greetings.map((g, i) => ({
             timestamp: isoNow(new Date(Date.now() + i)),

@@ -57,21 +57,29 @@ export async function importChatgpt(
   const report: ChatgptImportReport = { flows: 0, nodes: 0, skipped: [] }
   const planned = await planAll(list.data, new Set(deps.graph.listFlows().map((f) => f.description)), report, name)
   const job = `import:chatgpt:${randomUUID()}`
-  const progress = (n: number, state: 'running' | 'done') =>
-    deps.bus.emit('job_progress', { job_id: job, label: 'ChatGPT import', state, done: n, total })
-  for (const [i, { title, id, plan }] of planned.entries()) {
-    if (i % BATCH === 0) {
-      progress(i, 'running')
-      await new Promise((r) => setImmediate(r))
-    }
+  // Counted in nodes, not conversations: one conversation may hold most of an export.
+  const totalNodes = planned.reduce((sum, p) => sum + p.plan.nodes.length, 0)
+  let shownAt = 0
+  const progress = (n: number, state: 'running' | 'done') => {
+    // A few times a second is enough for a status bar; thousands of small conversations would send thousands.
+    if (state === 'running' && performance.now() - shownAt < 100) return
+    shownAt = performance.now()
+    deps.bus.emit('job_progress', { job_id: job, label: 'ChatGPT import', state, done: n, total: totalNodes })
+  }
+  let written = 0
+  for (const { title, id, plan } of planned) {
     const nodes = pairNodes(plan)
-    deps.graph.importFlow({ name: title, description: id ? sourceNote(id) : 'Imported from ChatGPT' }, nodes)
+    // importFlow hands the event loop back between its slices, and so between conversations.
+    await deps.graph.importFlow({ name: title, description: id ? sourceNote(id) : 'Imported from ChatGPT' }, nodes, {
+      onProgress: (n) => progress(written + n, 'running'),
+    })
+    written += nodes.length
     report.flows++
     report.nodes += nodes.length
     for (const [what, n] of plan.skipped)
       report.skipped.push({ conversation: title, reason: `${n} ${what} not imported` })
   }
-  progress(total, 'done')
+  progress(totalNodes, 'done')
   return report
 }
 
