@@ -4,10 +4,13 @@ import { AppError, type ErrorValue } from '@shared/errors'
 import type { EventBus } from '../kernel/events'
 import type { CallContext, Router } from '../kernel/router'
 import { SseStream } from './sse'
+import type { TurnsByKey } from './turnsByKey'
 
 interface Deps {
   router: Router
   bus: EventBus
+  /** Calls that continue the same conversation take its tail one after another. */
+  turns: TurnsByKey
 }
 
 type Call = <T>(method: string, input: unknown) => Promise<T>
@@ -35,23 +38,30 @@ export async function streamChat(deps: Deps, body: ApiChatRequest, req: Incoming
     else heard.push({ event, data })
   })
   try {
-    // One indexed lookup: where the message goes and what it continues.
-    const target =
+    const send = async () => {
+      // One indexed lookup: where the message goes and what it continues.
+      const target =
+        body.flow_id && body.parent_id
+          ? { flow_id: body.flow_id, parent_id: body.parent_id }
+          : await call<{ flow_id: string; parent_id: string | null }>('chat_target', {
+              persona_id: body.persona_id,
+              ...(body.flow_id ? { flow_id: body.flow_id } : {}),
+            })
+      const parentId = body.parent_id ?? target.parent_id
+      return call<{ node_id: string }>('chat_send', {
+        flow_id: target.flow_id,
+        prompt: body.text,
+        persona_id: body.persona_id,
+        ...(parentId ? { parent_id: parentId } : {}),
+        ...(body.images ? { images: body.images } : {}),
+      })
+    }
+    // A call naming its parent continues nothing but that node; the others continue the tail,
+    // which the call before must have written first (chat_send answers once the node is written).
+    const { node_id: nodeId } =
       body.flow_id && body.parent_id
-        ? { flow_id: body.flow_id, parent_id: body.parent_id }
-        : await call<{ flow_id: string; parent_id: string | null }>('chat_target', {
-            persona_id: body.persona_id,
-            ...(body.flow_id ? { flow_id: body.flow_id } : {}),
-          })
-    const flowId = target.flow_id
-    const parentId = body.parent_id ?? target.parent_id
-    const { node_id: nodeId } = await call<{ node_id: string }>('chat_send', {
-      flow_id: flowId,
-      prompt: body.text,
-      persona_id: body.persona_id,
-      ...(parentId ? { parent_id: parentId } : {}),
-      ...(body.images ? { images: body.images } : {}),
-    })
+        ? await send()
+        : await deps.turns.run(`${body.flow_id ?? ''}|${body.persona_id ?? ''}`, send)
     const sse = new SseStream(res)
     await new Promise<void>((resolve) => {
       let finished = false

@@ -51,9 +51,13 @@ export function presentedToken(req: IncomingMessage): string | null {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1')
   const query = url.searchParams.get('token')
   if (query) return query
-  const auth = req.headers.authorization
-  if (auth?.startsWith('Bearer ')) return auth.slice('Bearer '.length).trim()
-  return cookieValue(req.headers.cookie, TOKEN_COOKIE)
+  return bearerToken(req.headers.authorization) ?? cookieValue(req.headers.cookie, TOKEN_COOKIE)
+}
+
+/** The token of an `Authorization: Bearer …` header; the scheme's case does not matter (RFC 7235). */
+export function bearerToken(header: string | undefined): string | null {
+  const match = header?.match(/^bearer\s+(\S.*)$/i)
+  return match ? match[1]!.trim() : null
 }
 
 function cookieValue(header: string | undefined, name: string): string | null {

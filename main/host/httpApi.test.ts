@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Flow, FlowSummary, Node } from '@shared/contract'
 import { apiCall, sseCall, ssePost } from '../../tests/support/apiClient'
 import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+import type { Router } from '../kernel/router'
 import type { RateLimits } from './rateLimit'
 import { startHost, type Host } from './wsHost'
 
@@ -157,6 +158,106 @@ describe('HTTP API: refusals happen before any handler runs', () => {
     expect((await apiCall(port, { method: 'GET', path: '/api/chat', headers: auth })).headers.allow).toBe('POST')
     expect((await apiCall(port, { path: '/api/nothing', headers: auth })).status).toBe(404)
     expect(h.fake.requests).toEqual([])
+  })
+
+  it('answers 413 to a body declared over the limit without reading it, and closes the connection', async () => {
+    const { h, port, auth } = await setup()
+    // 1 GB announced, 64 KB sent: the answer must come without the rest, and the server hang up.
+    const answer = await new Promise<{ status: number; connection: string | undefined; closed: boolean }>(
+      (resolve, reject) => {
+        const req = request({
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/chat',
+          headers: {
+            ...auth,
+            host: `127.0.0.1:${port}`,
+            'content-type': 'application/json',
+            'content-length': 2 ** 30,
+          },
+        })
+        req.on('error', () => {}) // the server hangs up while we could still be writing
+        req.on('response', (res) => {
+          res.resume()
+          res.on('end', () => {
+            const socket = res.socket
+            const report = () => resolve({ status: res.statusCode!, connection: res.headers.connection, closed: true })
+            if (socket.destroyed) report()
+            else socket.once('close', report)
+          })
+        })
+        req.on('timeout', () => reject(new Error('no answer')))
+        req.write(Buffer.alloc(64 * 1024, 0x61))
+      },
+    )
+    expect(answer).toEqual({ status: 413, connection: 'close', closed: true })
+    expect(h.fake.requests).toEqual([])
+  })
+
+  it('takes the Bearer scheme in any case, as RFC 7235 says', async () => {
+    const { port, token } = await setup()
+    for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
+      const r = await apiCall(port, {
+        method: 'GET',
+        path: '/api/openapi.json',
+        headers: { authorization: `${scheme} ${token}` },
+      })
+      expect(r.status).toBe(200)
+    }
+  })
+
+  it('chains concurrent calls that continue the same conversation, instead of making each a root', async () => {
+    const h = await start()
+    const calls = 10
+    // Each message's node is held back until either a second one is waiting beside it (two calls
+    // read the same tail: what went wrong) or every call has reached the host: the calls overlap
+    // for certain, whatever the machine's speed.
+    let arrived = 0
+    let held = 0
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const router: Router = {
+      async call(method, input, ctx) {
+        if (method === 'chat_send') {
+          if (++held >= 2) release()
+          await released
+        }
+        return h.core.router.call(method, input, ctx)
+      },
+    }
+    const host = await startHost({
+      router,
+      bus: h.core.bus,
+      token: UI_TOKEN,
+      port: 0,
+      staticDir: null,
+      api: {
+        useToken: (t) => {
+          if (++arrived === calls) release()
+          return h.core.apiTokens.use(t)
+        },
+        version: 'test',
+        rateLimits: { burst: 1000, perSecond: 1000 },
+      },
+    })
+    hosts.push(host)
+    const persona = await h.call<{ id: string }>('create_persona', { name: 'Mika' })
+    const { token } = await h.call<{ token: string }>('api_token_create', { name: 'camera script' })
+    h.fake.script({ chunks: ['ok'], times: calls })
+    const done = await Promise.all(
+      Array.from({ length: calls }, (_, i) =>
+        sseCall(host.port, '/api/chat', token, { persona_id: persona.id, text: `message ${i}` }),
+      ),
+    )
+    expect(done.map((d) => d.events.at(-1)!.event)).toEqual(Array(calls).fill('done'))
+    const flow = await externalFlow(h)
+    expect(flow.nodes).toHaveLength(calls)
+    // One root, and every other message the child of the one before it.
+    const children = new Set(flow.connections.map((c) => c.to))
+    expect(flow.nodes.filter((m) => !children.has(m.id))).toHaveLength(1)
+    expect(flow.connections).toHaveLength(calls - 1)
+    expect(new Set(flow.connections.map((c) => c.from)).size).toBe(calls - 1)
   })
 
   it('holds the rate limit through a burst of 1,000 requests, with Retry-After, and keeps serving', async () => {

@@ -5,10 +5,11 @@ import type { EventBus } from '../kernel/events'
 import { describeIssues, type Router } from '../kernel/router'
 import { streamChat } from './apiChat'
 import { matchRoute } from './apiRoutes'
-import { checkPlace, tokensEqual, type Refusal } from './auth'
+import { bearerToken, checkPlace, tokensEqual, type Refusal } from './auth'
 import { openApiDocument } from './openApi'
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rateLimit'
 import { readJsonBody } from './requestBody'
+import { TurnsByKey } from './turnsByKey'
 
 export interface HttpApiOptions {
   router: Router
@@ -41,6 +42,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
  */
 export function httpApi(options: HttpApiOptions) {
   const limiter = new RateLimiter(options.rateLimits ?? DEFAULT_RATE_LIMITS)
+  const turns = new TurnsByKey()
 
   return async function handle(req: IncomingMessage, res: ServerResponse, port: number): Promise<void> {
     const authorized = authorizeApi(req, port, options)
@@ -63,6 +65,8 @@ export function httpApi(options: HttpApiOptions) {
     let body: unknown = undefined
     if (route.verb !== 'GET') {
       const read = await readJsonBody(req)
+      // The rest of an oversized body is never read: the connection closes after the answer.
+      if (!read.ok && read.status === 413) res.setHeader('Connection', 'close')
       if (!read.ok) return fail(res, read.status, 'bad_request', read.message)
       body = read.json
     }
@@ -72,7 +76,7 @@ export function httpApi(options: HttpApiOptions) {
       const parsed = ApiChatRequest.safeParse(body)
       if (!parsed.success) return fail(res, 400, 'bad_input', describeIssues('chat', parsed.error))
       try {
-        await streamChat({ router: options.router, bus: options.bus }, parsed.data, req, res)
+        await streamChat({ router: options.router, bus: options.bus, turns }, parsed.data, req, res)
       } catch (e) {
         // Refused before the stream began (unknown persona or flow, no model set up…).
         if (!res.headersSent) return failWith(res, toErrorValue(e))
@@ -97,8 +101,7 @@ export function authorizeApi(
 ): { token: ApiToken } | Refusal {
   const place = checkPlace(req, port)
   if (place) return place
-  const auth = req.headers.authorization
-  const presented = auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length).trim() : null
+  const presented = bearerToken(req.headers.authorization)
   if (!presented)
     return {
       status: 401,
