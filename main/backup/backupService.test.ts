@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { JobProgress } from '@shared/contract'
@@ -163,6 +164,18 @@ describe('the schedule', () => {
     expect(status.folder_error).not.toBeNull()
     later(30 * 60 * 1000)
     expect(await service.runIfDue()).toEqual(next)
+  })
+
+  it('removes half-built backups a crash left in its folder at start-up, even with none owed', async () => {
+    const { service, folder } = setup()
+    await service.updateSettings({ folder, interval: 'daily' })
+    const fresh = await service.run('manual')
+    const gone = spawnSync(process.execPath, ['-e', ''], { timeout: 10_000 }).pid!
+    const crashed = join(folder, `.tmp-loomverse-backup-20250101-110000-${gone}-0badf00d`)
+    mkdirSync(join(crashed, 'data'), { recursive: true })
+    service.startSchedule()
+    await service.dispose()
+    expect(readdirSync(folder)).toEqual([fresh.path!.slice(folder.length + 1)])
   })
 
   it('answers a second backup asked for while one runs with a conflict', async () => {

@@ -16,6 +16,7 @@ import { isoNow } from '../kernel/time'
 import { readSetting, writeSetting } from '../settings/settingRows'
 import { checkOutsideHome } from './backupFolder'
 import { BackupSchedule, nextDueAt } from './backupSchedule'
+import { sweepBackupTemps } from './backupTemps'
 import { listBackups, pruneBackups } from './retention'
 import { restoreBackup } from './restoreBackup'
 import { takeBackup, type TakeBackupDeps } from './takeBackup'
@@ -46,6 +47,7 @@ const PROGRESS_STEPS = 50
  */
 export class BackupService {
   private running: Promise<BackupResult> | null = null
+  private sweeping: Promise<void> | null = null
   private stopping: string | null = null
   private readonly schedule: BackupSchedule
   private readonly now: () => Date
@@ -59,8 +61,13 @@ export class BackupService {
     )
   }
 
-  /** Starts the schedule's timer; it looks at once whether a backup is owed. */
+  /**
+   * Starts the schedule's timer; it looks at once whether a backup is owed. With a schedule set,
+   * the half-built backups a crash left in its folder are removed now, even if none is owed.
+   */
   startSchedule(): void {
+    const { folder, interval } = this.settings()
+    if (folder && interval !== 'off') this.sweeping = this.sweepTemps(folder)
     this.schedule.start()
   }
 
@@ -160,6 +167,17 @@ export class BackupService {
     this.stopping = 'Loomverse is closing'
     await this.schedule.stop()
     await this.running?.catch(() => undefined)
+    await this.sweeping
+  }
+
+  private async sweepTemps(folder: string): Promise<void> {
+    const { log } = this.deps
+    try {
+      const removed = await sweepBackupTemps(folder)
+      if (removed.length > 0) log(`[backup] removed ${removed.length} half-built backup(s) left by a crash in ${folder}`)
+    } catch (e) {
+      log(`[backup] could not clear half-built backups in ${folder}: ${(e as Error).message}`)
+    }
   }
 
   private async targetFolder(typed: string | undefined): Promise<string> {

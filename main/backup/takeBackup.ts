@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { lstat, mkdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { openExisting, type Db } from '../db/open'
 import { isoNow } from '../kernel/time'
+import { startBuilding, sweepBackupTemps } from './backupTemps'
 import { copyFileHashed, hashFile, NotARegularFile } from './fileCopy'
 import { entryPath, listHome } from './homeInventory'
 import { DATA_FOLDER, newManifest, writeManifest, type Manifest } from './manifest'
@@ -35,15 +35,16 @@ export interface Taken {
  * Takes one backup of the data folder into a new folder under `folder`. It is built under a
  * `.tmp-` name, verified by opening it, and only then renamed to its final name: a backup
  * that fails is removed and a crash leaves only a `.tmp-` folder, so nothing incomplete ever
- * looks complete.
+ * looks complete. Such leftovers of earlier runs are removed first.
  */
 export async function takeBackup(folder: string, deps: TakeBackupDeps): Promise<Taken> {
   await mkdir(folder, { recursive: true })
+  await sweepBackupTemps(folder)
   const createdAt = deps.now()
   const name = backupName(createdAt)
-  const building = join(folder, `.tmp-${name}-${randomUUID().slice(0, 8)}`)
-  await mkdir(building)
+  const { path: building, done } = startBuilding(folder, name)
   try {
+    await mkdir(building)
     const manifest = await copyHome(join(building, DATA_FOLDER), createdAt, deps)
     writeManifest(building, manifest)
     await deps.beforeVerify?.(building)
@@ -59,6 +60,8 @@ export async function takeBackup(folder: string, deps: TakeBackupDeps): Promise<
   } catch (e) {
     await rm(building, { recursive: true, force: true })
     throw e
+  } finally {
+    done()
   }
 }
 
