@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from './fixtures'
 
+// The screenshots below are looked at as a user would see the dialog on a laptop.
+test.use({ viewport: { width: 1280, height: 800 } })
+
 test('Settings → Backup refuses a folder inside the data folder, backs up into a typed one, schedules, and restores into a new folder', async ({
   app,
   page,

@@ -174,7 +174,8 @@ export class BackupService {
     const { log } = this.deps
     try {
       const removed = await sweepBackupTemps(folder)
-      if (removed.length > 0) log(`[backup] removed ${removed.length} half-built backup(s) left by a crash in ${folder}`)
+      if (removed.length > 0)
+        log(`[backup] removed ${removed.length} half-built backup(s) left by a crash in ${folder}`)
     } catch (e) {
       log(`[backup] could not clear half-built backups in ${folder}: ${(e as Error).message}`)
     }

@@ -68,6 +68,13 @@ export interface DatabaseCheck {
 /**
  * Opens a copied database read-only and asks SQLite whether it is sound: `quick` (O(n)) when
  * checking a backup just taken while the app runs, the full integrity_check before a restore.
+ *
+ * Not yet off the event loop: either check is one statement, so on a database of gigabytes it
+ * holds the main thread for seconds. It cannot be sliced (a per-table check skips the page
+ * accounting the whole-file check does); the fix is a worker thread that opens the copy
+ * read-only, which needs a built worker entry (main/workers, electron.vite.config.ts) handed to
+ * BackupService from core.ts and the CLI, with this function as the fallback when running from
+ * source. The restore in the CLI stalls nothing else, being its only work.
  */
 export function checkDatabase(file: string, depth: 'quick' | 'full'): DatabaseCheck {
   let db: Db

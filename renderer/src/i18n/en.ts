@@ -728,7 +728,9 @@ export const en = {
     running: 'Backing up… {{done}} / {{total}}',
     last: 'Last backup',
     lastNone: 'none yet',
-    lastOk: '{{when}}, verified: {{size}}, {{files}} files, in {{path}}',
+    lastOk: '{{when}}, verified: {{size}}, {{files}} files, in',
+    /** The status bar's name for a backup running or failed. */
+    job: 'Backup',
     lastFailed: '{{when}}, failed: {{error}}',
     none: 'No complete backups in the backup folder yet.',
     restoreTitle: 'Restore',

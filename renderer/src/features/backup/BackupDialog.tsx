@@ -12,7 +12,7 @@ import { formatBytes } from './formatBytes'
  * the last backup's outcome, and restoring one into a new data folder.
  */
 export function BackupDialog({ onClose }: { onClose: () => void }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const invoke = useApp((s) => s.invoke)
   const job = useApp((s) => s.jobs[BACKUP_JOB.job_id])
   const [status, setStatus] = useState<BackupStatus | null>(null)
@@ -45,7 +45,7 @@ export function BackupDialog({ onClose }: { onClose: () => void }) {
 
   if (!status) return null
   const { settings, last } = status
-  const when = (iso: string) => new Date(iso).toLocaleString()
+  const when = (iso: string) => new Date(iso).toLocaleString(i18n.language)
   const intervalLabel = {
     off: t('backup.intervalOff'),
     daily: t('backup.intervalDaily'),
@@ -124,9 +124,10 @@ export function BackupDialog({ onClose }: { onClose: () => void }) {
                 when: when(last.finished_at),
                 size: formatBytes(last.bytes),
                 files: last.files + last.databases,
-                path: last.path,
               })
             : t('backup.lastFailed', { when: when(last.finished_at), error: last.error })}
+        {/* On a line of its own: a long path would otherwise break the sentence mid-word. */}
+        {last?.ok && <span className="backup-path">{last.path}</span>}
       </p>
       <RestoreSection backups={status.backups} />
       <div className="dialog-actions">

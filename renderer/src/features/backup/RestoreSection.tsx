@@ -10,7 +10,7 @@ import { formatBytes } from './formatBytes'
  * and how to open the restored data folder.
  */
 export function RestoreSection({ backups }: { backups: BackupEntry[] }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const invoke = useApp((s) => s.invoke)
   // Until the user types one, the newest backup in the folder (the list arrives after a backup).
   const [typed, setBackup] = useState<string | null>(null)
@@ -37,7 +37,7 @@ export function RestoreSection({ backups }: { backups: BackupEntry[] }) {
         <datalist id="backup-list">
           {backups.map((b) => (
             <option key={b.path} value={b.path}>
-              {`${new Date(b.created_at).toLocaleString()} · ${formatBytes(b.bytes)}`}
+              {`${new Date(b.created_at).toLocaleString(i18n.language)} · ${formatBytes(b.bytes)}`}
             </option>
           ))}
         </datalist>

@@ -1,11 +1,16 @@
 import { useTranslation } from 'react-i18next'
 import { useShallow } from 'zustand/react/shallow'
-import type { WorkerStatus } from '@shared/contract'
+import { BACKUP_JOB, type WorkerStatus } from '@shared/contract'
 import { useApp } from '../../store'
 
 /** The job ids main/memory/memoryProgress.ts gives a persona's failed memory jobs, and its paused memory. */
 const MEMORY_FAILED = 'memory-failed:'
 const MEMORY_PAUSED = 'memory-paused:'
+/**
+ * Jobs whose label the window translates; others keep the label the main process gave
+ * (English), so a job added there still shows, only untranslated.
+ */
+const TRANSLATED_LABELS: Record<string, string> = { [BACKUP_JOB.job_id]: 'backup.job' }
 
 export function StatusBar() {
   const { t } = useTranslation()
@@ -16,6 +21,10 @@ export function StatusBar() {
   const showFailedMemoryJobs = useApp((s) => s.showFailedMemoryJobs)
   const running = jobs.filter((j) => j.state !== 'failed')
   const failed = jobs.filter((j) => j.state === 'failed')
+  const label = (j: { job_id: string; label: string }) => {
+    const key = TRANSLATED_LABELS[j.job_id]
+    return key ? t(key) : j.label
+  }
   return (
     <footer className="status-bar">
       <span className={`connection connection-${connection}`} role="status" data-testid="connection">
@@ -29,7 +38,7 @@ export function StatusBar() {
         {running.length > 0 && t('status.jobsRunning', { count: running.length })}
         {running.slice(0, 2).map((j) => (
           <span key={j.job_id} className="job">
-            {t('status.jobProgress', { label: j.label, done: j.done, total: j.total })}
+            {t('status.jobProgress', { label: label(j), done: j.done, total: j.total })}
             <progress value={j.done} max={Math.max(j.total, 1)} />
           </span>
         ))}
@@ -42,7 +51,7 @@ export function StatusBar() {
           const personaId = j.job_id.startsWith(MEMORY_FAILED) ? j.job_id.slice(MEMORY_FAILED.length) : null
           return (
             <span key={j.job_id} className="job job-failed">
-              {t('status.jobFailed', { label: j.label, error: j.error ?? '' })}
+              {t('status.jobFailed', { label: label(j), error: j.error ?? '' })}
               {personaId && (
                 <button type="button" className="link" onClick={() => void showFailedMemoryJobs(personaId)}>
                   {t('status.showFailedJobs')}
