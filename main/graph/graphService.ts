@@ -20,6 +20,7 @@ import { ChangeRecorder } from './changes'
 import { adjacency, reachable, wouldCycle } from './dag'
 import type { ContextFlow } from './context'
 import { GraphStore } from './graphStore'
+import { sweepContextParts } from './sentContexts'
 import { isoNow } from '../kernel/time'
 import { UndoHistory } from './undo'
 
@@ -60,6 +61,8 @@ export class GraphService {
     this.ancestry = new Ancestry(this.store)
     this.lines = new AncestorLines(this.store)
     this.shapes = new FlowShapes(this.store)
+    // Parts of sent contexts deleted since the last start that nothing refers to any more.
+    sweepContextParts(db)
   }
 
   /**
@@ -294,7 +297,8 @@ export class GraphService {
 
   /** Keeps what was sent for a node, for the inspector's "sent with #n". */
   saveSentContext(nodeId: string, context: ContextPreview): void {
-    this.store.saveSentContext(nodeId, context, isoNow())
+    // Its new parts and its row in one commit.
+    this.db.transaction(() => this.store.saveSentContext(nodeId, context, isoNow())).immediate()
   }
 
   sentContext(nodeId: string): { context: ContextPreview; sent_at: string } | null {

@@ -1,6 +1,6 @@
 import type { Change, ChangeLogName } from './changeLog'
 import { tableLog, type ChangeLogSource } from '../kernel/changeLogReader'
-import { packContext, unpackContext } from './sentContexts'
+import { FORMAT_PARTS, loadContextParts, storeContextParts, unpackContext } from './sentContexts'
 import type { Connection, ContextPreview, Flow, FlowMember, FlowSummary, Node } from '@shared/contract'
 import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open'
@@ -345,20 +345,32 @@ export class GraphStore {
     })
   }
 
-  /** Kept compressed (sentContexts.ts): a context holds the history twice, tens of KB a turn. */
-  /** Keeps what a reply was sent with; nothing when its node is gone (deleted while it streamed). */
+  /**
+   * Kept against its parts (sentContexts.ts): each distinct part once, a turn's row a list of
+   * ids and a small compressed skeleton. Nothing when its node is gone (deleted while it streamed).
+   */
   saveSentContext(nodeId: string, context: ContextPreview, sentAt: string): void {
+    if (!this.sql('SELECT 1 FROM nodes WHERE id = ?').get(nodeId)) return
+    const stored = storeContextParts(this.db, context)
     this.sql(
-      `INSERT INTO node_sent_contexts (node_id, context, sent_at)
-         SELECT @id, @context, @sentAt WHERE EXISTS (SELECT 1 FROM nodes WHERE id = @id)
-         ON CONFLICT(node_id) DO UPDATE SET context = excluded.context, sent_at = excluded.sent_at`,
-    ).run({ id: nodeId, context: packContext(context), sentAt })
+      `INSERT INTO node_sent_contexts (node_id, context, sent_at, format, part_ids)
+         VALUES (@id, @context, @sentAt, @format, @partIds)
+         ON CONFLICT(node_id) DO UPDATE SET context = excluded.context, sent_at = excluded.sent_at,
+           format = excluded.format, part_ids = excluded.part_ids`,
+    ).run({ id: nodeId, context: stored.context, sentAt, format: FORMAT_PARTS, partIds: stored.part_ids })
   }
 
   sentContext(nodeId: string): { context: ContextPreview; sent_at: string } | null {
-    const row = this.sql('SELECT context, sent_at FROM node_sent_contexts WHERE node_id = ?').get(nodeId) as
-      { context: Buffer; sent_at: string } | undefined
-    if (row) return { context: unpackContext(row.context), sent_at: row.sent_at }
+    const row = this.sql('SELECT context, sent_at, format, part_ids FROM node_sent_contexts WHERE node_id = ?').get(
+      nodeId,
+    ) as { context: Buffer; sent_at: string; format: number; part_ids: Buffer | null } | undefined
+    if (row) {
+      const context =
+        row.format === FORMAT_PARTS && row.part_ids
+          ? loadContextParts(this.db, row.context, row.part_ids)
+          : unpackContext(row.context)
+      return { context, sent_at: row.sent_at }
+    }
     // Sent before contexts were compressed (app migration 27).
     const old = this.sql('SELECT context_json, sent_at FROM node_contexts WHERE node_id = ?').get(nodeId) as
       { context_json: string; sent_at: string } | undefined

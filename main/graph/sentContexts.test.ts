@@ -1,6 +1,55 @@
 import { describe, expect, it } from 'vitest'
+import type { ContextPreview } from '@shared/contract'
 import { buildContext } from './context'
 import { useGraph } from '../../tests/support/graphFixture'
+import { appMigrations } from '../db/migrations'
+import { migrate } from '../db/migrate'
+import { openDatabase, type Db } from '../db/open'
+import { packContext } from './sentContexts'
+import { GraphService } from './graphService'
+import { EventBus } from '../kernel/events'
+
+/** Pages every table and index of sent contexts takes (whatever the schema of the day). */
+const sentContextBytes = (db: Db) =>
+  db.prepare("SELECT coalesce(sum(payload), 0) FROM dbstat WHERE name LIKE '%sent_context%'").pluck().get() as number
+
+/** Text that does not compress: a persona as users write it, a few KB of their own words. */
+function prose(seed: number, words: number): string {
+  let x = seed
+  const out: string[] = []
+  for (let i = 0; i < words; i++) {
+    x = (x * 1103515245 + 12345) % 2 ** 31
+    out.push(x.toString(36))
+  }
+  return out.join(' ')
+}
+
+/** What a companion's turn is sent with: its persona text, a memory pack, its ancestors, the prompt. */
+function companionContext(persona: string, memory: string, ancestors: string[], prompt: string): ContextPreview {
+  const parts: ContextPreview['parts'] = [
+    { kind: 'system', node_id: null, text: persona, tokens: 1500 },
+    { kind: 'memory', node_id: null, text: memory, tokens: 400 },
+    ...ancestors.map((id) => ({
+      kind: 'ancestor_summary' as const,
+      node_id: id,
+      text: `- ${id}: ${prose(id.length + id.charCodeAt(0), 12)}`,
+      tokens: 20,
+    })),
+    { kind: 'prompt', node_id: null, text: prompt, tokens: 12 },
+  ]
+  const history = parts.filter((p) => p.kind === 'ancestor_summary').map((p) => p.text)
+  const system = [persona, memory, `History:\n${history.join('\n')}`].join('\n\n')
+  return {
+    parts,
+    total_tokens: parts.reduce((n, p) => n + p.tokens, 0),
+    budget: 8000,
+    dropped_node_ids: [],
+    messages: [
+      { role: 'system', content: system },
+      { role: 'user', content: prompt },
+    ],
+  }
+}
 
 // What a reply was generated from stays inspectable exactly, in a fraction of the space: a
 // long conversation keeps one context per turn.
@@ -8,7 +57,7 @@ import { useGraph } from '../../tests/support/graphFixture'
 const setup = useGraph()
 
 describe('the contexts replies were sent with', () => {
-  it('come back exactly as sent, in under a fifth of the space of their JSON', () => {
+  it('come back exactly as sent; the next turn adds under a twentieth of the space of its JSON', () => {
     const g = setup()
     const f = g.flow()
     const reply = (i: number) =>
@@ -16,23 +65,28 @@ describe('the contexts replies were sent with', () => {
         6,
       )
     let parent: string | null = null
-    for (let i = 0; i < 120; i++)
+    const turn = (i: number) => {
       parent = g.add(f, `Turn ${i}: and then what happened?`, parent ? [parent] : [], { response: reply(i) })
-    const context = buildContext({
-      flow: g.graph.contextFlow(f, [parent!]),
-      node: (id) => g.graph.getNode(id),
-      parentIds: [parent!],
-      prompt: 'Do you remember the mill?',
-      budget: 8000,
-      language: 'en',
-    })
-    const json = JSON.stringify(context)
-    expect(json.length).toBeGreaterThan(30_000)
-    g.graph.saveSentContext(parent!, context)
-
-    expect(g.graph.sentContext(parent!)!.context).toEqual(context)
-    const stored = g.db.prepare('SELECT length(context) FROM node_sent_contexts WHERE node_id = ?').pluck().get(parent)
-    expect(stored).toBeLessThan(json.length / 5)
+      const context = buildContext({
+        flow: g.graph.contextFlow(f, [parent]),
+        node: (id) => g.graph.getNode(id),
+        parentIds: [parent],
+        prompt: 'Do you remember the mill?',
+        budget: 8000,
+        language: 'en',
+      })
+      g.graph.saveSentContext(parent, context)
+      // Exactly: the same JSON, key for key.
+      expect(JSON.stringify(g.graph.sentContext(parent)!.context)).toBe(JSON.stringify(context))
+      return JSON.stringify(context).length
+    }
+    for (let i = 0; i < 119; i++)
+      parent = g.add(f, `Turn ${i}: and then what happened?`, parent ? [parent] : [], { response: reply(i) })
+    turn(119)
+    const before = sentContextBytes(g.db)
+    const json = turn(120)
+    expect(json).toBeGreaterThan(30_000)
+    expect(sentContextBytes(g.db) - before).toBeLessThan(json / 20)
   })
 
   it('sent before they were compressed are still shown', () => {
@@ -64,5 +118,62 @@ describe('the contexts replies were sent with', () => {
     g.graph.saveSentContext(node, { parts: [], total_tokens: 1, budget: 8000, dropped_node_ids: [], messages: [] })
     g.graph.deleteNode({ id: node, flow_id: f, mode: 'reattach' })
     expect(g.db.prepare('SELECT count(*) FROM node_sent_contexts').pluck().get()).toBe(0)
+  })
+
+  it('repeat their persona text and ancestors once, not once a turn: 200 turns take far less than 200 copies', () => {
+    const g = setup()
+    const f = g.flow()
+    const persona = prose(1, 1000) // ~7 KB that does not compress
+    const memory = prose(2, 300)
+    const ids: string[] = []
+    let last: ContextPreview | null = null
+    for (let i = 0; i < 200; i++) {
+      const node = g.add(f, `Turn ${i}`, ids.length > 0 ? [ids.at(-1)!] : [])
+      last = companionContext(persona, memory, ids.slice(-150), `Turn ${i}: and the roses?`)
+      g.graph.saveSentContext(node, last)
+      ids.push(node)
+    }
+    expect(JSON.stringify(g.graph.sentContext(ids.at(-1)!)!.context)).toBe(JSON.stringify(last))
+    // Migration 27 kept each context compressed on its own: the persona text 200 times, ~1.3 MB here.
+    expect(sentContextBytes(g.db)).toBeLessThan(40 * persona.length)
+  })
+
+  it('take parts no context refers to any more away at the next start', () => {
+    const g = setup()
+    const f = g.flow()
+    const a = g.add(f, 'a')
+    const b = g.add(f, 'b', [a])
+    g.graph.saveSentContext(a, companionContext(prose(3, 200), prose(4, 50), [], 'shared prompt text here'))
+    g.graph.saveSentContext(b, companionContext(prose(5, 200), prose(4, 50), [a], 'shared prompt text here'))
+    const parts = () => g.db.prepare('SELECT count(*) FROM sent_context_parts').pluck().get() as number
+    expect(parts()).toBe(5)
+    g.graph.deleteNode({ id: b, flow_id: f, mode: 'reattach' })
+    new GraphService(g.db, new EventBus())
+    // b's persona text and its ancestor line are gone; the memory and prompt a still uses stay.
+    expect(parts()).toBe(3)
+    expect(g.graph.sentContext(a)!.context.parts[0]!.text).toBe(prose(3, 200))
+  })
+
+  it('stored whole before app migration 29 are rewritten against their parts and read back the same', () => {
+    const db = openDatabase(':memory:', {
+      migrations: appMigrations.filter((m) => m.version < 29),
+      label: 'test.db',
+    }).db
+    const contexts = [0, 1, 2].map((i) => companionContext(prose(9, 300), prose(10, 40), [], `Prompt number ${i} here`))
+    contexts.forEach((c, i) => {
+      db.prepare(
+        "INSERT INTO nodes (id, prompt, response, timestamp, status) VALUES (?, 'p', 'r', '2025-01-01T00:00:00.000Z', 'complete')",
+      ).run(`n${i}`)
+      db.prepare('INSERT INTO node_sent_contexts (node_id, context, sent_at) VALUES (?, ?, ?)').run(
+        `n${i}`,
+        packContext(c),
+        'then',
+      )
+    })
+    migrate(db, appMigrations, 'test.db')
+    expect(db.prepare('SELECT count(*) FROM sent_context_parts').pluck().get()).toBe(5)
+    const graph = new GraphService(db, new EventBus())
+    contexts.forEach((c, i) => expect(JSON.stringify(graph.sentContext(`n${i}`)!.context)).toBe(JSON.stringify(c)))
+    db.close()
   })
 })
