@@ -412,13 +412,7 @@ export class GraphService {
   /** Removes a flow an import could not finish, with the nodes no other flow holds. */
   private dropUnfinishedImport(flowId: string): void {
     if (!this.db.open) return
-    this.db
-      .transaction(() => {
-        const members = this.store.memberIds(flowId)
-        this.store.deleteFlow(flowId)
-        for (const nodeId of members) if (this.store.flowsOf(nodeId).length === 0) this.store.deleteNode(nodeId)
-      })
-      .immediate()
+    this.db.transaction(() => this.store.deleteFlowWithOrphans(flowId)).immediate()
   }
 
   /**

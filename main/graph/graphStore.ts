@@ -382,6 +382,13 @@ export class GraphStore {
     for (const id of ids) mark.run(id)
   }
 
+  /** Deletes a flow and the nodes no other flow holds (an import that did not finish); call in a transaction. */
+  deleteFlowWithOrphans(flowId: string): void {
+    const members = this.memberIds(flowId)
+    this.deleteFlow(flowId)
+    for (const nodeId of members) if (this.flowsOf(nodeId).length === 0) this.deleteNode(nodeId)
+  }
+
   /** The ids of a flow's nodes, in no particular order. */
   memberIds(flowId: string): string[] {
     return this.sql('SELECT node_id FROM flow_nodes WHERE flow_id = ?').pluck().all(flowId) as string[]

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { basename, join, resolve } from 'node:path'
 import type { interopMethods } from '@shared/contract'
 import { AppError } from '@shared/errors'
@@ -47,7 +48,18 @@ export function interopHandlers(
     },
     vizprompt_import: async (i, ctx) => {
       const chosen = await chooseImportPath(i.path, callerNamesAnyPath(ctx) ? null : deps.paths.imports)
-      return importVizprompt(deps, chosen.path)
+      const job = `import:vizprompt:${randomUUID()}`
+      let shownAt = 0
+      const summary = await importVizprompt(deps, chosen.path, {
+        onProgress: (done, total) => {
+          // A few times a second is enough for a status bar.
+          if (done < total && performance.now() - shownAt < 100) return
+          shownAt = performance.now()
+          const state = done < total ? 'running' : 'done'
+          deps.bus.emit('job_progress', { job_id: job, label: 'VizPrompt import', state, done, total })
+        },
+      })
+      return summary
     },
   }
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../db/open'
+import { GraphStore } from '../graph/graphStore'
 
 /**
  * Flows an import was still writing when the app stopped (listed in flow_imports until their
@@ -7,16 +8,11 @@ import type { Db } from '../db/open'
  * Returns how many flows there were.
  */
 export function removeUnfinishedImports(db: Db): number {
+  const store = new GraphStore(db)
   return db
     .transaction(() => {
       const flows = db.prepare('SELECT flow_id FROM flow_imports').pluck().all() as string[]
-      const inAFlow = db.prepare('SELECT 1 FROM flow_nodes WHERE node_id = ? LIMIT 1')
-      const deleteNode = db.prepare('DELETE FROM nodes WHERE id = ?')
-      for (const flowId of flows) {
-        const members = db.prepare('SELECT node_id FROM flow_nodes WHERE flow_id = ?').pluck().all(flowId) as string[]
-        db.prepare('DELETE FROM flows WHERE id = ?').run(flowId)
-        for (const nodeId of members) if (inAFlow.get(nodeId) === undefined) deleteNode.run(nodeId)
-      }
+      for (const flowId of flows) store.deleteFlowWithOrphans(flowId)
       return flows.length
     })
     .immediate()

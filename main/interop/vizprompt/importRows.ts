@@ -64,6 +64,14 @@ export class ImportRows {
 
   /** A new flow as its file has it, keeping its id, times, indexes, positions and pins. Its nodes must exist. */
   insertFlow(flow: Flow): void {
+    this.insertFlowRow(flow)
+    this.addMembers(flow.id, flow.nodes)
+    this.finishFlow(flow)
+    this.addConnections(flow.id, flow.connections)
+  }
+
+  /** The flow's own row, without members: a sliced import adds those after. */
+  insertFlowRow(flow: Flow): void {
     this.statement(
       `INSERT INTO flows (id, name, description, persona_id, system_prompt, token_budget, created, updated)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -77,20 +85,29 @@ export class ImportRows {
       flow.created,
       flow.updated,
     )
+  }
+
+  /** Members as the file has them: index, position and pin. Their nodes must exist. */
+  addMembers(flowId: string, members: Iterable<Flow['nodes'][number]>): void {
     const member = this.statement(
       'INSERT INTO flow_nodes (flow_id, node_id, idx, x, y, pinned) VALUES (?, ?, ?, ?, ?, ?)',
     )
-    let last = 0
-    for (const m of flow.nodes) {
-      member.run(flow.id, m.id, m.index, m.position?.x ?? null, m.position?.y ?? null, m.pinned ? 1 : 0)
-      last = Math.max(last, m.index)
-    }
-    // A node added later gets the next index after every one the flow has had.
-    this.statement('UPDATE flows SET next_index = max(next_index, ?) WHERE id = ?').run(last + 1, flow.id)
+    for (const m of members)
+      member.run(flowId, m.id, m.index, m.position?.x ?? null, m.position?.y ?? null, m.pinned ? 1 : 0)
+  }
+
+  /** Connections between members already added. */
+  addConnections(flowId: string, connections: Iterable<Flow['connections'][number]>): void {
     const edge = this.statement(
       'INSERT OR IGNORE INTO connections (flow_id, source_id, target_id, label) VALUES (?, ?, ?, ?)',
     )
-    for (const c of flow.connections) edge.run(flow.id, c.from, c.to, c.label ?? null)
+    for (const c of connections) edge.run(flowId, c.from, c.to, c.label ?? null)
+  }
+
+  /** A node added later gets the next index after every one the flow has had. */
+  finishFlow(flow: Flow): void {
+    const last = flow.nodes.reduce((max, m) => Math.max(max, m.index), 0)
+    this.statement('UPDATE flows SET next_index = max(next_index, ?) WHERE id = ?').run(last + 1, flow.id)
   }
 
   /**

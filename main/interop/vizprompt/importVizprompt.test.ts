@@ -44,6 +44,44 @@ async function refused(core: Core, dir: string): Promise<VizpromptError> {
   return error as VizpromptError
 }
 
+describe('a large export', () => {
+  it('is written in slices, other calls answered between them, its flow shown only once whole', async () => {
+    const t = setup()
+    const { ids, dir } = await exported(t, 600)
+    const target = t.core('target')
+    const kept = target.graph.createFlow({ name: 'kept' }).id
+    const seen: Array<{ written: number; listed: string[] }> = []
+    const summary = await importVizprompt(target, dir, {
+      sliceMs: 0, // slices as small as they get (64 rows): the test does not depend on the machine's speed
+      onProgress: (written) =>
+        setImmediate(() => seen.push({ written, listed: target.graph.listFlows().map((f) => f.id) })),
+    })
+    expect(seen.length).toBeGreaterThan(5)
+    for (const s of seen) expect(s.listed).toEqual([kept])
+    expect(summary).toMatchObject({ flows: 1, nodes: 600 })
+    const flow = target.graph.listFlows().find((f) => f.id !== kept)!
+    expect(
+      target.graph
+        .loadFlow(flow.id)
+        .nodes.map((n) => n.id)
+        .sort(),
+    ).toEqual([...ids].sort())
+  })
+
+  it('leaves nothing of a new flow when a slice fails', async () => {
+    const t = setup()
+    const { dir } = await exported(t, 300)
+    const target = t.core('target')
+    const before = dump(target)
+    // The 200th row's insert fails as a full disk or a constraint would.
+    target.db.exec(`CREATE TEMP TRIGGER fail_late BEFORE INSERT ON flow_nodes
+      WHEN (SELECT count(*) FROM flow_nodes) >= 200 BEGIN SELECT RAISE(ABORT, 'disk full'); END`)
+    await expect(importVizprompt(target, dir, { sliceMs: 0 })).rejects.toThrow('disk full')
+    target.db.exec('DROP TRIGGER fail_late')
+    expect(dump(target)).toEqual(before)
+  })
+})
+
 describe('UUID collisions (seed §4.3)', () => {
   it('uses the newest of three files with one id and reports the others by rank', async () => {
     const t = setup()

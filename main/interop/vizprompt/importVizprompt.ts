@@ -1,4 +1,4 @@
-import type { Node } from '@shared/contract'
+import type { Flow, Node } from '@shared/contract'
 import { resolveCollisions, type Collision } from './collisions'
 import type { VizpromptDeps } from './deps'
 import { ImportRows } from './importRows'
@@ -34,18 +34,39 @@ interface Applied {
   skipped: SkippedItem[]
 }
 
+/** How long one slice of the writes may hold the write lock and the event loop. */
+const SLICE_MS = 20
+
+export interface ImportOptions {
+  /** Rows written so far of `total`, after each slice. */
+  onProgress?: (written: number, total: number) => void
+  /** Tests make slices as small as they get. */
+  sliceMs?: number
+}
+
 /**
- * Reads a VizPrompt folder into the graph. Everything is read and checked first; then one
- * transaction writes it all, or — on any error — nothing. Where the database already has a
- * node or flow, the newer version wins (node `timestamp`, flow `updated`); the older one
- * is reported as skipped.
+ * Reads a VizPrompt folder into the graph. Everything is read and checked first, so a bad file
+ * changes nothing. Where the database already has a node or flow, the newer version wins (node
+ * `timestamp`, flow `updated`); the older one is reported as skipped.
+ *
+ * The rows are then written in slices of about SLICE_MS, each its own transaction, the event
+ * loop handed back between them: one transaction of 40,000 nodes kept every window and the API
+ * waiting for seconds. A new flow is marked as importing until its last row is in (not listed;
+ * removed at start-up if the app stopped mid-way), and a new node goes in with its place in a
+ * new flow, so nothing half-written ever shows. A flow that replaces a stored one is written in
+ * one transaction with its new nodes, after the rest.
  */
-export async function importVizprompt(deps: VizpromptDeps, dir: string): Promise<ImportSummary> {
+export async function importVizprompt(
+  deps: VizpromptDeps,
+  dir: string,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
   const contents = await readExport(dir)
   const { chosen, collisions } = resolveCollisions(contents.nodes)
   const { db } = deps
-  // IMMEDIATE: what is compared against is what gets overwritten, even with another writer on the file.
-  const applied = db.transaction(() => apply(new ImportRows(db), chosen, contents.flows)).immediate()
+  const rows = new ImportRows(db)
+  const plan = db.transaction(() => planImport(rows, chosen, contents.flows)).deferred()
+  const applied = await writeInSlices(deps, rows, plan, options)
   announce(deps, applied)
   return {
     flows: applied.flows.length,
@@ -56,18 +77,27 @@ export async function importVizprompt(deps: VizpromptDeps, dir: string): Promise
   }
 }
 
-function apply(rows: ImportRows, nodes: readonly NodeFile[], flows: readonly FlowFile[]): Applied {
+interface Plan {
+  newFlows: Flow[]
+  replacedFlows: Flow[]
+  /** Nodes to write, each with whether the database holds a version of it. */
+  writes: Array<{ node: Node; stored: boolean }>
+  skipped: SkippedItem[]
+}
+
+function planImport(rows: ImportRows, nodes: readonly NodeFile[], flows: readonly FlowFile[]): Plan {
   const skipped: SkippedItem[] = []
-  const newerFlows = flows.filter(({ flow, file }) => {
+  const newFlows: Flow[] = []
+  const replacedFlows: Flow[] = []
+  for (const { flow, file } of flows) {
     const current = rows.flowUpdated(flow.id)
-    if (current === undefined || compareTimestamps(flow.updated, current) > 0) return true
-    skipped.push({ kind: 'flow', id: flow.id, file, reason: `the database has it updated ${current}` })
-    return false
-  })
+    if (current === undefined) newFlows.push(flow)
+    else if (compareTimestamps(flow.updated, current) > 0) replacedFlows.push(flow)
+    else skipped.push({ kind: 'flow', id: flow.id, file, reason: `the database has it updated ${current}` })
+  }
   // A node in no flow that is written would be invisible: only nodes of written flows are new.
-  const wanted = new Set(newerFlows.flatMap(({ flow }) => flow.nodes.map((m) => m.id)))
-  const inserted: string[] = []
-  const updated: Node[] = []
+  const wanted = new Set([...newFlows, ...replacedFlows].flatMap((flow) => flow.nodes.map((m) => m.id)))
+  const writes: Plan['writes'] = []
   for (const { node, relpath } of nodes) {
     const current = rows.nodeTimestamp(node.id)
     if (current !== undefined && compareTimestamps(node.timestamp, current) <= 0) {
@@ -76,18 +106,106 @@ function apply(rows: ImportRows, nodes: readonly NodeFile[], flows: readonly Flo
     } else if (current === undefined && !wanted.has(node.id)) {
       const file = inExport(NODES_DIR, relpath)
       skipped.push({ kind: 'node', id: node.id, file, reason: 'no imported flow holds it' })
-    } else {
+    } else writes.push({ node, stored: current !== undefined })
+  }
+  return { newFlows, replacedFlows, writes, skipped }
+}
+
+/** One row's worth of work: a slice runs these until its time is up. */
+type Step = () => void
+
+async function writeInSlices(deps: VizpromptDeps, rows: ImportRows, plan: Plan, options: ImportOptions) {
+  const { db } = deps
+  const store = deps.graph.store
+  const inserted: string[] = []
+  const updated: Node[] = []
+  const removed: string[] = []
+  const started = new Date().toISOString()
+  // Where each node goes in the new flows: a new node is written together with its places.
+  const placesInNewFlows = new Map<string, Array<{ flowId: string; member: Flow['nodes'][number] }>>()
+  for (const flow of plan.newFlows)
+    for (const member of flow.nodes)
+      placesInNewFlows.set(member.id, [...(placesInNewFlows.get(member.id) ?? []), { flowId: flow.id, member }])
+  const placed = new Set<string>()
+  const forReplaced = plan.writes.filter((w) => !w.stored && !placesInNewFlows.has(w.node.id))
+
+  const steps: Step[] = []
+  for (const { node, stored } of plan.writes) {
+    if (!stored && !placesInNewFlows.has(node.id)) continue // written with the flow it replaces, below
+    steps.push(() => {
+      // Checked again: another writer may have stored a newer version since the plan was made.
+      const current = rows.nodeTimestamp(node.id)
+      if (stored && current !== undefined && compareTimestamps(node.timestamp, current) <= 0) return
       rows.writeNode(node, current !== undefined)
       if (current === undefined) inserted.push(node.id)
       else updated.push(node)
+      for (const { flowId, member } of placesInNewFlows.get(node.id) ?? []) {
+        rows.addMembers(flowId, [member])
+        placed.add(`${flowId}\n${node.id}`)
+      }
+    })
+  }
+  for (const flow of plan.newFlows) {
+    // Members that were not written above: nodes the database already had.
+    for (const member of flow.nodes)
+      steps.push(() => {
+        if (!placed.has(`${flow.id}\n${member.id}`)) rows.addMembers(flow.id, [member])
+      })
+    for (const connection of flow.connections) steps.push(() => rows.addConnections(flow.id, [connection]))
+  }
+
+  db.transaction(() => {
+    for (const flow of plan.newFlows) {
+      rows.insertFlowRow(flow)
+      store.beginFlowImport(flow.id, started)
     }
+  }).immediate()
+  try {
+    const sliceMs = options.sliceMs ?? SLICE_MS
+    for (let next = 0; next < steps.length;) {
+      next = db
+        .transaction(() => {
+          const until = performance.now() + sliceMs
+          let i = next
+          do steps[i++]!()
+          while (
+            // The clock is read every 64 steps: reading it per row would cost more than some rows.
+            i < steps.length &&
+            ((i - next) % 64 !== 0 || performance.now() < until)
+          )
+          return i
+        })
+        .immediate()
+      options.onProgress?.(next, steps.length)
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    db.transaction(() => {
+      for (const flow of plan.newFlows) {
+        rows.finishFlow(flow)
+        store.endFlowImport(flow.id)
+      }
+      // A replaced flow and the nodes only it brings, at once: the flow the user sees goes from
+      // the old version to the new one, never through a half-written one.
+      for (const { node } of forReplaced) {
+        rows.writeNode(node, false)
+        inserted.push(node.id)
+      }
+      for (const flow of plan.replacedFlows) removed.push(...rows.replaceFlow(flow))
+    }).immediate()
+  } catch (e) {
+    removeUnfinished(deps, plan.newFlows)
+    throw e
   }
-  const removed: string[] = []
-  for (const { flow } of newerFlows) {
-    if (rows.flowUpdated(flow.id) === undefined) rows.insertFlow(flow)
-    else for (const id of rows.replaceFlow(flow)) removed.push(id)
-  }
-  return { flows: newerFlows.map(({ flow }) => flow.id), inserted, updated, removed, skipped }
+  const flows = [...plan.newFlows, ...plan.replacedFlows].map((f) => f.id)
+  return { flows, inserted, updated, removed, skipped: plan.skipped }
+}
+
+/** After a failed write: the new flows go, with the nodes no other flow holds. */
+function removeUnfinished({ db, graph }: VizpromptDeps, flows: Flow[]): void {
+  if (!db.open) return
+  db.transaction(() => {
+    for (const flow of flows) graph.store.deleteFlowWithOrphans(flow.id)
+  }).immediate()
 }
 
 /**
