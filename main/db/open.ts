@@ -2,6 +2,7 @@ import Database from 'better-sqlite3'
 import * as sqliteVec from 'sqlite-vec'
 import { migrate, type Migration, type MigrationReport } from './migrate'
 import { waitForWritesInShortSteps } from './shortBusyWaits'
+import { WAL_KEEP_BYTES } from './walCheckpoints'
 
 export type Db = Database.Database
 
@@ -43,6 +44,8 @@ export function openDatabase(file: string, options: OpenOptions): Opened {
     db.pragma('foreign_keys = ON')
     db.pragma('busy_timeout = 5000')
     if (options.walBound !== undefined) db.pragma(`wal_autocheckpoint = ${options.walBound}`)
+    // A WAL started over is cut back to this, not left at the largest it ever was (walCheckpoints.ts).
+    db.pragma(`journal_size_limit = ${WAL_KEEP_BYTES}`)
     if (options.shortBusyWaits) waitForWritesInShortSteps(db)
     const migration = migrate(db, options.migrations, options.label)
     return { db, migration }

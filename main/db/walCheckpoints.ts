@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs'
 import type { Db } from './open'
 
 /**
@@ -6,6 +7,15 @@ import type { Db } from './open'
  * or busy in a long job, far above the default 1,000 so that it almost never comes into play.
  */
 export const WAL_BOUND_WHEN_CHECKPOINTED_ELSEWHERE = 16_000
+
+/**
+ * Bytes the WAL file may keep once its pages are in the database. SQLite reuses the file from
+ * its start but never shrinks it: after a burst of writes (an import, a long session) it stayed
+ * at its largest (53 MB after 1,000 chat turns). A checkpoint that has moved every page truncates
+ * a WAL larger than this; `journal_size_limit` (openDatabase) bounds it when a writer starts it
+ * over.
+ */
+export const WAL_KEEP_BYTES = 4 * 1024 * 1024
 
 /** How often a worker moves the WAL's new pages into the database file. */
 export const CHECKPOINT_EVERY_MS = 1000
@@ -29,7 +39,8 @@ export function checkpointEvery(
       // A database closed meanwhile (a persona deleted, the worker stopping) has nothing left to move.
       if (!db.open) continue
       try {
-        db.pragma('wal_checkpoint(PASSIVE)')
+        const [moved] = db.pragma('wal_checkpoint(PASSIVE)') as Checkpointed[]
+        if (moved && moved.busy === 0 && moved.log > 0 && moved.checkpointed === moved.log) truncateIfLarge(db)
       } catch (e) {
         onError(db, e)
       }
@@ -37,4 +48,31 @@ export function checkpointEvery(
   }, everyMs)
   timer.unref()
   return () => clearInterval(timer)
+}
+
+interface Checkpointed {
+  busy: number
+  /** Frames in the WAL. */
+  log: number
+  /** Of them, in the database file. */
+  checkpointed: number
+}
+
+/**
+ * Every page is in the database: a WAL file past WAL_KEEP_BYTES is cut to nothing, unless a
+ * reader or writer is in the way at this moment. TRUNCATE waits for them with the busy handler
+ * and holds the write lock meanwhile, so it is tried without waiting: the main thread's writes
+ * never queue behind it, and an idle second later it succeeds.
+ */
+function truncateIfLarge(db: Db): void {
+  // No WAL file (an in-memory database, or none written yet): nothing to cut.
+  const size = statSync(`${db.name}-wal`, { throwIfNoEntry: false })?.size ?? 0
+  if (size <= WAL_KEEP_BYTES) return
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number
+  db.pragma('busy_timeout = 0')
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)')
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`)
+  }
 }
