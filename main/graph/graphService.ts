@@ -20,12 +20,10 @@ import { ChangeRecorder } from './changes'
 import { adjacency, reachable, wouldCycle } from './dag'
 import type { ContextFlow } from './context'
 import { GraphStore } from './graphStore'
+import { writeInSlices } from '../kernel/slicedWrites'
 import { sweepContextParts } from './sentContexts'
 import { isoNow } from '../kernel/time'
 import { UndoHistory } from './undo'
-
-/** How long one slice of a large import may hold the write lock and the event loop. */
-const SLICE_MS = 20
 
 /** A node of an imported conversation; its parents are earlier places in the same list. */
 export interface ImportedNode {
@@ -342,7 +340,7 @@ export class GraphService {
    * A whole conversation from another app as a new flow, with one `flow_updated` at the end (an
    * import of thousands of turns must not emit one event per node). Each node names its parents
    * by their place in `nodes`, which lists parents before children. Written in slices of about
-   * `SLICE_MS`, each its own transaction, handing the event loop back between them: one
+   * 20 ms (kernel/slicedWrites.ts), each its own transaction, handing the event loop back between them: one
    * transaction of 40,000 nodes kept every window and the API waiting for seconds. Until the last
    * slice the flow is marked as importing (not listed; removed at start-up if the app stopped
    * mid-way), and a failure removes what was written. Not undoable: deleting the flow takes it back.
@@ -352,7 +350,6 @@ export class GraphService {
     nodes: ReadonlyArray<ImportedNode>,
     options: { onProgress?: (written: number) => void; sliceMs?: number } = {},
   ): Promise<{ flow_id: string; node_ids: string[] }> {
-    const { onProgress, sliceMs = SLICE_MS } = options
     nodes.forEach((n, i) => {
       const later = n.parents.find((p) => p >= i)
       if (later !== undefined) throw new AppError('bad_input', `node ${i} names a later node (${later}) as its parent`)
@@ -373,12 +370,17 @@ export class GraphService {
       })
       .immediate()
     try {
-      for (let next = 0; next < nodes.length;) {
-        next = this.db.transaction(() => this.writeImportSlice(id, nodes, ids, next, sliceMs)).immediate()
-        onProgress?.(next)
-        // After the last slice too: an import of many small conversations yields between them.
-        await new Promise((resolve) => setImmediate(resolve))
-      }
+      await writeInSlices(
+        this.db,
+        nodes.length,
+        (i) => {
+          const n = nodes[i]!
+          this.store.insertNode({ id: ids[i]!, ...n })
+          this.store.addMember(id, ids[i]!, null)
+          for (const p of n.parents) this.store.addEdge(id, ids[p]!, ids[i]!)
+        },
+        { sliceMs: options.sliceMs, onSlice: options.onProgress },
+      )
       this.store.endFlowImport(id)
     } catch (e) {
       this.dropUnfinishedImport(id)
@@ -386,27 +388,6 @@ export class GraphService {
     }
     this.announceFlow(id)
     return { flow_id: id, node_ids: ids }
-  }
-
-  /** Writes nodes from `from` on for about `sliceMs`; returns where the next slice starts. */
-  private writeImportSlice(
-    flowId: string,
-    nodes: ReadonlyArray<ImportedNode>,
-    ids: string[],
-    from: number,
-    sliceMs: number,
-  ): number {
-    const until = performance.now() + sliceMs
-    let i = from
-    do {
-      const n = nodes[i]!
-      this.store.insertNode({ id: ids[i]!, ...n })
-      this.store.addMember(flowId, ids[i]!, null)
-      for (const p of n.parents) this.store.addEdge(flowId, ids[p]!, ids[i]!)
-      i++
-      // The clock is read every 64 nodes: reading it per node would cost more than some nodes.
-    } while (i < nodes.length && ((i - from) % 64 !== 0 || performance.now() < until))
-    return i
   }
 
   /** Removes a flow an import could not finish, with the nodes no other flow holds. */

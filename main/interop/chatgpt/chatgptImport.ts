@@ -7,10 +7,16 @@ import type { EventBus } from '../../kernel/events'
 import { ImportFileError } from '../../kernel/importFileError'
 import { readImportFile } from '../../kernel/importFile'
 import { MAX_CHATGPT_EXPORT_BYTES, MAX_IMPORT_CONVERSATIONS, MAX_IMPORT_FILE_TEXT } from '../../kernel/importLimits'
-import { Conversation, OverLimit, pairNodes, planConversation, type ConversationPlan } from './conversationTree'
-
-/** Between batches the event loop is handed back, so windows stay live during a long import. */
-const BATCH = 20
+import { TimeSlices } from '../../kernel/timeSlices'
+import {
+  ConversationEnvelope,
+  MappingEntry,
+  OverLimit,
+  pairNodes,
+  planConversation,
+  type Conversation,
+  type ConversationPlan,
+} from './conversationTree'
 
 export interface ChatgptImportReport {
   flows: number
@@ -95,16 +101,17 @@ async function planAll(
 ): Promise<Array<{ title: string; id: string | null; plan: ConversationPlan }>> {
   const planned: Array<{ title: string; id: string | null; plan: ConversationPlan }> = []
   let text = 0
+  const slices = new TimeSlices()
   for (const [i, raw] of conversations.entries()) {
-    if (i % BATCH === 0) await new Promise((r) => setImmediate(r))
+    if (slices.due()) await slices.next()
     const title = conversationTitle(raw, i)
     const skip = (reason: string) => report.skipped.push({ conversation: title, reason })
-    const parsed = Conversation.safeParse(raw)
-    if (!parsed.success) {
-      skip(`not a ChatGPT conversation (${parsed.error.issues[0]?.path.join('.') || 'shape'})`)
+    const parsed = await parseConversation(raw, slices)
+    if (typeof parsed === 'string') {
+      skip(`not a ChatGPT conversation (${parsed})`)
       continue
     }
-    const c = parsed.data
+    const c = parsed
     const id = c.conversation_id ?? c.id ?? null
     if (id && importedBefore.has(sourceNote(id))) {
       skip('imported before')
@@ -133,6 +140,24 @@ async function planAll(
     planned.push({ title, id, plan })
   }
   return planned
+}
+
+/**
+ * The conversation checked, its messages one by one in slices of time (one conversation may be
+ * most of an export: checked at once, 80,000 messages kept the event loop for most of a second);
+ * or where it first goes wrong.
+ */
+async function parseConversation(raw: unknown, slices: TimeSlices): Promise<Conversation | string> {
+  const envelope = ConversationEnvelope.safeParse(raw)
+  if (!envelope.success) return envelope.error.issues[0]?.path.join('.') || 'shape'
+  const mapping: Conversation['mapping'] = {}
+  for (const [id, value] of Object.entries(envelope.data.mapping)) {
+    if (slices.due()) await slices.next()
+    const entry = MappingEntry.safeParse(value)
+    if (!entry.success) return ['mapping', id, ...(entry.error.issues[0]?.path ?? [])].join('.')
+    mapping[id] = entry.data
+  }
+  return { ...envelope.data, mapping }
 }
 
 function conversationTitle(raw: unknown, index: number): string {

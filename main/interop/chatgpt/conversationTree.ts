@@ -28,24 +28,27 @@ const Message = z
   .passthrough()
 type Message = z.infer<typeof Message>
 
-export const Conversation = z
+/** One entry of `mapping`: a message (or an empty root) with its place in the tree. */
+export const MappingEntry = z
+  .object({
+    message: Message.nullable().optional(),
+    parent: z.string().nullable().optional(),
+    children: z.array(z.string()).default([]),
+  })
+  .passthrough()
+
+/** A conversation's own fields, its mapping's entries not yet checked (they are, one by one, in slices). */
+export const ConversationEnvelope = z
   .object({
     title: z.string().nullable().optional(),
     create_time: z.number().nullable().optional(),
     id: z.string().optional(),
     conversation_id: z.string().optional(),
-    mapping: z.record(
-      z.string(),
-      z
-        .object({
-          message: Message.nullable().optional(),
-          parent: z.string().nullable().optional(),
-          children: z.array(z.string()).default([]),
-        })
-        .passthrough(),
-    ),
+    mapping: z.record(z.string(), z.unknown()),
   })
   .passthrough()
+
+export const Conversation = ConversationEnvelope.extend({ mapping: z.record(z.string(), MappingEntry) })
 export type Conversation = z.infer<typeof Conversation>
 
 /** One prompt/response pair of the graph, its parents named by their place in the list. */

@@ -1,6 +1,8 @@
 import type { Flow, Node } from '@shared/contract'
 import { resolveCollisions, type Collision } from './collisions'
 import type { VizpromptDeps } from './deps'
+import { writeInSlices } from '../../kernel/slicedWrites'
+import { TimeSlices } from '../../kernel/timeSlices'
 import { ImportRows } from './importRows'
 import { NODES_DIR, inExport } from './layout'
 import { readExport, type FlowFile, type NodeFile } from './readExport'
@@ -34,9 +36,6 @@ interface Applied {
   skipped: SkippedItem[]
 }
 
-/** How long one slice of the writes may hold the write lock and the event loop. */
-const SLICE_MS = 20
-
 export interface ImportOptions {
   /** Rows written so far of `total`, after each slice. */
   onProgress?: (written: number, total: number) => void
@@ -49,8 +48,8 @@ export interface ImportOptions {
  * changes nothing. Where the database already has a node or flow, the newer version wins (node
  * `timestamp`, flow `updated`); the older one is reported as skipped.
  *
- * The rows are then written in slices of about SLICE_MS, each its own transaction, the event
- * loop handed back between them: one transaction of 40,000 nodes kept every window and the API
+ * The rows are then written in slices of about 20 ms, each its own transaction (kernel/slicedWrites.ts): one
+ * transaction of 40,000 nodes kept every window and the API
  * waiting for seconds. A new flow is marked as importing until its last row is in (not listed;
  * removed at start-up if the app stopped mid-way), and a new node goes in with its place in a
  * new flow, so nothing half-written ever shows. A flow that replaces a stored one is written in
@@ -65,8 +64,8 @@ export async function importVizprompt(
   const { chosen, collisions } = resolveCollisions(contents.nodes)
   const { db } = deps
   const rows = new ImportRows(db)
-  const plan = db.transaction(() => planImport(rows, chosen, contents.flows)).deferred()
-  const applied = await writeInSlices(deps, rows, plan, options)
+  const plan = await planImport(rows, chosen, contents.flows)
+  const applied = await writePlan(deps, rows, plan, options)
   announce(deps, applied)
   return {
     flows: applied.flows.length,
@@ -85,7 +84,12 @@ interface Plan {
   skipped: SkippedItem[]
 }
 
-function planImport(rows: ImportRows, nodes: readonly NodeFile[], flows: readonly FlowFile[]): Plan {
+/**
+ * What to write, read in slices of time: a read transaction around it all would hold the event
+ * loop as long. A node stored newer meanwhile is checked again when it is written.
+ */
+async function planImport(rows: ImportRows, nodes: readonly NodeFile[], flows: readonly FlowFile[]): Promise<Plan> {
+  const slices = new TimeSlices()
   const skipped: SkippedItem[] = []
   const newFlows: Flow[] = []
   const replacedFlows: Flow[] = []
@@ -99,6 +103,7 @@ function planImport(rows: ImportRows, nodes: readonly NodeFile[], flows: readonl
   const wanted = new Set([...newFlows, ...replacedFlows].flatMap((flow) => flow.nodes.map((m) => m.id)))
   const writes: Plan['writes'] = []
   for (const { node, relpath } of nodes) {
+    if (slices.due()) await slices.next()
     const current = rows.nodeTimestamp(node.id)
     if (current !== undefined && compareTimestamps(node.timestamp, current) <= 0) {
       const file = inExport(NODES_DIR, relpath)
@@ -114,7 +119,7 @@ function planImport(rows: ImportRows, nodes: readonly NodeFile[], flows: readonl
 /** One row's worth of work: a slice runs these until its time is up. */
 type Step = () => void
 
-async function writeInSlices(deps: VizpromptDeps, rows: ImportRows, plan: Plan, options: ImportOptions) {
+async function writePlan(deps: VizpromptDeps, rows: ImportRows, plan: Plan, options: ImportOptions) {
   const { db } = deps
   const store = deps.graph.store
   const inserted: string[] = []
@@ -161,24 +166,10 @@ async function writeInSlices(deps: VizpromptDeps, rows: ImportRows, plan: Plan, 
     }
   }).immediate()
   try {
-    const sliceMs = options.sliceMs ?? SLICE_MS
-    for (let next = 0; next < steps.length;) {
-      next = db
-        .transaction(() => {
-          const until = performance.now() + sliceMs
-          let i = next
-          do steps[i++]!()
-          while (
-            // The clock is read every 64 steps: reading it per row would cost more than some rows.
-            i < steps.length &&
-            ((i - next) % 64 !== 0 || performance.now() < until)
-          )
-          return i
-        })
-        .immediate()
-      options.onProgress?.(next, steps.length)
-      await new Promise((resolve) => setImmediate(resolve))
-    }
+    await writeInSlices(db, steps.length, (i) => steps[i]!(), {
+      sliceMs: options.sliceMs,
+      onSlice: (written) => options.onProgress?.(written, steps.length),
+    })
     db.transaction(() => {
       for (const flow of plan.newFlows) {
         rows.finishFlow(flow)

@@ -1,10 +1,10 @@
 import type { Dirent } from 'node:fs'
 import { lstat, readdir, stat } from 'node:fs/promises'
-import { setImmediate as yieldToEvents } from 'node:timers/promises'
 import { join } from 'node:path'
 import type { Flow, Node } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import { checkImportFolder, readImportFile, readImportFileSync } from '../../kernel/importFile'
+import { TimeSlices } from '../../kernel/timeSlices'
 import { parseFlowYaml } from './flowYaml'
 import { MAX_CONFIG_FILE_BYTES, MAX_LISTING_FILE_BYTES, MAX_NODE_FILE_BYTES } from './importLimits'
 import {
@@ -95,8 +95,8 @@ async function readNodes(dir: string): Promise<NodeFile[]> {
     extension: 'xml',
     relpathOf: (c) => c[0]!,
   })
-  const texts = await readAll(dir, NODES_DIR, relpaths)
-  return relpaths.map((relpath, i) => ({ relpath, node: parseNodeXml(texts[i]!, inExport(NODES_DIR, relpath)) }))
+  const nodes = await readAll(dir, NODES_DIR, relpaths, (text, file) => parseNodeXml(text, file))
+  return relpaths.map((relpath, i) => ({ relpath, node: nodes[i]! }))
 }
 
 async function readFlows(dir: string, nodeIds: ReadonlySet<string>): Promise<FlowFile[]> {
@@ -108,11 +108,11 @@ async function readFlows(dir: string, nodeIds: ReadonlySet<string>): Promise<Flo
     relpathOf: (c) => `${c[1]}/${c[2]}`,
   })
   const byId = new Map<string, string>()
-  const texts = await readAll(dir, FLOWS_DIR, relpaths)
+  const flows = await readAll(dir, FLOWS_DIR, relpaths, (text, file) => parseFlowYaml(text, file, nodeIds))
   const out: FlowFile[] = []
   for (const [i, relpath] of relpaths.entries()) {
     const file = inExport(FLOWS_DIR, relpath)
-    const flow = parseFlowYaml(texts[i]!, file, nodeIds)
+    const flow = flows[i]!
     const other = byId.get(flow.id)
     if (other) throw new VizpromptError(file, null, `flow ${flow.id} is also defined by ${other}`)
     byId.set(flow.id, file)
@@ -177,21 +177,25 @@ function absent(e: unknown): null {
 }
 
 /** Files read between two turns of the event loop. */
-const FILES_PER_TURN = 256
-
 /**
- * The files' texts, in order. Small files are read synchronously, a folder's worth at a
- * time: a promise per file costs more than the read itself, and the turns between batches
- * keep the process answering.
+ * The files, read and parsed, in order. Small files are read synchronously: a promise per file
+ * costs more than the read itself. The event loop is handed back every slice of time, between
+ * files, parsing included (parsing 40,000 node files at once held it for seconds).
  */
-async function readAll(dir: string, folder: string, relpaths: readonly string[]): Promise<string[]> {
-  const texts: string[] = []
+async function readAll<T>(
+  dir: string,
+  folder: string,
+  relpaths: readonly string[],
+  parse: (text: string, file: string) => T,
+): Promise<T[]> {
+  const out: T[] = []
+  const slices = new TimeSlices()
   for (const relpath of relpaths) {
-    if (texts.length > 0 && texts.length % FILES_PER_TURN === 0) await yieldToEvents()
+    if (slices.due()) await slices.next()
     const file = inExport(folder, relpath)
-    texts.push(readTextSync(dir, file, folder === NODES_DIR ? MAX_NODE_FILE_BYTES : MAX_LISTING_FILE_BYTES))
+    out.push(parse(readTextSync(dir, file, folder === NODES_DIR ? MAX_NODE_FILE_BYTES : MAX_LISTING_FILE_BYTES), file))
   }
-  return texts
+  return out
 }
 
 /** A file of the export as checked text (without a byte-order mark); null if optional and absent. */
