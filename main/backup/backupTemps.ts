@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { lstat, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { pidAlive } from '../kernel/pidAlive'
 
 /**
  * A half-built backup: `.tmp-<backup name>-<pid>-<8 hex>`. The pid says which process is
@@ -49,17 +50,4 @@ export async function sweepBackupTemps(
     removed.push(path)
   }
   return removed
-}
-
-/**
- * Signal 0 checks that a process exists without touching it; EPERM means it exists under
- * another user. (The same test as recovery's; backup, a domain, may not import a root.)
- */
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }

@@ -1,6 +1,6 @@
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
-import { pidAlive } from '../recovery/instances'
+import { pidAlive } from '../kernel/pidAlive'
 
 export interface HostRecord {
   url: string

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { pidAlive } from '../kernel/pidAlive'
 
 /** Where each process using a data home says so: `run/<pid>-<id>.instance`. */
 const INSTANCE_FILE = /^(\d+)-[0-9a-f]{8}\.instance$/
@@ -67,14 +68,4 @@ function isLive(file: string, pid: number, isAlive: (pid: number) => boolean): b
     return false
   }
   return Date.now() - touched < STALE_MS && isAlive(pid)
-}
-
-/** Signal 0 checks that a process exists without touching it; EPERM means it exists under another user. */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
