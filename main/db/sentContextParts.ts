@@ -38,8 +38,13 @@ export function unpackContext(packed: Buffer): ContextPreview {
  * compressed (written by migration 27's code); they are read as before.
  */
 type Piece = string | number
-interface Skeleton extends Omit<ContextPreview, 'parts' | 'messages'> {
+interface Skeleton extends Omit<ContextPreview, 'parts' | 'messages' | 'dropped_node_ids'> {
   parts: number
+  /**
+   * How many blocks of ids follow the parts' ids in `part_ids`, then the ids after them (all
+   * strings: written whole).
+   */
+  dropped_node_ids: Array<number | string>
   messages: Array<{ role: ContextPreview['messages'][number]['role']; content: Piece[] }>
 }
 
@@ -85,7 +90,7 @@ function encodeIds(ids: readonly number[]): Buffer {
 export function decodeIds(buf: Uint8Array): number[] {
   const ids: number[] = []
   let prev = 0
-  for (let i = 0; i < buf.length; ) {
+  for (let i = 0; i < buf.length;) {
     let z = 0
     let scale = 1
     for (;;) {
@@ -100,38 +105,92 @@ export function decodeIds(buf: Uint8Array): number[] {
   return ids
 }
 
+/** How a row of sent_context_parts holds its body. */
+const BODY_JSON = 0
+const BODY_PACKED = 1
+/** A long part's JSON with its text as the ids of its lines (base64 varints), each line a row of its own. */
+const BODY_LINES = 2
+/** One line of a long part's text, as is. */
+const BODY_LINE = 3
+/** A block of `dropped_node_ids`, as JSON. */
+const BODY_DROPPED = 4
+/**
+ * The ancestors a budget left out grow by one a turn, oldest first (2,000 turns in, written
+ * whole, they were ~20 KB of ids a turn). They are kept in blocks of these sizes, aligned from the
+ * oldest: each block is written once and shared by every later turn, and a turn names at most a
+ * few dozen blocks and fewer than 8 ids of its own.
+ */
+const DROPPED_BLOCKS = [4096, 512, 64, 8]
+
 /** Writes a context's parts (each distinct one once) and answers what the node's row holds. */
 export function storeContextParts(db: Db, context: ContextPreview): { context: Buffer; part_ids: Buffer } {
   const find = db.prepare('SELECT id FROM sent_context_parts WHERE hash = ?').pluck()
   const insert = db.prepare('INSERT INTO sent_context_parts (hash, body, packed) VALUES (?, ?, ?)')
+  const row = (key: string, body: () => [Buffer, number]) => {
+    const hash = createHash('sha256').update(key).digest()
+    const id = find.get(hash) as number | undefined
+    return id ?? Number(insert.run(hash, ...body()).lastInsertRowid)
+  }
   const ids = context.parts.map((part) => {
     const json = JSON.stringify(part)
-    const hash = createHash('sha256').update(json).digest()
-    const id = find.get(hash) as number | undefined
-    if (id !== undefined) return id
-    const packed = json.length >= PACK_PART_FROM
-    return Number(insert.run(hash, packed ? packContext(part) : Buffer.from(json), packed ? 1 : 0).lastInsertRowid)
+    return row(json, () => {
+      if (json.length < PACK_PART_FROM) return [Buffer.from(json), BODY_JSON]
+      // A memory pack or a long persona text changes by a line or two a turn: its lines are kept
+      // once each, and the part is their list.
+      const lines = part.text.split('\n')
+      if (lines.length < 4) return [packContext(part), BODY_PACKED]
+      const lineIds = lines.map((line) => row(`line\0${line}`, () => [Buffer.from(line), BODY_LINE]))
+      return [Buffer.from(JSON.stringify({ ...part, text: encodeIds(lineIds).toString('base64') })), BODY_LINES]
+    })
   })
+  const dropped: number[] = []
+  const all = context.dropped_node_ids
+  let at = 0
+  for (const size of DROPPED_BLOCKS) {
+    for (; all.length - at >= size; at += size) {
+      const block = JSON.stringify(all.slice(at, at + size))
+      dropped.push(row(`dropped\0${block}`, () => [Buffer.from(block), BODY_DROPPED]))
+    }
+  }
   const skeleton: Skeleton = {
     ...context,
     parts: context.parts.length,
+    dropped_node_ids: [dropped.length, ...all.slice(at)],
     messages: context.messages.map((m) => ({ role: m.role, content: pieces(m.content, context.parts) })),
   }
-  return { context: packContext(skeleton), part_ids: encodeIds(ids) }
+  return { context: packContext(skeleton), part_ids: encodeIds([...ids, ...dropped]) }
 }
 
 /** The context a `format` 2 row stands for, exactly as it was saved. */
 export function loadContextParts(db: Db, packed: Buffer, partIds: Buffer): ContextPreview {
   const skeleton = unpackContext(packed) as unknown as Skeleton
   const get = db.prepare('SELECT body, packed FROM sent_context_parts WHERE id = ?')
-  const parts = decodeIds(partIds).map((id) => {
+  const body = (id: number) => {
     const row = get.get(id) as { body: Buffer; packed: number } | undefined
     if (!row) throw new Error(`sent context part ${id} is missing`)
-    return (row.packed ? unpackContext(row.body) : JSON.parse(row.body.toString('utf8'))) as ContextPart
+    return row
+  }
+  const ids = decodeIds(partIds)
+  const parts = ids.slice(0, skeleton.parts).map((id) => {
+    const row = body(id)
+    if (row.packed === BODY_PACKED) return unpackContext(row.body) as unknown as ContextPart
+    const part = JSON.parse(row.body.toString('utf8')) as ContextPart
+    if (row.packed !== BODY_LINES) return part
+    const lines = decodeIds(Buffer.from(part.text, 'base64')).map((line) => body(line).body.toString('utf8'))
+    return { ...part, text: lines.join('\n') }
   })
+  const [blocks, ...rest] = skeleton.dropped_node_ids
+  const dropped =
+    typeof blocks === 'number'
+      ? [
+          ...ids.slice(skeleton.parts).flatMap((id) => JSON.parse(body(id).body.toString('utf8')) as string[]),
+          ...(rest as string[]),
+        ]
+      : (skeleton.dropped_node_ids as string[])
   return {
     ...skeleton,
     parts,
+    dropped_node_ids: dropped,
     messages: skeleton.messages.map((m) => ({
       role: m.role,
       content: m.content.map((p) => (typeof p === 'number' ? parts[p]!.text : p)).join(''),
@@ -147,18 +206,30 @@ export function loadContextParts(db: Db, packed: Buffer, partIds: Buffer): Conte
 export function sweepContextParts(db: Db): number {
   const due = db.prepare('SELECT 1 FROM sent_context_parts_sweep').get()
   if (!due) return 0
-  return db.transaction(() => {
-    const used = new Set<number>()
-    const rows = db
-      .prepare('SELECT part_ids FROM node_sent_contexts WHERE part_ids IS NOT NULL')
-      .pluck()
-      .iterate() as Iterable<Buffer>
-    for (const ids of rows) for (const id of decodeIds(ids)) used.add(id)
-    const remove = db.prepare('DELETE FROM sent_context_parts WHERE id = ?')
-    let removed = 0
-    for (const id of db.prepare('SELECT id FROM sent_context_parts').pluck().all() as number[])
-      if (!used.has(id)) removed += remove.run(id).changes
-    db.prepare('DELETE FROM sent_context_parts_sweep').run()
-    return removed
-  }).immediate()
+  return db
+    .transaction(() => {
+      const used = new Set<number>()
+      const rows = db
+        .prepare('SELECT part_ids FROM node_sent_contexts WHERE part_ids IS NOT NULL')
+        .pluck()
+        .iterate() as Iterable<Buffer>
+      for (const ids of rows) for (const id of decodeIds(ids)) used.add(id)
+      // The lines of the long parts still used.
+      const long = db.prepare('SELECT id, body FROM sent_context_parts WHERE packed = ?').all(BODY_LINES) as Array<{
+        id: number
+        body: Buffer
+      }>
+      for (const { id, body } of long) {
+        if (!used.has(id)) continue
+        const text = (JSON.parse(body.toString('utf8')) as ContextPart).text
+        for (const line of decodeIds(Buffer.from(text, 'base64'))) used.add(line)
+      }
+      const remove = db.prepare('DELETE FROM sent_context_parts WHERE id = ?')
+      let removed = 0
+      for (const id of db.prepare('SELECT id FROM sent_context_parts').pluck().all() as number[])
+        if (!used.has(id)) removed += remove.run(id).changes
+      db.prepare('DELETE FROM sent_context_parts_sweep').run()
+      return removed
+    })
+    .immediate()
 }

@@ -120,16 +120,21 @@ describe('the contexts replies were sent with', () => {
     expect(g.db.prepare('SELECT count(*) FROM node_sent_contexts').pluck().get()).toBe(0)
   })
 
-  it('repeat their persona text and ancestors once, not once a turn: 200 turns take far less than 200 copies', () => {
+  it('repeat their persona text, memory lines, ancestors and dropped ids once, not once a turn: 200 turns take far less than 200 copies', () => {
     const g = setup()
     const f = g.flow()
     const persona = prose(1, 1000) // ~7 KB that does not compress
-    const memory = prose(2, 300)
     const ids: string[] = []
     let last: ContextPreview | null = null
     for (let i = 0; i < 200; i++) {
       const node = g.add(f, `Turn ${i}`, ids.length > 0 ? [ids.at(-1)!] : [])
-      last = companionContext(persona, memory, ids.slice(-150), `Turn ${i}: and the roses?`)
+      // The memory pack moves on by a line a turn (a new episode in, the oldest out).
+      const memory = Array.from({ length: 40 }, (_, k) => `- ${prose(100 + i + k, 8)}`).join('\n')
+      // The budget holds the newest 50 ancestors: the older ones are named as dropped, oldest first.
+      last = {
+        ...companionContext(persona, memory, ids.slice(-50), `Turn ${i}: and the roses?`),
+        dropped_node_ids: ids.slice(0, -50),
+      }
       g.graph.saveSentContext(node, last)
       ids.push(node)
     }
@@ -152,6 +157,24 @@ describe('the contexts replies were sent with', () => {
     // b's persona text and its ancestor line are gone; the memory and prompt a still uses stay.
     expect(parts()).toBe(3)
     expect(g.graph.sentContext(a)!.context.parts[0]!.text).toBe(prose(3, 200))
+  })
+
+  it('keep the lines a long part shares with a deleted one', () => {
+    const g = setup()
+    const f = g.flow()
+    const a = g.add(f, 'a')
+    const b = g.add(f, 'b', [a])
+    const memory = (from: number) => Array.from({ length: 30 }, (_, k) => `- ${prose(from + k, 8)}`).join('\n')
+    const kept = companionContext(prose(3, 200), memory(0), [], 'the first prompt, long enough')
+    g.graph.saveSentContext(a, kept)
+    g.graph.saveSentContext(b, companionContext(prose(3, 200), memory(1), [a], 'the second prompt, long enough'))
+    const rows = () => g.db.prepare('SELECT count(*) FROM sent_context_parts').pluck().get() as number
+    const before = rows()
+    g.graph.deleteNode({ id: b, flow_id: f, mode: 'reattach' })
+    new GraphService(g.db, new EventBus())
+    // b's memory pack, its one new line, its ancestor line and its prompt.
+    expect(rows()).toBe(before - 4)
+    expect(JSON.stringify(g.graph.sentContext(a)!.context)).toBe(JSON.stringify(kept))
   })
 
   it('stored whole before app migration 29 are rewritten against their parts and read back the same', () => {

@@ -11,6 +11,7 @@ import { killDuringStory } from './killDuringStory'
 import { killDuringWork } from './killDuringWork'
 import { killDuringWrites } from './killDuringWrites'
 import { killNotifications } from './killNotifications'
+import { memoryGrowth, memoryGrowthTurns } from './memoryGrowth'
 import { suiteSize } from './size'
 import { killWorkerUnderLoad, workerKillSize } from './workerKill'
 import buildTestWorkers from '../support/builtTestWorkers'
@@ -25,6 +26,7 @@ const suites = [
   'hostile_imports',
   'fuzz',
   'worker_kill',
+  'memory_growth',
 ] as const
 const chosen = process.argv.slice(2)
 const unknown = chosen.filter((name) => !(suites as readonly string[]).includes(name))
@@ -122,6 +124,13 @@ if (wanted('worker_kill')) {
   } finally {
     removeWorkers()
   }
+}
+
+if (wanted('memory_growth')) {
+  const turns = memoryGrowthTurns(size.size)
+  progress(`host memory over ${turns} chat turns`)
+  // rss_over_bound: issue 37's RSS growth ≤ 20 MB over 10,000 turns after warm-up (full size).
+  report((await memoryGrowth({ turns })) as unknown as Record<string, unknown>, ['rss_over_bound'])
 }
 
 console.log(JSON.stringify({ suite: 'summary', size: size.size, seed: size.seed, failed: failures }))
