@@ -6,6 +6,7 @@ import { startCore, type Core } from '../../main/core'
 import { importChatgpt } from '../../main/interop/chatgpt/chatgptImport'
 import { exportVizprompt, importVizprompt } from '../../main/interop/vizprompt'
 import type { ImportedNode } from '../../main/graph/graphService'
+import { sourceWorker } from '../support/sourceWorker'
 
 // Issue 37's import stall: how long the event loop of the process that imports (the host, with
 // every window and program it serves) is held while a large import is written, into an empty
@@ -93,7 +94,8 @@ export async function importStall(options: {
   const root = mkdtempSync(join(tmpdir(), 'loomverse-import-stall-'))
   const open: Core[] = []
   const core = (name: string) => {
-    const c = startCore({ home: join(root, name), mode: 'browser', log: () => {} })
+    // With the job worker, as the app runs: it checkpoints the WAL, so the import's commits do not.
+    const c = startCore({ home: join(root, name), mode: 'browser', log: () => {}, jobWorker: sourceWorker('job') })
     open.push(c)
     return c
   }

@@ -12,6 +12,7 @@ import { killDuringWork } from './killDuringWork'
 import { killDuringWrites } from './killDuringWrites'
 import { killNotifications } from './killNotifications'
 import { memoryGrowth, memoryGrowthTurns } from './memoryGrowth'
+import { importStall, importStallSize } from './importStall'
 import { suiteSize } from './size'
 import { killWorkerUnderLoad, workerKillSize } from './workerKill'
 import buildTestWorkers from '../support/builtTestWorkers'
@@ -26,6 +27,7 @@ const suites = [
   'hostile_imports',
   'fuzz',
   'worker_kill',
+  'import_stall',
   'memory_growth',
 ] as const
 const chosen = process.argv.slice(2)
@@ -124,6 +126,11 @@ if (wanted('worker_kill')) {
   } finally {
     removeWorkers()
   }
+}
+
+if (wanted('import_stall')) {
+  const r = await importStall({ ...importStallSize(size.size), progress })
+  report(r as unknown as Record<string, unknown>, ['over_budget'])
 }
 
 if (wanted('memory_growth')) {
