@@ -12,8 +12,11 @@ export interface KeptLines {
   set(nodeId: string, line: AncestorLine): void
 }
 
-/** Lines kept: a few long conversations' worth of history (a line is ~250 characters). */
-const KEPT = 20_000
+/**
+ * Lines kept: a few long conversations' worth of history (a line is ~250 characters). A prompt
+ * reads the newest few hundred of its flow; at 20,000 a 10,000-turn conversation kept every line.
+ */
+const KEPT = 5_000
 
 /**
  * Each ancestor's line of history (its summary, or the start of its turn), kept between
