@@ -119,7 +119,7 @@ async function planAll(
     }
     let plan: ConversationPlan
     try {
-      plan = planConversation(c)
+      plan = await planConversation(c, slices)
     } catch (e) {
       if (!(e instanceof OverLimit)) throw e
       skip(e.message)
