@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { basename } from 'node:path'
-import { z } from 'zod'
 import { cleanName } from '@shared/contract'
 import type { GraphService } from '../../graph/graphService'
 import type { EventBus } from '../../kernel/events'
 import { ImportFileError } from '../../kernel/importFileError'
-import { readImportFile } from '../../kernel/importFile'
+import { readJsonArray } from '../../kernel/importJsonArray'
 import { MAX_CHATGPT_EXPORT_BYTES, MAX_IMPORT_CONVERSATIONS, MAX_IMPORT_FILE_TEXT } from '../../kernel/importLimits'
 import { TimeSlices } from '../../kernel/timeSlices'
 import {
@@ -47,21 +46,17 @@ export async function importChatgpt(
 ): Promise<ChatgptImportReport> {
   if (/\.zip$/i.test(path))
     throw new ImportFileError(name, null, 'is the export archive: unzip it and choose conversations.json inside')
-  const text = await readImportFile(path, { name, maxBytes: MAX_CHATGPT_EXPORT_BYTES })
-  let raw: unknown
-  try {
-    raw = JSON.parse(text)
-  } catch (e) {
-    throw new ImportFileError(name, null, `is not JSON (${(e as Error).message})`)
-  }
-  const list = z.array(z.unknown()).safeParse(raw)
-  if (!list.success) throw new ImportFileError(name, null, 'is not a ChatGPT export: expected a list of conversations')
-  const total = list.data.length
+  const conversations = await readJsonArray(path, {
+    name,
+    maxBytes: MAX_CHATGPT_EXPORT_BYTES,
+    notArray: 'is not a ChatGPT export: expected a list of conversations',
+  })
+  const total = conversations.length
   if (total > MAX_IMPORT_CONVERSATIONS)
     throw new ImportFileError(name, null, `holds ${total} conversations, over the limit of ${MAX_IMPORT_CONVERSATIONS}`)
 
   const report: ChatgptImportReport = { flows: 0, nodes: 0, skipped: [] }
-  const planned = await planAll(list.data, new Set(deps.graph.listFlows().map((f) => f.description)), report, name)
+  const planned = await planAll(conversations, new Set(deps.graph.listFlows().map((f) => f.description)), report, name)
   const job = `import:chatgpt:${randomUUID()}`
   // Counted in nodes, not conversations: one conversation may hold most of an export.
   const totalNodes = planned.reduce((sum, p) => sum + p.plan.nodes.length, 0)
