@@ -340,7 +340,7 @@ export class GraphService {
    * A whole conversation from another app as a new flow, with one `flow_updated` at the end (an
    * import of thousands of turns must not emit one event per node). Each node names its parents
    * by their place in `nodes`, which lists parents before children. Written in slices of about
-   * 20 ms (kernel/slicedWrites.ts), each its own transaction, handing the event loop back between them: one
+   * 10 ms (kernel/slicedWrites.ts), each its own transaction, handing the event loop back between them: one
    * transaction of 40,000 nodes kept every window and the API waiting for seconds. Until the last
    * slice the flow is marked as importing (not listed; removed at start-up if the app stopped
    * mid-way), and a failure removes what was written. Not undoable: deleting the flow takes it back.

@@ -23,7 +23,7 @@ describe('importing a long conversation', () => {
     const seen: Array<{ written: number; listed: string[] }> = []
     let written = 0
     const importing = g.graph.importFlow({ name: 'imported', description: 'from elsewhere' }, conversation(1000), {
-      sliceMs: 0, // every slice as small as it gets (64 nodes): the test does not depend on the machine's speed
+      sliceMs: 0, // every slice as small as it gets (8 nodes): the test does not depend on the machine's speed
       onProgress: (n) => {
         written = n
         // What another window asking now would be told, in the turn after this slice.

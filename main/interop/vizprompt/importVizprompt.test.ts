@@ -52,7 +52,7 @@ describe('a large export', () => {
     const kept = target.graph.createFlow({ name: 'kept' }).id
     const seen: Array<{ written: number; listed: string[] }> = []
     const summary = await importVizprompt(target, dir, {
-      sliceMs: 0, // slices as small as they get (64 rows): the test does not depend on the machine's speed
+      sliceMs: 0, // slices as small as they get (8 rows): the test does not depend on the machine's speed
       onProgress: (written) =>
         setImmediate(() => seen.push({ written, listed: target.graph.listFlows().map((f) => f.id) })),
     })

@@ -48,7 +48,7 @@ export interface ImportOptions {
  * changes nothing. Where the database already has a node or flow, the newer version wins (node
  * `timestamp`, flow `updated`); the older one is reported as skipped.
  *
- * The rows are then written in slices of about 20 ms, each its own transaction (kernel/slicedWrites.ts): one
+ * The rows are then written in slices of about 10 ms, each its own transaction (kernel/slicedWrites.ts): one
  * transaction of 40,000 nodes kept every window and the API
  * waiting for seconds. A new flow is marked as importing until its last row is in (not listed;
  * removed at start-up if the app stopped mid-way), and a new node goes in with its place in a
