@@ -162,7 +162,7 @@ function kindOf(info: Stats): string {
 }
 
 /** The first line (1-based) whose bytes are not valid UTF-8. */
-function firstInvalidLine(bytes: Uint8Array): number {
+export function firstInvalidLine(bytes: Uint8Array): number {
   const decoder = new TextDecoder('utf-8', { fatal: true })
   let line = 1
   let start = 0

@@ -1,5 +1,5 @@
 import { JSONParser } from '@streamparser/json'
-import { openImportFile, type ImportFileOptions } from './importFile'
+import { firstInvalidLine, openImportFile, type ImportFileOptions } from './importFile'
 import { ImportFileError } from './importFileError'
 
 /** Bytes read (and parsed) at a time: a few milliseconds of work between turns of the event loop. */
@@ -33,7 +33,7 @@ export async function readJsonArray(
       try {
         text = decoder.decode(chunk as Buffer, { stream: true })
       } catch {
-        throw new ImportFileError(name, line + newlinesBeforeInvalid(chunk as Buffer), 'is not valid UTF-8 text')
+        throw new ImportFileError(name, line - 1 + firstInvalidLine(chunk as Buffer), 'is not valid UTF-8 text')
       }
       if (first) text = text.replace(/^\uFEFF/, '')
       first = false
@@ -71,21 +71,4 @@ function count(text: string, char: string): number {
   let n = 0
   for (let i = text.indexOf(char); i !== -1; i = text.indexOf(char, i + 1)) n++
   return n
-}
-
-/** Line breaks before the first byte that is not valid UTF-8 in `bytes`. */
-function newlinesBeforeInvalid(bytes: Buffer): number {
-  const decoder = new TextDecoder('utf-8', { fatal: true })
-  let lines = 0
-  for (let start = 0; ;) {
-    const end = bytes.indexOf(10, start)
-    try {
-      decoder.decode(bytes.subarray(start, end === -1 ? bytes.length : end))
-    } catch {
-      return lines
-    }
-    if (end === -1) return lines
-    start = end + 1
-    lines++
-  }
 }
