@@ -4,32 +4,21 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { version } from '../package.json'
-import { runCli, type CliIo } from './cli'
+import { runCli } from './cli'
 import { appMigrations } from './db/migrations'
 import { startCore } from './core'
 import { useTempHome } from '../tests/support/tempHome'
 import { ask, openWs } from '../tests/support/wsProbe'
+import { cliIo } from '../tests/support/cliIo'
 
 const home = useTempHome()
 
-function io(onServing?: (out: string[]) => Promise<void>) {
-  const out: string[] = []
-  const err: string[] = []
-  const cli: CliIo = {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    env: {},
-    untilStopped: () => (onServing ? onServing(out) : Promise.resolve()),
-  }
-  return { cli, out, err }
-}
-
 describe('loomverse CLI', () => {
   it('prints its version and help', async () => {
-    const v = io()
+    const v = cliIo()
     expect(await runCli(['--version'], v.cli)).toBe(0)
     expect(v.out).toEqual([version])
-    const h = io()
+    const h = cliIo()
     expect(await runCli(['--help'], h.cli)).toBe(0)
     expect(h.out.join('\n')).toMatch(/loomverse serve \[--port N\] \[--home DIR\] \[--token T\]/)
     for (const command of ['create-node', 'search', 'export', 'import'])
@@ -45,7 +34,7 @@ describe('loomverse CLI', () => {
       [['serve', '--token', 'short'], /--token must be at least 16 characters/],
     ]
     for (const [argv, message] of cases) {
-      const r = io()
+      const r = cliIo()
       expect(await runCli(argv, r.cli)).toBe(2)
       expect(r.err.join('\n')).toMatch(message)
     }
@@ -53,7 +42,7 @@ describe('loomverse CLI', () => {
 
   it('serve prints the URL with the real port and token, answers on it, and stops cleanly', async () => {
     const dir = home()
-    const r = io(async (out) => {
+    const r = cliIo(async (out) => {
       const line = out.find((l) => l.startsWith('Loomverse is running at '))!
       const url = new URL(line.slice('Loomverse is running at '.length))
       expect(url.hostname).toBe('127.0.0.1')
@@ -70,12 +59,12 @@ describe('loomverse CLI', () => {
 
   it('refuses to serve a data folder written by a newer Loomverse, exiting 1 with the reason', async () => {
     const dir = home()
-    const first = io(async () => {})
+    const first = cliIo(async () => {})
     expect(await runCli(['serve', '--home', dir, '--port', '0'], first.cli)).toBe(0)
     const db = new Database(join(dir, 'loomverse.db'))
     db.pragma('user_version = 42')
     db.close()
-    const second = io(async () => {
+    const second = cliIo(async () => {
       throw new Error('must not start serving')
     })
     expect(await runCli(['serve', '--home', dir, '--port', '0'], second.cli)).toBe(1)
@@ -92,7 +81,7 @@ describe('loomverse CLI', () => {
       holder.listen(8080, '127.0.0.1', () => resolve())
     })
     try {
-      const r = io(async () => {
+      const r = cliIo(async () => {
         throw new Error('must not start serving')
       })
       expect(await runCli(['serve', '--home', home()], r.cli)).toBe(1)
@@ -104,7 +93,7 @@ describe('loomverse CLI', () => {
 
   it('reads the token from LOOMVERSE_TOKEN and the home from LOOMVERSE_HOME', async () => {
     const dir = home()
-    const r = io(async (out) => {
+    const r = cliIo(async (out) => {
       expect(out[0]).toMatch(/\?token=env-token-0123456789abcdef$/)
       expect(out[1]).toContain(dir)
     })
@@ -115,7 +104,7 @@ describe('loomverse CLI', () => {
 
 /** Runs one command to completion; returns its exit code and what it printed. */
 async function run(...argv: string[]) {
-  const r = io()
+  const r = cliIo()
   const code = await runCli(argv, r.cli)
   return { code, out: r.out, err: r.err.join('\n') }
 }

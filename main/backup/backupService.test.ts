@@ -9,7 +9,7 @@ import { openDatabase, type Db } from '../db/open'
 import { EventBus } from '../kernel/events'
 import { ensureHome } from '../kernel/home'
 import { BackupService } from './backupService'
-import { damageDatabase } from './testDamage'
+import { damageDatabase } from '../../tests/support/backupDamage'
 
 const temp = useTempHome()
 const dbs: Db[] = []

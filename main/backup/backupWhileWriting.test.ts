@@ -4,7 +4,7 @@ import type { BackupResult, EventData, JobProgress, Method, RestoreReport } from
 import { afterEach, describe, expect, it } from 'vitest'
 import { useTempHome } from '../../tests/support/tempHome'
 import { startCore, type Core } from '../core'
-import { damageDatabase } from './testDamage'
+import { damageDatabase } from '../../tests/support/backupDamage'
 import { checkDatabase } from './sqliteCopy'
 
 // Issue 37, Done when: "Backup while 10 clients write, restore, compare: every acknowledged

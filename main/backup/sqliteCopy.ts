@@ -11,12 +11,6 @@ const RESTARTS_BEFORE_ONE_STEP = 4
 /** better-sqlite3's largest step ("all remaining pages"). */
 const ALL_PAGES = 0x7fffffff
 
-export interface CopyOutcome {
-  pages: number
-  /** Times another connection's commit sent the copy back to its start. */
-  restarts: number
-}
-
 /**
  * Copies a live database with SQLite's online backup, a few hundred pages per turn of the
  * event loop. Commits through `source` itself are carried into the copy as they happen; a
@@ -24,12 +18,13 @@ export interface CopyOutcome {
  * bigger steps and the fourth finishes in one. The copy is a snapshot taken at its last step:
  * every write committed before the copy began is in it.
  */
-export async function copyDatabase(source: Db, dest: string, stopped: () => string | null): Promise<CopyOutcome> {
+export async function copyDatabase(source: Db, dest: string, stopped: () => string | null): Promise<void> {
   await mkdir(dirname(dest), { recursive: true })
   let step = FIRST_STEP_PAGES
+  // Times another connection's commit sent the copy back to its start.
   let restarts = 0
   let remaining = Infinity
-  const done = await source.backup(dest, {
+  await source.backup(dest, {
     progress: ({ remainingPages }) => {
       const reason = stopped()
       if (reason) throw new Error(reason)
@@ -41,7 +36,6 @@ export async function copyDatabase(source: Db, dest: string, stopped: () => stri
       return step
     },
   })
-  return { pages: done.totalPages, restarts }
 }
 
 /**

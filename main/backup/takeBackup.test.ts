@@ -9,7 +9,7 @@ import { readManifest } from './manifest'
 import { restoreBackup } from './restoreBackup'
 import { takeBackup, type TakeBackupDeps } from './takeBackup'
 import { verifyBackup } from './verifyBackup'
-import { damageDatabase, resealManifest } from './testDamage'
+import { damageDatabase, resealManifest } from '../../tests/support/backupDamage'
 
 const temp = useTempHome()
 const open: Db[] = []

@@ -366,7 +366,7 @@ export class GraphService {
           persona_id: flow.persona_id ?? null,
           now,
         })
-        this.store.beginFlowImport(id, now)
+        this.markImporting(id)
       })
       .immediate()
     try {
@@ -381,7 +381,7 @@ export class GraphService {
         },
         { sliceMs: options.sliceMs, onSlice: options.onProgress },
       )
-      this.store.endFlowImport(id)
+      this.importFinished(id)
     } catch (e) {
       this.dropUnfinishedImport(id)
       throw e
@@ -390,8 +390,20 @@ export class GraphService {
     return { flow_id: id, node_ids: ids }
   }
 
+  /**
+   * Marks a flow an import writes in slices: left out of the flow list until importFinished,
+   * removed at start-up if the app stops first. Call in the transaction that writes its row.
+   */
+  markImporting(flowId: string): void {
+    this.store.beginFlowImport(flowId, isoNow())
+  }
+
+  importFinished(flowId: string): void {
+    this.store.endFlowImport(flowId)
+  }
+
   /** Removes a flow an import could not finish, with the nodes no other flow holds. */
-  private dropUnfinishedImport(flowId: string): void {
+  dropUnfinishedImport(flowId: string): void {
     if (!this.db.open) return
     this.db.transaction(() => this.store.deleteFlowWithOrphans(flowId)).immediate()
   }

@@ -71,6 +71,11 @@ export class GraphStore {
     this.sql('DELETE FROM flow_imports WHERE flow_id = ?').run(flowId)
   }
 
+  /** Flows an import marked and never finished. */
+  unfinishedImports(): string[] {
+    return this.sql('SELECT flow_id FROM flow_imports').pluck().all() as string[]
+  }
+
   flowRow(id: string): FlowRow | undefined {
     return this.sql('SELECT * FROM flows WHERE id = ?').get(id) as FlowRow | undefined
   }

@@ -11,7 +11,7 @@ export function removeUnfinishedImports(db: Db): number {
   const store = new GraphStore(db)
   return db
     .transaction(() => {
-      const flows = db.prepare('SELECT flow_id FROM flow_imports').pluck().all() as string[]
+      const flows = store.unfinishedImports()
       for (const flowId of flows) store.deleteFlowWithOrphans(flowId)
       return flows.length
     })

@@ -121,11 +121,9 @@ type Step = () => void
 
 async function writePlan(deps: VizpromptDeps, rows: ImportRows, plan: Plan, options: ImportOptions) {
   const { db } = deps
-  const store = deps.graph.store
   const inserted: string[] = []
   const updated: Node[] = []
   const removed: string[] = []
-  const started = new Date().toISOString()
   // Where each node goes in the new flows: a new node is written together with its places.
   const placesInNewFlows = new Map<string, Array<{ flowId: string; member: Flow['nodes'][number] }>>()
   for (const flow of plan.newFlows)
@@ -162,7 +160,7 @@ async function writePlan(deps: VizpromptDeps, rows: ImportRows, plan: Plan, opti
   db.transaction(() => {
     for (const flow of plan.newFlows) {
       rows.insertFlowRow(flow)
-      store.beginFlowImport(flow.id, started)
+      deps.graph.markImporting(flow.id)
     }
   }).immediate()
   try {
@@ -173,7 +171,7 @@ async function writePlan(deps: VizpromptDeps, rows: ImportRows, plan: Plan, opti
     db.transaction(() => {
       for (const flow of plan.newFlows) {
         rows.finishFlow(flow)
-        store.endFlowImport(flow.id)
+        deps.graph.importFinished(flow.id)
       }
       // A replaced flow and the nodes only it brings, at once: the flow the user sees goes from
       // the old version to the new one, never through a half-written one.
@@ -184,19 +182,11 @@ async function writePlan(deps: VizpromptDeps, rows: ImportRows, plan: Plan, opti
       for (const flow of plan.replacedFlows) removed.push(...rows.replaceFlow(flow))
     }).immediate()
   } catch (e) {
-    removeUnfinished(deps, plan.newFlows)
+    for (const flow of plan.newFlows) deps.graph.dropUnfinishedImport(flow.id)
     throw e
   }
   const flows = [...plan.newFlows, ...plan.replacedFlows].map((f) => f.id)
   return { flows, inserted, updated, removed, skipped: plan.skipped }
-}
-
-/** After a failed write: the new flows go, with the nodes no other flow holds. */
-function removeUnfinished({ db, graph }: VizpromptDeps, flows: Flow[]): void {
-  if (!db.open) return
-  db.transaction(() => {
-    for (const flow of flows) graph.store.deleteFlowWithOrphans(flow.id)
-  }).immediate()
 }
 
 /**

@@ -90,6 +90,8 @@ describe('the job worker under its supervisor', () => {
       workerRestarts: quickRestarts,
     })
     await h.core.jobs.terminate()
+    // No restart waits out its back-off either (an event would only come after it).
+    expect(h.core.jobs['worker'].restarting).toBe(false)
     expect(h.core.jobs.workerStatus()).toMatchObject({ state: 'ok', restarts: 0 })
     expect(h.events.filter((e) => e.event === 'worker_status')).toEqual([])
   })

@@ -73,6 +73,8 @@ describe('a supervised worker', () => {
     s.worker.start()
     await s.firstDeath
     await s.worker.stop({ type: 'stop' })
+    // The back-off's timer is gone, not merely a minute away.
+    expect(s.worker.restarting).toBe(false)
     expect(s.worker.start()).toBe(false)
     expect(s.worker.restart().state).toBe('ok')
     expect(s.launches()).toBe(1)

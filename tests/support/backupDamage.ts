@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { hashFile } from './fileCopy'
-import { entryPath } from './homeInventory'
-import { DATA_FOLDER, readManifest, writeManifest } from './manifest'
+import { hashFile } from '../../main/backup/fileCopy'
+import { entryPath } from '../../main/backup/homeInventory'
+import { DATA_FOLDER, readManifest, writeManifest } from '../../main/backup/manifest'
 
-// Test helpers only (imported by tests): damage a backup the way a failing disk would.
+// Test support: damage a backup the way a failing disk would.
 
 /** Flips bytes in the middle of a database's second page: its b-tree no longer reads. */
 export function damageDatabase(file: string): void {
