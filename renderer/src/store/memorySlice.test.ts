@@ -193,4 +193,15 @@ describe('memory slice', () => {
       vi.useRealTimers()
     }
   })
+  it('keeps a persona picked while the first conversation loads, and drops it when another conversation opens', () => {
+    const { client } = memoryClient([])
+    const store = createAppStore(client)
+    store.setState({ panel: 'memory' })
+    store.getState().setMemoryPersona('p2')
+    // After a reload the last conversation arrives once the user may already have chosen.
+    store.setState({ flowId: 'f1' })
+    expect(store.getState().memoryPersonaId).toBe('p2')
+    store.setState({ flowId: 'f2' })
+    expect(store.getState().memoryPersonaId).toBeNull()
+  })
 })

@@ -401,7 +401,9 @@ export function wireMemoryEvents(client: Client, store: AppStore): void {
   let shownPersona: string | null = null
   let shownKey: string | null = null
   store.subscribe((state, previous) => {
-    if (state.flowId !== previous.flowId && state.memoryPersonaId !== null) {
+    // Another conversation brings its own persona back; the first one opened after a
+    // (re)load does not, or a persona picked while it loads would be dropped.
+    if (previous.flowId !== null && state.flowId !== previous.flowId && state.memoryPersonaId !== null) {
       store.setState({ memoryPersonaId: null }) // re-enters with the new persona
       return
     }
