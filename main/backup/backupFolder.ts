@@ -1,12 +1,7 @@
 import { lstat, readdir, realpath } from 'node:fs/promises'
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { AppError } from '@shared/errors'
-
-/** True when `path` is `folder` or lies below it (both already resolved). */
-export function isInside(path: string, folder: string): boolean {
-  const r = relative(folder, path)
-  return r === '' || (r !== '..' && !r.startsWith(`..${sep}`) && !isAbsolute(r))
-}
+import { isInside } from '../kernel/isInside'
 
 /**
  * A folder the user typed for backups (a window names it: browser mode has no native picker):

@@ -1,7 +1,8 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs'
 import { lstat, mkdir, open, realpath, type FileHandle } from 'node:fs/promises'
-import { isAbsolute, relative, resolve, sep } from 'node:path'
+import { resolve } from 'node:path'
 import { ImportFileError, lineAtOffset } from './importFileError'
+import { isInside } from './isInside'
 import { mebibytes } from './importLimits'
 
 // Reading a file a user asked to import, without trusting what is at the path: a symbolic
@@ -199,7 +200,7 @@ export async function chooseImportPath(requested: string, importsDir: string | n
     new ImportFileError(requested, null, `is not in the imports folder; copy it into ${importsDir} first`, 'forbidden')
   if ((await lstat(importsDir)).isSymbolicLink()) throw outside()
   const path = resolve(importsDir, requested)
-  if (!inside(importsDir, path)) throw outside()
+  if (path === resolve(importsDir) || !isInside(path, resolve(importsDir))) throw outside()
   // A link anywhere on the way (a folder inside imports/ pointing out) shows as a different real path.
   const real = await realpath(path).catch((e: unknown) => {
     const code = (e as NodeJS.ErrnoException).code
@@ -212,11 +213,7 @@ export async function chooseImportPath(requested: string, importsDir: string | n
   if ((await lstat(path)).isSymbolicLink()) {
     throw new ImportFileError(requested, null, 'is a symbolic link; an import never follows one')
   }
-  if (!inside(await realpath(importsDir), real)) throw outside()
+  const folder = await realpath(importsDir)
+  if (real === folder || !isInside(real, folder)) throw outside()
   return { path, name: requested }
-}
-
-function inside(folder: string, path: string): boolean {
-  const rel = relative(folder, path)
-  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel)
 }

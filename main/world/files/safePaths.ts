@@ -2,6 +2,7 @@ import { lstatSync, mkdirSync, realpathSync } from 'node:fs'
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { TRASH_ID } from '@shared/contract'
 import { AppError } from '@shared/errors'
+import { isInside } from '../../kernel/isInside'
 import { ITEM_FILE_NAME } from './itemFileName'
 
 /** The two folders item files live in, as stored in FILE_PATH (relative to the data home). */
@@ -46,8 +47,8 @@ export function resolveItemPath(home: string, filePath: string): { folder: ItemF
 /** A folder swapped for a symlink pointing out of the home is refused, not followed. */
 export function checkFolderInsideHome(home: string, dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
-  const rel = relative(realpathSync(home), realpathSync(dir))
-  if (rel.startsWith('..') || isAbsolute(rel)) throw new AppError('forbidden', `${dir} points outside the data folder`)
+  if (!isInside(realpathSync(dir), realpathSync(home)))
+    throw new AppError('forbidden', `${dir} points outside the data folder`)
 }
 
 /**
