@@ -17,6 +17,13 @@ export interface NodeAncestry {
 
 /** Nodes whose ancestry is kept: the turns being answered and previewed in the open flows. */
 const KEPT = 16
+/**
+ * And at most this many path nodes in all of them. Each kept path is arrays and a set of its own
+ * (~60 bytes a node), so sixteen paths of a 10,000-turn conversation held ~10 MB, 1 KB a turn
+ * (bench/graph/hostMemory.ts); a turn needs only its parent's. A path longer than this is read
+ * from the database every time (~5 ms per thousand turns).
+ */
+const KEPT_PATH_NODES = 40_000
 
 /**
  * The ancestry of the newest nodes, kept. Every prompt reads what is above its parent, and in a
@@ -29,7 +36,11 @@ const KEPT = 16
  * too); a new turn's edge goes into a new node, which is on no kept path.
  */
 export class Ancestry {
-  private readonly kept = new LRUCache<string, NodeAncestry>({ max: KEPT })
+  private readonly kept = new LRUCache<string, NodeAncestry>({
+    max: KEPT,
+    maxSize: KEPT_PATH_NODES,
+    sizeCalculation: (a) => a.order.length,
+  })
   private readonly changes: ChangeLogReader
 
   constructor(private readonly store: GraphStore) {
