@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { useTempHome } from '../../tests/support/tempHome'
 import { startCore, type Core } from '../core'
 import { damageDatabase } from '../../tests/support/backupDamage'
-import { checkDatabase } from './sqliteCopy'
+import { checkDatabase } from '../db/checkDatabase'
 
 // Issue 37, Done when: "Backup while 10 clients write, restore, compare: every acknowledged
 // write is in the restored copy."
@@ -92,7 +92,7 @@ describe('backup while clients write', () => {
     const report = await call<RestoreReport>(core, 'backup_restore', { backup: result.path, to })
     expect(report).toMatchObject({ ok: true, failed: [], home: to })
     for (const file of ['loomverse.db', join('memory', `memory_${persona.id}.db`)])
-      expect(checkDatabase(join(to, file), 'full')).toMatchObject({ ok: true })
+      expect(await checkDatabase(join(to, file), 'full')).toMatchObject({ ok: true })
 
     const restored = start(to)
     const expected = acks.filter((a) => a.before)

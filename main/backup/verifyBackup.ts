@@ -1,8 +1,8 @@
 import type { BackupProblem, BackupVerifyReport } from '@shared/contract'
+import { checkDatabase } from '../db/checkDatabase'
 import { hashFile } from './fileCopy'
 import { entryPath } from './homeInventory'
 import { DATA_FOLDER, readManifest, type Manifest, type ManifestEntry } from './manifest'
-import { checkDatabase } from './sqliteCopy'
 import { join } from 'node:path'
 
 export interface Verified extends BackupVerifyReport {
@@ -33,7 +33,8 @@ export async function verifyBackup(backup: string, depth: 'quick' | 'full'): Pro
   const failed: BackupProblem[] = []
   for (const entry of manifest.databases) {
     const problem =
-      (await fileProblem(data, entry)) ?? databaseProblem(entryPath(data, entry.path), entry.user_version, depth)
+      (await fileProblem(data, entry)) ??
+      (await databaseProblem(entryPath(data, entry.path), entry.user_version, depth))
     if (problem) failed.push({ path: entry.path, reason: problem })
     else checked.push(entry.path)
   }
@@ -57,8 +58,8 @@ async function fileProblem(data: string, entry: ManifestEntry): Promise<string |
   }
 }
 
-function databaseProblem(file: string, userVersion: number, depth: 'quick' | 'full'): string | null {
-  const check = checkDatabase(file, depth)
+async function databaseProblem(file: string, userVersion: number, depth: 'quick' | 'full'): Promise<string | null> {
+  const check = await checkDatabase(file, depth)
   if (!check.ok) return `SQLite's check failed: ${check.problem}`
   if (check.userVersion !== userVersion) return `schema version ${check.userVersion}, the manifest says ${userVersion}`
   return null

@@ -84,6 +84,6 @@ export function vecExtensionPath(): string {
  * names it here, so node_modules stays built for Node and `npm test` never needs a rebuild.
  * Packaged apps use the module electron-builder rebuilt, so the variable is unset there.
  */
-function nativeBinding(): string | undefined {
+export function nativeBinding(): string | undefined {
   return process.env.LOOMVERSE_SQLITE_BINDING || undefined
 }
