@@ -13,10 +13,11 @@ export interface ContextFlow {
   /** Every connection into the parents and their ancestors (more does no harm). */
   connections: readonly Connection[]
   /**
-   * A node's active path, oldest first, the node itself last (as dag.activePath orders it), when
-   * the flow keeps it at hand: a single parent's history then needs no walk of the connections.
+   * A node's active path, oldest first, the node itself last (as dag.activePath orders it), and
+   * the same nodes as a set, when the flow keeps them at hand: a single parent's history then
+   * needs no walk of the connections, nor a set made of 20,000 ids a prompt.
    */
-  pathTo?: (nodeId: string) => readonly string[]
+  pathTo?: (nodeId: string) => { order: readonly string[]; members: ReadonlySet<string> }
   /** The flow's pinned nodes, in the order of their indexes. */
   pinned: readonly string[]
   isMember: (id: string) => boolean
@@ -196,7 +197,7 @@ function ancestorsOf(
   if (parents.length === 1 && flow.pathTo) {
     // The parent is the last of its path: the rest are its ancestors in order.
     const path = flow.pathTo(parents[0]!)
-    return { onPath: new Set(path), ordered: path.slice(0, -1) }
+    return { onPath: path.members, ordered: path.order.slice(0, -1) }
   }
   const onPath = pathThrough(flow.connections, parents, timestamp)
   const ordered = topologicalOrder(

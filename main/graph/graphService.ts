@@ -258,7 +258,7 @@ export class GraphService {
       id: info.id,
       system_prompt: info.system_prompt,
       connections: this.edgesAbove(flowId, parentIds),
-      pathTo: (id) => this.ancestry.of(flowId, id).order,
+      pathTo: (id) => this.ancestry.of(flowId, id),
       pinned: this.store.pinnedIds(flowId),
       isMember: (id) => this.store.isMember(flowId, id),
       lines: this.lines.current(),
