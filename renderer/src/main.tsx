@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app/App'
+import './app/tokens.css'
 import './app/styles.css'
 import { connect } from './bridge'
 import { initI18n, pickLanguage } from './i18n'
