@@ -1,18 +1,83 @@
-import { useEffect, useRef, type ReactNode } from 'react'
+import { useEffect, useId, useRef, type ReactNode } from 'react'
+import './ui.css'
 
-/** A modal dialog: focus moves inside, Escape and the backdrop close it. */
-export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+// Dialogs open over one another (a confirmation over an item's dialog): only the top one
+// answers Escape and keeps the focus.
+const stack: HTMLElement[] = []
+
+const FOCUSABLE =
+  'a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])'
+
+/** Tab and Shift+Tab go round inside `box`. */
+export function trapTab(e: KeyboardEvent | React.KeyboardEvent, box: HTMLElement): void {
+  if (e.key !== 'Tab') return
+  const all = [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null)
+  if (all.length === 0) return
+  const first = all[0]!
+  const last = all[all.length - 1]!
+  if (e.shiftKey && (document.activeElement === first || !box.contains(document.activeElement))) {
+    e.preventDefault()
+    last.focus()
+  } else if (!e.shiftKey && (document.activeElement === last || !box.contains(document.activeElement))) {
+    e.preventDefault()
+    first.focus()
+  }
+}
+
+/**
+ * A modal dialog, labelled by its title: focus moves inside and stays there (Tab goes round),
+ * Escape and the backdrop close it, and the focus goes back where it was when it closes.
+ */
+export function Dialog({
+  title,
+  onClose,
+  children,
+  className,
+  size = 'md',
+}: {
+  title: string
+  onClose: () => void
+  children: ReactNode
+  className?: string
+  size?: 'sm' | 'md' | 'lg'
+}) {
   const box = useRef<HTMLDivElement>(null)
+  const titleId = useId()
+  const close = useRef(onClose)
   useEffect(() => {
-    box.current?.querySelector<HTMLElement>('textarea, input, button.primary, button')?.focus()
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
+    close.current = onClose
   }, [onClose])
+  useEffect(() => {
+    const el = box.current!
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    stack.push(el)
+    el.querySelector<HTMLElement>(
+      '[data-autofocus], textarea, input, button.primary, button.btn-primary, button',
+    )?.focus()
+    const onKey = (e: KeyboardEvent) => {
+      if (stack.at(-1) !== el) return
+      if (e.key === 'Escape') {
+        e.preventDefault()
+        close.current()
+      } else trapTab(e, el)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => {
+      window.removeEventListener('keydown', onKey)
+      stack.splice(stack.indexOf(el), 1)
+      if (before?.isConnected) before.focus()
+    }
+  }, [])
   return (
     <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="dialog" role="dialog" aria-modal="true" aria-label={title} ref={box}>
-        <h2>{title}</h2>
+      <div
+        className={`dialog dialog-${size}${className ? ` ${className}` : ''}`}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        ref={box}
+      >
+        <h2 id={titleId}>{title}</h2>
         {children}
       </div>
     </div>
