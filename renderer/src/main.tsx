@@ -1,8 +1,10 @@
+// The base stylesheets first (React Flow's, then ours): each component's own CSS, imported with it, comes after and wins.
+import '@xyflow/react/dist/style.css'
+import './app/tokens.css'
+import './app/styles.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app/App'
-import './app/tokens.css'
-import './app/styles.css'
 import { connect } from './bridge'
 import { initI18n, pickLanguage } from './i18n'
 import { createAppStore, StoreContext } from './store'

@@ -4,6 +4,8 @@ import { GraphCanvas } from '../features/graph/GraphCanvas'
 import { Header } from '../features/header/Header'
 import { MemoryInspector } from '../features/memory/MemoryInspector'
 import { Modals } from '../features/modals/Modals'
+import { CommandPalette } from '../features/palette/CommandPalette'
+import { ShortcutsDialog } from '../features/palette/ShortcutsDialog'
 import { ONBOARDING_DISMISSED } from '../features/providers/OnboardingDialog'
 import { SearchPanel } from '../features/search/SearchPanel'
 import { BuildingSidebar } from '../features/sidebar/BuildingSidebar'
@@ -64,6 +66,8 @@ export function App() {
       {panel === 'story' && <StoryPanel />}
       <StatusBar />
       <Modals />
+      <CommandPalette />
+      <ShortcutsDialog />
       <Toasts />
     </div>
   )

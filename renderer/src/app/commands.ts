@@ -1,5 +1,7 @@
+import i18next from 'i18next'
 import { placeSibling } from '../features/graph/layout'
 import type { App } from '../store'
+import { useShell } from './shell'
 
 /**
  * Every keyboard shortcut and toolbar action in one place (excalidraw's pattern): a command
@@ -12,9 +14,20 @@ export interface Command {
   keyTest?: (e: KeyboardEvent) => boolean
   enabled: (s: App) => boolean
   run: (s: App) => void
+  /** The shortcut as the shortcuts list shows it, `Mod` standing for Ctrl (⌘ on a Mac). */
+  keys?: string
+  /** Also while typing in a field (the palette's own shortcut). */
+  global?: boolean
+  /** Left out of the command palette (it is the palette, or only makes sense as a key). */
+  hidden?: boolean
 }
 
 const mod = (e: KeyboardEvent) => e.ctrlKey || e.metaKey
+const always = () => true
+const shell = () => useShell.getState()
+const openPanel = (s: App, panel: 'search' | 'memory' | 'context' | 'story') => {
+  if (s.panel !== panel) s.togglePanel(panel)
+}
 
 export const commands: Command[] = [
   {
@@ -23,6 +36,7 @@ export const commands: Command[] = [
     keyTest: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 'z',
     enabled: (s) => s.undo.can_undo,
     run: (s) => void s.undoEdit(),
+    keys: 'Mod+Z',
   },
   {
     id: 'redo',
@@ -30,7 +44,97 @@ export const commands: Command[] = [
     keyTest: (e) => mod(e) && ((e.shiftKey && e.key.toLowerCase() === 'z') || e.key.toLowerCase() === 'y'),
     enabled: (s) => s.undo.can_redo,
     run: (s) => void s.redoEdit(),
+    keys: 'Mod+Shift+Z',
   },
+  {
+    id: 'palette.open',
+    label: 'shell.cmd.palette',
+    keyTest: (e) => mod(e) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'k',
+    keys: 'Mod+K',
+    global: true,
+    hidden: true,
+    enabled: always,
+    run: () => (shell().palette ? shell().closePalette() : shell().openPalette()),
+  },
+  {
+    id: 'shortcuts.show',
+    label: 'shell.cmd.shortcuts',
+    keyTest: (e) => mod(e) && !e.altKey && (e.key === '/' || e.code === 'Slash'),
+    keys: 'Mod+/',
+    global: true,
+    enabled: always,
+    run: () => shell().setShortcutsOpen(!shell().shortcutsOpen),
+  },
+  {
+    id: 'conversation.new',
+    label: 'shell.cmd.newConversation',
+    keyTest: (e) => mod(e) && e.altKey && e.key.toLowerCase() === 'n',
+    keys: 'Mod+Alt+N',
+    enabled: always,
+    run: (s) => void s.createFlow(i18next.t('graph.defaultFlowName')),
+  },
+  {
+    id: 'conversation.switch',
+    label: 'shell.cmd.switchConversation',
+    enabled: (s) => s.flows.length > 0,
+    run: () => shell().openPalette('conversations'),
+  },
+  {
+    id: 'persona.choose',
+    label: 'shell.cmd.choosePersona',
+    enabled: (s) => s.personas.length > 0,
+    run: () => shell().openPalette('personas'),
+  },
+  {
+    id: 'personas.manage',
+    label: 'shell.cmd.personas',
+    enabled: always,
+    run: (s) => s.openModal({ name: 'personas' }),
+  },
+  {
+    id: 'composer.focus',
+    label: 'shell.cmd.focusComposer',
+    enabled: (s) => s.flowId !== null,
+    run: () => document.getElementById('composer-input')?.focus(),
+  },
+  { id: 'search.open', label: 'shell.cmd.search', enabled: always, run: (s) => openPanel(s, 'search') },
+  { id: 'memory.open', label: 'shell.cmd.memory', enabled: always, run: (s) => openPanel(s, 'memory') },
+  {
+    id: 'context.open',
+    label: 'shell.cmd.context',
+    enabled: (s) => s.flowId !== null,
+    run: (s) => openPanel(s, 'context'),
+  },
+  { id: 'stories.open', label: 'shell.cmd.stories', enabled: always, run: (s) => s.openModal({ name: 'stories' }) },
+  {
+    id: 'story.panel',
+    label: 'shell.cmd.storyPanel',
+    enabled: (s) => s.story !== null,
+    run: (s) => openPanel(s, 'story'),
+  },
+  {
+    id: 'panel.close',
+    label: 'shell.cmd.closePanel',
+    enabled: (s) => s.panel !== null,
+    run: (s) => s.togglePanel(s.panel!),
+  },
+  { id: 'settings.open', label: 'shell.cmd.settings', enabled: always, run: () => shell().setSettingsOpen(true) },
+  { id: 'providers.open', label: 'providers.open', enabled: always, run: (s) => s.openModal({ name: 'providers' }) },
+  { id: 'transfer.open', label: 'transfer.open', enabled: always, run: (s) => s.openModal({ name: 'transfer' }) },
+  { id: 'programs.open', label: 'programs.open', enabled: always, run: (s) => s.openModal({ name: 'programs' }) },
+  { id: 'backup.open', label: 'backup.open', enabled: always, run: (s) => s.openModal({ name: 'backup' }) },
+  ...(['light', 'dark', 'system'] as const).map((theme): Command => ({
+    id: `theme.${theme}`,
+    label: `shell.cmd.theme.${theme}`,
+    enabled: (s) => s.settings !== null && s.settings.theme !== theme,
+    run: (s) => void s.updateSettings({ theme }),
+  })),
+  ...(['en', 'ja', 'auto'] as const).map((language): Command => ({
+    id: `language.${language}`,
+    label: `shell.cmd.language.${language}`,
+    enabled: (s) => s.settings !== null && s.settings.language !== language,
+    run: (s) => void s.updateSettings({ language }),
+  })),
 ]
 
 export function command(id: string): Command {

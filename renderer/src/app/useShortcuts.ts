@@ -6,9 +6,9 @@ export function useShortcuts(): void {
   const store = useAppStore()
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (isTyping(e.target)) return
+      const typing = isTyping(e.target)
       const state = store.getState()
-      const hit = commands.find((c) => c.keyTest?.(e) && c.enabled(state))
+      const hit = commands.find((c) => (!typing || c.global) && c.keyTest?.(e) && c.enabled(state))
       if (!hit) return
       e.preventDefault()
       hit.run(state)

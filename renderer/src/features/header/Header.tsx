@@ -1,40 +1,143 @@
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import {
+  ArchiveRestore,
+  BookOpen,
+  Brain,
+  Cable,
+  Command as CommandIcon,
+  Ellipsis,
+  FileInput,
+  Keyboard,
+  Search,
+  ScrollText,
+  Server,
+  Settings as SettingsIcon,
+  Waypoints,
+} from 'lucide-react'
+import { useShell } from '../../app/shell'
 import { useApp } from '../../store'
+import { Button, IconButton } from '../../ui/Button'
+import { Menu } from '../../ui/Menu'
 import { FlowPicker } from '../graph/FlowPicker'
+import { keyLabel } from '../palette/keys'
 import { SettingsPanel } from '../settings/SettingsPanel'
 import { PersonaPicker } from './PersonaPicker'
+import './header.css'
 
+/**
+ * The top bar, one row at 1280 px: who speaks and in which conversation on the left; the
+ * panels (stories, search, memory) as icon-and-label buttons on the right; the rarer
+ * dialogs and the command palette in the "More" menu; the settings as an icon button.
+ */
 export function Header() {
   const { t } = useTranslation()
-  const [settingsOpen, setSettingsOpen] = useState(false)
+  const settingsOpen = useShell((s) => s.settingsOpen)
+  const setSettingsOpen = useShell((s) => s.setSettingsOpen)
+  const openPalette = useShell((s) => s.openPalette)
+  const setShortcutsOpen = useShell((s) => s.setShortcutsOpen)
   const panel = useApp((s) => s.panel)
   const togglePanel = useApp((s) => s.togglePanel)
   const openModal = useApp((s) => s.openModal)
   const story = useApp((s) => s.story)
   return (
     <header className="app-header">
-      <h1 className="app-title">{t('app.name')}</h1>
+      <div className="header-brand">
+        <span className="header-mark" aria-hidden="true">
+          <Waypoints size={18} />
+        </span>
+        <h1 className="app-title">{t('app.name')}</h1>
+      </div>
       <PersonaPicker />
-      <FlowPicker />
+      {/* The conversation picker's place; the conversation list takes over from it. */}
+      <div className="header-conversation">
+        <FlowPicker />
+      </div>
       <span className="spacer" />
-      <button type="button" onClick={() => openModal({ name: 'stories' })}>
-        {t('story.headerButton')}
-      </button>
-      {story && (
-        <button type="button" aria-pressed={panel === 'story'} onClick={() => togglePanel('story')}>
-          {t('story.panelButton', { name: story.name })}
-        </button>
-      )}
-      <button type="button" aria-pressed={panel === 'search'} onClick={() => togglePanel('search')}>
-        {t('search.title')}
-      </button>
-      <button type="button" aria-pressed={panel === 'memory'} onClick={() => togglePanel('memory')}>
-        {t('memory.title')}
-      </button>
-      <button type="button" aria-expanded={settingsOpen} onClick={() => setSettingsOpen((o) => !o)}>
-        {t('header.settings')}
-      </button>
+      <div className="header-actions">
+        <Button variant="ghost" icon={BookOpen} onClick={() => openModal({ name: 'stories' })}>
+          {t('story.headerButton')}
+        </Button>
+        {story && (
+          <Button
+            variant="ghost"
+            icon={ScrollText}
+            className="header-story"
+            title={t('story.panelButton', { name: story.name })}
+            aria-pressed={panel === 'story'}
+            onClick={() => togglePanel('story')}
+          >
+            {t('story.panelButton', { name: story.name })}
+          </Button>
+        )}
+        <Button
+          variant="ghost"
+          icon={Search}
+          aria-pressed={panel === 'search'}
+          onClick={() => togglePanel('search')}
+          data-testid="header-search"
+        >
+          {t('search.title')}
+        </Button>
+        <Button
+          variant="ghost"
+          icon={Brain}
+          aria-pressed={panel === 'memory'}
+          onClick={() => togglePanel('memory')}
+          data-testid="header-memory"
+        >
+          {t('memory.title')}
+        </Button>
+        <span className="header-divider" aria-hidden="true" />
+        <Menu
+          label={t('shell.header.more')}
+          icon={Ellipsis}
+          iconOnly
+          testId="header-more"
+          items={[
+            {
+              id: 'transfer',
+              label: t('transfer.open'),
+              icon: FileInput,
+              onSelect: () => openModal({ name: 'transfer' }),
+            },
+            {
+              id: 'providers',
+              label: t('providers.open'),
+              icon: Server,
+              onSelect: () => openModal({ name: 'providers' }),
+            },
+            { id: 'programs', label: t('programs.open'), icon: Cable, onSelect: () => openModal({ name: 'programs' }) },
+            {
+              id: 'backup',
+              label: t('backup.open'),
+              icon: ArchiveRestore,
+              onSelect: () => openModal({ name: 'backup' }),
+            },
+            'separator',
+            {
+              id: 'shortcuts',
+              label: t('shell.cmd.shortcuts'),
+              icon: Keyboard,
+              hint: keyLabel('Mod+/'),
+              onSelect: () => setShortcutsOpen(true),
+            },
+            {
+              id: 'palette',
+              label: t('shell.cmd.palette'),
+              icon: CommandIcon,
+              hint: keyLabel('Mod+K'),
+              onSelect: () => openPalette(),
+            },
+          ]}
+        />
+        <IconButton
+          label={t('header.settings')}
+          icon={SettingsIcon}
+          aria-expanded={settingsOpen}
+          onClick={() => setSettingsOpen(!settingsOpen)}
+          data-testid="header-settings"
+        />
+      </div>
       {settingsOpen && <SettingsPanel onClose={() => setSettingsOpen(false)} />}
     </header>
   )

@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next'
+import { UsersRound } from 'lucide-react'
 import { useApp } from '../../store'
+import { IconButton } from '../../ui/Button'
 import { PersonaOptions } from '../personas/PersonaOptions'
 
 /** Who speaks in the open conversation; also the way into managing personas. */
@@ -12,7 +14,7 @@ export function PersonaPicker() {
   const bind = useApp((s) => s.bindPersona)
   const openModal = useApp((s) => s.openModal)
   return (
-    <div className="flow-picker">
+    <div className="flow-picker persona-picker">
       <label className="picker">
         <span>{t('header.persona')}</span>
         <select
@@ -25,9 +27,12 @@ export function PersonaPicker() {
           <PersonaOptions />
         </select>
       </label>
-      <button type="button" onClick={() => openModal({ name: 'personas' })}>
-        {t('persona.manage')}
-      </button>
+      <IconButton
+        label={t('persona.manage')}
+        icon={UsersRound}
+        onClick={() => openModal({ name: 'personas' })}
+        data-testid="header-personas"
+      />
     </div>
   )
 }

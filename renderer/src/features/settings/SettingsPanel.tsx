@@ -1,7 +1,11 @@
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
+import { ArchiveRestore, Cable, FileInput, Server } from 'lucide-react'
 import { Language, Theme } from '@shared/contract'
 import { useApp } from '../../store'
+import { Button } from '../../ui/Button'
+import { trapTab } from '../../ui/Dialog'
+import { Field } from '../../ui/Field'
 
 export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation()
@@ -12,12 +16,25 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const panel = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null
     panel.current?.querySelector('select')?.focus() // once, on open: keyboard users land inside
+    return () => {
+      if (before?.isConnected && (document.activeElement === document.body || !document.activeElement)) before.focus()
+    }
   }, [])
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
+    const away = (e: MouseEvent) => {
+      const target = e.target as HTMLElement
+      // A click outside closes it; the header's own Settings button toggles it itself.
+      if (!panel.current?.contains(target) && !target.closest('[data-testid=header-settings]')) onClose()
+    }
     window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
+    document.addEventListener('mousedown', away)
+    return () => {
+      window.removeEventListener('keydown', onKey)
+      document.removeEventListener('mousedown', away)
+    }
   }, [onClose])
 
   if (!settings) return null
@@ -27,10 +44,20 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     light: t('settings.themeLight'),
     dark: t('settings.themeDark'),
   }
+  const open = (name: 'providers' | 'programs' | 'transfer' | 'backup') => () => {
+    onClose()
+    openModal({ name })
+  }
   return (
-    <div className="settings-panel" role="dialog" aria-label={t('settings.title')} ref={panel}>
-      <label>
-        {t('settings.language')}
+    <div
+      className="settings-panel"
+      role="dialog"
+      aria-label={t('settings.title')}
+      ref={panel}
+      onKeyDown={(e) => panel.current && trapTab(e, panel.current)}
+    >
+      <h2 className="settings-title">{t('settings.title')}</h2>
+      <Field label={t('settings.language')}>
         <select value={settings.language} onChange={(e) => void update({ language: Language.parse(e.target.value) })}>
           {Language.options.map((l) => (
             <option key={l} value={l}>
@@ -38,9 +65,8 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        {t('settings.theme')}
+      </Field>
+      <Field label={t('settings.theme')}>
         <select value={settings.theme} onChange={(e) => void update({ theme: Theme.parse(e.target.value) })}>
           {Theme.options.map((th) => (
             <option key={th} value={th}>
@@ -48,47 +74,27 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
             </option>
           ))}
         </select>
-      </label>
-      <button
-        type="button"
-        onClick={() => {
-          onClose()
-          openModal({ name: 'providers' })
-        }}
-      >
-        {t('providers.open')}
-      </button>
-      <button
-        type="button"
-        onClick={() => {
-          onClose()
-          openModal({ name: 'programs' })
-        }}
-      >
-        {t('programs.open')}
-      </button>
-      <button
-        type="button"
-        onClick={() => {
-          onClose()
-          openModal({ name: 'transfer' })
-        }}
-      >
-        {t('transfer.open')}
-      </button>
-      <button
-        type="button"
-        onClick={() => {
-          onClose()
-          openModal({ name: 'backup' })
-        }}
-      >
-        {t('backup.open')}
-      </button>
+      </Field>
+      <div className="settings-links">
+        <Button variant="ghost" icon={Server} onClick={open('providers')}>
+          {t('providers.open')}
+        </Button>
+        <Button variant="ghost" icon={Cable} onClick={open('programs')}>
+          {t('programs.open')}
+        </Button>
+        <Button variant="ghost" icon={FileInput} onClick={open('transfer')}>
+          {t('transfer.open')}
+        </Button>
+        <Button variant="ghost" icon={ArchiveRestore} onClick={open('backup')}>
+          {t('backup.open')}
+        </Button>
+      </div>
       {error && <p role="alert">{t('settings.saveFailed', { message: error })}</p>}
-      <button type="button" onClick={onClose}>
-        {t('settings.close')}
-      </button>
+      <div className="dialog-actions">
+        <Button variant="secondary" onClick={onClose}>
+          {t('settings.close')}
+        </Button>
+      </div>
     </div>
   )
 }
