@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
 
@@ -16,6 +16,7 @@ export function NewItem() {
   const [description, setDescription] = useState('')
   const [content, setContent] = useState('')
   const [busy, setBusy] = useState(false)
+  const details = useRef<HTMLDetailsElement>(null)
   const trimmed = name.trim()
   const submit = async () => {
     setBusy(true)
@@ -27,12 +28,14 @@ export function NewItem() {
       setName('')
       setDescription('')
       setContent('')
+      // Made: the form folds away behind its button again, the sidebar back to its list.
+      if (details.current) details.current.open = false
     } finally {
       setBusy(false)
     }
   }
   return (
-    <details className="new-item">
+    <details className="new-item" ref={details}>
       <summary>{t('world.newItem.open')}</summary>
       <form
         onSubmit={(e) => {
