@@ -23,6 +23,7 @@ import { ConversationNode, type ConversationFlowNode } from './ConversationNode'
 import { NodeMenu, type NodeMenuState } from './NodeMenu'
 import { FIT_PADDING, NODE_HEIGHT, NODE_WIDTH } from './layout'
 import { useFlowLayout } from './useFlowLayout'
+import { Welcome } from '../welcome/Welcome'
 
 // Module level: a new object per render would remount every node (xyflow's warning).
 const nodeTypes = { conversation: ConversationNode }
@@ -57,23 +58,9 @@ export function GraphCanvas() {
           <Canvas flow={flow} />
         </ReactFlowProvider>
       ) : (
-        <EmptyCanvas />
+        <Welcome />
       )}
     </main>
-  )
-}
-
-function EmptyCanvas() {
-  const { t } = useTranslation()
-  const createFlow = useApp((s) => s.createFlow)
-  return (
-    <div className="empty-state">
-      <h2>{t('canvas.emptyTitle')}</h2>
-      <p>{t('canvas.emptyBody')}</p>
-      <button type="button" className="primary" onClick={() => void createFlow(t('graph.defaultFlowName'))}>
-        {t('graph.newFlow')}
-      </button>
-    </div>
   )
 }
 

@@ -1,7 +1,9 @@
+import { SearchX, TextSearch } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { SearchHit } from '@shared/contract'
 import { useApp, useAppStore } from '../../store'
+import { EmptyState } from '../../ui/EmptyState'
 import { Highlighted } from './Highlighted'
 
 /** Search by keywords and tags across all flows; a result jumps to its node. */
@@ -74,6 +76,16 @@ export function SearchPanel() {
             </button>
           ))}
         </div>
+      )}
+      {!hits && (
+        <EmptyState icon={TextSearch} title={t('shell.search.startTitle')}>
+          <p>{t('shell.search.startBody')}</p>
+        </EmptyState>
+      )}
+      {hits?.length === 0 && (
+        <EmptyState icon={SearchX} title={t('shell.search.noneTitle')}>
+          <p>{t('shell.search.noneBody')}</p>
+        </EmptyState>
       )}
       {hits && (
         <>
