@@ -1,0 +1,69 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { expect, test } from './fixtures'
+import { MemoryPage } from './pages/memory.page'
+import { openPersonas } from './pages/persona.steps'
+
+// axe-core over the main screens, in both themes: no serious or critical violation. Each
+// finding is listed with its rule and the elements it names, so a failure says what to fix.
+
+test.use({ viewport: { width: 1280, height: 800 } })
+
+async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  expect(serious).toEqual([])
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`the main screens have no serious or critical accessibility violation (${theme})`, async ({
+    app,
+    graph,
+    page,
+  }) => {
+    await app.open()
+    if (theme === 'dark') {
+      await app.settingsButton('Settings').click()
+      await app.chooseSetting('Theme', 'dark')
+      await page.keyboard.press('Escape')
+    }
+    await expect.poll(() => app.theme()).toBe(theme)
+    await expectAccessible(page, 'first run')
+
+    await graph.startConversation('Where should I walk today?')
+    await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
+    await expectAccessible(page, 'graph')
+
+    await app.settingsButton('Settings').click()
+    await expect(page.getByRole('dialog', { name: 'Settings' })).toBeVisible()
+    await expectAccessible(page, 'settings')
+    await page.keyboard.press('Escape')
+
+    await page.keyboard.press('Control+k')
+    await expect(page.getByRole('dialog', { name: 'Command palette' })).toBeVisible()
+    await expectAccessible(page, 'command palette')
+    await page.keyboard.press('Escape')
+
+    const memory = new MemoryPage(page)
+    await memory.open()
+    await expectAccessible(page, 'memory')
+
+    await app.header.getByRole('button', { name: 'Search', exact: true }).click()
+    await expectAccessible(page, 'search')
+
+    const personas = await openPersonas(page)
+    await expect(personas).toBeVisible()
+    await expectAccessible(page, 'personas dialog')
+    await personas.getByRole('button', { name: 'Close' }).click()
+
+    await page.getByRole('button', { name: 'Stories' }).click()
+    const picker = page.getByRole('dialog', { name: 'Stories' })
+    await expectAccessible(page, 'stories dialog')
+    await picker.getByLabel('Name').fill('Harbour')
+    await picker.getByRole('button', { name: 'Create story' }).click()
+    await expect(page.getByRole('region', { name: 'Story Harbour' })).toBeVisible()
+    await expectAccessible(page, 'story')
+  })
+}
