@@ -632,6 +632,7 @@ export const en = {
     close: 'Close',
   },
   shell: {
+    noModelMatch: 'No listed model matches; what you type is used as written.',
     close: 'Close',
     header: { more: 'More' },
     cmd: {

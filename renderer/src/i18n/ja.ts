@@ -630,6 +630,7 @@ export const ja: Messages = {
     close: '閉じる',
   },
   shell: {
+    noModelMatch: '一覧に合うモデルはありません。入力したとおりに使います。',
     close: '閉じる',
     header: { more: 'その他' },
     cmd: {

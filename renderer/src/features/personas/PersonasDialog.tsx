@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Persona } from '@shared/contract'
 import { useApp } from '../../store'
+import { Combobox, type ComboOption } from '../../ui/Combobox'
 import { Dialog } from '../../ui/Dialog'
+import { Field } from '../../ui/Field'
 import { defaultEmbeddingModel, MemorySearchField } from './MemorySearchField'
 
 type Draft = Pick<
@@ -43,6 +45,14 @@ const blank: Draft = {
   max_tokens: '',
 }
 
+/** Models grouped by their provider, the part of the ref before the colon. */
+function modelOptions(refs: string[]): ComboOption[] {
+  return refs.map((ref) => {
+    const at = ref.indexOf(':')
+    return { value: ref, label: at > 0 ? ref.slice(at + 1) : ref, group: at > 0 ? ref.slice(0, at) : undefined }
+  })
+}
+
 /** Create, edit and delete personas: who they are, what they promised, which models play each role. */
 export function PersonasDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation()
@@ -75,16 +85,12 @@ export function PersonasDialog({ onClose }: { onClose: () => void }) {
         </ul>
         <PersonaForm
           key={selected}
+          models={models}
           persona={current ?? null}
           onSaved={(id) => setSelected(id)}
           onDeleted={() => setSelected(personas.find((p) => p.id !== selected)?.id ?? 'new')}
         />
       </div>
-      <datalist id="model-refs">
-        {models.map((m) => (
-          <option key={m} value={m} />
-        ))}
-      </datalist>
       <div className="dialog-actions">
         <button type="button" onClick={onClose}>
           {t('settings.close')}
@@ -96,10 +102,13 @@ export function PersonasDialog({ onClose }: { onClose: () => void }) {
 
 function PersonaForm({
   persona,
+  models,
   onSaved,
   onDeleted,
 }: {
   persona: Persona | null
+  /** `provider:model` refs every configured provider lists, for the role pickers. */
+  models: string[]
   onSaved: (id: string) => void
   onDeleted: () => void
 }) {
@@ -116,6 +125,7 @@ function PersonaForm({
       : { ...blank, embedding_model: defaultEmbeddingModel(i18n.resolvedLanguage) },
   )
   const [confirmDelete, setConfirmDelete] = useState(false)
+  const options = useMemo(() => modelOptions(models), [models])
   const field = (key: keyof Draft) => ({
     value: draft[key] ?? '',
     onChange: (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value })),
@@ -162,10 +172,15 @@ function PersonaForm({
         {roles
           .filter((role) => role !== 'embedding_model')
           .map((role) => (
-            <label key={role} className="field">
-              {t(`persona.role.${role}`)}
-              <input list="model-refs" placeholder="provider:model" {...field(role)} />
-            </label>
+            <Field key={role} label={t(`persona.role.${role}`)}>
+              <Combobox
+                value={draft[role] ?? ''}
+                onChange={(value) => setDraft((d) => ({ ...d, [role]: value }))}
+                options={options}
+                placeholder="provider:model"
+                emptyText={t('shell.noModelMatch')}
+              />
+            </Field>
           ))}
         <MemorySearchField
           value={draft.embedding_model}

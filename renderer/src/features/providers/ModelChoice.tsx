@@ -1,8 +1,10 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ProviderInfo } from '@shared/contract'
 import { firstChatModel } from '@shared/modelNames'
 import { useApp } from '../../store'
+import { Combobox, type ComboOption } from '../../ui/Combobox'
+import { Field } from '../../ui/Field'
 
 type Purpose = 'chat' | 'summary'
 
@@ -15,20 +17,16 @@ export function ModelChoice({ provider, models }: { provider: ProviderInfo['id']
   const { t } = useTranslation()
   const settings = useApp((s) => s.settings)
   const update = useApp((s) => s.updateSettings)
-  const listId = `models-${provider}`
+  // One group, named by the provider: the same picker as the persona form's, which lists every provider's.
+  const options = useMemo(() => models.map((m) => ({ value: m, group: provider })), [models, provider])
   return (
     <div className="model-choice" role="group" aria-label={t('providers.modelsFor', { provider })}>
-      <datalist id={listId}>
-        {models.map((m) => (
-          <option key={m} value={m} />
-        ))}
-      </datalist>
       {(['chat', 'summary'] as const).map((purpose) => (
         <PurposeModel
           key={purpose}
           purpose={purpose}
           provider={provider}
-          listId={listId}
+          options={options}
           first={firstChatModel(models) ?? ''}
           current={settings?.[purpose].model ?? null}
           onPick={(model) => {
@@ -46,7 +44,7 @@ export function ModelChoice({ provider, models }: { provider: ProviderInfo['id']
 function PurposeModel(props: {
   purpose: Purpose
   provider: string
-  listId: string
+  options: ComboOption[]
   first: string
   current: string | null
   onPick: (model: string) => void
@@ -57,10 +55,9 @@ function PurposeModel(props: {
   const chosen = `${props.provider}:${model.trim()}`
   return (
     <div className="model-choice-row">
-      <label className="field">
-        {t(`providers.modelFor.${props.purpose}`)}
-        <input list={props.listId} value={model} onChange={(e) => setModel(e.target.value)} spellCheck={false} />
-      </label>
+      <Field className="field" label={t(`providers.modelFor.${props.purpose}`)}>
+        <Combobox value={model} onChange={setModel} options={props.options} emptyText={t('shell.noModelMatch')} />
+      </Field>
       <button type="button" disabled={!model.trim() || props.current === chosen} onClick={() => props.onPick(chosen)}>
         {t('providers.use')}
       </button>
