@@ -1,0 +1,242 @@
+// `npm run screenshots`: the built app (browser mode) with the fake LLM and some seeded
+// content, photographed at 1280x800 in English and Japanese, light and dark, into
+// docs/screenshots/<screen>-<lang>-<theme>.png. Review them as a user would before a UI change
+// is called done; the README shows a few.
+//
+//   npm run screenshots              builds first
+//   npm run screenshots -- --no-build
+//   npm run screenshots -- --out DIR  somewhere else (a review copy)
+
+import { execFileSync } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
+import { chromium, type Page } from '@playwright/test'
+import WebSocket from 'ws'
+import { startFakeLlm } from '../tests/support/fakeLlm'
+import { llmEnv, startServer, type Server } from '../tests/support/serveProcess'
+
+const root = resolve(import.meta.dirname, '..')
+const args = process.argv.slice(2)
+const outIndex = args.indexOf('--out')
+const outDir = resolve(outIndex >= 0 && args[outIndex + 1] ? args[outIndex + 1]! : join(root, 'docs/screenshots'))
+const languages = ['en', 'ja'] as const
+const themes = ['light', 'dark'] as const
+type Language = (typeof languages)[number]
+
+const REPLY = `## A walk through the old town
+
+The lanes are narrow and the light comes in sideways in the afternoon. Three places are worth the detour:
+
+1. **The clock tower** — climb it an hour before sunset.
+2. **The covered market**, for bread and a strong coffee.
+3. The river steps, where the boats come in.
+
+\`\`\`ts
+const route = ['tower', 'market', 'river']
+\`\`\`
+
+Shall I plan the rest of the day around it?`
+
+/** One request over the host's WebSocket, as the renderer sends it. */
+function invoker(
+  server: Server,
+): Promise<{ call: (action: string, data: unknown) => Promise<unknown>; close: () => void }> {
+  const ws = new WebSocket(server.wsUrl, { headers: { origin: server.origin } })
+  let seq = 0
+  const pending = new Map<number, { ok: (v: unknown) => void; fail: (e: Error) => void }>()
+  ws.on('message', (raw) => {
+    const msg = JSON.parse(raw.toString()) as { id?: number; status?: string; data?: unknown; error?: unknown }
+    if (msg.id === undefined) return
+    const waiting = pending.get(msg.id)
+    if (!waiting) return
+    pending.delete(msg.id)
+    if (msg.status === 'success') waiting.ok(msg.data)
+    else waiting.fail(new Error(JSON.stringify(msg.error)))
+  })
+  return new Promise((done, fail) => {
+    ws.once('error', fail)
+    ws.once('open', () =>
+      done({
+        call: (action, data) =>
+          new Promise((ok, failCall) => {
+            const id = ++seq
+            pending.set(id, { ok, fail: failCall })
+            ws.send(JSON.stringify({ id, action, data }))
+          }),
+        close: () => ws.close(),
+      }),
+    )
+  })
+}
+
+type Call = (action: string, data: unknown) => Promise<unknown>
+
+/** Two personas, before any conversation: what the first-run welcome offers. */
+async function seedPersonas(call: Call): Promise<{ mioId: string }> {
+  const mio = (await call('create_persona', {
+    name: 'Mio',
+    persona_text: 'A calm travel companion who likes old towns.',
+    chat_model: 'openai:gpt-4o',
+  })) as { id: string }
+  await call('create_persona', { name: 'Sora', persona_text: 'A careful editor.', chat_model: 'openai:gpt-4o' })
+  return { mioId: mio.id }
+}
+
+/** A conversation with a branch (two answers to one question) and a second, short conversation. */
+async function seedConversations(call: Call, mio: { id: string }): Promise<{ flowId: string }> {
+  const other = (await call('create_flow', { name: 'Notes for the editor', persona_id: mio.id })) as { id: string }
+  await call('create_node', {
+    flow_id: other.id,
+    prompt: 'Can you read my draft?',
+    response: 'Of course — paste it here.',
+  })
+  const flow = (await call('create_flow', { name: 'A day in the old town', persona_id: mio.id })) as { id: string }
+  const first = (await call('create_node', {
+    flow_id: flow.id,
+    prompt: 'I have one free day in the old town. Where should I go?',
+    response: REPLY,
+    position: { x: 0, y: 0 },
+  })) as { id: string }
+  await call('create_node', {
+    flow_id: flow.id,
+    prompt: 'Yes, and somewhere quiet for lunch.',
+    response: 'Try the courtyard café behind the market: shade, a short menu, and nobody hurries you.',
+    parent_ids: [first.id],
+    position: { x: 0, y: 380 },
+  })
+  await call('create_node', {
+    flow_id: flow.id,
+    prompt: 'Yes, but keep it cheap.',
+    response: 'The market stalls do a good lunch for very little: ask for the soup of the day.',
+    parent_ids: [first.id],
+    position: { x: 420, y: 380 },
+  })
+  return { flowId: flow.id }
+}
+
+/** Personas only (the welcome) or the seeded conversation open. */
+async function openApp(page: Page, server: Server, flowId: string | null): Promise<void> {
+  await page.addInitScript((id) => {
+    localStorage.setItem('loomverse.onboardingDismissed', '1')
+    if (id) localStorage.setItem('loomverse.lastFlow', id)
+  }, flowId)
+  await page.goto(server.url)
+  await page.locator('[data-testid=connection].connection-connected').waitFor()
+  await page
+    .locator(flowId ? '[data-testid=conv-node]' : '[data-testid=welcome]')
+    .first()
+    .waitFor()
+  if (flowId) await fitGraph(page)
+}
+
+/** The whole graph in view, once React Flow's fit animation has stopped. */
+async function fitGraph(page: Page): Promise<void> {
+  await page.locator('.react-flow__controls-fitview').click()
+  await page.evaluate(async () => {
+    const viewport = document.querySelector('.react-flow__viewport') as HTMLElement
+    let last = ''
+    let still = 0
+    while (still < 5) {
+      await new Promise((r) => requestAnimationFrame(r))
+      const now = viewport.style.transform
+      still = now === last ? still + 1 : 0
+      last = now
+    }
+  })
+}
+
+async function shot(page: Page, name: string, language: Language, theme: string): Promise<void> {
+  // Let transitions and fonts settle: wait for the next two frames.
+  await page.evaluate(() => document.fonts.ready)
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+  const file = join(outDir, `${name}-${language}-${theme}.png`)
+  await page.screenshot({ path: file })
+  console.log(relative(process.cwd(), file))
+}
+
+async function main(): Promise<void> {
+  if (!args.includes('--no-build')) {
+    execFileSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
+  }
+  mkdirSync(outDir, { recursive: true })
+  const llm = await startFakeLlm()
+  const server = await startServer({ env: llmEnv(llm) })
+  const browser = await chromium.launch({
+    executablePath: process.env.LOOMVERSE_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+  })
+  const ws = await invoker(server)
+  try {
+    const { mioId } = await seedPersonas(ws.call)
+    const combos = languages.flatMap((language) => themes.map((theme) => ({ language, theme })))
+    const pageFor = async (language: Language, theme: string) => {
+      await ws.call('update_settings', { language, theme })
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: language })
+      return { context, page: await context.newPage() }
+    }
+
+    for (const { language, theme } of combos) {
+      const { context, page } = await pageFor(language, theme)
+      await openApp(page, server, null)
+      await shot(page, 'welcome', language, theme)
+      await context.close()
+    }
+
+    const { flowId } = await seedConversations(ws.call, { id: mioId })
+    for (const { language, theme } of combos) {
+      const { context, page } = await pageFor(language, theme)
+      await openApp(page, server, flowId)
+      await shot(page, 'main', language, theme)
+
+      await page.keyboard.press('Control+k')
+      await page.getByTestId('command-palette').waitFor()
+      await page.keyboard.type(language === 'en' ? 'theme' : 'テーマ')
+      await shot(page, 'palette', language, theme)
+      await page.keyboard.press('Escape')
+
+      await page.getByTestId('header-settings').click()
+      await page.locator('.settings-panel').waitFor()
+      await shot(page, 'settings', language, theme)
+      await page.keyboard.press('Escape')
+
+      await page.getByTestId('header-memory').click()
+      await page.locator('.memory-inspector').waitFor()
+      await shot(page, 'memory', language, theme)
+      await page.getByTestId('header-memory').click()
+
+      await page.getByTestId('header-personas').click()
+      await page.getByRole('dialog').waitFor()
+      await shot(page, 'personas', language, theme)
+      await page.keyboard.press('Escape')
+      await context.close()
+    }
+
+    // Last: opening a story makes its conversation the one a reload opens.
+    const storyName = 'Harbour Lights'
+    await ws.call('story_init', { name: storyName, template: 'fantasy', language: 'en' })
+    for (const { language, theme } of combos) {
+      const { context, page } = await pageFor(language, theme)
+      await openApp(page, server, flowId)
+      await page.locator('.header-actions .btn').first().click()
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: new RegExp(storyName) })
+        .first()
+        .click()
+      await page.getByRole('region', { name: new RegExp(storyName) }).waitFor()
+      await page.locator('[data-testid=conv-node]').first().waitFor()
+      await shot(page, 'story', language, theme)
+      await context.close()
+    }
+  } finally {
+    ws.close()
+    await browser.close()
+    await server.stop()
+    await llm.close()
+  }
+}
+
+await main()
