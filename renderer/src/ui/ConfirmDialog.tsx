@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { Button } from './Button'
 import { Dialog } from './Dialog'
 
 /** "Really do this?" for a destructive action: Cancel, or the named action (which closes first). */
@@ -17,22 +18,21 @@ export function ConfirmDialog({
 }) {
   const { t } = useTranslation()
   return (
-    <Dialog title={title} onClose={onClose}>
+    <Dialog title={title} onClose={onClose} size="sm">
       <p>{body}</p>
       <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
+        <Button variant="secondary" onClick={onClose}>
           {t('common.cancel')}
-        </button>
-        <button
-          type="button"
-          className="danger primary"
+        </Button>
+        <Button
+          variant="danger"
           onClick={() => {
             onClose()
             onConfirm()
           }}
         >
           {action}
-        </button>
+        </Button>
       </div>
     </Dialog>
   )
