@@ -133,6 +133,7 @@ async function openApp(page: Page, server: Server, flowId: string | null): Promi
 async function fitGraph(page: Page): Promise<void> {
   await page.locator('.react-flow__controls-fitview').click()
   await page.evaluate(async () => {
+    ;(document.activeElement as HTMLElement | null)?.blur()
     const viewport = document.querySelector('.react-flow__viewport') as HTMLElement
     let last = ''
     let still = 0
