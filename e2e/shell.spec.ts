@@ -120,3 +120,32 @@ test('the More menu works from the keyboard and gives the focus back', async ({ 
   await menu.getByRole('menuitem', { name: 'Keyboard shortcuts' }).press('Enter')
   await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible()
 })
+
+test('dialogs stack: the palette over a dialog closes alone, and a closed dialog gives the focus back', async ({
+  app,
+  page,
+}) => {
+  await app.open()
+  const personasButton = app.header.getByRole('button', { name: 'Personas…' })
+  await personasButton.click()
+  const personas = page.getByRole('dialog', { name: 'Personas' })
+  await expect(personas.locator(':focus')).toHaveCount(1)
+
+  await page.keyboard.press('Control+k')
+  const palette = page.getByRole('dialog', { name: 'Command palette' })
+  const input = palette.getByRole('combobox')
+  await expect(input).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(personas.locator(':focus')).toHaveCount(0)
+  await page.keyboard.press('Escape')
+  await expect(palette).toHaveCount(0)
+  await expect(personas).toBeVisible()
+
+  // Tab goes round inside the dialog, never out to the page behind it.
+  await personas.getByRole('button', { name: 'Close' }).focus()
+  await page.keyboard.press('Tab')
+  await expect(personas.locator(':focus')).toHaveCount(1)
+  await page.keyboard.press('Escape')
+  await expect(personas).toHaveCount(0)
+  await expect(personasButton).toBeFocused()
+})

@@ -1,9 +1,15 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react'
 import './ui.css'
 
-// Dialogs open over one another (a confirmation over an item's dialog): only the top one
-// answers Escape and keeps the focus.
+// Dialogs open over one another (a confirmation over an item's dialog, the command palette
+// over anything): only the top one answers Escape and keeps the focus.
 const stack: HTMLElement[] = []
+
+/** Puts a modal layer of another kind (the command palette) on the stack; returns its removal. */
+export function enterModalLayer(el: HTMLElement): () => void {
+  stack.push(el)
+  return () => void stack.splice(stack.indexOf(el), 1)
+}
 
 const FOCUSABLE =
   'a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])'

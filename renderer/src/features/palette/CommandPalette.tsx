@@ -4,7 +4,7 @@ import { ChevronRight, MessageSquare, Search, UserRound } from 'lucide-react'
 import { commands } from '../../app/commands'
 import { useShell, type PaletteMode } from '../../app/shell'
 import { useApp, useAppStore } from '../../store'
-import { trapTab } from '../../ui/Dialog'
+import { enterModalLayer, trapTab } from '../../ui/Dialog'
 import { fuzzyFilter } from '../../ui/fuzzy'
 import { keyLabel } from './keys'
 import './palette.css'
@@ -97,7 +97,9 @@ function Palette({ mode }: { mode: PaletteMode }) {
   useEffect(() => {
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null
     box.current?.querySelector('input')?.focus()
+    const leave = enterModalLayer(box.current!)
     return () => {
+      leave()
       // Back where the user was, unless the command moved the focus on purpose.
       if (before?.isConnected && (document.activeElement === document.body || document.activeElement === null))
         before.focus()
