@@ -132,6 +132,7 @@ async function openApp(page: Page, server: Server, flowId: string | null): Promi
 /** The whole graph in view, once React Flow's fit animation has stopped. */
 async function fitGraph(page: Page): Promise<void> {
   await page.locator('.react-flow__controls-fitview').click()
+  await page.mouse.move(1, 799) // off the button: no hover colour in the picture
   await page.evaluate(async () => {
     ;(document.activeElement as HTMLElement | null)?.blur()
     const viewport = document.querySelector('.react-flow__viewport') as HTMLElement

@@ -1,8 +1,9 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { BuildingKind, BuildingView } from '@shared/contract'
+import { Pencil, Trash2 } from 'lucide-react'
 import { useApp } from '../../store'
-import { Glyph } from './ItemIcon'
+import { IconButton } from '../../ui/Button'
 
 const kinds: BuildingKind[] = ['room', 'museum', 'library', 'other']
 
@@ -64,24 +65,20 @@ function BuildingRow({ building }: { building: BuildingView }) {
         <span className="building-personas">{building.personas.map((p) => p.name).join(', ')}</span>
       )}
       <span className="building-actions">
-        <button
-          type="button"
-          className="link"
-          aria-label={t('world.rename', { name: building.name })}
+        <IconButton
+          size="sm"
+          icon={Pencil}
+          label={t('world.rename', { name: building.name })}
           onClick={() => setEditing(building.name)}
-        >
-          ✎
-        </button>
-        <button
-          type="button"
-          className="link"
-          aria-label={t('world.delete', { name: building.name })}
+        />
+        <IconButton
+          size="sm"
+          icon={Trash2}
+          label={t('world.delete', { name: building.name })}
           onClick={() => {
             if (window.confirm(t('world.deleteConfirm', { name: building.name }))) void remove(building.id)
           }}
-        >
-          <Glyph name="trash" />
-        </button>
+        />
       </span>
     </li>
   )
