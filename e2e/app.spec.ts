@@ -6,7 +6,9 @@ test('the token URL loads the app frame, connected, in English', async ({ app, p
   await app.open()
   await expect(app.header.getByRole('heading', { name: 'Loomverse' })).toBeVisible()
   await expect(app.sidebar.getByRole('heading', { name: 'Buildings' })).toBeVisible()
-  await expect(app.canvas.getByText('No conversation open')).toBeVisible()
+  // First run, no conversation yet: the welcome leads to a persona and a first conversation.
+  await expect(app.canvas.getByRole('heading', { name: 'Welcome to Loomverse' })).toBeVisible()
+  await expect(app.canvas.getByRole('button', { name: 'New conversation' })).toBeVisible()
   await expect(app.connection).toHaveText('Connected')
   await expect(app.version).toContainText(/browser · schema \d+/)
   // The token leaves the address bar once read, so it does not end up in bookmarks or screenshots.

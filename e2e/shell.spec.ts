@@ -149,3 +149,27 @@ test('dialogs stack: the palette over a dialog closes alone, and a closed dialog
   await expect(personas).toHaveCount(0)
   await expect(personasButton).toBeFocused()
 })
+
+test('first run: the welcome leads to making a persona and opening a first conversation with it', async ({
+  app,
+  page,
+}) => {
+  await app.open()
+  const welcome = app.canvas.getByTestId('welcome')
+  await expect(welcome.getByRole('heading', { name: 'Welcome to Loomverse' })).toBeVisible()
+  await welcome.getByRole('button', { name: 'Make a persona…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Personas' })
+  await dialog.getByLabel('Name').fill('Mio')
+  await dialog.getByLabel('Chat', { exact: true }).fill('openai:gpt-4o')
+  await dialog.getByRole('button', { name: 'Create persona' }).click()
+  await expect(dialog.getByRole('button', { name: 'Mio' })).toBeVisible()
+  await dialog.getByRole('button', { name: 'Close' }).click()
+
+  // The persona just made is chosen; the second step names who the conversation starts with.
+  await expect(welcome.getByRole('button', { name: 'Mio' })).toHaveAttribute('aria-pressed', 'true')
+  await expect(welcome).toContainText('It starts with Mio.')
+  await welcome.getByRole('button', { name: 'New conversation' }).click()
+  await expect(page.getByLabel('Prompt')).toBeVisible()
+  await expect(welcome).toHaveCount(0)
+  await expect(app.header.getByLabel('Persona', { exact: true }).locator('option:checked')).toHaveText('Mio')
+})
