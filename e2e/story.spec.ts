@@ -130,10 +130,10 @@ test('a story from a Japanese template: edit, five turns, summary and sheet upda
 
   // A reader's view: the story in place of the graph, and back.
   await fork.getByRole('button', { name: 'Hide the graph' }).click()
-  await expect(page.locator('main.graph-canvas')).toBeHidden()
+  await expect(page.locator('section.graph-canvas')).toBeHidden()
   await expect(fork.getByRole('article', { name: 'The story' })).toBeVisible()
   await fork.getByRole('button', { name: 'Hide the graph' }).click()
-  await expect(page.locator('main.graph-canvas')).toBeVisible()
+  await expect(page.locator('section.graph-canvas')).toBeVisible()
 
   // Export the fork's path as Markdown and read it back.
   await fork.getByRole('button', { name: 'Export Markdown' }).click()

@@ -14,7 +14,7 @@ export class AppPage {
   ) {
     this.header = page.locator('header.app-header')
     this.sidebar = page.locator('aside.building-sidebar')
-    this.canvas = page.locator('main.graph-canvas')
+    this.canvas = page.locator('section.graph-canvas')
     this.connection = page.getByTestId('connection')
     this.version = page.getByTestId('version')
   }

@@ -96,10 +96,10 @@ export class WorldPage {
       },
       [name, mime, bytes.toString('base64')] as const,
     )
-    await this.page.dispatchEvent('main.graph-canvas', 'dragover', { dataTransfer })
+    await this.page.dispatchEvent('section.graph-canvas', 'dragover', { dataTransfer })
     // While a file is over the window the drop zone says what a drop does.
-    await expect(this.page.locator('html.dropping-file main.graph-canvas[data-drop-label]')).toHaveCount(1)
-    await this.page.dispatchEvent('main.graph-canvas', 'drop', { dataTransfer })
+    await expect(this.page.locator('html.dropping-file section.graph-canvas[data-drop-label]')).toHaveCount(1)
+    await this.page.dispatchEvent('section.graph-canvas', 'drop', { dataTransfer })
     await expect(this.page.locator('html.dropping-file')).toHaveCount(0)
   }
 }

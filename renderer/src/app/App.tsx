@@ -1,6 +1,5 @@
 import { useEffect } from 'react'
 import { ContextInspector } from '../features/context/ContextInspector'
-import { GraphCanvas } from '../features/graph/GraphCanvas'
 import { Header } from '../features/header/Header'
 import { MemoryInspector } from '../features/memory/MemoryInspector'
 import { Modals } from '../features/modals/Modals'
@@ -12,13 +11,14 @@ import { BuildingSidebar } from '../features/sidebar/BuildingSidebar'
 import { StatusBar } from '../features/statusbar/StatusBar'
 import { StoryPanel } from '../features/story/StoryPanel'
 import { Toasts } from '../features/toasts/Toasts'
+import { ReadingLayout } from '../features/transcript/ReadingLayout'
 import { useImageDrop } from '../features/world/useImageDrop'
 import { useApp, useAppStore } from '../store'
 import { useLanguage } from './useLanguage'
 import { useShortcuts } from './useShortcuts'
 import { useTheme } from './useTheme'
 
-/** The app frame: header, building sidebar, graph canvas, side panel, status bar. */
+/** The app frame: header, building sidebar, transcript and graph, side panel, status bar. */
 export function App() {
   const store = useAppStore()
   const language = useApp((s) => s.settings?.language)
@@ -59,7 +59,7 @@ export function App() {
     <div className={`app-frame${panel ? ` with-panel panel-${panel}` : ''}${readingOnly ? ' reading-only' : ''}`}>
       <Header />
       <BuildingSidebar />
-      <GraphCanvas />
+      <ReadingLayout />
       {panel === 'search' && <SearchPanel />}
       {panel === 'context' && <ContextInspector />}
       {panel === 'memory' && <MemoryInspector />}

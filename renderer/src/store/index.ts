@@ -14,6 +14,7 @@ import { personaSlice, type PersonaSlice } from './personaSlice'
 import { settingsSlice, type SettingsSlice } from './settingsSlice'
 import { storySlice, wireStoryEvents, type StorySlice } from './storySlice'
 import { toastSlice, wireExternalReplies, type ToastSlice } from './toastSlice'
+import { transcriptSlice, wireTranscript, type TranscriptSlice } from './transcriptSlice'
 import { trashSlice, wireTrashEvents, type TrashSlice } from './trashSlice'
 import { wireWorldEvents, worldSlice, type WorldSlice } from './worldSlice'
 import { wireBackupNotice } from './backupNotice'
@@ -34,7 +35,8 @@ export type App = InvokeSlice &
   TrashSlice &
   MemorySlice &
   StorySlice &
-  WorkersSlice
+  WorkersSlice &
+  TranscriptSlice
 export type AppStore = UseBoundStore<StoreApi<App>>
 
 /**
@@ -59,7 +61,9 @@ export function createAppStore(client: Client): AppStore {
     ...memorySlice(client)(...a),
     ...storySlice(client)(...a),
     ...workersSlice(client)(...a),
+    ...transcriptSlice(...a),
   }))
+  wireTranscript(store)
   wireWorldEvents(client, store)
   wireTrashEvents(client, store)
   wireExternalReplies(client, store)

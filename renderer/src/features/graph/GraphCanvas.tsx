@@ -18,7 +18,6 @@ import type { Flow } from '@shared/contract'
 import { useApp } from '../../store'
 import { useResolvedTheme } from '../../app/useTheme'
 import { CanvasToolbar } from './CanvasToolbar'
-import { Composer } from './Composer'
 import { ConversationNode, type ConversationFlowNode } from './ConversationNode'
 import { NodeMenu, type NodeMenuState } from './NodeMenu'
 import { FIT_PADDING, NODE_HEIGHT, NODE_WIDTH } from './layout'
@@ -47,12 +46,14 @@ const fixedSize = {
 }
 /** The minimap draws every node on every pan; past this size it costs more frame time than it helps. */
 const MINIMAP_MAX_NODES = 1500
+/** Small enough to leave a narrow canvas to the cards (FIT_PADDING keeps them above it). */
+const MINIMAP_SIZE = { width: 150, height: 100 }
 
 export function GraphCanvas() {
   const { t } = useTranslation()
   const flow = useApp((s) => s.flow)
   return (
-    <main className="graph-canvas" aria-label={t('canvas.label')} data-drop-label={t('canvas.dropHere')}>
+    <section className="graph-canvas" aria-label={t('canvas.label')} data-drop-label={t('canvas.dropHere')}>
       {flow ? (
         <ReactFlowProvider>
           <Canvas flow={flow} />
@@ -60,7 +61,7 @@ export function GraphCanvas() {
       ) : (
         <Welcome />
       )}
-    </main>
+    </section>
   )
 }
 
@@ -234,6 +235,7 @@ function Canvas({ flow }: { flow: Flow }) {
           <MiniMap
             pannable
             zoomable
+            style={MINIMAP_SIZE}
             bgColor={dark ? '#1f1c2c' : undefined}
             nodeColor={dark ? '#4a4468' : undefined}
             maskColor={dark ? 'rgba(10, 8, 20, 0.6)' : undefined}
@@ -243,7 +245,6 @@ function Canvas({ flow }: { flow: Flow }) {
       </ReactFlow>
       <CanvasToolbar />
       {menu && <NodeMenu menu={menu} onClose={() => setMenu(null)} />}
-      <Composer />
     </div>
   )
 }

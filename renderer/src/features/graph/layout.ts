@@ -3,14 +3,21 @@ import type { Flow, Position } from '@shared/contract'
 /** Card size used for layout; the card itself may be a little shorter when collapsed. */
 export const NODE_WIDTH = 320
 export const NODE_HEIGHT = 190
-/** Fitting the view leaves the top strip to the canvas toolbar, so no card sits under it. */
-export const FIT_PADDING = { top: '64px', right: '24px', bottom: '24px', left: '24px' } as const
+/** Fitting the view leaves the bottom strip to the zoom controls and the minimap, so no card sits under them. */
+export const FIT_PADDING = { top: '24px', right: '24px', bottom: '132px', left: '24px' } as const
 const GAP_X = 40
 const GAP_Y = 70
 
 export interface LayoutRequest {
   nodes: string[]
   edges: Array<{ from: string; to: string }>
+  /** Cards taller than NODE_HEIGHT (expanded ones), as measured on the canvas: laid out at their height. */
+  heights?: Record<string, number>
+}
+
+/** A card's height for layout: its measured height when it is taller than the fixed one. */
+export function layoutHeight(request: LayoutRequest, id: string): number {
+  return Math.max(NODE_HEIGHT, request.heights?.[id] ?? 0)
 }
 export type LayoutResult = Record<string, Position>
 
@@ -66,7 +73,8 @@ export const layoutSpacing = { GAP_X, GAP_Y }
  * parents allow. Linear time and no recursion, so it copes with flows dagre cannot (dagre's
  * recursion overflows a worker's stack past a couple of thousand nodes).
  */
-export function layeredLayout({ nodes, edges }: LayoutRequest): LayoutResult {
+export function layeredLayout(request: LayoutRequest): LayoutResult {
+  const { nodes, edges } = request
   const parents = new Map<string, string[]>()
   const children = new Map<string, string[]>()
   const indegree = new Map<string, number>(nodes.map((id) => [id, 0]))
@@ -95,10 +103,21 @@ export function layeredLayout({ nodes, edges }: LayoutRequest): LayoutResult {
       if (left === 0) queue.push(c)
     }
   }
+  // Each row as tall as its tallest card, so an expanded card never reaches into the row below.
+  const rowHeight: number[] = []
+  for (const id of nodes) {
+    const r = rank.get(id) ?? 0
+    rowHeight[r] = Math.max(rowHeight[r] ?? NODE_HEIGHT, layoutHeight(request, id))
+  }
+  const rowTop: number[] = []
+  for (let r = 0, y = 0; r < rowHeight.length; r++) {
+    rowTop[r] = y
+    y += (rowHeight[r] ?? NODE_HEIGHT) + GAP_Y
+  }
   const result: LayoutResult = {}
   for (const id of nodes) {
     // A node left unplaced would sit on a cycle, which the graph refuses; park it out of the way.
-    result[id] = { x: (slot.get(id) ?? -1) * (NODE_WIDTH + GAP_X), y: (rank.get(id) ?? 0) * (NODE_HEIGHT + GAP_Y) }
+    result[id] = { x: (slot.get(id) ?? -1) * (NODE_WIDTH + GAP_X), y: rowTop[rank.get(id) ?? 0] ?? 0 }
   }
   return result
 }

@@ -1,0 +1,142 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { ArrowDown } from 'lucide-react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useApp, useAppStore } from '../../store'
+import { flowShape, readingPath } from './activePath'
+import { TranscriptTurn } from './TranscriptTurn'
+import './transcript.css'
+
+const noAlternatives: readonly string[] = []
+/** A turn's height before it is measured: a short prompt and a few lines of reply. */
+const ESTIMATED_TURN = 220
+/** Within this many pixels of the end, the view counts as following the newest reply. */
+const FOLLOW_PX = 48
+
+/**
+ * The open conversation's active path as a chat transcript: every turn whole, the newest in
+ * view unless the reader scrolled up. Virtualised: only the turns on screen are rendered, so a
+ * path of thousands of turns scrolls as smoothly as a short one.
+ */
+export function Transcript() {
+  const { t } = useTranslation()
+  const store = useAppStore()
+  const flow = useApp((s) => s.flow)
+  const leafId = useApp((s) => s.leafId)
+  const selectedId = useApp((s) => s.selectedId)
+  const leafIndex = useApp((s) => (s.leafId ? s.members[s.leafId]?.index : undefined))
+  const selectedIndex = useApp((s) => (s.selectedId ? s.members[s.selectedId]?.index : undefined))
+  const path = useMemo(() => (flow ? readingPath(flow, leafId) : []), [flow, leafId])
+  const alternatives = flow ? flowShape(flow).alternatives : null
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const [atEnd, setAtEnd] = useState(true)
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
+  const toggleExpanded = useCallback(
+    (id: string) =>
+      setExpanded((prev) => {
+        const next = new Set(prev)
+        if (!next.delete(id)) next.add(id)
+        return next
+      }),
+    [],
+  )
+
+  const getItemKey = useCallback((i: number) => path[i] ?? i, [path])
+  // The virtualizer is a mutable object by design; this component never memoises what it returns.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: path.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_TURN,
+    getItemKey,
+    overscan: 4,
+    // A chat: new turns and a growing reply keep the view at the end while it is there.
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: FOLLOW_PX,
+    onChange: (v) => setAtEnd(v.isAtEnd()),
+  })
+
+  // A conversation opens at its newest turn.
+  const flowId = flow?.id
+  useEffect(() => {
+    setExpanded(new Set())
+    if (path.length > 0) virtualizer.scrollToEnd()
+    // Only a newly opened conversation moves the view here.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [flowId])
+
+  // A node chosen elsewhere (the graph, search, a new reply) comes into view; one chosen here stays put.
+  const lastSelected = useRef(selectedId)
+  useEffect(() => {
+    const selectionChanged = lastSelected.current !== selectedId
+    lastSelected.current = selectedId
+    const chosen = store.getState().choseInTranscript
+    const mine = chosen !== null && chosen === selectedId
+    if ((mine || selectionChanged) && chosen !== null) store.setState({ choseInTranscript: null })
+    if (mine || !selectedId) return
+    const i = path.indexOf(selectedId)
+    if (i < 0) return
+    if (i === path.length - 1) virtualizer.scrollToEnd()
+    else virtualizer.scrollToIndex(i, { align: 'start' })
+    // The path follows the selection (the leaf is resolved from it): run when either moves.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selectedId, leafId])
+
+  // The next prompt goes under the selected node: say so when that is not the end of what is read.
+  const branchPoint =
+    selectedId !== null && leafId !== null && selectedId !== leafId && path.includes(selectedId)
+      ? selectedIndex
+      : undefined
+
+  return (
+    <section className="transcript" aria-label={t('transcript.label')} data-drop-label={t('canvas.dropHere')}>
+      <div
+        ref={scrollRef}
+        className="transcript-scroll"
+        role="log"
+        aria-label={t('transcript.log')}
+        // Scrollable by keyboard: the list takes focus and the arrow keys scroll it.
+        tabIndex={0}
+        data-testid="transcript"
+      >
+        {path.length === 0 && <p className="transcript-empty">{t('transcript.empty')}</p>}
+        <div className="transcript-rows" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const id = path[item.index]!
+            return (
+              <div
+                key={item.key}
+                ref={virtualizer.measureElement}
+                data-index={item.index}
+                className="transcript-row"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <TranscriptTurn
+                  id={id}
+                  alternatives={alternatives?.get(id) ?? noAlternatives}
+                  expanded={expanded.has(id)}
+                  onToggleExpanded={toggleExpanded}
+                />
+              </div>
+            )
+          })}
+        </div>
+      </div>
+      {!atEnd && path.length > 0 && (
+        <button type="button" className="jump-latest" onClick={() => virtualizer.scrollToEnd({ behavior: 'auto' })}>
+          <ArrowDown size={15} aria-hidden />
+          {t('transcript.jumpToLatest')}
+        </button>
+      )}
+      {branchPoint !== undefined && leafIndex !== undefined && (
+        <p className="transcript-branch-note" role="status">
+          <span>{t('transcript.branchNote', { index: branchPoint })}</span>
+          <button type="button" className="link" onClick={() => leafId && store.getState().select(leafId)}>
+            {t('transcript.continueAtEnd', { index: leafIndex })}
+          </button>
+        </p>
+      )}
+    </section>
+  )
+}

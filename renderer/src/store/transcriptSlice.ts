@@ -1,0 +1,111 @@
+import type { StateCreator } from 'zustand'
+import { newestLeafBelow, resolveLeaf } from '../features/transcript/activePath'
+import type { App, AppStore } from './index'
+
+/** What the conversation area shows: the transcript, the graph, or both side by side. */
+export type ReadingLayout = 'transcript' | 'both' | 'graph'
+
+const LAYOUT_KEY = 'loomverse.readingLayout'
+const SPLIT_KEY = 'loomverse.readingSplit'
+/** The transcript's share of the width when both show: the wider of the two for a new user. */
+export const DEFAULT_SPLIT = 0.6
+export const MIN_SPLIT = 0.25
+export const MAX_SPLIT = 0.8
+
+export interface TranscriptSlice {
+  /** The leaf the transcript reads down to (root → leaf is the path shown). */
+  leafId: string | null
+  /**
+   * The node last chosen from the transcript itself: the transcript does not scroll to a choice
+   * it made (the graph still follows it).
+   */
+  choseInTranscript: string | null
+  /** A message was clicked: its node becomes the selection, and the graph centres on it. */
+  chooseFromTranscript(id: string): void
+  /** ‹ › at a branching point: read the alternative down to its newest leaf, and continue there. */
+  showAlternative(id: string): void
+  /** "Show in graph": the graph comes into view (beside the transcript) centred on the node. */
+  showInGraph(id: string): void
+  readingLayout: ReadingLayout
+  setReadingLayout(layout: ReadingLayout): void
+  /** The transcript's share of the width (0–1) when both show. */
+  readingSplit: number
+  setReadingSplit(split: number): void
+}
+
+function stored<T>(key: string, parse: (raw: string) => T | null, fallback: T): T {
+  try {
+    const raw = localStorage.getItem(key)
+    return (raw === null ? null : parse(raw)) ?? fallback
+  } catch {
+    return fallback // no storage (a test's fake window): the defaults
+  }
+}
+
+function store(key: string, value: string) {
+  try {
+    localStorage.setItem(key, value)
+  } catch {
+    // a choice not remembered is still a choice made
+  }
+}
+
+const clampSplit = (n: number) => Math.min(MAX_SPLIT, Math.max(MIN_SPLIT, n))
+
+export const transcriptSlice: StateCreator<App, [], [], TranscriptSlice> = (set, get) => ({
+  leafId: null,
+  choseInTranscript: null,
+  readingLayout: stored<ReadingLayout>(
+    LAYOUT_KEY,
+    (raw) => (['transcript', 'both', 'graph'].includes(raw) ? (raw as ReadingLayout) : null),
+    'both',
+  ),
+  readingSplit: stored(
+    SPLIT_KEY,
+    (raw) => (Number.isFinite(Number(raw)) ? clampSplit(Number(raw)) : null),
+    DEFAULT_SPLIT,
+  ),
+
+  chooseFromTranscript(id) {
+    set({ choseInTranscript: id })
+    get().focusNode(id)
+  },
+
+  showAlternative(id) {
+    const flow = get().flow
+    if (!flow) return
+    const leaf = newestLeafBelow(flow, id)
+    set({ leafId: leaf, choseInTranscript: leaf })
+    get().select(leaf)
+  },
+
+  showInGraph(id) {
+    set({ choseInTranscript: id })
+    if (get().readingLayout === 'transcript') {
+      get().setReadingLayout('both')
+      // Centre once the canvas has its size again, or the centre is computed for an empty box.
+      requestAnimationFrame(() => requestAnimationFrame(() => get().focusNode(id)))
+    } else get().focusNode(id)
+  },
+
+  setReadingLayout(readingLayout) {
+    store(LAYOUT_KEY, readingLayout)
+    set({ readingLayout })
+  },
+
+  setReadingSplit(split) {
+    const readingSplit = clampSplit(split)
+    store(SPLIT_KEY, String(readingSplit))
+    set({ readingSplit })
+  },
+})
+
+/** Keeps the transcript's leaf in step with the selection and the open flow's shape. */
+export function wireTranscript(store: AppStore) {
+  store.subscribe((s, prev) => {
+    if (s.flow === prev.flow && s.selectedId === prev.selectedId) return
+    const previous = s.flow?.id === prev.flow?.id ? s.leafId : null
+    const leafId = s.flow ? resolveLeaf(s.flow, previous, s.selectedId) : null
+    if (leafId !== s.leafId) store.setState({ leafId })
+  })
+}
