@@ -97,13 +97,14 @@ export class GraphPage {
     return flow.connections.map((c) => `${index.get(c.from)}→${index.get(c.to)}`).sort()
   }
 
-  private async currentFlow(): Promise<FlowShape> {
+  async currentFlow(): Promise<FlowShape> {
     const flows = (await this.request('list_flows', {})) as Array<{ id: string; updated: string }>
     const newest = flows.sort((a, b) => b.updated.localeCompare(a.updated))[0]!
     return (await this.request('get_flow', { id: newest.id })) as FlowShape
   }
 
-  private request(action: string, data: unknown): Promise<unknown> {
+  /** One request over the app's WebSocket, as a script on the page could make it. */
+  request(action: string, data: unknown): Promise<unknown> {
     return this.page.evaluate(
       ([url, act, payload]) =>
         new Promise((resolve, reject) => {

@@ -24,6 +24,9 @@ export interface TranscriptSlice {
   chooseFromTranscript(id: string): void
   /** ‹ › at a branching point: read the alternative down to its newest leaf, and continue there. */
   showAlternative(id: string): void
+  /** Bumped when a node is chosen in the graph: the transcript scrolls to it, chosen anew or not. */
+  reveal: { id: string; seq: number } | null
+  revealInTranscript(id: string): void
   /** "Show in graph": the graph comes into view (beside the transcript) centred on the node. */
   showInGraph(id: string): void
   readingLayout: ReadingLayout
@@ -69,6 +72,11 @@ export const transcriptSlice: StateCreator<App, [], [], TranscriptSlice> = (set,
   chooseFromTranscript(id) {
     set({ choseInTranscript: id })
     get().focusNode(id)
+  },
+
+  reveal: null,
+  revealInTranscript(id) {
+    set((s) => ({ reveal: { id, seq: (s.reveal?.seq ?? 0) + 1 } }))
   },
 
   showAlternative(id) {

@@ -48,6 +48,7 @@ const fixedSize = {
 const MINIMAP_MAX_NODES = 1500
 /** Small enough to leave a narrow canvas to the cards (FIT_PADDING keeps them above it). */
 const MINIMAP_SIZE = { width: 150, height: 100 }
+const fitViewOptions = { padding: FIT_PADDING }
 
 export function GraphCanvas() {
   const { t } = useTranslation()
@@ -74,6 +75,7 @@ function Canvas({ flow }: { flow: Flow }) {
   const expandedIds = useApp((s) => s.expandedIds)
   const focus = useApp((s) => s.focus)
   const select = useApp((s) => s.select)
+  const revealInTranscript = useApp((s) => s.revealInTranscript)
   const connect = useApp((s) => s.connect)
   const reconnect = useApp((s) => s.reconnect)
   const disconnect = useApp((s) => s.disconnect)
@@ -203,6 +205,7 @@ function Canvas({ flow }: { flow: Flow }) {
         onNodeClick={(_, n) => {
           setSelectedEdge(null)
           select(n.id)
+          revealInTranscript(n.id)
         }}
         onEdgeClick={(_, e) => setSelectedEdge(e.id)}
         onPaneClick={() => {
@@ -227,7 +230,7 @@ function Canvas({ flow }: { flow: Flow }) {
         defaultViewport={{ x: 40, y: 40, zoom: 1 }}
         proOptions={{ hideAttribution: true }}
         ariaLabelConfig={ariaLabelConfig}
-        fitViewOptions={{ padding: FIT_PADDING }}
+        fitViewOptions={fitViewOptions}
         colorMode={dark ? 'dark' : 'light'}
       >
         <Background gap={24} />
@@ -241,7 +244,7 @@ function Canvas({ flow }: { flow: Flow }) {
             maskColor={dark ? 'rgba(10, 8, 20, 0.6)' : undefined}
           />
         )}
-        <Controls showInteractive={false} />
+        <Controls showInteractive={false} fitViewOptions={fitViewOptions} />
       </ReactFlow>
       <CanvasToolbar />
       {menu && <NodeMenu menu={menu} onClose={() => setMenu(null)} />}

@@ -50,38 +50,87 @@ export function Transcript() {
     estimateSize: () => ESTIMATED_TURN,
     getItemKey,
     overscan: 4,
-    // A chat: new turns and a growing reply keep the view at the end while it is there.
-    anchorTo: 'end',
-    followOnAppend: true,
-    scrollEndThreshold: FOLLOW_PX,
-    onChange: (v) => setAtEnd(v.isAtEnd()),
   })
+
+  // Following the newest reply: on while the reader is at the end, off once they scroll up.
+  // Growth (a new turn, a streaming reply, a row measured) fires no scroll event, so it keeps
+  // the view at the end; only the reader's own scrolling (or a jump to a turn) changes it.
+  const following = useRef(true)
+  const rowsRef = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const el = scrollRef.current
+    const rows = rowsRef.current
+    if (!el || !rows) return
+    const onScroll = () => {
+      following.current = el.scrollHeight - el.scrollTop - el.clientHeight <= FOLLOW_PX
+      setAtEnd(following.current)
+    }
+    const stick = () => {
+      if (following.current) el.scrollTop = el.scrollHeight
+    }
+    el.addEventListener('scroll', onScroll, { passive: true })
+    const grown = new ResizeObserver(stick)
+    grown.observe(rows)
+    grown.observe(el)
+    return () => {
+      el.removeEventListener('scroll', onScroll)
+      grown.disconnect()
+    }
+  }, [])
+  const toEnd = useCallback(() => {
+    following.current = true
+    setAtEnd(true)
+    if (path.length > 0) virtualizer.scrollToIndex(path.length - 1, { align: 'end' })
+  }, [path.length, virtualizer])
 
   // A conversation opens at its newest turn.
   const flowId = flow?.id
   useEffect(() => {
     setExpanded(new Set())
-    if (path.length > 0) virtualizer.scrollToEnd()
+    toEnd()
     // Only a newly opened conversation moves the view here.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [flowId])
 
-  // A node chosen elsewhere (the graph, search, a new reply) comes into view; one chosen here stays put.
+  // A node chosen elsewhere (the graph, search, a new reply) comes into view once the path holds
+  // it; one chosen here stays where the reader put it.
   const lastSelected = useRef(selectedId)
+  const pending = useRef<string | null>(null)
   useEffect(() => {
-    const selectionChanged = lastSelected.current !== selectedId
-    lastSelected.current = selectedId
-    const chosen = store.getState().choseInTranscript
-    const mine = chosen !== null && chosen === selectedId
-    if ((mine || selectionChanged) && chosen !== null) store.setState({ choseInTranscript: null })
-    if (mine || !selectedId) return
-    const i = path.indexOf(selectedId)
-    if (i < 0) return
-    if (i === path.length - 1) virtualizer.scrollToEnd()
-    else virtualizer.scrollToIndex(i, { align: 'start' })
-    // The path follows the selection (the leaf is resolved from it): run when either moves.
+    if (lastSelected.current !== selectedId) {
+      lastSelected.current = selectedId
+      const chosen = store.getState().choseInTranscript
+      if (chosen !== null) store.setState({ choseInTranscript: null })
+      pending.current = selectedId !== null && chosen !== selectedId ? selectedId : null
+    }
+    const id = pending.current
+    const i = id === null ? -1 : path.indexOf(id)
+    if (i < 0) return // not on the path yet: the leaf is resolved from the selection in a moment
+    pending.current = null
+    if (i === path.length - 1) toEnd()
+    else {
+      following.current = false
+      virtualizer.scrollToIndex(i, { align: 'start' })
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selectedId, leafId])
+
+  // A node chosen in the graph comes into view, even when it was chosen already.
+  const reveal = useApp((s) => s.reveal)
+  const revealed = useRef(0)
+  useEffect(() => {
+    if (!reveal || reveal.seq === revealed.current) return
+    const i = path.indexOf(reveal.id)
+    if (i < 0) return // not on the path yet: the path follows the selection in a moment
+    revealed.current = reveal.seq
+    if (i === path.length - 1) toEnd()
+    else {
+      following.current = false
+      virtualizer.scrollToIndex(i, { align: 'start' })
+    }
+    // Only a new request moves the view; the path it needs is resolved in the same update.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [reveal?.seq, leafId])
 
   // The next prompt goes under the selected node: say so when that is not the end of what is read.
   const branchPoint =
@@ -91,44 +140,46 @@ export function Transcript() {
 
   return (
     <section className="transcript" aria-label={t('transcript.label')} data-drop-label={t('canvas.dropHere')}>
-      <div
-        ref={scrollRef}
-        className="transcript-scroll"
-        role="log"
-        aria-label={t('transcript.log')}
-        // Scrollable by keyboard: the list takes focus and the arrow keys scroll it.
-        tabIndex={0}
-        data-testid="transcript"
-      >
-        {path.length === 0 && <p className="transcript-empty">{t('transcript.empty')}</p>}
-        <div className="transcript-rows" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const id = path[item.index]!
-            return (
-              <div
-                key={item.key}
-                ref={virtualizer.measureElement}
-                data-index={item.index}
-                className="transcript-row"
-                style={{ transform: `translateY(${item.start}px)` }}
-              >
-                <TranscriptTurn
-                  id={id}
-                  alternatives={alternatives?.get(id) ?? noAlternatives}
-                  expanded={expanded.has(id)}
-                  onToggleExpanded={toggleExpanded}
-                />
-              </div>
-            )
-          })}
+      <div className="transcript-viewport">
+        <div
+          ref={scrollRef}
+          className="transcript-scroll"
+          role="log"
+          aria-label={t('transcript.log')}
+          // Scrollable by keyboard: the list takes focus and the arrow keys scroll it.
+          tabIndex={0}
+          data-testid="transcript"
+        >
+          {path.length === 0 && <p className="transcript-empty">{t('transcript.empty')}</p>}
+          <div ref={rowsRef} className="transcript-rows" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const id = path[item.index]!
+              return (
+                <div
+                  key={item.key}
+                  ref={virtualizer.measureElement}
+                  data-index={item.index}
+                  className="transcript-row"
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
+                  <TranscriptTurn
+                    id={id}
+                    alternatives={alternatives?.get(id) ?? noAlternatives}
+                    expanded={expanded.has(id)}
+                    onToggleExpanded={toggleExpanded}
+                  />
+                </div>
+              )
+            })}
+          </div>
         </div>
+        {!atEnd && path.length > 0 && (
+          <button type="button" className="jump-latest" onClick={toEnd}>
+            <ArrowDown size={15} aria-hidden />
+            {t('transcript.jumpToLatest')}
+          </button>
+        )}
       </div>
-      {!atEnd && path.length > 0 && (
-        <button type="button" className="jump-latest" onClick={() => virtualizer.scrollToEnd({ behavior: 'auto' })}>
-          <ArrowDown size={15} aria-hidden />
-          {t('transcript.jumpToLatest')}
-        </button>
-      )}
       {branchPoint !== undefined && leafIndex !== undefined && (
         <p className="transcript-branch-note" role="status">
           <span>{t('transcript.branchNote', { index: branchPoint })}</span>

@@ -56,5 +56,8 @@ describe('the transcript’s path', () => {
     expect(resolveLeaf(flow, '3', null)).toBe('3') // nothing chosen: the path stays
     expect(resolveLeaf(flow, 'gone', null)).toBe('6') // …unless it is gone: the newest leaf
     expect(resolveLeaf(flowOf([], []), null, null)).toBeNull()
+    // The leaf gained a turn from elsewhere (another window): the path reads on to it.
+    expect(resolveLeaf(flowOf(['1', '2', '3'], ['1>2', '2>3']), '2', '2')).toBe('3')
+    expect(resolveLeaf(flowOf(['1', '2', '3'], ['1>2', '2>3']), '2', null)).toBe('3')
   })
 })

@@ -121,15 +121,16 @@ export function isOnPath(flow: Flow, leafId: string, id: string): boolean {
  * The leaf the transcript reads down to. Choosing a node on the path keeps the path (reading
  * an earlier message must not switch branches); choosing one elsewhere reads down to the newest
  * leaf below it; with nothing chosen the path stays while it exists, else the newest leaf.
+ * A path whose leaf gained turns (another window, a program, a new connection) reads on to them.
  */
 export function resolveLeaf(flow: Flow, previousLeaf: string | null, selectedId: string | null): string | null {
   const { index } = flowShape(flow)
   const previous = previousLeaf !== null && index.has(previousLeaf) ? previousLeaf : null
   if (selectedId !== null && index.has(selectedId)) {
-    if (previous !== null && isOnPath(flow, previous, selectedId)) return previous
+    if (previous !== null && isOnPath(flow, previous, selectedId)) return newestLeafBelow(flow, previous)
     return newestLeafBelow(flow, selectedId)
   }
-  if (previous !== null) return previous
+  if (previous !== null) return newestLeafBelow(flow, previous)
   if (flow.nodes.length === 0) return null
   return newestLeaf(flow, new Set(flow.nodes.map((m) => m.id)))
 }
