@@ -50,6 +50,8 @@ export function Transcript() {
     estimateSize: () => ESTIMATED_TURN,
     getItemKey,
     overscan: 4,
+    // Scrolling moves the rows in the DOM directly; React renders only when other turns come into view.
+    directDomUpdates: true,
   })
 
   // Following the newest reply: on while the reader is at the end, off once they scroll up.
@@ -77,6 +79,13 @@ export function Transcript() {
       grown.disconnect()
     }
   }, [])
+  const rowsRefs = useCallback(
+    (el: HTMLDivElement | null) => {
+      rowsRef.current = el
+      virtualizer.containerRef(el)
+    },
+    [virtualizer],
+  )
   const toEnd = useCallback(() => {
     following.current = true
     setAtEnd(true)
@@ -151,17 +160,11 @@ export function Transcript() {
           data-testid="transcript"
         >
           {path.length === 0 && <p className="transcript-empty">{t('transcript.empty')}</p>}
-          <div ref={rowsRef} className="transcript-rows" style={{ height: virtualizer.getTotalSize() }}>
+          <div ref={rowsRefs} className="transcript-rows">
             {virtualizer.getVirtualItems().map((item) => {
               const id = path[item.index]!
               return (
-                <div
-                  key={item.key}
-                  ref={virtualizer.measureElement}
-                  data-index={item.index}
-                  className="transcript-row"
-                  style={{ transform: `translateY(${item.start}px)` }}
-                >
+                <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="transcript-row">
                   <TranscriptTurn
                     id={id}
                     alternatives={alternatives?.get(id) ?? noAlternatives}
