@@ -5,6 +5,7 @@ import {
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
+  useStoreApi,
   type Connection,
   type Edge,
   type NodeChange,
@@ -81,6 +82,7 @@ function Canvas({ flow }: { flow: Flow }) {
   const disconnect = useApp((s) => s.disconnect)
   const setPositions = useApp((s) => s.setPositions)
   const { setCenter, getViewport } = useReactFlow()
+  const flowStore = useStoreApi()
   const [selectedEdge, setSelectedEdge] = useState<string | null>(null)
   const [menu, setMenu] = useState<NodeMenuState | null>(null)
   // What React Flow reports between store updates: sizes it measured and positions mid-drag.
@@ -127,7 +129,9 @@ function Canvas({ flow }: { flow: Flow }) {
     const { x, y, zoom } = getViewport()
     const here = { x: (-x + 400) / zoom, y: (-y + 300) / zoom }
     const far = Math.hypot(p.x - here.x, p.y - here.y) > 2500
-    void setCenter(p.x + 160, p.y + 120, { zoom: 1, duration: far ? 0 : 250 })
+    // Full size, or as large as a narrow canvas (beside the transcript) shows a whole card.
+    const fit = Math.max(0.4, Math.min(1, (flowStore.getState().width - 32) / NODE_WIDTH))
+    void setCenter(p.x + NODE_WIDTH / 2, p.y + 120, { zoom: fit, duration: far ? 0 : 250 })
     // Only a new focus request moves the view, not every layout change.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focus?.seq, positions[focus?.id ?? ''] === undefined])
