@@ -187,3 +187,31 @@ test('the graph and the transcript follow each other; the layout is a choice tha
   await transcript.view('Both')
   await expect(transcript.splitter).toHaveAttribute('aria-valuenow', String(after))
 })
+
+test('the map: Tidy layout never lets an expanded card overlap the next, and the toolbar sits off the canvas', async ({
+  app,
+  page,
+  graph,
+  llm,
+}) => {
+  await app.open()
+  const long = Array.from({ length: 24 }, (_, i) => `Line ${i} of a reply long enough to need a tall card.`)
+  llm.script({ provider: 'openai', reply: long.join('\n\n'), times: 1 })
+  await graph.startConversation('Tell me something long', 'And then?')
+  await new TranscriptPage(page, graph).view('Graph')
+  await graph.fitView()
+  await graph.card(1).getByRole('button', { name: 'Show all' }).click()
+  await expect(graph.card(1)).toContainText('Line 23 of a reply')
+  await page.getByRole('toolbar', { name: 'Graph tools' }).getByRole('button', { name: 'Tidy layout' }).click()
+  await expect
+    .poll(async () => {
+      const one = (await graph.card(1).boundingBox())!
+      const two = (await graph.card(2).boundingBox())!
+      return two.y - (one.y + one.height)
+    })
+    .toBeGreaterThan(0)
+  // The toolbar is a strip above the canvas: no card can sit under it.
+  const toolbar = (await page.getByRole('toolbar', { name: 'Graph tools' }).boundingBox())!
+  const pane = (await page.locator('.react-flow__pane').boundingBox())!
+  expect(pane.y).toBeGreaterThanOrEqual(toolbar.y + toolbar.height - 1)
+})
