@@ -7,6 +7,7 @@ test('imports a ChatGPT export and a character card from the window, then export
   app,
   page,
   server,
+  graph,
 }) => {
   await app.open()
   await app.settingsButton('Settings').click()
@@ -42,6 +43,9 @@ test('imports a ChatGPT export and a character card from the window, then export
 
   // The imported conversation opens like any other and exports as Markdown.
   await page.getByTestId('flow-select').selectOption({ label: 'Trip to Kyoto (4)' })
+  // The canvas shares the width with the transcript: fitted, it shows every card.
+  await expect(page.locator('.react-flow__node').first()).toBeVisible()
+  await graph.fitView()
   await expect(page.locator('.react-flow__node')).toHaveCount(4)
   await app.settingsButton('Settings').click()
   await page.getByRole('button', { name: 'Import and export…' }).click()
