@@ -43,6 +43,8 @@ export function graphHandlers(
       return graph.updateFlow(i)
     },
     delete_flow: (i) => graph.deleteFlow(i.id),
+    trash_flow: (i) => graph.trashFlow(i.id),
+    restore_flow: (i) => graph.restoreFlow(i.id),
     create_node: (i) => graph.createNode(i),
     get_node: (i) => graph.getNode(i.id),
     update_node: (i) => graph.updateNode(i),

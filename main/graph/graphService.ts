@@ -10,6 +10,7 @@ import {
   type Parsed,
 } from '@shared/contract'
 import { AppError } from '@shared/errors'
+import { nameFromPrompt } from '@shared/conversationName'
 import type { Db } from '../db/open'
 import type { EventBus } from '../kernel/events'
 import { whenFree } from '../kernel/afterFirstText'
@@ -35,6 +36,9 @@ export interface ImportedNode {
   parents: readonly number[]
 }
 
+/** How long a flow deleted with `trash_flow` can be restored (the toast's Undo needs 12 s of it). */
+export const RESTORABLE_MS = 2 * 60_000
+
 /**
  * The conversation graph: flows, nodes and the DAG rules between them. Usable on its own
  * (scripts, tests, the CLI) — it needs only a database and an event bus.
@@ -50,6 +54,7 @@ export class GraphService {
   /** Flows whose `flow_updated` is due, with the copy read since their last edit (null: none). */
   private readonly flowsToAnnounce = new Map<string, Flow | null>()
   private readonly removedListeners = new Set<(nodeIds: string[]) => void>()
+  private purgeTimer: ReturnType<typeof setTimeout> | null = null
 
   constructor(
     private readonly db: Db,
@@ -61,6 +66,8 @@ export class GraphService {
     this.shapes = new FlowShapes(this.store)
     // Parts of sent contexts deleted since the last start that nothing refers to any more.
     sweepContextParts(db)
+    // Flows deleted before the last stop whose Undo has run out.
+    this.purgeDeleted()
   }
 
   /**
@@ -89,6 +96,7 @@ export class GraphService {
       description: input.description ?? '',
       persona_id: input.persona_id ?? null,
       now: isoNow(),
+      name_source: input.name_from_prompt ? 'placeholder' : 'user',
     })
     const flow = this.getFlow(id)
     this.bus.emit('flow_updated', { flow })
@@ -162,11 +170,70 @@ export class GraphService {
   }
 
   updateFlow(input: Parsed<'update_flow'>): Flow {
-    this.getFlow(input.id)
-    const { id, ...fields } = input
-    this.store.updateFlow(id, fields, isoNow())
+    const row = this.store.flowRow(input.id)
+    if (!row) throw new AppError('not_found', `flow ${input.id} not found`)
+    const { id, pinned, ...fields } = input
+    this.store.updateFlow(
+      id,
+      {
+        ...fields,
+        ...(pinned === undefined ? {} : { pinned: pinned ? 1 : 0 }),
+        // A name the user gives is theirs: the first prompt no longer names the flow. The
+        // settings dialog sends the name unchanged too, which changes nothing.
+        ...(fields.name !== undefined && fields.name !== row.name ? { name_source: 'user' as const } : {}),
+      },
+      isoNow(),
+    )
     this.announceFlow(id)
     return this.flowNow(id)
+  }
+
+  /**
+   * Deletes a flow so that it can come back: hidden from the list at once, removed for good
+   * (as deleteFlow does) once RESTORABLE_MS have passed, by a timer or at the next start.
+   */
+  trashFlow(id: string): { id: string; restorable_until: string } {
+    const row = this.store.flowRow(id)
+    if (!row || row.deleted !== null) throw new AppError('not_found', `flow ${id} not found`)
+    const now = new Date()
+    this.db.transaction(() => this.store.markDeleted(id, now.toISOString())).immediate()
+    this.bus.emit('flow_deleted', { id })
+    this.schedulePurge(RESTORABLE_MS)
+    return { id, restorable_until: new Date(now.getTime() + RESTORABLE_MS).toISOString() }
+  }
+
+  /** Brings back a flow trashFlow deleted, exactly as it was. */
+  restoreFlow(id: string): Flow {
+    if (!this.db.transaction(() => this.store.unmarkDeleted(id)).immediate()) {
+      throw new AppError('not_found', `flow ${id} is not waiting to be restored (never deleted, or gone for good)`)
+    }
+    const flow = this.getFlow(id)
+    this.bus.emit('flow_updated', { flow })
+    return flow
+  }
+
+  /** Removes for good the deleted flows whose time to be restored has passed before `now`. */
+  purgeDeleted(now = Date.now()): string[] {
+    const waiting = this.store.markedDeleted()
+    const due = waiting.filter((f) => Date.parse(f.deleted) + RESTORABLE_MS <= now).map((f) => f.id)
+    for (const id of due) this.deleteFlow(id)
+    const next = Math.min(...waiting.filter((f) => !due.includes(f.id)).map((f) => Date.parse(f.deleted)))
+    if (Number.isFinite(next)) this.schedulePurge(next + RESTORABLE_MS - now)
+    return due
+  }
+
+  private schedulePurge(inMs: number): void {
+    if (this.purgeTimer) clearTimeout(this.purgeTimer)
+    this.purgeTimer = setTimeout(
+      () => {
+        this.purgeTimer = null
+        // The core may have closed the database since (a test, a quit).
+        if (this.db.open) this.purgeDeleted()
+      },
+      Math.max(0, inMs) + 50,
+    )
+    // A pending purge never keeps a script or the CLI alive: the next start does it.
+    this.purgeTimer.unref?.()
   }
 
   deleteFlow(id: string): { id: string; deleted_node_ids: string[] } {
@@ -328,6 +395,11 @@ export class GraphService {
             input.position ?? null,
           )
           for (const p of parents) rec.addEdge(p, id)
+          // A flow still called "New conversation" is named by its first prompt that has text.
+          if (this.store.flowRow(input.flow_id)?.name_source === 'placeholder') {
+            const name = nameFromPrompt(input.prompt)
+            if (name) this.store.nameFromPrompt(input.flow_id, name)
+          }
         },
         { created: id },
       )

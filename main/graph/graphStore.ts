@@ -1,7 +1,7 @@
 import type { Change, ChangeLogName } from './changeLog'
 import { tableLog, type ChangeLogSource } from '../kernel/changeLogReader'
 import { FORMAT_PARTS, loadContextParts, storeContextParts, unpackContext } from './sentContexts'
-import type { Connection, ContextPreview, Flow, FlowMember, FlowSummary, Node } from '@shared/contract'
+import type { Connection, ContextPreview, Flow, FlowMember, FlowNameSource, FlowSummary, Node } from '@shared/contract'
 import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open'
 import { statements } from '../db/statements'
@@ -33,6 +33,13 @@ export interface FlowRow {
   created: string
   updated: string
   next_index: number
+  pinned: number
+  name_source: FlowNameSource
+  /** When the user deleted it, restorable until purged; null for a live flow. */
+  deleted: string | null
+  /** Kept by triggers (migration 0030). */
+  node_count: number
+  last_activity: string | null
 }
 
 /** Everything needed to put a node back exactly as it was (undo of a delete). */
@@ -51,15 +58,17 @@ export class GraphStore {
 
   // ---- flows
 
-  insertFlow(flow: { id: string; name: string; description: string; persona_id: string | null; now: string }): void {
-    this.sql('INSERT INTO flows (id, name, description, persona_id, created, updated) VALUES (?, ?, ?, ?, ?, ?)').run(
-      flow.id,
-      flow.name,
-      flow.description,
-      flow.persona_id,
-      flow.now,
-      flow.now,
-    )
+  insertFlow(flow: {
+    id: string
+    name: string
+    description: string
+    persona_id: string | null
+    now: string
+    name_source?: FlowNameSource
+  }): void {
+    this.sql(
+      'INSERT INTO flows (id, name, description, persona_id, created, updated, name_source) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).run(flow.id, flow.name, flow.description, flow.persona_id, flow.now, flow.now, flow.name_source ?? 'user')
   }
 
   /** Marks a flow as being written by an import (left out of the list until it is finished). */
@@ -80,18 +89,54 @@ export class GraphStore {
     return this.sql('SELECT * FROM flows WHERE id = ?').get(id) as FlowRow | undefined
   }
 
+  /**
+   * Every live flow with what the conversation list shows, in one statement: pinned first, then
+   * the newest activity. Neither deleted flows waiting for Undo nor unfinished imports are listed.
+   */
   listFlows(): FlowSummary[] {
-    return this.sql(
-      `SELECT f.id, f.name, f.description, f.created, f.updated, f.persona_id,
-                (SELECT count(*) FROM flow_nodes m WHERE m.flow_id = f.id) AS node_count
-         FROM flows f WHERE NOT EXISTS (SELECT 1 FROM flow_imports i WHERE i.flow_id = f.id)
-         ORDER BY f.updated DESC, f.name`,
-    ).all() as FlowSummary[]
+    const rows = this.sql(
+      `SELECT f.id, f.name, f.description, f.created, f.updated, f.persona_id, f.pinned, f.name_source,
+              f.node_count, coalesce(f.last_activity, f.created) AS last_activity
+         FROM flows f
+        WHERE f.deleted IS NULL AND NOT EXISTS (SELECT 1 FROM flow_imports i WHERE i.flow_id = f.id)
+        ORDER BY f.pinned DESC, last_activity DESC, f.name`,
+    ).all() as Array<Omit<FlowSummary, 'pinned'> & { pinned: number }>
+    return rows.map((r) => ({ ...r, pinned: r.pinned === 1 }))
+  }
+
+  /** Names a placeholder-named flow (from its first prompt); a flow named otherwise is left as it is. */
+  nameFromPrompt(id: string, name: string): boolean {
+    return (
+      this.sql(`UPDATE flows SET name = ?, name_source = 'prompt' WHERE id = ? AND name_source = 'placeholder'`).run(
+        name,
+        id,
+      ).changes === 1
+    )
+  }
+
+  /** Hides a flow from the list until it is restored or purged. */
+  markDeleted(id: string, now: string): void {
+    this.sql('UPDATE flows SET deleted = ? WHERE id = ?').run(now, id)
+  }
+
+  /** Brings a flow marked deleted back; false when there is no such flow waiting. */
+  unmarkDeleted(id: string): boolean {
+    return this.sql('UPDATE flows SET deleted = NULL WHERE id = ? AND deleted IS NOT NULL').run(id).changes === 1
+  }
+
+  /** Flows marked deleted, with when. */
+  markedDeleted(): Array<{ id: string; deleted: string }> {
+    return this.sql('SELECT id, deleted FROM flows WHERE deleted IS NOT NULL').all() as Array<{
+      id: string
+      deleted: string
+    }>
   }
 
   updateFlow(
     id: string,
-    fields: Partial<Pick<FlowRow, 'name' | 'description' | 'system_prompt' | 'token_budget'>>,
+    fields: Partial<
+      Pick<FlowRow, 'name' | 'description' | 'system_prompt' | 'token_budget' | 'pinned' | 'name_source'>
+    >,
     now: string,
   ): void {
     const sets = Object.keys(fields).map((k) => `${k} = @${k}`)
@@ -141,7 +186,9 @@ export class GraphStore {
   /** The oldest flow of this name bound to this persona, if any: one indexed lookup. */
   personaFlowId(name: string, personaId: string): string | null {
     return (
-      (this.sql('SELECT id FROM flows WHERE name = ? AND persona_id = ? ORDER BY created, id LIMIT 1')
+      (this.sql(
+        'SELECT id FROM flows WHERE name = ? AND persona_id = ? AND deleted IS NULL ORDER BY created, id LIMIT 1',
+      )
         .pluck()
         .get(name, personaId) as string | undefined) ?? null
     )

@@ -75,6 +75,13 @@ export const BranchName = z.string().trim().min(1).max(200)
 export const Connection = z.object({ from: Id, to: Id, label: z.string().optional() })
 export type Connection = z.infer<typeof Connection>
 
+/**
+ * Where a flow's name came from: a `placeholder` until the first prompt names it (`prompt`);
+ * `user` for a name the user (or an import, or a script) gave, which nothing replaces.
+ */
+export const FlowNameSource = z.enum(['placeholder', 'prompt', 'user'])
+export type FlowNameSource = z.infer<typeof FlowNameSource>
+
 export const FlowSummary = z.object({
   id: Id,
   name: z.string(),
@@ -83,16 +90,23 @@ export const FlowSummary = z.object({
   updated: z.string(),
   persona_id: z.string().nullable(),
   node_count: z.number().int().nonnegative(),
+  /** Kept at the top of the conversation list. */
+  pinned: z.boolean(),
+  name_source: FlowNameSource,
+  /** The newest timestamp of a node added to it (deleting one does not move it back); its creation when none was. */
+  last_activity: z.string(),
 })
 export type FlowSummary = z.infer<typeof FlowSummary>
 
-export const Flow = FlowSummary.omit({ node_count: true }).extend({
-  system_prompt: z.string(),
-  /** Tokens the context may use; null follows the app default. */
-  token_budget: z.number().int().positive().nullable(),
-  nodes: z.array(FlowMember),
-  connections: z.array(Connection),
-})
+export const Flow = FlowSummary.omit({ node_count: true, pinned: true, name_source: true, last_activity: true }).extend(
+  {
+    system_prompt: z.string(),
+    /** Tokens the context may use; null follows the app default. */
+    token_budget: z.number().int().positive().nullable(),
+    nodes: z.array(FlowMember),
+    connections: z.array(Connection),
+  },
+)
 export type Flow = z.infer<typeof Flow>
 
 /** Everything the canvas needs in one answer. */
@@ -163,10 +177,17 @@ export const UndoState = z.object({
 export const graphMethods = {
   create_flow: {
     input: z
-      .object({ name: FlowName, description: FlowDescription.optional(), persona_id: z.string().optional() })
+      .object({
+        name: FlowName,
+        description: FlowDescription.optional(),
+        persona_id: z.string().optional(),
+        /** True: `name` is a placeholder ("New conversation") that the first prompt replaces. */
+        name_from_prompt: z.boolean().optional(),
+      })
       .strict(),
     output: Flow,
   },
+  /** Pinned flows first, then by last activity, newest first. Deleted flows waiting for Undo are left out. */
   list_flows: { input: z.object({}).strict(), output: z.array(FlowSummary) },
   /** By id or by name (`{id: "main"}` works too, as in the VizPrompt seed). */
   get_flow: {
@@ -197,12 +218,24 @@ export const graphMethods = {
         token_budget: TokenBudget.nullable().optional(),
         /** The persona who speaks in this conversation; null unbinds it. */
         persona_id: z.string().nullable().optional(),
+        /** Kept at the top of the conversation list. */
+        pinned: z.boolean().optional(),
       })
       .strict(),
     output: Flow,
   },
   /** Deletes the flow; its nodes go too unless another flow holds them. */
   delete_flow: { input: z.object({ id: Id }).strict(), output: z.object({ id: Id, deleted_node_ids: z.array(Id) }) },
+  /**
+   * Deletes the flow so that `restore_flow` can bring it back until `restorable_until`: it leaves
+   * the list at once (`flow_deleted`), and is deleted for good (as `delete_flow` does) after that.
+   */
+  trash_flow: {
+    input: z.object({ id: Id }).strict(),
+    output: z.object({ id: Id, restorable_until: z.string() }),
+  },
+  /** Brings back a flow `trash_flow` deleted, as it was; not_found once it is gone for good. */
+  restore_flow: { input: z.object({ id: Id }).strict(), output: Flow },
 
   create_node: {
     input: z
