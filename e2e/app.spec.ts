@@ -5,6 +5,8 @@ import { expect, test } from './fixtures'
 test('the token URL loads the app frame, connected, in English', async ({ app, page }) => {
   await app.open()
   await expect(app.header.getByRole('heading', { name: 'Loomverse' })).toBeVisible()
+  await expect(app.sidebar.getByRole('tab', { name: 'Conversations' })).toHaveAttribute('aria-selected', 'true')
+  await app.showWorld()
   await expect(app.sidebar.getByRole('heading', { name: 'Buildings' })).toBeVisible()
   // First run, no conversation yet: the welcome leads to a persona and a first conversation.
   await expect(app.canvas.getByRole('heading', { name: 'Welcome to Loomverse' })).toBeVisible()

@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures'
+import { ConversationsPage } from './pages/conversations.page'
 
 test('branch, re-parent, merge, refuse a cycle, undo and redo — all by hand on the canvas', async ({
   app,
@@ -136,8 +137,7 @@ test('a conversation’s own system prompt and budget shape its context; what wa
   })
   await app.open()
   await graph.newFlow()
-  await page.getByRole('button', { name: 'Edit', exact: true }).click()
-  const dialog = page.getByRole('dialog', { name: 'Conversation settings' })
+  const dialog = await new ConversationsPage(page).openSettings()
   await dialog.getByLabel('System prompt').fill('You are a Kyoto tour guide.')
   await dialog.getByLabel('Context budget (tokens)').fill('12')
   await expect(dialog.getByRole('alert')).toContainText('256')
@@ -177,8 +177,7 @@ test('the composer says where the next prompt goes, switches to a new root only 
   await expect(target).toHaveText('Continues from #3')
 
   // A prompt longer than the conversation's budget is flagged before it is sent.
-  await page.getByRole('button', { name: 'Edit', exact: true }).click()
-  const settings = page.getByRole('dialog', { name: 'Conversation settings' })
+  const settings = await new ConversationsPage(page).openSettings()
   await settings.getByLabel('Context budget (tokens)').fill('300')
   await settings.getByRole('button', { name: 'Save' }).click()
   await expect(settings).toHaveCount(0)

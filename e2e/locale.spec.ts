@@ -5,6 +5,8 @@ test.use({ locale: 'ja-JP' })
 test('a Japanese browser gets the Japanese UI on first launch, with CJK text rendered', async ({ app, page }) => {
   await app.open()
   await expect(page.locator('html')).toHaveAttribute('lang', 'ja')
+  await expect(app.sidebar.getByRole('tab', { name: '会話' })).toHaveAttribute('aria-selected', 'true')
+  await app.showWorld()
   await expect(app.sidebar.getByRole('heading', { name: '建物' })).toBeVisible()
   await expect(app.connection).toHaveText('接続済み')
   await expect(app.version).toContainText('ブラウザ')

@@ -10,6 +10,7 @@ test('the page survives a host restart: it shows the lost link, reconnects and h
   const app = new AppPage(page, server.url)
   try {
     await app.open()
+    await app.showWorld()
     await server.stop({ keepHome: true })
     await expect(app.connection).toHaveText('Connection lost, reconnecting…')
 

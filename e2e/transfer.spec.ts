@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chatgptConversation, pngWith, v2Card } from '../tests/support/foreignFiles'
 import { expect, test } from './fixtures'
+import { ConversationsPage } from './pages/conversations.page'
 
 test('imports a ChatGPT export and a character card from the window, then exports the conversation as Markdown', async ({
   app,
@@ -42,7 +43,9 @@ test('imports a ChatGPT export and a character card from the window, then export
   await dialog.getByRole('button', { name: 'Close' }).click()
 
   // The imported conversation opens like any other and exports as Markdown.
-  await page.getByTestId('flow-select').selectOption({ label: 'Trip to Kyoto (4)' })
+  const conversations = new ConversationsPage(page)
+  await expect(conversations.row('Trip to Kyoto')).toContainText('4 turns')
+  await conversations.open('Trip to Kyoto')
   // The canvas shares the width with the transcript: fitted, it shows every card.
   await expect(page.locator('.react-flow__node').first()).toBeVisible()
   await graph.fitView()

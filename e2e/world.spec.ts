@@ -21,6 +21,7 @@ test('a dropped PNG becomes a picture in the library, opens as an image, and goe
   await app.open()
   const world = new WorldPage(page)
   await graph.newFlow()
+  await world.show()
   // The first-run world: the user stands in the library, which holds the user guide.
   await expect(world.sidebar.getByRole('button', { name: /^Library/ })).toHaveAttribute('aria-current', 'location')
   await expect(world.item('Loomverse user guide')).toBeVisible()
@@ -80,6 +81,7 @@ test('a persona writes a document by tool call, patches it, and the sidebar and 
   await app.open()
   const world = new WorldPage(page)
   await graph.newFlow()
+  await world.show()
 
   llm.script({
     provider: 'openai',
@@ -167,6 +169,7 @@ test('a picture generated from the sidebar hangs where the user is; a refusal is
   await app.open()
   const world = new WorldPage(page)
   await graph.newFlow()
+  await world.show()
 
   await world.sidebar.getByText('Generate a picture…').click()
   await world.sidebar.getByLabel('What to draw').fill('A lighthouse at dusk')

@@ -10,6 +10,7 @@ test('the user makes an object and a document from the sidebar, carries one to t
 }) => {
   await app.open()
   const world = new WorldPage(page)
+  await world.show()
   const toast = (text: string) => page.locator('.toast').filter({ hasText: text })
   await expect(world.building('Library')).toHaveAttribute('aria-current', 'location')
 

@@ -7,6 +7,7 @@ test('a deleted document comes back with its text: by Undo on the toast, then by
 }) => {
   await app.open()
   const world = new WorldPage(page)
+  await world.show()
   const toast = (text: string) => page.locator('.toast').filter({ hasText: text })
   const trashTitle = world.trash.locator('summary')
   await expect(world.building('Library')).toHaveAttribute('aria-current', 'location')

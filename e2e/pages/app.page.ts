@@ -13,7 +13,7 @@ export class AppPage {
     private readonly url: string,
   ) {
     this.header = page.locator('header.app-header')
-    this.sidebar = page.locator('aside.building-sidebar')
+    this.sidebar = page.locator('aside.app-sidebar')
     this.canvas = page.locator('section.graph-canvas')
     this.connection = page.getByTestId('connection')
     this.version = page.getByTestId('version')
@@ -22,6 +22,12 @@ export class AppPage {
   async open(): Promise<void> {
     await this.page.goto(this.url)
     await expect(this.connection).toHaveAttribute('class', /connection-connected/)
+  }
+
+  /** Brings the sidebar's World tab forward (Conversations is the default). */
+  async showWorld(): Promise<void> {
+    await this.sidebar.getByRole('tab', { name: /^(World|ワールド)$/ }).click()
+    await expect(this.sidebar.locator('.building-sidebar')).toBeVisible()
   }
 
   settingsButton(name: RegExp | string): Locator {

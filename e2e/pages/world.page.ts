@@ -5,7 +5,13 @@ export class WorldPage {
   readonly sidebar: Locator
 
   constructor(readonly page: Page) {
-    this.sidebar = page.locator('aside.building-sidebar')
+    this.sidebar = page.locator('aside.app-sidebar .building-sidebar')
+  }
+
+  /** Brings the sidebar's World tab forward (Conversations is the default). */
+  async show(): Promise<void> {
+    await this.page.getByRole('tab', { name: 'World' }).click()
+    await expect(this.sidebar).toBeVisible()
   }
 
   item(name: string): Locator {

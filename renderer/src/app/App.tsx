@@ -7,7 +7,7 @@ import { CommandPalette } from '../features/palette/CommandPalette'
 import { ShortcutsDialog } from '../features/palette/ShortcutsDialog'
 import { ONBOARDING_DISMISSED } from '../features/providers/OnboardingDialog'
 import { SearchPanel } from '../features/search/SearchPanel'
-import { BuildingSidebar } from '../features/sidebar/BuildingSidebar'
+import { AppSidebar } from '../features/sidebar/AppSidebar'
 import { StatusBar } from '../features/statusbar/StatusBar'
 import { StoryPanel } from '../features/story/StoryPanel'
 import { Toasts } from '../features/toasts/Toasts'
@@ -18,7 +18,7 @@ import { useLanguage } from './useLanguage'
 import { useShortcuts } from './useShortcuts'
 import { useTheme } from './useTheme'
 
-/** The app frame: header, building sidebar, transcript and graph, side panel, status bar. */
+/** The app frame: header, sidebar (conversations, world), transcript and graph, side panel, status bar. */
 export function App() {
   const store = useAppStore()
   const language = useApp((s) => s.settings?.language)
@@ -58,7 +58,7 @@ export function App() {
   return (
     <div className={`app-frame${panel ? ` with-panel panel-${panel}` : ''}${readingOnly ? ' reading-only' : ''}`}>
       <Header />
-      <BuildingSidebar />
+      <AppSidebar />
       <ReadingLayout />
       {panel === 'search' && <SearchPanel />}
       {panel === 'context' && <ContextInspector />}

@@ -3,9 +3,7 @@ export const en = {
   header: {
     personaForNext: 'Who the next new conversation starts with',
     persona: 'Persona',
-    flow: 'Conversation',
     noPersonas: 'No personas yet',
-    noFlows: 'No conversations yet',
     settings: 'Settings',
   },
   settings: {
@@ -22,6 +20,29 @@ export const en = {
   sidebar: {
     title: 'Buildings',
     empty: 'No buildings yet. Buildings hold your personas, pictures and documents.',
+  },
+  conversations: {
+    tabs: 'Sidebar',
+    tab: 'Conversations',
+    worldTab: 'World',
+    new: 'New conversation',
+    filter: 'Filter conversations',
+    filterPlaceholder: 'Filter by name or persona',
+    clearFilter: 'Clear the filter',
+    empty: 'No conversations yet. Start one with “New conversation”.',
+    noMatch: 'No conversation matches “{{query}}”.',
+    noPersona: 'No persona',
+    turns_one: '{{count}} turn',
+    turns_other: '{{count}} turns',
+    pinned: 'Pinned',
+    pin: 'Pin to the top',
+    unpin: 'Unpin',
+    rename: 'Rename',
+    renameLabel: 'New name for “{{name}}”',
+    settings: 'Conversation settings',
+    delete: 'Delete',
+    deleted: 'Deleted “{{name}}”.',
+    undo: 'Undo',
   },
   canvas: {
     dropHere: 'Drop a picture to attach it to your next message',
@@ -71,7 +92,6 @@ export const en = {
   graph: {
     newFlow: 'New conversation',
     defaultFlowName: 'New conversation',
-    edit: 'Edit',
     flowSettings: 'Conversation settings',
     flowDescription: 'Description',
     systemPrompt: 'System prompt',
@@ -80,10 +100,6 @@ export const en = {
     tokenBudgetDefault: 'App default: {{tokens}}',
     tokenBudgetInvalid: 'Enter a whole number from 256 to 2,000,000, or leave it empty.',
     flowName: 'Name',
-    deleteFlowShort: 'Delete',
-    deleteFlow: 'Delete conversation',
-    deleteFlowBody:
-      'Delete “{{name}}” and its {{count}} nodes? Nodes that also belong to another conversation are kept there.',
     toolbar: 'Graph tools',
     undo: 'Undo',
     redo: 'Redo',

@@ -1,3 +1,4 @@
+import i18next from 'i18next'
 import type { StateCreator } from 'zustand'
 import type { ContextPreview, Flow, FlowMember, FlowSummary, Node, Position } from '@shared/contract'
 import type { App } from './index'
@@ -39,9 +40,13 @@ export interface GraphSlice {
 
   loadFlows(): Promise<void>
   openFlow(id: string | null): Promise<void>
-  createFlow(name: string): Promise<void>
-  renameFlow(id: string, name: string): Promise<void>
+  /** A new conversation called `placeholder` until its first prompt names it; opened at once. */
+  createFlow(placeholder: string): Promise<void>
+  renameFlow(id: string, name: string): Promise<boolean>
+  setFlowPinned(id: string, pinned: boolean): Promise<void>
+  /** Deletes a conversation with an Undo on the toast (the host keeps it restorable for a while). */
   deleteFlow(id: string): Promise<void>
+  restoreFlow(id: string): Promise<void>
   select(id: string | null): void
   connect(sourceId: string, targetId: string): Promise<void>
   reconnect(edge: { source: string; target: string }, next: { source: string; target: string }): Promise<void>
@@ -144,24 +149,53 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
       await refreshUndo()
     },
 
-    async createFlow(name) {
+    async createFlow(placeholder) {
       // With the persona used (or made) last, if it still exists.
       const personaId = get().nextPersonaId
       const known = personaId && get().personas.some((p) => p.id === personaId)
-      const flow = await get().invoke('create_flow', { name, ...(known ? { persona_id: personaId } : {}) })
+      const flow = await get().invoke('create_flow', {
+        name: placeholder,
+        name_from_prompt: true,
+        ...(known ? { persona_id: personaId } : {}),
+      })
       if (!flow) return
       await get().loadFlows()
       await get().openFlow(flow.id)
     },
 
     async renameFlow(id, name) {
-      if (await get().invoke('update_flow', { id, name })) await get().loadFlows()
+      // Shown at once; the host's answer (and its flow_updated) confirms or puts it back.
+      set((s) => ({ flows: s.flows.map((f) => (f.id === id ? { ...f, name, name_source: 'user' as const } : f)) }))
+      const saved = await get().invoke('update_flow', { id, name })
+      await get().loadFlows()
+      return saved !== null
+    },
+
+    async setFlowPinned(id, pinned) {
+      if (await get().invoke('update_flow', { id, pinned })) await get().loadFlows()
     },
 
     async deleteFlow(id) {
-      if (!(await get().invoke('delete_flow', { id }))) return
+      const { flows, flowId } = get()
+      const at = flows.findIndex((f) => f.id === id)
+      const name = flows[at]?.name ?? ''
+      // Decided before the call: the host's flow_deleted may arrive first and close it.
+      const wasOpen = flowId === id
+      if (!(await get().invoke('trash_flow', { id }))) return
+      const rest = get().flows.filter((f) => f.id !== id)
+      set({ flows: rest })
+      // The one that took its place in the list, else the one above it.
+      if (wasOpen) await get().openFlow((rest[at] ?? rest[at - 1])?.id ?? null)
+      get().toast('info', i18next.t('conversations.deleted', { name }), {
+        label: i18next.t('conversations.undo'),
+        run: () => void get().restoreFlow(id),
+      })
+    },
+
+    async restoreFlow(id) {
+      if (!(await get().invoke('restore_flow', { id }))) return
       await get().loadFlows()
-      if (get().flowId === id) await get().openFlow(get().flows[0]?.id ?? null)
+      await get().openFlow(id)
     },
 
     select(id) {

@@ -6,7 +6,6 @@ export type Modal =
   | { name: 'edit_prompt'; nodeId: string }
   | { name: 'delete_node'; nodeId: string }
   | { name: 'flow_settings'; flowId: string }
-  | { name: 'delete_flow'; flowId: string }
   | { name: 'personas' }
   | { name: 'providers' }
   | { name: 'programs' }

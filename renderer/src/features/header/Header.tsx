@@ -18,7 +18,6 @@ import { useShell } from '../../app/shell'
 import { useApp } from '../../store'
 import { Button, IconButton } from '../../ui/Button'
 import { Menu } from '../../ui/Menu'
-import { FlowPicker } from '../graph/FlowPicker'
 import { keyLabel } from '../palette/keys'
 import { SettingsPanel } from '../settings/SettingsPanel'
 import { PersonaPicker } from './PersonaPicker'
@@ -48,10 +47,6 @@ export function Header() {
         <h1 className="app-title">{t('app.name')}</h1>
       </div>
       <PersonaPicker />
-      {/* The conversation picker's place; the conversation list takes over from it. */}
-      <div className="header-conversation">
-        <FlowPicker />
-      </div>
       <span className="spacer" />
       <div className="header-actions">
         <Button variant="ghost" icon={BookOpen} onClick={() => openModal({ name: 'stories' })}>

@@ -10,7 +10,6 @@ import { OnboardingDialog } from '../providers/OnboardingDialog'
 import { ProvidersDialog } from '../providers/ProvidersDialog'
 import { StoryPickerDialog } from '../story/StoryPickerDialog'
 import { TransferDialog } from '../transfer/TransferDialog'
-import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { Dialog } from '../../ui/Dialog'
 
 export function Modals() {
@@ -24,8 +23,6 @@ export function Modals() {
       return <DeleteNode modal={modal} onClose={close} />
     case 'flow_settings':
       return <FlowSettings modal={modal} onClose={close} />
-    case 'delete_flow':
-      return <DeleteFlow modal={modal} onClose={close} />
     case 'personas':
       return <PersonasDialog onClose={close} />
     case 'providers':
@@ -181,20 +178,5 @@ function FlowSettings({ modal, onClose }: Props<'flow_settings'>) {
         </button>
       </div>
     </Dialog>
-  )
-}
-
-function DeleteFlow({ modal, onClose }: Props<'delete_flow'>) {
-  const { t } = useTranslation()
-  const flow = useApp((s) => s.flows.find((f) => f.id === modal.flowId))
-  const deleteFlow = useApp((s) => s.deleteFlow)
-  return (
-    <ConfirmDialog
-      title={t('graph.deleteFlow')}
-      body={t('graph.deleteFlowBody', { name: flow?.name ?? '', count: flow?.node_count ?? 0 })}
-      action={t('graph.delete')}
-      onConfirm={() => void deleteFlow(modal.flowId)}
-      onClose={onClose}
-    />
   )
 }

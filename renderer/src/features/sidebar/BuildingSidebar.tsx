@@ -2,18 +2,16 @@ import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
 import { BuildingList } from '../world/BuildingList'
 import { ItemList } from '../world/ItemList'
-import { ItemModal } from '../world/ItemModal'
 
 /** The world beside the graph: buildings, who is where, and what the user's building holds. */
 export function BuildingSidebar() {
   const { t } = useTranslation()
   const world = useApp((s) => s.world)
   return (
-    <aside className="building-sidebar" aria-label={t('sidebar.title')}>
+    <section className="building-sidebar" aria-label={t('sidebar.title')}>
       <h2>{t('sidebar.title')}</h2>
       {world && world.buildings.length > 0 ? <BuildingList /> : <p className="empty">{t('sidebar.empty')}</p>}
       {world?.user_building_id && <ItemList />}
-      <ItemModal />
-    </aside>
+    </section>
   )
 }
