@@ -78,9 +78,11 @@ test('a page from another origin cannot open the WebSocket even with the token',
 
 test('theme and language persist and reach a second tab live', async ({ app, context, server }) => {
   await app.open()
+  await app.showWorld()
   const second = await context.newPage()
   await second.goto(server.url)
   await expect(second.getByTestId('connection')).toHaveText('Connected')
+  await second.getByRole('tab', { name: 'World' }).click()
 
   await app.settingsButton('Settings').click()
   await app.chooseSetting('Theme', 'dark')

@@ -82,6 +82,29 @@ describe('list_flows', () => {
     ])
   })
 
+  it('keeps each count right through deletes, undo, sharing and deleting another flow', async () => {
+    const c = open()
+    const flow = await call(c, 'create_flow', { name: 'Counted' })
+    const other = await call(c, 'create_flow', { name: 'Other' })
+    const root = await call(c, 'create_node', { flow_id: flow.id, prompt: 'root' })
+    const child = await call(c, 'create_node', { flow_id: flow.id, prompt: 'child', parent_ids: [root.id] })
+    await call(c, 'create_node', { flow_id: flow.id, prompt: 'grandchild', parent_ids: [child.id] })
+    const count = async (id: string) => byId(await call(c, 'list_flows', {}), id)?.node_count
+    const members = async (id: string) => (await call(c, 'get_flow', { id })).nodes.length
+    expect(await count(flow.id)).toBe(3)
+
+    await call(c, 'delete_node', { flow_id: flow.id, id: child.id, mode: 'subtree' })
+    expect(await count(flow.id)).toBe(1)
+    await call(c, 'graph_undo', { flow_id: flow.id })
+    expect(await count(flow.id)).toBe(await members(flow.id))
+    expect(await count(flow.id)).toBe(3)
+
+    await call(c, 'add_node_to_flow', { flow_id: other.id, node_id: root.id })
+    expect([await count(flow.id), await count(other.id)]).toEqual([3, 1])
+    await call(c, 'delete_flow', { id: flow.id })
+    expect(await count(other.id)).toBe(1)
+  })
+
   it('refuses a pin that is not true or false, naming the field, and changes nothing', async () => {
     const c = open()
     const flow = await call(c, 'create_flow', { name: 'Kept' })
