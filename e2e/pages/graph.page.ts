@@ -14,8 +14,13 @@ export class GraphPage {
     private readonly wsUrl: string,
   ) {}
 
+  /** Starts a new conversation and waits until it is the open one (not just any open conversation). */
   async newFlow(): Promise<void> {
+    const open = this.page.locator('li[data-flow-id]').filter({ has: this.page.locator('[aria-current="true"]') })
+    const before = (await open.count()) > 0 ? await open.getAttribute('data-flow-id') : null
     await this.page.getByRole('button', { name: 'New conversation' }).first().click()
+    await expect(open).toHaveCount(1)
+    if (before) await expect(open).not.toHaveAttribute('data-flow-id', before)
     await expect(this.page.getByLabel('Prompt')).toBeVisible()
   }
 
