@@ -99,3 +99,56 @@ test('the sidebar’s tabs work from the keyboard, and rows are walked with the 
   await page.keyboard.press('Enter')
   await expect(list.row('Renamed by keyboard').locator('.conv-row-open')).toBeFocused()
 })
+
+test('a thousand conversations: only the rows on screen are drawn, the far end is reached by keyboard and the filter finds one', async ({
+  app,
+  page,
+  server,
+}) => {
+  // Made before the app loads, over one socket from the app's own origin (the token page refuses
+  // to draw the app without the token in the address, but the socket takes it).
+  await page.goto(server.origin)
+  const made = await page.evaluate(
+    ([url, count]) =>
+      new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(url as string)
+        let answered = 0
+        ws.onopen = () => {
+          for (let i = 0; i < (count as number); i++) {
+            const name = `Bulk ${String(i).padStart(4, '0')}`
+            ws.send(JSON.stringify({ id: i, action: 'create_flow', data: { name } }))
+          }
+        }
+        ws.onmessage = (e) => {
+          const reply = JSON.parse(String(e.data)) as { id?: number; status?: string }
+          if (reply.id === undefined) return // an event
+          if (reply.status !== 'success') reject(new Error(`create_flow ${reply.id} failed`))
+          if (++answered === count) {
+            ws.close()
+            resolve(answered)
+          }
+        }
+      }),
+    [server.wsUrl, 1000] as const,
+  )
+  expect(made).toBe(1000)
+
+  await app.open()
+  const list = new ConversationsPage(page)
+  const rows = list.list.locator('li[data-flow-id]')
+  await expect(rows.first()).toHaveAttribute('aria-setsize', '1000')
+  expect(await rows.count()).toBeLessThan(60)
+
+  // End walks to the last of the thousand, which is drawn when it is reached; Enter opens it.
+  const last = list.list.locator('li[data-index="999"]')
+  await rows.first().locator('.conv-row-open').focus()
+  await page.keyboard.press('End')
+  await expect(last.locator('.conv-row-open')).toBeFocused()
+  const name = (await last.locator('.conv-name').textContent())!
+  await page.keyboard.press('Enter')
+  await expect(list.current.locator('.conv-name')).toHaveText(name)
+  expect(await rows.count()).toBeLessThan(60)
+
+  await list.filter.fill('bulk 0500')
+  await expect(list.names()).toHaveText(['Bulk 0500'])
+})
