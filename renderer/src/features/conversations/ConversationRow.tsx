@@ -36,8 +36,17 @@ export const ConversationRow = memo(function ConversationRow({
   const openModal = useApp((s) => s.openModal)
   const [editing, setEditing] = useState(false)
   const openButton = useRef<HTMLButtonElement>(null)
+  // Set once Enter, Escape or leaving the field has ended the edit: the field's blur as it goes
+  // must not end it a second time (after Escape, that would save what was typed).
+  const ended = useRef(false)
 
+  const startRename = () => {
+    ended.current = false
+    setEditing(true)
+  }
   const finishRename = (name: string | null) => {
+    if (ended.current) return
+    ended.current = true
     setEditing(false)
     const trimmed = name?.trim()
     if (trimmed && trimmed !== flow.name) void renameFlow(flow.id, trimmed)
@@ -70,7 +79,7 @@ export const ConversationRow = memo(function ConversationRow({
               finishRename(null)
             }
           }}
-          onBlur={(e) => editing && finishRename(e.currentTarget.value)}
+          onBlur={(e) => finishRename(e.currentTarget.value)}
         />
       ) : (
         <button
@@ -79,11 +88,11 @@ export const ConversationRow = memo(function ConversationRow({
           className="conv-row-open"
           aria-current={open ? 'true' : undefined}
           onClick={() => !open && void openFlow(flow.id)}
-          onDoubleClick={() => setEditing(true)}
+          onDoubleClick={startRename}
           onKeyDown={(e) => {
             if (e.key === 'F2') {
               e.preventDefault()
-              setEditing(true)
+              startRename()
             }
           }}
         >
@@ -108,7 +117,7 @@ export const ConversationRow = memo(function ConversationRow({
           >
             {flow.pinned ? <PinOff size={14} aria-hidden /> : <Pin size={14} aria-hidden />}
           </IconAction>
-          <IconAction label={t('conversations.rename')} onClick={() => setEditing(true)}>
+          <IconAction label={t('conversations.rename')} onClick={startRename}>
             <Pencil size={14} aria-hidden />
           </IconAction>
           <IconAction
