@@ -29,6 +29,8 @@ export const ConversationRow = memo(function ConversationRow({
   when,
 }: Props) {
   const { t } = useTranslation()
+  // A placeholder reads in the language the UI has now, whichever it was made in.
+  const name = flow.name_source === 'placeholder' ? t('graph.defaultFlowName') : flow.name
   const openFlow = useApp((s) => s.openFlow)
   const renameFlow = useApp((s) => s.renameFlow)
   const setFlowPinned = useApp((s) => s.setFlowPinned)
@@ -44,12 +46,12 @@ export const ConversationRow = memo(function ConversationRow({
     ended.current = false
     setEditing(true)
   }
-  const finishRename = (name: string | null) => {
+  const finishRename = (typed: string | null) => {
     if (ended.current) return
     ended.current = true
     setEditing(false)
-    const trimmed = name?.trim()
-    if (trimmed && trimmed !== flow.name) void renameFlow(flow.id, trimmed)
+    const trimmed = typed?.trim()
+    if (trimmed && trimmed !== name) void renameFlow(flow.id, trimmed)
     // Back where the user was, once the button is drawn again.
     requestAnimationFrame(() => openButton.current?.focus())
   }
@@ -66,8 +68,8 @@ export const ConversationRow = memo(function ConversationRow({
       {editing ? (
         <input
           className="conv-rename"
-          defaultValue={flow.name}
-          aria-label={t('conversations.renameLabel', { name: flow.name })}
+          defaultValue={name}
+          aria-label={t('conversations.renameLabel', { name })}
           maxLength={200}
           autoFocus
           onFocus={(e) => e.currentTarget.select()}
@@ -98,7 +100,7 @@ export const ConversationRow = memo(function ConversationRow({
         >
           <Avatar personaId={flow.persona_id} name={personaName} />
           <span className="conv-text">
-            <span className={`conv-name${flow.name_source === 'placeholder' ? ' placeholder' : ''}`}>{flow.name}</span>
+            <span className={`conv-name${flow.name_source === 'placeholder' ? ' placeholder' : ''}`}>{name}</span>
             <span className="conv-meta">
               {personaName ?? t('conversations.noPersona')} · {t('conversations.turns', { count: flow.node_count })}
             </span>
