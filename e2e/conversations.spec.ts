@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from './fixtures'
 import { ConversationsPage } from './pages/conversations.page'
 
@@ -151,4 +152,27 @@ test('a thousand conversations: only the rows on screen are drawn, the far end i
 
   await list.filter.fill('bulk 0500')
   await expect(list.names()).toHaveText(['Bulk 0500'])
+})
+
+test('the sidebar has no serious or critical accessibility violation, in the light and the dark theme', async ({
+  app,
+  page,
+  graph,
+}) => {
+  await app.open()
+  const list = new ConversationsPage(page)
+  await graph.startConversation('hello there')
+  await list.action('hello there', 'Pin to the top')
+  for (const theme of ['Light', 'Dark']) {
+    await app.settingsButton('Settings').click()
+    await app.chooseSetting('Theme', theme.toLowerCase())
+    await expect.poll(() => app.theme()).toBe(theme.toLowerCase())
+    await app.settingsButton('Settings').click()
+    // The open row, pointed at: its tint, the muted text on it and its actions.
+    await list.row('hello there').hover()
+    const { violations } = await new AxeBuilder({ page }).include('aside.app-sidebar').analyze()
+    expect(
+      violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${theme}: ${v.id}`),
+    ).toEqual([])
+  }
 })
