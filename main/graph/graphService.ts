@@ -16,6 +16,7 @@ import type { EventBus } from '../kernel/events'
 import { whenFree } from '../kernel/afterFirstText'
 import { AncestorLines } from './ancestorLines'
 import { Ancestry } from './ancestry'
+import { TreeRoots } from './treeRoots'
 import { FlowShapes } from './flowShapes'
 import { ChangeRecorder } from './changes'
 import { adjacency, reachable, wouldCycle } from './dag'
@@ -48,6 +49,7 @@ export class GraphService {
   readonly store: GraphStore
   private readonly ancestry: Ancestry
   private readonly lines: AncestorLines
+  private readonly roots: TreeRoots
   /** The flows last announced, kept up to date rather than read whole after every edit. */
   private readonly shapes: FlowShapes
   private readonly history = new UndoHistory()
@@ -63,6 +65,7 @@ export class GraphService {
     this.store = new GraphStore(db)
     this.ancestry = new Ancestry(this.store)
     this.lines = new AncestorLines(this.store)
+    this.roots = new TreeRoots(this.store)
     this.shapes = new FlowShapes(this.store)
     // Parts of sent contexts deleted since the last start that nothing refers to any more.
     sweepContextParts(db)
@@ -172,12 +175,14 @@ export class GraphService {
   updateFlow(input: Parsed<'update_flow'>): Flow {
     const row = this.store.flowRow(input.id)
     if (!row) throw new AppError('not_found', `flow ${input.id} not found`)
-    const { id, pinned, ...fields } = input
+    const { id, pinned, memory_private, ...fields } = input
     this.store.updateFlow(
       id,
       {
         ...fields,
         ...(pinned === undefined ? {} : { pinned: pinned ? 1 : 0 }),
+        // SQLite keeps the switch as 0 or 1.
+        ...(memory_private === undefined ? {} : { memory_private: memory_private ? 1 : 0 }),
         // A name the user gives is theirs: the first prompt no longer names the flow. The
         // settings dialog sends the name unchanged too, which changes nothing.
         ...(fields.name !== undefined && fields.name !== row.name ? { name_source: 'user' as const } : {}),
@@ -344,6 +349,43 @@ export class GraphService {
 
   private ancestries(flowId: string, nodeIds: readonly string[]) {
     return [...new Set(nodeIds)].map((id) => this.ancestry.of(flowId, id))
+  }
+
+  /**
+   * Where each node lies, for memory's reach across conversations (memory/reach.ts): the roots
+   * of its trees in every flow holding it, and whether any of those flows remembers only itself.
+   * A node in no flow (deleted) is left out. Reads only upwards from these nodes, and only what
+   * is not kept from before (treeRoots.ts).
+   */
+  nodeTrees(
+    nodeIds: readonly string[],
+  ): Map<string, { roots: ReadonlySet<string>; private: boolean; flows: readonly string[] }> {
+    const out = new Map<string, { roots: Set<string>; private: boolean; flows: string[] }>()
+    if (nodeIds.length === 0) return out
+    const byFlow = new Map<string, string[]>()
+    for (const m of this.store.flowsOfEach([...new Set(nodeIds)])) {
+      const seen = out.get(m.node_id)
+      if (seen) {
+        seen.private ||= m.memory_private === 1
+        seen.flows.push(m.flow_id)
+      } else out.set(m.node_id, { roots: new Set(), private: m.memory_private === 1, flows: [m.flow_id] })
+      const list = byFlow.get(m.flow_id)
+      if (list) list.push(m.node_id)
+      else byFlow.set(m.flow_id, [m.node_id])
+    }
+    for (const [flowId, ids] of byFlow)
+      for (const [id, roots] of this.roots.of(flowId, ids)) for (const r of roots) out.get(id)!.roots.add(r)
+    return out
+  }
+
+  /** The conversations that remember only themselves. */
+  privateFlows(): Set<string> {
+    return new Set(this.store.privateFlowIds())
+  }
+
+  /** Whether the conversation remembers only itself (an unknown flow: no). */
+  memoryPrivate(flowId: string): boolean {
+    return this.store.flowRow(flowId)?.memory_private === 1
   }
 
   isMember(flowId: string, nodeId: string): boolean {

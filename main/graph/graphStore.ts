@@ -30,6 +30,7 @@ export interface FlowRow {
   persona_id: string | null
   system_prompt: string
   token_budget: number | null
+  memory_private: number
   created: string
   updated: string
   next_index: number
@@ -135,7 +136,10 @@ export class GraphStore {
   updateFlow(
     id: string,
     fields: Partial<
-      Pick<FlowRow, 'name' | 'description' | 'system_prompt' | 'token_budget' | 'pinned' | 'name_source'>
+      Pick<
+        FlowRow,
+        'name' | 'description' | 'system_prompt' | 'token_budget' | 'pinned' | 'name_source' | 'memory_private'
+      >
     >,
     now: string,
   ): void {
@@ -454,6 +458,19 @@ export class GraphStore {
     ).map((r) => r.flow_id)
   }
 
+  privateFlowIds(): string[] {
+    return this.sql('SELECT id FROM flows WHERE memory_private = 1').pluck().all() as string[]
+  }
+
+  /** The flows holding each of the nodes, and whether each remembers only itself (one indexed read). */
+  flowsOfEach(nodeIds: readonly string[]): Array<{ node_id: string; flow_id: string; memory_private: number }> {
+    return this.sql(
+      `SELECT m.node_id, m.flow_id, f.memory_private FROM flow_nodes m INDEXED BY flow_nodes_by_node
+         CROSS JOIN flows f ON f.id = m.flow_id
+         WHERE m.node_id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(nodeIds)) as Array<{ node_id: string; flow_id: string; memory_private: number }>
+  }
+
   // ---- membership and edges
 
   addMember(flowId: string, nodeId: string, position: { x: number; y: number } | null, idx?: number): number {
@@ -644,6 +661,7 @@ export function flowOf(row: FlowRow, nodes: FlowMember[], connections: Connectio
     persona_id: row.persona_id,
     system_prompt: row.system_prompt,
     token_budget: row.token_budget,
+    memory_private: row.memory_private === 1,
     nodes,
     connections,
   }

@@ -24,8 +24,10 @@ describe('memory in the chat', () => {
   it('records exchanges as episodes and remembers only the branch being answered', async () => {
     const h = await setup()
     const { personaId, flowId } = await persona(h)
-    const a = await say(h, flowId, 'I adopted a cat named Pepper today.', 'Congratulations on Pepper!')
-    const b = await say(h, flowId, 'I adopted a dog named Biscuit today.', 'Biscuit is a lovely name!')
+    // Two forks of one conversation (a second root would be another conversation, remembered).
+    const r = await say(h, flowId, 'Hello again, I have news.', 'Tell me!')
+    const a = await say(h, flowId, 'I adopted a cat named Pepper today.', 'Congratulations on Pepper!', r)
+    const b = await say(h, flowId, 'I adopted a dog named Biscuit today.', 'Biscuit is a lovely name!', r)
     const { units } = await h.call<{ units: MemoryUnit[] }>('memory_list_units', {
       persona_id: personaId,
       kind: 'episode',
@@ -33,6 +35,7 @@ describe('memory in the chat', () => {
     expect(units.map((u) => [u.origin_node_id, u.source, u.state])).toEqual([
       [b, 'chat', 'raw'],
       [a, 'chat', 'raw'],
+      [r, 'chat', 'raw'],
     ])
 
     // Continue branch A: the pack sent with the reply holds Pepper, never Biscuit.
@@ -53,8 +56,8 @@ describe('memory in the chat', () => {
     const refs = stored[0]!.pack.sections.flatMap((s) => s.items.flatMap((i) => i.refs))
     expect(refs).toContainEqual({ type: 'node', id: a, flow_id: flowId })
 
-    // Branch jobs per fork: A then C (on A) coalesce into one, B has its own — for the capsule
-    // and for each of the day's, the week's and the relationship's summaries.
+    // Branch jobs per fork: R, A then C (on A) coalesce into one, B has its own — for the
+    // capsule and for each of the day's, the week's and the relationship's summaries.
     const { jobs } = await h.call<{ jobs: MemoryJob[] }>('memory_list_jobs', { persona_id: personaId })
     expect(jobs.filter((j) => j.kind === 'capsule').map((j) => j.status)).toEqual(['queued', 'queued'])
     // Each fork's capsule reads only its own turns: A and C on one, B alone on the other.
@@ -66,7 +69,10 @@ describe('memory in the chat', () => {
       return ids.map((id) => file.prepare('SELECT origin_node_id FROM units WHERE id = ?').pluck().get(id))
     })
     file.close()
-    expect(capsules).toEqual([[a, c], [b]])
+    expect(capsules).toEqual([
+      [r, a, c],
+      [r, b],
+    ])
     const scopes = jobs.filter((j) => j.kind === 'summarize').map((j) => j.scope)
     expect(scopes.filter((s) => s === 'relationship')).toHaveLength(2)
     expect(new Set(scopes).size).toBe(3)

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { MemoryPack, MemoryStatus, MemoryUnitDetail, memoryMethods, Parsed } from '@shared/contract'
+import type { MemoryPack, MemoryStatus, MemoryUnitDetail, memoryMethods, Parsed, Persona } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import { uiLanguage } from '../kernel/language'
 import { whenFree } from '../kernel/afterFirstText'
@@ -36,7 +36,8 @@ import { isSentenceModel } from './sentenceModel'
 import { ExternalMessages } from './externalMessages'
 import { entityGraph, listUnits, memoryStatus, packsForNode, spendStatus, unitDetail } from './memoryQueries'
 import { prunePacks } from './packHistory'
-import { buildPack, choosePack } from './scheduler'
+import { reachOf, unitReach } from './reach'
+import { buildPack, choosePack, type PathMembership } from './scheduler'
 import { nowSeconds, type MemoryStore, type Payload } from './store'
 import { MemoryWorkerHost } from './workerHost'
 
@@ -146,6 +147,7 @@ export function createMemory(deps: MemoryDeps): Memory {
         i.global ? 'promoted to global' : 'made branch-local',
       ),
     memory_delete_unit: (i) => s.deleteUnit(i.persona_id, i.unit_id),
+    memory_unit_reach: (i) => unitReach(deps.graph, deps.personas.get(i.persona_id), s.store(i.persona_id), i.unit_id),
     memory_list_entities: (i) => s.entities(i.persona_id, i.query),
     memory_packs_for_node: (i) => s.packsForNode(i.persona_id, i.node_id),
     memory_status: (i) => s.status(i.persona_id),
@@ -335,7 +337,11 @@ export class MemoryService implements ChatMemory {
     // Walked only if a candidate came from a node: a long flow's path costs milliseconds, and
     // a memory of imported or global units never needs it.
     let walked: ReadonlySet<string> | null = null
-    const path = { has: (id: string) => id === input.nodeId || (walked ??= input.pathAbove()).has(id) }
+    const path = reachOf(this.deps.graph, {
+      onPath: (id: string) => id === input.nodeId || (walked ??= input.pathAbove()).has(id),
+      nodeIds: input.nodeId ? [input.nodeId, ...input.parentIds] : input.parentIds,
+      private: this.remembersOnlyItself(persona, input.flowId),
+    })
     const pack = choosePack(store, { query: input.query, budget: input.budgetTokens, path, ...aids })
     // Kept for "why remembered" once the reply's request has left and its first text come back
     // (whenFree): reading its sections and writing them before either held the reply back.
@@ -370,6 +376,11 @@ export class MemoryService implements ChatMemory {
     }
   }
 
+  /** A conversation that remembers only itself: marked so, or its persona is. */
+  private remembersOnlyItself(persona: Persona, flowId: string | null): boolean {
+    return persona.memory_private || (flowId !== null && this.deps.graph.memoryPrivate(flowId))
+  }
+
   /** The active path's nodes (root → node) in the flow; the node's parents are already connected. */
   pathTo(flowId: string | undefined, nodeId: string): ReadonlySet<string> {
     const graph = this.deps.graph
@@ -382,16 +393,28 @@ export class MemoryService implements ChatMemory {
 
   async pack(input: Parsed<'memory_pack'>): Promise<MemoryPack> {
     const store = this.store(input.persona_id)
+    const persona = this.deps.personas.get(input.persona_id)
     this.planner.catchUpEmbeddings(input.persona_id, store)
-    const aids = await this.aids.gather(this.deps.personas.get(input.persona_id), store, input.query)
-    const pack = buildPack(store, {
+    const aids = await this.aids.gather(persona, store, input.query)
+    const { node_id: nodeId } = input
+    let path: PathMembership | null = null
+    if (nodeId) {
+      const onPath = this.pathTo(input.flow_id, nodeId)
+      // A node deleted since has no flow: it reaches its own memories alone.
+      const flowId = this.deps.graph.findNode(nodeId) ? this.deps.graph.flowOf(nodeId, input.flow_id) : null
+      path = reachOf(this.deps.graph, {
+        onPath: (id) => onPath.has(id),
+        nodeIds: [nodeId],
+        private: flowId === null || this.remembersOnlyItself(persona, flowId),
+      })
+    }
+    return buildPack(store, {
       ...aids,
       query: input.query,
       budget: input.budget_tokens,
-      path: input.node_id ? this.pathTo(input.flow_id, input.node_id) : null,
+      path,
       allowSecret: input.include_secret,
     })
-    return pack
   }
 
   /**
@@ -576,13 +599,17 @@ export class MemoryService implements ChatMemory {
     await this.worker.whenIdle(this.dbPath(personaId))
   }
 
-  /** A MemoryPack for text arriving from outside any flow (a notification): the persona's whole memory. */
+  /**
+   * A MemoryPack for text arriving from outside any flow (a notification): what the persona
+   * remembers of every conversation not kept private (of none, when the persona is).
+   */
   async packText(personaId: string, query: string): Promise<string | null> {
     const store = this.store(personaId)
     const persona = this.deps.personas.get(personaId)
     const aids = await this.aids.gather(persona, store, query, { modelIntent: false })
     const budget = memoryShare(this.deps.settings.get().context_budget)
-    return choosePack(store, { query, budget, path: new Set<string>(), ...aids }).text || null
+    const path = reachOf(this.deps.graph, { onPath: () => false, nodeIds: [], private: persona.memory_private })
+    return choosePack(store, { query, budget, path, ...aids }).text || null
   }
 
   /** Queues an external message's jobs: all of an episode's, or (a meta request) only its embedding. */

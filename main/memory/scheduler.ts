@@ -16,8 +16,9 @@ export interface PackRequest {
   query: string
   budget: number
   /**
-   * The active path (root → the node being answered) when the pack is for a node: units from
-   * other branches are not eligible. Null: no branch restriction (imports, the inspector).
+   * What the node being answered may remember: its active path (root → the node), and with
+   * `elsewhere` the conversation trees that share no ancestor with it; units from the other
+   * branches of its own tree are not eligible. Null: no restriction (imports, the inspector).
    */
   path: PathMembership | null
   /** SECRET units only when the user asked for them explicitly. */
@@ -192,7 +193,17 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
     candidates.filter((c) => c.section === 'facts').map((c) => c.unit.id),
     now,
   )
-  const usable = candidates.filter((c) => eligible.has(c.unit.id) && !facts.has(c.unit.id))
+  // The capsule is the short-term state of the conversation being had (seed 002: its tempo):
+  // another conversation's mood and focus would only mislead this one.
+  const usable = candidates.filter(
+    (c) =>
+      eligible.ok.has(c.unit.id) &&
+      !facts.has(c.unit.id) &&
+      !(c.section === 'capsule' && eligible.elsewhere.has(c.unit.id)),
+  )
+  // Another conversation's memories weigh as this one's do (relevance and recency, above); the
+  // reason says where they came from, and their refs name the node ("why remembered").
+  for (const c of usable) if (eligible.elsewhere.has(c.unit.id)) c.why = c.why ? `${c.why}; ${ELSEWHERE}` : ELSEWHERE
   // Of what retrieval found, only the most valuable can make the pack: the rest are not read.
   const found = usable.filter((c) => c.found).sort((a, b) => b.value - a.value)
   const kept = new Set(found.slice(0, foundKept(request.budget)))
@@ -340,48 +351,80 @@ function explicitSecretAsk(query: string): boolean {
   return /\b(secret|secrets)\b|秘密/i.test(query)
 }
 
+/** What a find admitted from another conversation tree says among its reasons. */
+const ELSEWHERE = 'from another conversation'
+
 /**
- * Which candidates may be injected: not archived, not SECRET unless asked, and — for a pack
- * built for a node — from that node's branch. An episode counts when its node is on the
- * active path (imported episodes have no node: every branch has them). A derived unit counts
- * only when every episode it rests on does. The user's promotion to global overrides both.
+ * What a pack's node may remember: which nodes are on its active path (a Set, or a lazy
+ * stand-in that walks the graph only when asked), and which others lie where its memories
+ * reach (memory/reach.ts).
  */
-/** Which nodes are on the active path: a Set, or a lazy stand-in that walks the graph only when asked. */
 export interface PathMembership {
   has(nodeId: string): boolean
+  /**
+   * Of these nodes, none on the path, the ones in a conversation tree that shares no ancestor
+   * with the node and is not kept private: what the persona lived through in another
+   * conversation. Absent: the path alone (a private conversation; jobs' and tests' sets).
+   */
+  elsewhere?(nodeIds: readonly string[]): ReadonlySet<string>
 }
 
+export interface Eligible {
+  ok: Set<number>
+  /** Of `ok`, the units admitted only because their evidence lies in another conversation tree. */
+  elsewhere: Set<number>
+}
+
+/**
+ * Which candidates may be injected: not archived, not SECRET unless asked, and — for a pack
+ * built for a node — from that node's reach. An episode counts when its node is on the active
+ * path, or lies in another conversation tree the node may draw on (`path.elsewhere`); one on
+ * another branch of the node's own tree does not. Imported episodes have no node: every branch
+ * has them. A derived unit counts only when every episode it rests on does. The user's
+ * promotion to global overrides all of it.
+ */
 export function eligibility(
   store: MemoryStore,
   units: readonly UnitRow[],
   path: PathMembership | null,
   allowSecret: boolean,
-): Set<number> {
+): Eligible {
   const ok = new Set<number>()
-  const onPath = (u: { origin_node_id: string | null; is_global: number }) =>
+  const elsewhere = new Set<number>()
+  type Origin = { origin_node_id: string | null; is_global: number }
+  const here = (u: Origin) =>
     path === null || u.is_global === 1 || u.origin_node_id === null || path.has(u.origin_node_id)
-  const blocked = new Set<number>()
+  let rows: Array<Origin & { id: number }> = []
   if (path !== null && units.length > 0) {
-    const rows = store
+    rows = store
       .prepare(
         `SELECT ue.unit_id AS id, e.origin_node_id, e.is_global FROM unit_evidence ue
          JOIN units e ON e.id = ue.evidence_unit_id
          WHERE ue.unit_id IN (SELECT value FROM json_each(?))`,
       )
-      .all(JSON.stringify(units.map((u) => u.id))) as Array<{
-      id: number
-      origin_node_id: string | null
-      is_global: number
-    }>
-    for (const r of rows) if (!onPath(r)) blocked.add(r.id)
+      .all(JSON.stringify(units.map((u) => u.id))) as Array<Origin & { id: number }>
+  }
+  // The nodes off the path are asked about together: one look at the graph per pack.
+  const away = new Set<string>()
+  for (const u of [...units, ...rows]) if (!here(u)) away.add(u.origin_node_id!)
+  const reached = away.size > 0 && path?.elsewhere ? path.elsewhere([...away]) : new Set<string>()
+  const far = (u: Origin) => !here(u) && reached.has(u.origin_node_id!)
+  const blocked = new Set<number>()
+  const farEvidence = new Set<number>()
+  for (const r of rows) {
+    if (far(r)) farEvidence.add(r.id)
+    else if (!here(r)) blocked.add(r.id)
   }
   for (const u of units) {
     if (u.state === UnitState.ARCHIVED) continue
     if (u.sensitivity === Sensitivity.SECRET && !allowSecret) continue
-    if (u.is_global !== 1 && (!onPath(u) || blocked.has(u.id))) continue
+    if (u.is_global !== 1) {
+      if (blocked.has(u.id) || !(here(u) || far(u))) continue
+      if (far(u) || farEvidence.has(u.id)) elsewhere.add(u.id)
+    }
     ok.add(u.id)
   }
-  return ok
+  return { ok, elsewhere }
 }
 
 /** Facts whose validity ended (superseded): kept for the record, not injected as current. */

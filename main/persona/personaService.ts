@@ -20,6 +20,7 @@ interface AiRow {
   IMAGE_MODEL: string | null
   TEMPERATURE: number | null
   MAX_TOKENS: number | null
+  MEMORY_PRIVATE: number
   CREATED_AT: string
   UPDATED_AT: string
 }
@@ -37,6 +38,7 @@ const columns = {
   image_model: 'IMAGE_MODEL',
   temperature: 'TEMPERATURE',
   max_tokens: 'MAX_TOKENS',
+  memory_private: 'MEMORY_PRIVATE',
 } as const
 
 /** Personas (the `ai` table): create, read, update, delete, and tell every window. */
@@ -102,7 +104,8 @@ export class PersonaService {
     if (keys.length === 0) return
     const sets = keys.map((k) => `${columns[k]} = @${k}`)
     this.sql(`UPDATE ai SET ${[...sets, 'UPDATED_AT = @now'].join(', ')} WHERE AIID = @id`).run({
-      ...Object.fromEntries(keys.map((k) => [k, fields[k]])),
+      // SQLite keeps a switch as 0 or 1.
+      ...Object.fromEntries(keys.map((k) => [k, typeof fields[k] === 'boolean' ? Number(fields[k]) : fields[k]])),
       now: isoNow(),
       id,
     })
@@ -128,6 +131,7 @@ function toPersona(r: AiRow): Persona {
     image_model: r.IMAGE_MODEL ?? null,
     temperature: r.TEMPERATURE,
     max_tokens: r.MAX_TOKENS,
+    memory_private: r.MEMORY_PRIVATE === 1,
     created: r.CREATED_AT,
     updated: r.UPDATED_AT,
   }

@@ -103,6 +103,11 @@ export const Flow = FlowSummary.omit({ node_count: true, pinned: true, name_sour
     system_prompt: z.string(),
     /** Tokens the context may use; null follows the app default. */
     token_budget: z.number().int().positive().nullable(),
+    /**
+     * "Remembers only itself": memory answers it from its own branch and lends its memories to
+     * no other conversation. Always sent by the app; absent reads as false.
+     */
+    memory_private: z.boolean().optional(),
     nodes: z.array(FlowMember),
     connections: z.array(Connection),
   },
@@ -220,6 +225,8 @@ export const graphMethods = {
         persona_id: z.string().nullable().optional(),
         /** Kept at the top of the conversation list. */
         pinned: z.boolean().optional(),
+        /** True: the persona remembers only this conversation in it, and nothing of it elsewhere. */
+        memory_private: z.boolean().optional(),
       })
       .strict(),
     output: Flow,

@@ -75,6 +75,22 @@ export const MemoryUnitDetail = z.object({
 })
 export type MemoryUnitDetail = z.infer<typeof MemoryUnitDetail>
 
+export const MemoryUnitReach = z.object({
+  rule: z.enum(['global', 'not_from_a_conversation', 'shared', 'private', 'gone']),
+  conversations: z.array(
+    z.object({
+      flow_id: z.string(),
+      name: z.string(),
+      /** The conversation remembers only itself (marked so, or its persona is). */
+      private: z.boolean(),
+      /** `all`: anywhere in it; `branch`: on the branches through `node_ids` (the turns it came from); `none`. */
+      sees: z.enum(['all', 'branch', 'none']),
+      node_ids: z.array(z.string()),
+    }),
+  ),
+})
+export type MemoryUnitReach = z.infer<typeof MemoryUnitReach>
+
 export const MemoryPackItem = z.object({
   unit_id: UnitId,
   kind: MemoryUnitKind,
@@ -273,6 +289,16 @@ export const memoryMethods = {
   /** Promotes a unit to every branch (or back to its own). */
   memory_set_global: { input: Ref.extend({ global: z.boolean() }).strict(), output: MemoryUnit },
   memory_delete_unit: { input: Ref, output: z.object({ deleted: z.boolean() }) },
+  /**
+   * Which conversations may remember a unit. `rule`: `global` (promoted by the user) and
+   * `not_from_a_conversation` (imported, or added by hand) reach every one; `shared` reaches the
+   * branches through the turns it came from and every other conversation not kept private;
+   * `private` (it came from a conversation that remembers only itself, or the persona's
+   * conversations all do) reaches those branches alone; `gone`: the turn it came from was
+   * deleted, no conversation remembers it. `conversations` lists the persona's conversations
+   * (and the ones it came from), those it came from first.
+   */
+  memory_unit_reach: { input: Ref, output: MemoryUnitReach },
   memory_list_entities: {
     input: z.object({ persona_id: PersonaId, query: z.string().max(200).optional() }).strict(),
     output: z.object({ entities: z.array(EntityOut), edges: z.array(EdgeOut) }),

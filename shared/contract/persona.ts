@@ -45,6 +45,8 @@ export const Persona = z.object({
   image_model: z.string().nullable(),
   temperature: z.number().nullable(),
   max_tokens: z.number().int().nullable(),
+  /** Each of the persona's conversations remembers only itself (as if every one were marked private). */
+  memory_private: z.boolean(),
   created: z.string(),
   updated: z.string(),
 })
@@ -62,6 +64,7 @@ const Fields = z.object({
   image_model: ModelRefText.nullable(),
   temperature: z.number().min(0).max(2).nullable(),
   max_tokens: z.number().int().min(1).max(1_000_000).nullable(),
+  memory_private: z.boolean(),
 })
 
 export const personaMethods = {

@@ -127,6 +127,7 @@ const flow: Flow = {
   persona_id: null,
   system_prompt: '',
   token_budget: null,
+  memory_private: false,
   nodes: NODE_IDS.map((id, i) => ({ index: i + 1, id, position: null, pinned: false })),
   connections: [
     { from: NODE_IDS[0]!, to: NODE_IDS[1]! },

@@ -91,6 +91,8 @@ export function parseFlowYaml(text: string, file: string, nodeIds: ReadonlySet<s
     persona_id: f.persona_id ?? null,
     system_prompt: f.system_prompt ?? '',
     token_budget: f.token_budget ?? null,
+    // Not part of the VizPrompt format: an imported conversation starts shared, as a new one does.
+    memory_private: false,
     nodes,
     connections: connections(f, nodes, yaml, file),
   }

@@ -27,6 +27,7 @@ function flowOf(pinnedB: boolean): Flow {
     persona_id: null,
     system_prompt: '',
     token_budget: null,
+    memory_private: false,
     nodes: [
       { index: 1, id: 'a', position: { x: 0, y: 0 }, pinned: false },
       { index: 2, id: 'b', position: { x: 0, y: 260 }, pinned: pinnedB },

@@ -1,0 +1,123 @@
+import { describe, expect, it, vi } from 'vitest'
+import type { Connection } from '@shared/contract'
+import { AppError } from '@shared/errors'
+import { EventBus } from '../kernel/events'
+import { adjacency } from './dag'
+import { GraphService } from './graphService'
+import { seededRandom } from '../../tests/support/seededRandom'
+import { useTwoConnections } from '../../tests/support/twoConnections'
+
+// Each node's tree roots are kept between packs (treeRoots.ts) and followed through the change
+// log. They must always equal the roots read afresh from the flows' connections: after every
+// kind of edit, undo and redo, and after writes made by another connection (the CLI).
+
+const twoConnections = useTwoConnections()
+
+/** A node's roots from its flows' connections read whole: the nodes without parents above it. */
+function freshRoots(graph: GraphService, nodeId: string): Set<string> {
+  const roots = new Set<string>()
+  for (const flowId of graph.flowsOfNode(nodeId)) {
+    const { parents } = adjacency(graph.store.connections(flowId) as Connection[])
+    const stack = [nodeId]
+    const seen = new Set<string>()
+    while (stack.length > 0) {
+      const id = stack.pop()!
+      if (seen.has(id)) continue
+      seen.add(id)
+      const ps = parents.get(id) ?? []
+      if (ps.length === 0) roots.add(id)
+      stack.push(...ps)
+    }
+  }
+  return roots
+}
+
+describe('tree roots', () => {
+  it('equal the roots read afresh after every kind of edit, undo and redo (300 random edits)', () => {
+    const { db } = twoConnections()
+    const graph = new GraphService(db, new EventBus())
+    const next = seededRandom(20261127)
+    const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(next() * items.length)]
+    const flows = [graph.createFlow({ name: 'a' }).id, graph.createFlow({ name: 'b' }).id]
+    const nodesOf = (f: string) => graph.store.memberIds(f)
+    let turn = 0
+    const edits: Array<(f: string) => void> = [
+      (f) => {
+        const parent = next() < 0.85 ? pick(nodesOf(f)) : undefined
+        graph.createNode({ flow_id: f, prompt: `turn ${turn++}`, parent_ids: parent ? [parent] : [] })
+      },
+      (f) => {
+        const [a, b] = [pick(nodesOf(f)), pick(nodesOf(f))]
+        if (a && b) graph.connect({ flow_id: f, source_id: a, target_id: b })
+      },
+      (f) => {
+        const c = pick(graph.store.connections(f))
+        if (c) graph.disconnect({ flow_id: f, source_id: c.from, target_id: c.to })
+      },
+      (f) => {
+        const [c, n] = [pick(graph.store.connections(f)), pick(nodesOf(f))]
+        if (c && n)
+          graph.reconnect({ flow_id: f, source_id: c.from, target_id: c.to, new_source_id: n, new_target_id: c.to })
+      },
+      (f) => {
+        const n = pick(nodesOf(f))
+        if (n) graph.deleteNode({ id: n, flow_id: f, mode: next() < 0.5 ? 'reattach' : 'subtree' })
+      },
+      (f) => {
+        const other = flows.find((id) => id !== f)!
+        const [n, parent] = [pick(nodesOf(other)), pick(nodesOf(f))]
+        if (n) graph.addToFlow({ flow_id: f, node_id: n, parent_ids: parent ? [parent] : [] })
+      },
+      (f) => graph.undo(f),
+      (f) => graph.redo(f),
+    ]
+    let compared = 0
+    for (let i = 0; i < 300; i++) {
+      const f = pick(flows)!
+      const edit = i < 30 || next() < 0.3 ? edits[0]! : pick(edits)!
+      try {
+        edit(f)
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e // a refused edit (a cycle, nothing to undo) changes nothing
+      }
+      // Ask about a few nodes at a time, as packs do, so some are kept and some are not.
+      const all = [...new Set(flows.flatMap(nodesOf))]
+      const asked = all.filter(() => next() < 0.4)
+      const trees = graph.nodeTrees(asked)
+      for (const id of asked) {
+        expect(trees.get(id)?.roots, `node ${id} after edit ${i}`).toEqual(freshRoots(graph, id))
+        compared++
+      }
+    }
+    expect(compared).toBeGreaterThan(1000)
+  }, 60_000)
+
+  it('follow a connection written by another connection (the CLI)', () => {
+    const { db, other } = twoConnections()
+    const graph = new GraphService(db, new EventBus())
+    const f = graph.createFlow({ name: 'a' }).id
+    const a = graph.createNode({ flow_id: f, prompt: 'a' }).id
+    const b = graph.createNode({ flow_id: f, prompt: 'b' }).id
+    const c = graph.createNode({ flow_id: f, prompt: 'c', parent_ids: [b] }).id
+    expect(graph.nodeTrees([c]).get(c)!.roots).toEqual(new Set([b]))
+    other.prepare('INSERT INTO connections (flow_id, source_id, target_id) VALUES (?, ?, ?)').run(f, a, b)
+    expect(graph.nodeTrees([c]).get(c)!.roots).toEqual(new Set([a]))
+  })
+
+  it('read a long conversation upwards once, then one lookup per new turn', () => {
+    const { db } = twoConnections()
+    const graph = new GraphService(db, new EventBus())
+    const f = graph.createFlow({ name: 'long' }).id
+    const first = graph.createNode({ flow_id: f, prompt: 'turn 0' }).id
+    let last = first
+    for (let i = 1; i < 200; i++) last = graph.createNode({ flow_id: f, prompt: `turn ${i}`, parent_ids: [last] }).id
+    const above = vi.spyOn(graph.store, 'edgesAbove')
+    expect(graph.nodeTrees([last]).get(last)!.roots).toEqual(new Set([first]))
+    expect(above).toHaveBeenCalledTimes(1)
+    for (let i = 0; i < 20; i++) {
+      last = graph.createNode({ flow_id: f, prompt: `more ${i}`, parent_ids: [last] }).id
+      expect(graph.nodeTrees([last]).get(last)!.roots).toEqual(new Set([first]))
+    }
+    expect(above).toHaveBeenCalledTimes(1)
+  })
+})

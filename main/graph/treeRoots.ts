@@ -1,0 +1,107 @@
+import { LRUCache } from 'lru-cache'
+import { ChangeLogReader } from './changeLog'
+import type { GraphStore } from './graphStore'
+
+/**
+ * Flows whose roots are kept: the open conversations and the ones a persona's memories came
+ * from. A flow's entry holds a few ids per node it has looked up (~100 bytes a node).
+ */
+const KEPT_FLOWS = 64
+
+/**
+ * Each node's tree roots in a flow: the nodes without parents it descends from (itself when it
+ * has none; several below a merge). Two nodes share an ancestor exactly when their roots meet,
+ * which is how memory tells another conversation (no root in common) from another branch of
+ * this one (memory/reach.ts) without reading either tree.
+ *
+ * A node's roots are its parents' roots together, kept per flow. Invariant: a node is kept
+ * only when all its ancestors are, so a connection into a node that is not kept changes no
+ * kept answer — a new turn, a retry, a new conversation cost one indexed lookup. A connection
+ * into a kept node added, removed or moved (re-parenting, merging, a deleted node's edges, an
+ * undo), as the `connection_changes` log says, drops its flow's kept roots; they are read again
+ * when next asked, upwards from the nodes asked about only.
+ */
+export class TreeRoots {
+  private readonly kept = new LRUCache<string, Map<string, readonly string[]>>({ max: KEPT_FLOWS })
+  private readonly changes: ChangeLogReader
+
+  constructor(private readonly store: GraphStore) {
+    this.changes = new ChangeLogReader(store, 'connection_changes')
+  }
+
+  /** The roots of each node in the flow (a node not in the flow has no parents there: itself). */
+  of(flowId: string, nodeIds: Iterable<string>): Map<string, readonly string[]> {
+    // Inside a transaction the log may hold rows that are rolled back: read without keeping.
+    const keep = !this.store.db.inTransaction
+    if (keep) this.catchUp()
+    const memo = (keep && this.kept.get(flowId)) || new Map<string, readonly string[]>()
+    const out = new Map<string, readonly string[]>()
+    const missing: string[] = []
+    for (const id of nodeIds) {
+      if (out.has(id)) continue
+      const roots = memo.get(id) ?? this.fromParents(flowId, id, memo)
+      if (roots) out.set(id, roots)
+      else missing.push(id)
+    }
+    if (missing.length > 0) {
+      // One read of everything above the nodes whose parents are not kept either.
+      const parents = new Map<string, string[]>()
+      for (const e of this.store.edgesAbove(flowId, missing)) {
+        const list = parents.get(e.to)
+        if (list) list.push(e.from)
+        else parents.set(e.to, [e.from])
+      }
+      for (const id of missing) out.set(id, resolve(id, parents, memo))
+    }
+    if (keep && memo.size > 0 && !this.kept.has(flowId)) this.kept.set(flowId, memo)
+    return out
+  }
+
+  /** A node whose parents are all kept (or who has none): its roots, kept; null otherwise. */
+  private fromParents(flowId: string, nodeId: string, memo: Map<string, readonly string[]>): readonly string[] | null {
+    const parents = this.store.parentIds(flowId, nodeId)
+    const above = parents.map((p) => memo.get(p))
+    if (above.some((r) => r === undefined)) return null
+    const roots = parents.length === 0 ? [nodeId] : union(above as Array<readonly string[]>)
+    memo.set(nodeId, roots)
+    return roots
+  }
+
+  private catchUp(): void {
+    const changes = this.changes.next()
+    if (changes === null) return this.kept.clear()
+    for (const c of changes) if (this.kept.peek(c.flow_id)?.has(c.node_id)) this.kept.delete(c.flow_id)
+  }
+}
+
+/** The node's roots from `parents` (everything above it), keeping every node on the way. */
+function resolve(
+  start: string,
+  parents: ReadonlyMap<string, readonly string[]>,
+  memo: Map<string, readonly string[]>,
+): readonly string[] {
+  // Depth first without recursion: a conversation can be tens of thousands of turns deep.
+  const stack = [start]
+  while (stack.length > 0) {
+    const id = stack.at(-1)!
+    if (memo.has(id)) {
+      stack.pop()
+      continue
+    }
+    const ps = parents.get(id) ?? []
+    const waiting = ps.filter((p) => !memo.has(p))
+    if (waiting.length > 0) {
+      stack.push(...waiting)
+      continue
+    }
+    memo.set(id, ps.length === 0 ? [id] : union(ps.map((p) => memo.get(p)!)))
+    stack.pop()
+  }
+  return memo.get(start)!
+}
+
+/** The roots of several parents, sorted and once each; one parent's list is shared, not copied. */
+function union(lists: ReadonlyArray<readonly string[]>): readonly string[] {
+  if (lists.length === 1) return lists[0]!
+  return [...new Set(lists.flat())].sort()
+}
