@@ -508,10 +508,40 @@ export const en = {
       time: 'from the time asked about',
       linked: 'about {{name}}',
       next: 'next to memory #{{id}}',
+      elsewhere: 'from another conversation',
       separator: ', ',
       value: '(value {{value}})',
     },
     localVectors: 'built-in vectors',
+    goToConversation: 'Open in “{{name}}”',
+    reach: {
+      title: 'Who may remember it',
+      rule: {
+        global: 'Every conversation: you made it global.',
+        not_from_a_conversation: 'Every conversation: it was imported or added by hand.',
+        shared:
+          'The branches through the turn it came from, and every other conversation that does not keep to itself.',
+        private: 'Only the branches through the turn it came from: that conversation remembers only itself.',
+        gone: 'No conversation: the turn it came from was deleted.',
+      },
+      sees: {
+        all: 'remembers it',
+        branch: 'on the branches through its turn',
+        none: 'does not remember it',
+      },
+      keepsToItself: 'remembers only itself',
+      more: '+{{count}} more',
+      noConversations: 'The persona has no conversations yet.',
+    },
+    private: {
+      conversation: 'This conversation remembers only itself',
+      conversationHint:
+        'The persona answers here from this branch alone, and remembers nothing of this conversation in the others.',
+      persona: 'Each conversation remembers only itself',
+      personaHint:
+        'Off: what you tell the persona in one conversation, it remembers in the others too (never what happened on another branch of the same conversation). On: each conversation keeps to itself.',
+      byPersona: 'Set for every conversation of {{name}} (Personas).',
+    },
     reasons: {
       created: 'created',
       reflect: 'reflected on (emotion, topics, salience)',

@@ -507,10 +507,38 @@ export const ja: Messages = {
       time: '質問の時期のもの',
       linked: '{{name}} について',
       next: '記憶 #{{id}} の前後',
+      elsewhere: '別の会話から',
       separator: '、',
       value: '（価値 {{value}}）',
     },
     localVectors: '内蔵ベクトル',
+    goToConversation: '「{{name}}」で開く',
+    reach: {
+      title: 'この記憶を思い出せる会話',
+      rule: {
+        global: 'すべての会話: グローバルにしました。',
+        not_from_a_conversation: 'すべての会話: 取り込んだか、手で追加した記憶です。',
+        shared: '元のターンを通るブランチと、自分の中だけで覚える設定でない他のすべての会話。',
+        private: '元のターンを通るブランチだけ: その会話は自分の中だけで覚えます。',
+        gone: 'どの会話も思い出しません: 元のターンは削除されました。',
+      },
+      sees: {
+        all: '思い出せる',
+        branch: '元のターンを通るブランチで',
+        none: '思い出さない',
+      },
+      keepsToItself: '自分の中だけで覚える',
+      more: 'ほか {{count}} 件',
+      noConversations: 'このペルソナにはまだ会話がありません。',
+    },
+    private: {
+      conversation: 'この会話は自分の中だけで覚える',
+      conversationHint: 'ペルソナはこのブランチだけを思い出して答え、この会話のことを他の会話では思い出しません。',
+      persona: '会話ごとに自分の中だけで覚える',
+      personaHint:
+        'オフ: ある会話で話したことを、他の会話でも覚えています（同じ会話の別のブランチの出来事は除く）。オン: 会話ごとに自分の中だけで覚えます。',
+      byPersona: '{{name}} のすべての会話に設定されています（ペルソナ）。',
+    },
     reasons: {
       created: '作成',
       reflect: '振り返り（感情・話題・重要度）',

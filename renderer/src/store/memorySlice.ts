@@ -65,6 +65,8 @@ export interface MemorySlice {
   memoryEntities: MemoryEntities | null
   /** The unit open in the panel, if any. */
   memoryDetail: MemoryUnitDetail | null
+  /** Which conversations may remember the open unit (shown only while it is that unit's). */
+  memoryReach: { unitId: number; reach: Out<'memory_unit_reach'> } | null
   /** The node whose injected MemoryPacks "Why remembered?" shows. */
   memoryWhyNodeId: string | null
   memoryPacks: MemoryPacks | null
@@ -156,6 +158,11 @@ export const memorySlice =
       return result.ok ? result.value : null
     }
 
+    async function quietReach(personaId: string, unitId: number) {
+      const result = await client.invoke('memory_unit_reach', { persona_id: personaId, unit_id: unitId })
+      return result.ok ? { unitId, reach: result.value } : null
+    }
+
     /** Answers to older job list requests are dropped: only the newest request's list is shown. */
     let jobsRequest = 0
 
@@ -200,6 +207,7 @@ export const memorySlice =
       memoryStatus: null,
       memoryEntities: null,
       memoryDetail: null,
+      memoryReach: null,
       memoryWhyNodeId: null,
       memoryPacks: null,
       memoryJobs: null,
@@ -237,13 +245,14 @@ export const memorySlice =
           return
         }
         const { invoke, memoryFilter, memoryDetail, memoryWhyNodeId, memoryView } = get()
-        const [status, units, entities, detail, packs] = await Promise.all([
+        const [status, units, entities, detail, packs, , reach] = await Promise.all([
           invoke('memory_status', { persona_id: personaId }),
           listUnits(personaId, memoryFilter),
           invoke('memory_list_entities', { persona_id: personaId }),
           memoryDetail ? quietDetail(personaId, memoryDetail.unit.id) : null,
           memoryWhyNodeId ? invoke('memory_packs_for_node', { persona_id: personaId, node_id: memoryWhyNodeId }) : null,
           memoryView === 'jobs' ? get().loadMemoryJobs() : null,
+          memoryDetail ? quietReach(personaId, memoryDetail.unit.id) : null,
         ])
         const now = get()
         // Another persona or filter was chosen meanwhile: its own refresh is on the way.
@@ -254,6 +263,7 @@ export const memorySlice =
           memoryEntities: entities,
           // A unit opened meanwhile stays; the one shown is replaced by its fresh copy (null: gone).
           memoryDetail: now.memoryDetail !== memoryDetail ? now.memoryDetail : detail,
+          memoryReach: now.memoryDetail !== memoryDetail ? now.memoryReach : reach,
           memoryPacks:
             packs && memoryWhyNodeId && now.memoryWhyNodeId === memoryWhyNodeId
               ? { nodeId: memoryWhyNodeId, packs }
@@ -264,8 +274,12 @@ export const memorySlice =
       async openMemoryUnit(unitId) {
         const personaId = memoryPersona(get())
         if (unitId === null || !personaId) return set({ memoryDetail: null })
-        const detail = await get().invoke('memory_get_unit', { persona_id: personaId, unit_id: unitId })
-        if (detail && memoryPersona(get()) === personaId) set({ memoryDetail: detail, memoryView: 'units' })
+        const [detail, reach] = await Promise.all([
+          get().invoke('memory_get_unit', { persona_id: personaId, unit_id: unitId }),
+          quietReach(personaId, unitId),
+        ])
+        if (detail && memoryPersona(get()) === personaId)
+          set({ memoryDetail: detail, memoryReach: reach, memoryView: 'units' })
       },
 
       showWhyRemembered(nodeId) {

@@ -5,6 +5,7 @@ import { useApp } from '../../store'
 import { changedFields, editableFields, formatTime, payloadTexts, reasonKey, shortText } from './memoryText'
 import { UnitBadges } from './UnitList'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
+import './memorySpan.css'
 
 /** One unit: its text, versions, evidence and origin, and what the user can do with it. */
 export function UnitDetail() {
@@ -79,6 +80,7 @@ export function UnitDetail() {
       {!editing && (
         <UnitActions detail={detail} onEdit={() => setEditing(true)} onDelete={() => setConfirmDelete(true)} />
       )}
+      <UnitReach unitId={unit.id} />
 
       <h3>{t('memory.versions', { count: detail.versions.length })}</h3>
       <ol className="memory-versions" reversed>
@@ -242,14 +244,58 @@ function UnitEditor({ detail, onDone }: { detail: MemoryUnitDetail; onDone: () =
   )
 }
 
+/** A jump to the node a memory came from; one in another conversation is named by that conversation. */
 export function GoToNode({ nodeId, flowId }: { nodeId: string; flowId: string | null | undefined }) {
   const { t } = useTranslation()
   const goToNode = useApp((s) => s.goToNode)
-  const index = useApp((s) => s.members[nodeId]?.index)
+  const index = useApp((s) => (!flowId || flowId === s.flowId ? s.members[nodeId]?.index : undefined))
+  const elsewhere = useApp((s) => (flowId && flowId !== s.flowId ? s.flows.find((f) => f.id === flowId)?.name : null))
   return (
     <button type="button" className="memory-go" onClick={() => void goToNode(nodeId, flowId ?? null)}>
-      {index !== undefined ? t('memory.goToNodeIndex', { index }) : t('memory.goToNode')}
+      {elsewhere != null
+        ? t('memory.goToConversation', { name: elsewhere })
+        : index !== undefined
+          ? t('memory.goToNodeIndex', { index })
+          : t('memory.goToNode')}
     </button>
+  )
+}
+
+/** Conversations listed before "+N more". */
+const REACH_SHOWN = 8
+
+/** Which of the persona's conversations may remember the unit, those it came from first. */
+function UnitReach({ unitId }: { unitId: number }) {
+  const { t } = useTranslation()
+  const reach = useApp((s) => (s.memoryReach?.unitId === unitId ? s.memoryReach.reach : null))
+  const [all, setAll] = useState(false)
+  if (!reach) return null
+  const list = reach.conversations
+  const shown = all ? list : list.slice(0, REACH_SHOWN)
+  return (
+    <section className="memory-reach" data-testid="memory-reach" aria-label={t('memory.reach.title')}>
+      <h3>{t('memory.reach.title')}</h3>
+      <p className="hint">{t(`memory.reach.rule.${reach.rule}`)}</p>
+      {list.length === 0 ? (
+        <p className="hint">{t('memory.reach.noConversations')}</p>
+      ) : (
+        <ul>
+          {shown.map((c) => (
+            <li key={c.flow_id} data-sees={c.sees} data-testid="memory-reach-conversation">
+              <span className="memory-reach-name">{c.name}</span>
+              <span>{t(`memory.reach.sees.${c.sees}`)}</span>
+              {c.private && <span className="memory-reach-tag">{t('memory.reach.keepsToItself')}</span>}
+              {c.sees === 'branch' && c.node_ids[0] && <GoToNode nodeId={c.node_ids[0]} flowId={c.flow_id} />}
+            </li>
+          ))}
+        </ul>
+      )}
+      {list.length > shown.length && (
+        <button type="button" className="link" onClick={() => setAll(true)}>
+          {t('memory.reach.more', { count: list.length - shown.length })}
+        </button>
+      )}
+    </section>
   )
 }
 

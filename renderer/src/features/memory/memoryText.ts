@@ -112,6 +112,7 @@ const whyFixed: Record<string, string> = {
   'open loop': 'loop',
   pinned: 'pinned',
   'at the time named': 'time',
+  'from another conversation': 'elsewhere',
 }
 const sections = new Set(['persona', 'contract', 'capsule', 'loops', 'facts', 'summaries', 'episodes'])
 

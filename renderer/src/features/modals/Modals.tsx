@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { useApp, useAppStore } from '../../store'
 import type { Modal } from '../../store/modalSlice'
 import { placeSibling } from '../graph/layout'
+import { PrivateMemorySwitch } from '../memory/PrivateMemorySwitch'
 import { PersonasDialog } from '../personas/PersonasDialog'
 import { ProgramsDialog } from '../programs/ProgramsDialog'
 import { BackupDialog } from '../backup/BackupDialog'
@@ -118,6 +119,8 @@ function FlowSettings({ modal, onClose }: Props<'flow_settings'>) {
   const [description, setDescription] = useState(summary?.description ?? '')
   const [systemPrompt, setSystemPrompt] = useState(flow?.system_prompt ?? '')
   const [budget, setBudget] = useState(flow?.token_budget ? String(flow.token_budget) : '')
+  const [memoryPrivate, setMemoryPrivate] = useState(flow?.memory_private ?? false)
+  const persona = useApp((s) => s.personas.find((p) => p.id === flow?.persona_id))
   const budgetValue = budget.trim() === '' ? null : Number(budget)
   const budgetOk =
     budgetValue === null || (Number.isInteger(budgetValue) && budgetValue >= 256 && budgetValue <= 2_000_000)
@@ -126,7 +129,7 @@ function FlowSettings({ modal, onClose }: Props<'flow_settings'>) {
       id: modal.flowId,
       name: name.trim(),
       description,
-      ...(flow ? { system_prompt: systemPrompt, token_budget: budgetValue } : {}),
+      ...(flow ? { system_prompt: systemPrompt, token_budget: budgetValue, memory_private: memoryPrivate } : {}),
     })
     if (!saved) return // the toast says why; the dialog stays open with what was typed
     onClose()
@@ -167,6 +170,13 @@ function FlowSettings({ modal, onClose }: Props<'flow_settings'>) {
               </span>
             )}
           </label>
+          <PrivateMemorySwitch
+            label={t('memory.private.conversation')}
+            hint={t('memory.private.conversationHint')}
+            checked={memoryPrivate}
+            onChange={setMemoryPrivate}
+            lockedBy={persona?.memory_private ? t('memory.private.byPersona', { name: persona.name }) : null}
+          />
         </>
       )}
       <div className="dialog-actions">

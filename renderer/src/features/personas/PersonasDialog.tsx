@@ -5,6 +5,7 @@ import { useApp } from '../../store'
 import { Combobox, type ComboOption } from '../../ui/Combobox'
 import { Dialog } from '../../ui/Dialog'
 import { Field } from '../../ui/Field'
+import { PrivateMemorySwitch } from '../memory/PrivateMemorySwitch'
 import { defaultEmbeddingModel, MemorySearchField } from './MemorySearchField'
 
 type Draft = Pick<
@@ -18,6 +19,7 @@ type Draft = Pick<
   | 'lightweight_vision_model'
   | 'embedding_model'
   | 'image_model'
+  | 'memory_private'
 > & {
   temperature: string
   max_tokens: string
@@ -41,6 +43,7 @@ const blank: Draft = {
   lightweight_vision_model: null,
   embedding_model: null,
   image_model: null,
+  memory_private: false,
   temperature: '',
   max_tokens: '',
 }
@@ -126,7 +129,7 @@ function PersonaForm({
   )
   const [confirmDelete, setConfirmDelete] = useState(false)
   const options = useMemo(() => modelOptions(models), [models])
-  const field = (key: keyof Draft) => ({
+  const field = (key: Exclude<keyof Draft, 'memory_private'>) => ({
     value: draft[key] ?? '',
     onChange: (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value })),
   })
@@ -138,6 +141,7 @@ function PersonaForm({
       ...Object.fromEntries(roles.map((r) => [r, draft[r]?.trim() || null])),
       temperature: draft.temperature.trim() === '' ? null : Number(draft.temperature),
       max_tokens: draft.max_tokens.trim() === '' ? null : Number(draft.max_tokens),
+      memory_private: draft.memory_private,
     }
     const saved = persona
       ? await invoke('update_persona', { id: persona.id, ...fields })
@@ -196,6 +200,12 @@ function PersonaForm({
           <input inputMode="numeric" {...field('max_tokens')} />
         </label>
       </fieldset>
+      <PrivateMemorySwitch
+        label={t('memory.private.persona')}
+        hint={t('memory.private.personaHint')}
+        checked={draft.memory_private}
+        onChange={(memory_private) => setDraft((d) => ({ ...d, memory_private }))}
+      />
       <div className="dialog-actions">
         {persona &&
           (confirmDelete ? (
