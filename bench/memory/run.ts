@@ -1,4 +1,4 @@
-// Memory engine benchmarks: one JSON line each. Run with
+// Memory engine benchmarks: one JSON line each (LOOMVERSE_BENCH_ONLY=locomo or =pack for a part). Run with
 //   npx tsx --tsconfig tsconfig.node.json bench/memory/run.ts
 // Set LOOMVERSE_LOCOMO to point at locomo_dev.json elsewhere; by default it is looked up
 // beside the repository (../shared/data/locomo/locomo_dev.json). Times depend on the
@@ -17,6 +17,7 @@ import type { MemoryStore } from '../../main/memory/store'
 import { vectorIndexOf } from '../../main/memory/vectorIndex'
 import { locomo } from './locomo'
 import { modelKnn } from './modelKnn'
+import { reachPacks } from './reachPack'
 import { addAnchors, benchQueries, fillMemory, sentenceStandIns, words } from './syntheticMemory'
 import { MemoryWorkerHost } from '../../main/memory/workerHost'
 import { sourceWorker } from '../../tests/support/sourceWorker'
@@ -130,6 +131,8 @@ async function synthetic(): Promise<void> {
     print({ bench: 'memory.ingest', units: 90_000, units_per_s: Math.round(rate100k) })
     pack(100_000)
     packWithSentenceModel(store, queries, 100_000)
+    // LOOMVERSE_BENCH_ONLY=pack: the pack timings alone, with the cross-conversation rule.
+    if (only === 'pack') return reachPacks(store, dir, queries, 100_000, print, pct)
 
     const knn = store.prepare(
       'SELECT unit_id, distance FROM vec_units WHERE embedding MATCH ? AND k = 10 AND kind = ? AND state != 3',
@@ -218,6 +221,8 @@ async function synthetic(): Promise<void> {
       loop_delay_p99_ms: +(delay.percentile(99) / 1e6).toFixed(2),
       loop_delay_max_ms: +(delay.max / 1e6).toFixed(2),
     })
+    // Last: it tells every episode at a node of a conversation graph.
+    reachPacks(store, dir, queries, 100_001, print, pct)
   } finally {
     store.db.close()
     rmSync(dir, { recursive: true, force: true })
@@ -226,9 +231,12 @@ async function synthetic(): Promise<void> {
 
 // ---- LoCoMo evidence recall (locomo.ts): in-sample and out-of-sample, beside BM25 baselines
 
-await locomo(process.env.LOOMVERSE_LOCOMO || resolve(repoRoot, '../shared/data/locomo/locomo_dev.json'), print, pct)
-// LOOMVERSE_BENCH_ONLY=locomo: just the recall figures (tuning the Scheduler).
-if (process.env.LOOMVERSE_BENCH_ONLY !== 'locomo') {
+// LOOMVERSE_BENCH_ONLY=locomo: just the recall figures (tuning the Scheduler); =pack: just the
+// synthetic MemoryPack timings at 10k and 100k units, with and without the cross-conversation rule.
+const only = process.env.LOOMVERSE_BENCH_ONLY
+if (only !== 'pack')
+  await locomo(process.env.LOOMVERSE_LOCOMO || resolve(repoRoot, '../shared/data/locomo/locomo_dev.json'), print, pct)
+if (only !== 'locomo') {
   await synthetic()
-  modelKnn(print, pct)
+  if (only !== 'pack') modelKnn(print, pct)
 }
