@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import type { Persona } from '@shared/contract'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { useTempHome } from '../../tests/support/tempHome'
 import { appMigrations } from '../db/migrations'
@@ -7,7 +8,7 @@ import { GraphService } from '../graph/graphService'
 import { EventBus } from '../kernel/events'
 import { openMemory } from './db'
 import { UnitKind, UnitState } from './enums'
-import { reachOf } from './reach'
+import { reachOf, unitReach } from './reach'
 import { buildPack } from './scheduler'
 import type { MemoryStore } from './store'
 
@@ -289,6 +290,41 @@ describe('what a node remembers across conversation trees', () => {
     const pack = w.pack(f, w.turn(f, 'hi'), 'How am I?')
     expect(pack.sections.some((s) => s.kind === 'capsule')).toBe(false)
     expect(w.pack(other, o1, 'How am I?').sections.some((s) => s.kind === 'capsule')).toBe(true)
+  })
+})
+
+describe('which conversations may remember a unit (the memory panel)', () => {
+  it('tells each of the persona’s conversations: its own on the branch, others anywhere, private ones not at all', () => {
+    const w = world()
+    const persona = { id: 'p', memory_private: false } as Persona
+    const bound = (name: string, memoryPrivate = false) => {
+      const id = w.flow(name, memoryPrivate)
+      w.graph.updateFlow({ id, persona_id: 'p' })
+      return id
+    }
+    const pets = bound('Pets')
+    const diary = bound('Diary', true)
+    bound('Later')
+    const p1 = w.turn(pets, 'hi')
+    const cat = w.tell(pets, p1, 'My cat is called Mochi.')
+    const d1 = w.turn(diary, 'dear diary')
+    const cafe = w.tell(diary, d1, 'My favourite café is Blue Door.')
+    const sees = (unitId: number, who = persona) =>
+      Object.fromEntries(unitReach(w.graph, who, w.store, unitId).conversations.map((c) => [c.name, c.sees]))
+    expect(unitReach(w.graph, persona, w.store, cat).rule).toBe('shared')
+    expect(sees(cat)).toEqual({ Pets: 'branch', Diary: 'none', Later: 'all' })
+    expect(unitReach(w.graph, persona, w.store, cafe).rule).toBe('private')
+    expect(sees(cafe)).toEqual({ Diary: 'branch', Pets: 'none', Later: 'none' })
+    // A persona that keeps every conversation to itself.
+    expect(sees(cat, { ...persona, memory_private: true })).toEqual({ Pets: 'branch', Diary: 'none', Later: 'none' })
+    // Promoted to global: everywhere. Imported: everywhere. Its turn deleted: nowhere.
+    w.store.editMeta(cafe, { is_global: true }, 'promoted to global')
+    expect(unitReach(w.graph, persona, w.store, cafe)).toMatchObject({ rule: 'global' })
+    const imported = w.store.createUnit({ kind: UnitKind.EPISODE, source: 'import', payload: { user_text: 'x' } })
+    expect(unitReach(w.graph, persona, w.store, imported).rule).toBe('not_from_a_conversation')
+    w.graph.deleteNode({ id: p1, flow_id: pets })
+    expect(unitReach(w.graph, persona, w.store, cat).rule).toBe('gone')
+    expect(new Set(Object.values(sees(cat)))).toEqual(new Set(['none']))
   })
 })
 
