@@ -4,9 +4,10 @@ import type { GraphStore } from './graphStore'
 
 /**
  * Flows whose roots are kept: the open conversations and the ones a persona's memories came
- * from. A flow's entry holds a few ids per node it has looked up (~100 bytes a node).
+ * from (a pack's finds can come from a hundred). A flow's entry holds the nodes looked up and
+ * their ancestors (~100 bytes a node; their root lists are shared along a line).
  */
-const KEPT_FLOWS = 64
+const KEPT_FLOWS = 512
 
 /**
  * Each node's tree roots in a flow: the nodes without parents it descends from (itself when it
@@ -34,12 +35,14 @@ export class TreeRoots {
     // Inside a transaction the log may hold rows that are rolled back: read without keeping.
     const keep = !this.store.db.inTransaction
     if (keep) this.catchUp()
-    const memo = (keep && this.kept.get(flowId)) || new Map<string, readonly string[]>()
+    const kept = keep ? this.kept.get(flowId) : undefined
+    const memo = kept ?? new Map<string, readonly string[]>()
     const out = new Map<string, readonly string[]>()
     const missing: string[] = []
     for (const id of nodeIds) {
       if (out.has(id)) continue
-      const roots = memo.get(id) ?? this.fromParents(flowId, id, memo)
+      // Nothing kept of the flow: no parent can be, read upwards at once.
+      const roots = memo.get(id) ?? (kept ? this.fromParents(flowId, id, memo) : null)
       if (roots) out.set(id, roots)
       else missing.push(id)
     }

@@ -329,7 +329,7 @@ describe('which conversations may remember a unit (the memory panel)', () => {
 })
 
 describe('tree roots are kept, not read again for every pack', () => {
-  it('a new turn below a looked-up node, and a new conversation, read nothing above them', () => {
+  it('a new turn below a looked-up node reads nothing above it; a new conversation, one lookup', () => {
     const w = world()
     const f = w.flow('long')
     let last = w.turn(f, 'turn 0')
@@ -341,8 +341,12 @@ describe('tree roots are kept, not read again for every pack', () => {
     const above = vi.spyOn(w.graph.store, 'edgesAbove')
     const next = w.turn(f, 'turn 50', [last])
     const o2 = w.turn(other, 'more', [o1])
-    const trees = w.graph.nodeTrees([next, o2, w.turn(w.flow('third'), 'new root')])
+    const trees = w.graph.nodeTrees([next, o2])
     expect(above).not.toHaveBeenCalled()
+    // A new conversation: one look upwards, which finds nothing above its first turn.
+    const t1 = w.turn(w.flow('third'), 'new root')
+    expect(w.graph.nodeTrees([t1]).get(t1)!.roots).toEqual(new Set([t1]))
+    expect(above).toHaveBeenCalledTimes(1)
     expect(trees.get(next)!.roots).toEqual(w.graph.nodeTrees([last]).get(last)!.roots)
     expect(trees.get(o2)!.roots).toEqual(new Set([o1]))
   })
