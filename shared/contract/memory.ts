@@ -206,7 +206,9 @@ export const memoryMethods = {
   /**
    * Builds a MemoryPack: persona and contract, capsule, open loops, facts, summaries and
    * episodes chosen by hybrid retrieval, greedily packed within `budget_tokens`. With a
-   * `node_id`, only memories whose evidence lies on that node's active path are eligible.
+   * `node_id`, only memories that node may remember are eligible: its evidence on the node's
+   * active path, or in a conversation tree that shares no ancestor with it and is not private
+   * (none beyond the path when the node's conversation, or the persona, remembers only itself).
    */
   memory_pack: {
     input: z
