@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test'
 import type { FakeLlm } from '../tests/support/fakeLlm'
 import { expect, test } from './fixtures'
 import type { GraphPage } from './pages/graph.page'
+import { ConversationsPage } from './pages/conversations.page'
 import { MemoryPage } from './pages/memory.page'
 import { bindNewPersona } from './pages/persona.steps'
 
@@ -37,8 +38,7 @@ async function newConversationWithMio(page: Page, graph: GraphPage): Promise<voi
 
 /** Opens the open conversation's settings; `edit` fills them in before saving. */
 async function conversationSettings(page: Page, edit: (dialog: ReturnType<Page['getByRole']>) => Promise<void>) {
-  await page.getByRole('button', { name: 'Edit' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Conversation settings' })
+  const dialog = await new ConversationsPage(page).openSettings()
   await edit(dialog)
   await dialog.getByRole('button', { name: 'Save' }).click()
   await expect(dialog).toHaveCount(0)
