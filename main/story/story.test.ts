@@ -234,6 +234,50 @@ describe('playing a story (seed F-003, F-004, F-007–F-010)', () => {
     expect(exported.turns).toBe(3)
   })
 
+  it('takes a player’s turn only in the story’s own conversation', async () => {
+    const h = await start({ jobWorker: null })
+    const { story } = await newStory(h, { name: 'Harbour', template: 'blank', language: 'en' })
+    const other = await h.call<Flow>('create_flow', { name: 'Chat with Sora' })
+    const otherRoot = await h.call<Node>('create_node', {
+      flow_id: other.id,
+      prompt: 'hello',
+      response: 'hi',
+    })
+    const before = (await h.call<Flow>('get_flow', { id: other.id })).nodes.length
+    const refuse = (input: Record<string, unknown>) =>
+      h.core.router.call(
+        'story_send',
+        { story_id: story.id, prompt: 'I open the door.', ...input },
+        { transport: 'internal' },
+      )
+
+    // The window showed another conversation: refused, and neither conversation changes.
+    expect(await refuse({ flow_id: other.id })).toMatchObject({
+      ok: false,
+      error: { code: 'conflict', message: /conversation of the story "Harbour"/ },
+    })
+    // A node of another conversation is no place for the story's turn either.
+    expect(await refuse({ flow_id: story.flow_id, parent_id: otherRoot.id })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    })
+    expect((await h.call<Flow>('get_flow', { id: other.id })).nodes).toHaveLength(before)
+    expect((await h.call<Flow>('get_flow', { id: story.flow_id })).nodes).toHaveLength(1) // the opening scene
+
+    // Without a parent the turn goes below where play stands, in the story's flow.
+    h.fake.script({ promptIncludes: 'I open the door.', times: 1, reply: 'The hinges creak.' })
+    const done = h.next('chat_status', (d) => d.state === 'done' || d.state === 'failed')
+    const { node_id } = await h.call<{ node_id: string }>('story_send', {
+      story_id: story.id,
+      flow_id: story.flow_id,
+      prompt: 'I open the door.',
+    })
+    expect(await done).toMatchObject({ node_id, state: 'done' })
+    const flow = await h.call<Flow>('get_flow', { id: story.flow_id })
+    expect(flow.connections).toContainEqual({ from: story.current_node_id, to: node_id })
+    expect((await h.call<{ story: Story }>('story_get', { story_id: story.id })).story.current_node_id).toBe(node_id)
+  })
+
   it('detects an edit made outside the app and refuses to overwrite it', async () => {
     const h = await start({ jobWorker: null })
     const { story, dir } = await newStory(h, { name: 'Edits', template: 'blank', language: 'en' })

@@ -53,7 +53,7 @@ export function createStory(deps: StoryDeps & { jobs: JobService; chat: ChatServ
   })
   return {
     service,
-    handlers: storyHandlers(service, memory, watcher),
+    handlers: storyHandlers(service, memory, watcher, deps.chat),
     exportTarget(flowId) {
       const row = service.rowOfFlow(flowId)
       return row ? { dir: service.files(row).resolve('exports'), nodeId: row.current_node_id } : null

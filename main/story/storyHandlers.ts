@@ -1,4 +1,5 @@
 import type { storyMethods } from '@shared/contract'
+import type { ChatService } from '../chat/chatService'
 import type { HandlerModule } from '../kernel/router'
 import type { ScenarioWatcher } from './scenarioWatcher'
 import type { StoryMemory } from './storyMemory'
@@ -8,6 +9,7 @@ export function storyHandlers(
   stories: StoryService,
   memory: StoryMemory,
   watcher: ScenarioWatcher,
+  chat: ChatService,
 ): HandlerModule<typeof storyMethods> {
   return {
     story_init: (i) => stories.init(i),
@@ -20,6 +22,10 @@ export function storyHandlers(
     story_read_file: (i) => stories.readFile(i),
     story_update_file: (i) => stories.updateFile(i),
     story_fork: (i) => stories.fork(i),
+    story_send: (i) => {
+      const to = stories.turnTarget(i)
+      return chat.send({ flow_id: to.flow_id, prompt: i.prompt, ...(to.parent_id ? { parent_id: to.parent_id } : {}) })
+    },
     story_set_position: (i) => stories.setPosition(i),
     story_save: (i) => stories.save(i),
     story_saves: (i) => stories.saves(i.story_id),

@@ -276,6 +276,24 @@ export class StoryService {
     return this.emit(row.id)
   }
 
+  /**
+   * Where a player's turn goes: the story's own flow, below the node it names or where play
+   * stands. A turn sent for another conversation (the window showed another one) is refused.
+   */
+  turnTarget(input: Parsed<'story_send'>): { flow_id: string; parent_id: string | null } {
+    const row = this.row(input.story_id)
+    if (input.flow_id !== row.flow_id)
+      throw new AppError(
+        'conflict',
+        row.language === 'ja'
+          ? `このターンは物語「${row.name}」の会話に送られていません。物語を開き直してから送ってください`
+          : `this turn was not sent to the conversation of the story "${row.name}"; open the story again and send it there`,
+      )
+    const parent = input.parent_id ?? row.current_node_id
+    if (parent) this.requireNode(row, parent)
+    return { flow_id: row.flow_id, parent_id: parent }
+  }
+
   /** Play answered a node: it is where the story resumes (the autosave). */
   answered(flowId: string, nodeId: string): StoryRow | null {
     const row = this.store.byFlow(flowId)

@@ -161,6 +161,18 @@ export const storyMethods = {
     input: z.object({ story_id: Id, name: StoryName, from_node_id: Id.optional() }).strict(),
     output: Story,
   },
+  /**
+   * A player's turn, answered by the game master in the story's own conversation: below
+   * `parent_id` (a node of the story's flow), else below where play stands. `flow_id` is the
+   * conversation the window shows the story in; a turn for any other is refused and nothing is
+   * sent. A turn carries no pictures: what the graph's composer holds stays there.
+   */
+  story_send: {
+    input: z
+      .object({ story_id: Id, flow_id: Id, prompt: z.string().min(1).max(2_000_000), parent_id: Id.optional() })
+      .strict(),
+    output: z.object({ node_id: Id }),
+  },
   /** Where play stands (the canvas or the reading view chose a node): the autosave follows it. */
   story_set_position: { input: z.object({ story_id: Id, node_id: Id }).strict(), output: Story },
   story_save: {

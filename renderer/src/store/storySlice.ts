@@ -20,6 +20,14 @@ export interface StorySlice {
   loadStories(): Promise<void>
   /** Opens a story: its flow on the canvas, play resumed at its node, the story panel shown. */
   openStory(id: string): Promise<void>
+  /** The story is no longer open: its panel closes (another conversation took the canvas). */
+  closeStory(): void
+  /**
+   * A player's turn, always in the open story's own conversation: below the selected node while
+   * the canvas shows that conversation, else below where play stands. It never takes the graph
+   * composer's pictures or its "new root" choice. Resolves with the new node's id.
+   */
+  sendStoryTurn(prompt: string): Promise<string | null>
   refreshStory(): Promise<void>
   initStory(input: In<'story_init'>): Promise<Story | null>
   forkStory(input: In<'story_fork'>): Promise<Story | null>
@@ -61,6 +69,36 @@ export const storySlice =
         set({ story: got.story, storyFiles: got.files, storySummary: got.summary, storyExternal: {}, panel: 'story' })
         localStorage.setItem('loomverse.lastFlow', got.story.flow_id)
         await show(got.story)
+      },
+
+      closeStory() {
+        set((s) => ({
+          story: null,
+          storyFiles: [],
+          storySummary: null,
+          storyExternal: {},
+          readingOnly: false,
+          panel: s.panel === 'story' ? null : s.panel,
+        }))
+      },
+
+      async sendStoryTurn(prompt) {
+        const story = get().story
+        if (!story) return null
+        const onCanvas = get().flowId === story.flow_id
+        const parentId = (onCanvas ? get().selectedId : null) ?? story.current_node_id
+        const sent = await get().invoke('story_send', {
+          story_id: story.id,
+          flow_id: story.flow_id,
+          prompt,
+          ...(parentId ? { parent_id: parentId } : {}),
+        })
+        if (!sent) return null
+        if (get().flowId === story.flow_id) {
+          await get().ensureNode(sent.node_id)
+          get().select(sent.node_id)
+        }
+        return sent.node_id
       },
 
       async refreshStory() {
@@ -107,7 +145,11 @@ export const storySlice =
     }
   }
 
-/** Story events, and the canvas's selection telling the story where play stands. */
+/**
+ * Story events; the canvas's selection telling the story where play stands; and the story panel
+ * bound to its story's conversation: when another conversation takes the canvas, the panel
+ * follows it to that conversation's story, or closes.
+ */
 export function wireStoryEvents(client: Client, store: AppStore): void {
   client.on('story_updated', ({ story }) => {
     const s = store.getState()
@@ -127,6 +169,12 @@ export function wireStoryEvents(client: Client, store: AppStore): void {
   })
   client.on('story_sheet_changed', ({ story_id }) => {
     if (store.getState().story?.id === story_id) store.setState((s) => ({ sheetSeq: s.sheetSeq + 1 }))
+  })
+  store.subscribe((s, prev) => {
+    if (s.flowId === prev.flowId || !s.story || s.flowId === s.story.flow_id) return
+    const other = s.flowId ? s.stories.find((x) => x.flow_id === s.flowId) : undefined
+    if (other) void s.openStory(other.id)
+    else s.closeStory()
   })
   store.subscribe((s, prev) => {
     const story = s.story

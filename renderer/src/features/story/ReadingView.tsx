@@ -17,7 +17,7 @@ export function ReadingView() {
   const flow = useApp((s) => s.flow)
   const nodes = useApp((s) => s.nodes)
   const replyStatus = useApp((s) => s.replyStatus)
-  const send = useApp((s) => s.send)
+  const send = useApp((s) => s.sendStoryTurn)
   const moveStory = useApp((s) => s.moveStory)
   const invoke = useApp((s) => s.invoke)
   const toast = useApp((s) => s.toast)

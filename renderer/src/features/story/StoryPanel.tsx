@@ -30,9 +30,10 @@ export function StoryPanel() {
           </button>
         ))}
       </div>
-      {tab === 'read' && <ReadingView />}
-      {tab === 'files' && <ScenarioFilesView />}
-      {tab === 'sheets' && <SheetsView />}
+      {/* Keyed by the story: words typed or a file being edited for one story never carry over to another. */}
+      {tab === 'read' && <ReadingView key={story.id} />}
+      {tab === 'files' && <ScenarioFilesView key={story.id} />}
+      {tab === 'sheets' && <SheetsView key={story.id} />}
     </section>
   )
 }
