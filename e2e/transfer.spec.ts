@@ -40,6 +40,23 @@ test('imports a ChatGPT export and a character card from the window, then export
   await dialog.getByRole('button', { name: 'Import seraphina.png' }).click()
   await expect(report).toContainText('Imported Seraphina as a persona, with 2 greetings.')
   await expect(report).toContainText('1 lorebook entries')
+
+  // A card saved as JSON is guessed as a card by what it holds; chosen as a chat log, it is refused in plain words.
+  await dialog.getByLabel('Choose a file').setInputFiles({
+    name: 'lumi.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ ...v2Card, data: { ...v2Card.data, name: 'Lumi' } }, null, 2)),
+  })
+  const kind = dialog.getByLabel('What lumi.json is')
+  await expect(kind).toHaveValue('card')
+  await kind.selectOption('chat_log')
+  await dialog.getByRole('button', { name: 'Import lumi.json' }).click()
+  await expect(page.locator('.toast')).toContainText(
+    'lumi.json: This file looks like a SillyTavern character card, not a chat log. Choose "Character card" to import it as a persona.',
+  )
+  await kind.selectOption('card')
+  await dialog.getByRole('button', { name: 'Import lumi.json' }).click()
+  await expect(report).toContainText('Imported Lumi as a persona, with 2 greetings.')
   await dialog.getByRole('button', { name: 'Close' }).click()
 
   // The imported conversation opens like any other and exports as Markdown.

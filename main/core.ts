@@ -28,6 +28,7 @@ import { accessHandlers } from './access/accessHandlers'
 import { ApiTokens } from './access/apiTokens'
 import { combineHandlers, createRouter, type Router } from './kernel/router'
 import { ensureHome, type HomePaths } from './kernel/home'
+import { uiLanguage } from './kernel/language'
 import { registerInstance } from './recovery/instances'
 import { recoverAtStartup, type RecoveryReport } from './recovery/startupRecovery'
 import { SettingsService } from './settings/settingsService'
@@ -171,7 +172,15 @@ export function startCore(options: CoreOptions): Core {
     llm: llmHandlers(llm, providers, settings),
     world: worldHandlers(world.service, worldDeps),
     memory: memory.handlers,
-    interop: interopHandlers({ graph, bus, db, paths, personas, exportTarget: (id) => story.exportTarget(id) }),
+    interop: interopHandlers({
+      graph,
+      bus,
+      db,
+      paths,
+      personas,
+      exportTarget: (id) => story.exportTarget(id),
+      language: () => uiLanguage(settings.get().language),
+    }),
     story: story.handlers,
     access: accessHandlers(apiTokens),
     jobs: workerHandlers({ jobs, memory: memory.service.worker }),

@@ -153,6 +153,38 @@ describe('SillyTavern character card import', () => {
   })
 })
 
+describe('a file imported as the wrong kind', () => {
+  it('lists a card saved as JSON as a card, and refuses it as a chat log or an export in the user’s words', async () => {
+    const h = await start()
+    const sora = await h.call<Persona>('create_persona', { name: 'Sora' })
+    const file = imports(h, 'seraphina.json', JSON.stringify(v2Card, null, 2))
+    const listed = await fromWindow<Array<{ name: string; kind: string }>>(h, 'imports_list', {})
+    expect(listed).toMatchObject([{ name: file, kind: 'card' }])
+
+    const asLog = await h.core.router.call('memory_import', { persona_id: sora.id, path: file }, { transport: 'ws' })
+    expect(asLog).toMatchObject({
+      ok: false,
+      error: {
+        code: 'bad_file',
+        message:
+          'seraphina.json: This file looks like a SillyTavern character card, not a chat log. Choose "Character card" to import it as a persona.',
+      },
+    })
+    await h.call('update_settings', { language: 'ja' })
+    const asExport = await h.core.router.call('chatgpt_import', { path: file }, { transport: 'ws' })
+    expect(asExport).toMatchObject({
+      ok: false,
+      error: { code: 'bad_file', message: /このファイルはSillyTavern のキャラクターカードのようです/ },
+    })
+    expect(await h.call<Flow[]>('list_flows', {})).toHaveLength(0)
+    expect(await h.call('memory_status', { persona_id: sora.id })).toMatchObject({ units: 0 })
+
+    // Imported as what it is, it becomes a persona.
+    const card = await fromWindow<{ persona: Persona }>(h, 'character_card_import', { path: file })
+    expect(card.persona.name).toBe('Seraphina')
+  })
+})
+
 describe('putting a file into imports/ from a window', () => {
   it('takes a file in pieces, in order only, never replacing one, and lists what is there', async () => {
     const h = await start()

@@ -1,12 +1,11 @@
 import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { AppError } from '@shared/errors'
+import { guessImportFile, type ImportKind } from '../kernel/importGuess'
 
 /** What a window may put into imports/ in all (a big ChatGPT export is a few hundred MB). */
 const MAX_UPLOAD = 1024 * 1024 * 1024
 const PART = (name: string) => `.upload-${name}`
-
-export type ImportKind = 'chatgpt' | 'card' | 'vizprompt' | 'chat_log' | 'unknown'
 
 /**
  * The data folder's imports/: where a window puts a file before importing it (a window never
@@ -42,7 +41,10 @@ export class ImportsFolder {
     return { name: final, size: size + bytes.length }
   }
 
-  /** What imports/ holds, newest first, with a guess of what each is (the dialog offers the matching import). */
+  /**
+   * What imports/ holds, newest first, with a guess of what each is from its content (the
+   * dialog offers the matching import): a card saved as `.json` is a card, not a chat log.
+   */
   list(): Array<{ name: string; size: number; modified_at: string; kind: ImportKind }> {
     if (!existsSync(this.dir)) return []
     return readdirSync(this.dir, { withFileTypes: true })
@@ -53,7 +55,7 @@ export class ImportsFolder {
           name: e.name,
           size: e.isFile() ? info.size : 0,
           modified_at: info.mtime.toISOString(),
-          kind: e.isDirectory() ? folderKind(join(this.dir, e.name)) : fileKind(e.name),
+          kind: e.isDirectory() ? folderKind(join(this.dir, e.name)) : guessImportFile(join(this.dir, e.name), e.name),
         }
       })
       .sort((a, b) => b.modified_at.localeCompare(a.modified_at))
@@ -74,15 +76,6 @@ function freeName(dir: string, name: string): string {
   const dot = name.lastIndexOf('.')
   const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, '']
   for (let i = 2; ; i++) if (!existsSync(join(dir, `${stem} (${i})${ext}`))) return `${stem} (${i})${ext}`
-}
-
-function fileKind(name: string): ImportKind {
-  const lower = name.toLowerCase()
-  if (lower.endsWith('.png')) return 'card'
-  if (/conversations.*\.json$/.test(lower)) return 'chatgpt'
-  if (lower.endsWith('.json') && /card|chara|character/.test(lower)) return 'card'
-  if (/\.(jsonl|txt|json)$/.test(lower)) return 'chat_log'
-  return 'unknown'
 }
 
 function folderKind(dir: string): ImportKind {

@@ -6,6 +6,8 @@ import type { EventBus } from '../kernel/events'
 import type { HomePaths } from '../kernel/home'
 import type { PersonaService } from '../persona/personaService'
 import { chooseImportPath } from '../kernel/importFile'
+import { refuseOtherKind } from '../kernel/importGuess'
+import type { Language } from '../kernel/language'
 import { callerNamesAnyPath, type HandlerModule } from '../kernel/router'
 import { importCard } from './characterCard/cardImport'
 import { importChatgpt } from './chatgpt/chatgptImport'
@@ -15,9 +17,17 @@ import { exportVizprompt, importVizprompt, type VizpromptDeps } from './vizpromp
 
 /** VizPrompt folders in and out: the CLI's export and import, and the app's, through one contract. */
 export function interopHandlers(
-  deps: VizpromptDeps & { bus: EventBus; paths: HomePaths; personas: PersonaService; exportTarget?: ExportTarget },
+  deps: VizpromptDeps & {
+    bus: EventBus
+    paths: HomePaths
+    personas: PersonaService
+    exportTarget?: ExportTarget
+    /** The language of the user's messages: a file of another kind is refused in their words. */
+    language?: () => Language
+  },
 ): HandlerModule<typeof interopMethods> {
   const imports = new ImportsFolder(deps.paths.imports)
+  const language = deps.language ?? (() => 'en' as const)
   return {
     imports_upload: (i) => imports.upload(i),
     imports_list: () => imports.list(),
@@ -40,10 +50,12 @@ export function interopHandlers(
     },
     chatgpt_import: async (i, ctx) => {
       const chosen = await chooseImportPath(i.path, callerNamesAnyPath(ctx) ? null : deps.paths.imports)
+      refuseOtherKind(chosen.path, chosen.name, 'chatgpt', language())
       return importChatgpt(deps, chosen.path, chosen.name)
     },
     character_card_import: async (i, ctx) => {
       const chosen = await chooseImportPath(i.path, callerNamesAnyPath(ctx) ? null : deps.paths.imports)
+      refuseOtherKind(chosen.path, chosen.name, 'card', language())
       return importCard(deps, chosen.path, chosen.name)
     },
     vizprompt_import: async (i, ctx) => {

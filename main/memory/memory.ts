@@ -19,6 +19,7 @@ import type { SettingsService } from '../settings/settingsService'
 import { openMemory } from './db'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindValue, sensitivityValue } from './enums'
 import { chooseImportPath } from '../kernel/importFile'
+import { refuseOtherKind } from '../kernel/importGuess'
 import { readChatLog } from './chatLogFile'
 import { importRowsInSteps } from './importer'
 import { listJobs, retryJobs } from './jobList'
@@ -427,7 +428,10 @@ export class MemoryService implements ChatMemory {
   ): Promise<{ imported: number; skipped: number; unreadable: number; errors: string[]; jobs: number }> {
     this.deps.personas.get(input.persona_id)
     const importsDir = callerNamesAnyPath(ctx) ? null : this.deps.paths.imports
-    const log = await readChatLog(await chooseImportPath(input.path, importsDir), nowSeconds())
+    const chosen = await chooseImportPath(input.path, importsDir)
+    // A character card or a ChatGPT export chosen as a chat log: say so, in the user's words.
+    refuseOtherKind(chosen.path, chosen.name, 'chat_log', uiLanguage(this.deps.settings.get().language))
+    const log = await readChatLog(chosen, nowSeconds())
     // Opened only now: a refused file leaves the memory database as it was, or absent.
     const store = this.store(input.persona_id)
     let shown = 0

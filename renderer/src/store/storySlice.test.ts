@@ -21,7 +21,7 @@ function node(id: string, prompt: string): Node {
     timestamp: '2026-01-01T00:00:00+00:00',
     prompt,
     response: `reply to ${prompt}`,
-    status: 'done',
+    status: 'complete',
     error: null,
     metadata: { model: 'm', stats: {}, summary: { text: '', updated: false, last_built: null }, tags: [] },
   }

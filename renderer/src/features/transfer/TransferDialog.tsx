@@ -27,7 +27,12 @@ export function TransferDialog({ onClose }: { onClose: () => void }) {
   const [sent, setSent] = useState<{ name: string; done: number; total: number } | null>(null)
   const [busy, setBusy] = useState(false)
   const [result, setResult] = useState<Result | null>(null)
-  const [personaId, setPersonaId] = useState(personas[0]?.id ?? '')
+  const [picked, setPicked] = useState('')
+  // A persona made since the dialog opened (a card just imported) is there to choose.
+  const personaId = picked || (personas[0]?.id ?? '')
+  /** What the user chose each file to be, where it differs from the guess. */
+  const [chosen, setChosen] = useState<Record<string, Kind>>({})
+  const kindOf = (entry: Entry): Kind => chosen[entry.name] ?? (entry.kind === 'unknown' ? 'chatgpt' : entry.kind)
 
   const reload = useCallback(() => invoke('imports_list', {}).then((l) => l && setEntries(l)), [invoke])
   useEffect(() => {
@@ -124,14 +129,21 @@ export function TransferDialog({ onClose }: { onClose: () => void }) {
         ) : (
           <ul className="transfer-list" aria-label={t('transfer.filesLabel')}>
             {entries.map((entry) => (
-              <ImportRow key={entry.name} entry={entry} busy={busy} onRun={(kind) => void run(entry, kind)} />
+              <ImportRow
+                key={entry.name}
+                entry={entry}
+                kind={kindOf(entry)}
+                busy={busy}
+                onKind={(kind) => setChosen((c) => ({ ...c, [entry.name]: kind }))}
+                onRun={() => void run(entry, kindOf(entry))}
+              />
             ))}
           </ul>
         )}
-        {entries.some((e) => e.kind === 'chat_log') && (
+        {entries.some((e) => kindOf(e) === 'chat_log') && (
           <label className="field">
             {t('transfer.chatLogPersona')}
-            <select value={personaId} onChange={(e) => setPersonaId(e.target.value)}>
+            <select value={personaId} onChange={(e) => setPicked(e.target.value)}>
               <PersonaOptions />
             </select>
           </label>
@@ -173,16 +185,27 @@ export function TransferDialog({ onClose }: { onClose: () => void }) {
 
 const kinds: Kind[] = ['chatgpt', 'card', 'vizprompt', 'chat_log']
 
-function ImportRow({ entry, busy, onRun }: { entry: Entry; busy: boolean; onRun: (kind: Kind) => void }) {
+function ImportRow({
+  entry,
+  kind,
+  busy,
+  onKind,
+  onRun,
+}: {
+  entry: Entry
+  kind: Kind
+  busy: boolean
+  onKind: (kind: Kind) => void
+  onRun: () => void
+}) {
   const { t } = useTranslation()
-  const [kind, setKind] = useState<Kind>(entry.kind === 'unknown' ? 'chatgpt' : entry.kind)
   return (
     <li>
       <span className="transfer-name">{entry.name}</span>
       <select
         aria-label={t('transfer.kindOf', { name: entry.name })}
         value={kind}
-        onChange={(e) => setKind(e.target.value as Kind)}
+        onChange={(e) => onKind(e.target.value as Kind)}
       >
         {kinds.map((k) => (
           <option key={k} value={k}>
@@ -190,7 +213,7 @@ function ImportRow({ entry, busy, onRun }: { entry: Entry; busy: boolean; onRun:
           </option>
         ))}
       </select>
-      <button type="button" className="primary" disabled={busy} onClick={() => onRun(kind)}>
+      <button type="button" className="primary" disabled={busy} onClick={onRun}>
         {t('transfer.run', { name: entry.name })}
       </button>
     </li>
