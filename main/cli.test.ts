@@ -32,6 +32,8 @@ describe('loomverse CLI', () => {
       [['serve', '--port', 'eighty'], /--port must be an integer from 0 to 65535, got "eighty"/],
       [['serve', '--port', '70000'], /--port must be an integer/],
       [['serve', '--token', 'short'], /--token must be at least 16 characters/],
+      [['serve', '--token', 'has spaces in it 0123456789'], /--token may hold only letters, digits/],
+      [['token', '--port', '1'], /--port does not apply to token/],
     ]
     for (const [argv, message] of cases) {
       const r = cliIo()
@@ -55,6 +57,34 @@ describe('loomverse CLI', () => {
     })
     expect(await runCli(['serve', '--home', dir, '--port', '0', '--token', 'pinned-token-0123456789'], r.cli)).toBe(0)
     expect(r.err).toEqual([])
+  })
+
+  it('token prints the running host’s address, and --new renews it there; with no host, the next start takes the new one', async () => {
+    const dir = home()
+    const r = cliIo(async (out) => {
+      const url = out.find((l) => l.startsWith('Loomverse is running at '))!.slice('Loomverse is running at '.length)
+      const shown = cliIo()
+      expect(await runCli(['token', '--home', dir], shown.cli)).toBe(0)
+      expect(shown.out).toEqual([`Loomverse is running at ${url}`])
+      const renewed = cliIo()
+      expect(await runCli(['token', '--new', '--home', dir], renewed.cli)).toBe(0)
+      const next = new URL(renewed.out[0]!.slice('Loomverse is running at '.length))
+      expect(next.searchParams.get('token')).not.toBe('pinned-token-0123456789')
+      expect(await openWs(`ws://127.0.0.1:${next.port}/ws?token=pinned-token-0123456789`)).toEqual({ refused: 401 })
+      const ws = await openWs(`ws://127.0.0.1:${next.port}/ws?token=${next.searchParams.get('token')}`)
+      if ('refused' in ws) throw new Error('the new token was refused')
+      ws.close()
+    })
+    expect(await runCli(['serve', '--home', dir, '--port', '0', '--token', 'pinned-token-0123456789'], r.cli)).toBe(0)
+
+    const offline = cliIo()
+    expect(await runCli(['token', '--new', '--home', dir], offline.cli)).toBe(0)
+    expect(offline.out.join('\n')).toMatch(/A new token is kept/)
+    const kept = readFileSync(join(dir, 'browser-token'), 'utf8').trim()
+    const again = cliIo(async (out) => {
+      expect(out.find((l) => l.startsWith('Loomverse is running at '))).toContain(`?token=${kept}`)
+    })
+    expect(await runCli(['serve', '--home', dir, '--port', '0'], again.cli)).toBe(0)
   })
 
   it('refuses to serve a data folder written by a newer Loomverse, exiting 1 with the reason', async () => {

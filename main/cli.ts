@@ -10,6 +10,8 @@ import { startCore, type Core } from './core'
 import { resolveHome } from './kernel/home'
 import { restoreBackup } from './backup/restoreBackup'
 import { serve } from './host/serve'
+import { tokenCommand } from './host/tokenCommand'
+import { tokenProblem } from './host/tokenFile'
 import type { WorkerEntry } from './kernel/jobs/jobService'
 import { builtWorkers } from './workers/builtWorkers'
 import type { VizpromptImportSummary as ImportSummary } from '@shared/contract'
@@ -30,6 +32,8 @@ const help = `loomverse ${version} — a studio for long conversations with AI p
 
 Usage:
   loomverse serve [--port N] [--home DIR] [--token T]   run browser mode on 127.0.0.1
+  loomverse token [--new]                               print browser mode's address; --new makes a new
+                                                        access token (a running host takes it at once)
   loomverse create-node (--prompt TEXT | --prompt-file F) (--response TEXT | --response-file F)
                         [--flow NAME] [--parent ID]... [--tags "a,b"]
                                                         add a prompt/response node; prints its id
@@ -66,7 +70,8 @@ Usage:
 Options:
   --home DIR    data folder (default: $LOOMVERSE_HOME, else ~/.loomverse)
   --port N      port to listen on; 0 picks a free one (default: 8080, the VizPrompt seed's)
-  --token T     access token (default: $LOOMVERSE_TOKEN, else a new random one per launch)
+  --token T     access token for browser mode, kept in the data folder from then on (default:
+                $LOOMVERSE_TOKEN, else the kept one, else a new random one, kept)
   --flow NAME   a flow's name or id; create-node creates it when missing (default: main)
   --parent ID   the new node's parent; repeat it to merge branches (default: a new root)
   --tags, --keywords
@@ -99,6 +104,7 @@ const options = {
   template: { type: 'string' },
   language: { type: 'string' },
   to: { type: 'string' },
+  new: { type: 'boolean' },
 } as const
 
 function parse(argv: string[]) {
@@ -119,6 +125,7 @@ interface Command {
 
 const commands: Record<string, Command> = {
   serve: { options: ['port', 'token'], positionals: [], run: serveCommand },
+  token: { options: ['new'], positionals: [], run: browserTokenCommand },
   'create-node': {
     options: ['prompt', 'response', 'prompt-file', 'response-file', 'flow', 'parent', 'tags'],
     positionals: [],
@@ -187,7 +194,8 @@ async function serveCommand(values: Values, _: string[], io: CliIo): Promise<num
   const port = parsePort(values.port ?? String(DEFAULT_PORT))
   if (port === null) throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}"`)
   const token = values.token ?? (io.env.LOOMVERSE_TOKEN || undefined)
-  if (token !== undefined && token.length < 16) throw new UsageError('--token must be at least 16 characters')
+  const problem = token === undefined ? null : tokenProblem(token)
+  if (problem) throw new UsageError(`--token ${problem}`)
   const home = resolveHome(values.home, io.env)
   const serving = await serve({ home, port, token, staticDir: rendererDir(), ...workersFor(io), log: io.err }).catch(
     (e: NodeJS.ErrnoException) => {
@@ -202,6 +210,11 @@ async function serveCommand(values: Values, _: string[], io: CliIo): Promise<num
   io.out(`Data: ${home}  (press Ctrl+C to stop)`)
   await io.untilStopped()
   await serving.stop()
+  return 0
+}
+
+async function browserTokenCommand(values: Values, _: string[], io: CliIo): Promise<number> {
+  for (const line of await tokenCommand(resolveHome(values.home, io.env), { rotate: values.new === true })) io.out(line)
   return 0
 }
 

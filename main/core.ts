@@ -1,4 +1,5 @@
 import type { AppInfo } from '@shared/contract'
+import { AppError } from '@shared/errors'
 import { appMigrations } from './db/migrations'
 import { openDatabase, type Db } from './db/open'
 import { WAL_BOUND_WHEN_CHECKPOINTED_ELSEWHERE } from './db/walCheckpoints'
@@ -60,6 +61,8 @@ export interface CoreOptions {
   log?: (message: string) => void
   /** Run the backup schedule's timer (the app and `serve`; one-shot CLI commands do not). */
   backupSchedule?: boolean
+  /** Browser mode's host: a new access token for windows (Settings, `loomverse token --new`). */
+  browserToken?: { rotate(): { url: string } }
   /** Tests damage a backup's copy before it is verified. */
   backupBeforeVerify?: (building: string) => void | Promise<void>
 }
@@ -164,7 +167,13 @@ export function startCore(options: CoreOptions): Core {
   const backup = new BackupService({ db, paths, bus, appVersion, log, beforeVerify: options.backupBeforeVerify })
   if (options.backupSchedule) backup.startSchedule()
   const handlers = combineHandlers({
-    app: { app_info: () => appInfo({ db, dbPath: paths.db, home: paths.home, mode: options.mode }) },
+    app: {
+      app_info: () => appInfo({ db, dbPath: paths.db, home: paths.home, mode: options.mode }),
+      browser_new_token: () => {
+        if (!options.browserToken) throw new AppError('unavailable', 'only browser mode has an access token to renew')
+        return options.browserToken.rotate()
+      },
+    },
     settings: settingsHandlers(settings),
     graph: graphHandlers(graph, settings, jobs, personas),
     chat: chatHandlers(chat, graph),

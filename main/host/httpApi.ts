@@ -16,8 +16,8 @@ export interface HttpApiOptions {
   bus: EventBus
   /** The live API token a request presents (counted as a call), or null. */
   useToken: (presented: string) => ApiToken | null
-  /** The window's launch token, which is refused here: programs get tokens of their own. */
-  uiToken: string
+  /** The windows' access token (as it is now: it can be renewed), which is refused here: programs get tokens of their own. */
+  uiToken: () => string
   rateLimits?: RateLimits
   version: string
 }
@@ -107,7 +107,7 @@ export function authorizeApi(
       status: 401,
       reason: 'missing API token: send "Authorization: Bearer <token>" (Settings → Connected programs)',
     }
-  if (tokensEqual(presented, options.uiToken))
+  if (tokensEqual(presented, options.uiToken()))
     return {
       status: 401,
       reason: "that is the window's launch token, not an API token: make one in Settings → Connected programs",

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
@@ -8,6 +8,7 @@ import { deadPid } from '../../tests/support/crashLeftovers'
 import { useTempHome } from '../../tests/support/tempHome'
 import { ask, collectEvents, httpGet, openWs } from '../../tests/support/wsProbe'
 import { serve, type Serving } from './serve'
+import { tokenFile } from './tokenFile'
 
 const home = useTempHome()
 let serving: Serving | null = null
@@ -191,5 +192,81 @@ describe('loopback host: WebSocket', () => {
       status: 'error',
       error: { code: 'bad_input', message: 'subscribe: unknown event everything' },
     })
+  })
+})
+
+describe('loopback host: the token kept in the data folder', () => {
+  it('takes the same token after a restart, from a file only the owner may read; --token and a new token replace it', async () => {
+    const first = await start()
+    const data = first.core.paths.home
+    const kept = first.token
+    await first.stop()
+    serving = await serve({ home: data, port: 0, staticDir: null })
+    expect(serving.token).toBe(kept)
+    expect(readFileSync(tokenFile(data), 'utf8')).toBe(`${kept}\n`)
+    expect(statSync(tokenFile(data)).mode & 0o777).toBe(0o600)
+    await serving.stop()
+
+    serving = await serve({ home: data, port: 0, token: 'chosen-token-0123456789', staticDir: null })
+    await serving.stop()
+    serving = await serve({ home: data, port: 0, staticDir: null })
+    expect(serving.token).toBe('chosen-token-0123456789')
+    await serving.stop()
+    serving = await serve({ home: data, port: 0, newToken: true, staticDir: null })
+    expect(serving.token).not.toBe('chosen-token-0123456789')
+    expect(serving.token).toMatch(/^[0-9a-f]{64}$/)
+  })
+
+  it('replaces a kept token that is a link or unusable with a new one, and never writes through the link', async () => {
+    const data = join(home(), 'data')
+    mkdirSync(data, { recursive: true })
+    const elsewhere = join(home(), 'elsewhere.txt')
+    writeFileSync(elsewhere, 'a-token-someone-else-planted-0123')
+    symlinkSync(elsewhere, tokenFile(data))
+    serving = await serve({ home: data, port: 0, staticDir: null })
+    expect(serving.token).not.toBe('a-token-someone-else-planted-0123')
+    expect(readFileSync(elsewhere, 'utf8')).toBe('a-token-someone-else-planted-0123')
+    expect(lstatSync(tokenFile(data)).isSymbolicLink()).toBe(false)
+  })
+
+  it('renews the token on request: windows with the old one are disconnected, host.json and the file name the new one', async () => {
+    const s = await start()
+    const old = s.token
+    const window = await connected(s)
+    const closed = new Promise<number>((resolve) => window.once('close', (code) => resolve(code)))
+    const reply = await ask(window, { id: 1, action: 'browser_new_token', data: {} })
+    expect(reply).toMatchObject({
+      status: 'success',
+      data: { url: `http://127.0.0.1:${s.host.port}/?token=${s.token}` },
+    })
+    expect(await closed).toBe(4001)
+    expect(s.token).not.toBe(old)
+    expect(await openWs(`ws://127.0.0.1:${s.host.port}/ws?token=${old}`)).toEqual({ refused: 401 })
+    await connected(s)
+    expect(JSON.parse(readFileSync(s.core.paths.hostFile, 'utf8'))).toMatchObject({ token: s.token })
+    expect(readFileSync(tokenFile(s.core.paths.home), 'utf8')).toBe(`${s.token}\n`)
+  })
+
+  it('answers a page load with an old token with a page that says where the current address is, in the reader’s language', async () => {
+    const s = await start()
+    const page = (language: string) =>
+      httpGet(s.host.port, '/?token=an-old-token-0123456789', { accept: 'text/html', 'accept-language': language })
+    const ja = await page('ja,en-US;q=0.8')
+    expect(ja.status).toBe(401)
+    expect(ja.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(ja.headers['content-security-policy']).toContain("default-src 'none'")
+    expect(ja.body).toContain('この Loomverse のアドレスは古くなっています')
+    expect(ja.body).toContain('npx loomverse token')
+    const en = await page('fr-FR, en;q=0.5, ja;q=0.4')
+    expect(en.body).toContain('This Loomverse address is out of date')
+    expect(en.body).toContain('Loomverse is running at')
+    for (const answer of [ja, en]) {
+      expect(answer.body).not.toContain(s.token)
+      expect(answer.body).not.toContain(s.core.paths.home)
+      expect(answer.body).not.toContain('<script')
+    }
+    // Scripts and assets still get the short answer.
+    const script = await httpGet(s.host.port, '/?token=an-old-token-0123456789')
+    expect(script).toMatchObject({ status: 401, body: 'bad token\n' })
   })
 })

@@ -3,15 +3,18 @@ import { startCore, type Core } from '../core'
 import type { RateLimits } from './rateLimit'
 import { homePaths } from '../kernel/home'
 import type { WorkerEntry } from '../kernel/jobs/jobService'
-import { newToken } from './auth'
 import { graphEventFlows } from './eventFlows'
 import { liveHost, removeHostFile, writeHostFile } from './hostFile'
+import { keptToken } from './tokenFile'
 import { startHost, type Host } from './wsHost'
 
 export interface ServeOptions {
   home: string
   port: number
+  /** A token of the user's choosing, kept from now on; without one, the kept token (or a new one, kept). */
   token?: string
+  /** A new token instead of the kept one. */
+  newToken?: boolean
   staticDir: string | null
   jobWorker?: WorkerEntry | null
   memoryWorker?: WorkerEntry | null
@@ -23,7 +26,8 @@ export interface ServeOptions {
 export interface Serving {
   core: Core
   host: Host
-  token: string
+  /** The windows' token as it is now. */
+  readonly token: string
   stop(): Promise<void>
 }
 
@@ -37,6 +41,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       `a Loomverse host (pid ${running.pid}) is already serving ${options.home} on port ${running.port}; ` +
         'stop it first, or give another --home',
     )
+  let renew: (() => { url: string }) | null = null
   const core = startCore({
     home: options.home,
     mode: 'browser',
@@ -44,10 +49,18 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     jobWorker: options.jobWorker,
     memoryWorker: options.memoryWorker,
     backupSchedule: true,
+    browserToken: {
+      rotate: () => {
+        if (!renew) throw new Error('the host is not serving yet')
+        return renew()
+      },
+    },
   })
-  const token = options.token || newToken()
+  let token: string
   let host: Host
   try {
+    // Kept in the data folder: a restarted host takes the same token, so open tabs reconnect.
+    token = keptToken(core.paths.home, { given: options.token || undefined, rotate: options.newToken })
     host = await startHost({
       router: core.router,
       bus: core.bus,
@@ -62,18 +75,30 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     await core.dispose()
     throw e
   }
-  writeHostFile(core.paths.hostFile, {
-    url: host.url,
-    port: host.port,
-    pid: process.pid,
-    token,
-    started_at: new Date().toISOString(),
-  })
+  const startedAt = new Date().toISOString()
+  const announce = () =>
+    writeHostFile(core.paths.hostFile, {
+      url: host.url,
+      port: host.port,
+      pid: process.pid,
+      token,
+      started_at: startedAt,
+    })
+  announce()
+  renew = () => {
+    token = keptToken(core.paths.home, { rotate: true })
+    host.setToken(token)
+    announce()
+    options.log?.(`[host] a new access token was made; open ${host.url}`)
+    return { url: host.url }
+  }
   let stopped = false
   return {
     core,
     host,
-    token,
+    get token() {
+      return token
+    },
     async stop() {
       if (stopped) return
       stopped = true

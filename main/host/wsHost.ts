@@ -9,6 +9,7 @@ import type { Router } from '../kernel/router'
 import { flowsNamedInEvent } from './eventFlows'
 import { EVENTS_STREAM_PATH, streamEvents } from './eventStream'
 import { authorizeApi, httpApi, type HttpApiOptions } from './httpApi'
+import { staleTokenLanguage, staleTokenPage, wantsPage } from './staleTokenPage'
 import { resolveStatic, sendFile } from './staticFiles'
 import { WireSession, type EventFlows } from './wireSession'
 
@@ -29,7 +30,13 @@ export interface HostOptions {
 
 export interface Host {
   port: number
-  url: string
+  /** The address to open, with the current token. */
+  readonly url: string
+  /**
+   * Renews the windows' token: windows connected with the old one are disconnected (after any
+   * answer already on its way), and a page or reload with it gets the "out of date" page.
+   */
+  setToken(token: string): void
   close(): Promise<void>
 }
 
@@ -65,12 +72,14 @@ class HostSocket extends WebSocket {
  * the router over `ws://127.0.0.1:<port>/ws`. Every request passes `checkRequest` first.
  */
 export async function startHost(options: HostOptions): Promise<Host> {
-  const { router, bus, token } = options
+  const { router, bus } = options
+  let token = options.token
   const log = options.log ?? (() => {})
   let port = options.port
   const cookieName = () => `${TOKEN_COOKIE}_${port}` // cookies ignore ports; two hosts must not share one
 
-  const api = options.api ? httpApi({ ...options.api, router, bus, uiToken: token }) : null
+  const uiToken = () => token
+  const api = options.api ? httpApi({ ...options.api, router, bus, uiToken }) : null
   const server = createServer((req, res) => {
     if (api && (req.url ?? '').startsWith('/api/')) {
       // The HTTP API checks Host, Origin and its own tokens (never the window's) itself.
@@ -82,7 +91,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       return
     }
     const refusal = checkRequest(withCookie(req, cookieName()), port, token)
-    if (refusal) return refuseHttp(res, refusal)
+    if (refusal) return refuseHttp(req, res, refusal)
     serveHttp(req, res)
   })
 
@@ -112,6 +121,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, WebSocket: HostSocket })
   const alive = new WeakSet<WebSocket>()
+  /** Connections made with the windows' token (not the API's event streams): a new token ends them. */
+  const windows = new Set<WebSocket>()
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node's HTTP server stops listening to an upgraded socket: a reset during the handshake
@@ -119,7 +130,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     socket.on('error', () => socket.destroy())
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
     if (path === EVENTS_STREAM_PATH && options.api) {
-      const authorized = authorizeApi(req, port, { ...options.api, uiToken: token })
+      const authorized = authorizeApi(req, port, { ...options.api, uiToken })
       if ('status' in authorized) return refuseUpgrade(socket, authorized)
       wss.handleUpgrade(req, socket, head, (ws) => {
         keepAlive(ws)
@@ -131,7 +142,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
       ? checkRequest(withCookie(req, cookieName()), port, token)
       : { status: 403, reason: 'not a WebSocket endpoint' }
     if (refusal) return refuseUpgrade(socket, refusal)
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      windows.add(ws)
+      ws.on('close', () => windows.delete(ws))
+      wss.emit('connection', ws, req)
+    })
   })
 
   /** Answered pings keep a connection; one that misses a heartbeat is ended. */
@@ -184,7 +199,17 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
   return {
     port,
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    get url() {
+      return `http://127.0.0.1:${port}/?token=${token}`
+    },
+    setToken(next) {
+      token = next
+      // After this turn: the answer to the request that renewed it goes out first.
+      const ending = [...windows]
+      setImmediate(() => {
+        for (const ws of ending) ws.close(4001, 'the access token was renewed')
+      })
+    },
     async close() {
       clearInterval(heartbeat)
       for (const ws of wss.clients) ws.close(1001, 'host shutting down')
@@ -221,7 +246,23 @@ export function contentSecurityPolicy(port: number): string {
   ].join('; ')
 }
 
-function refuseHttp(res: ServerResponse, refusal: Refusal): void {
+function refuseHttp(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
+  // A person opening a page with an old or missing token gets a page that says what to do.
+  if (refusal.status === 401 && wantsPage(req)) {
+    res
+      .writeHead(401, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy':
+          "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'no-referrer',
+        'X-Frame-Options': 'DENY',
+        'Cache-Control': 'no-store',
+        'Content-Language': staleTokenLanguage(req.headers['accept-language']),
+      })
+      .end(staleTokenPage(req.headers['accept-language']))
+    return
+  }
   res.writeHead(refusal.status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${refusal.reason}\n`)
 }
 

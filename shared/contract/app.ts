@@ -32,6 +32,12 @@ export type JobProgress = z.infer<typeof JobProgress>
 export const appMethods = {
   /** Who is answering: app version, runtime versions, data home and schema version. */
   app_info: { input: z.object({}).strict(), output: AppInfo },
+  /**
+   * Browser mode: a new access token for windows, kept in the data folder from now on. Windows
+   * holding the old one are disconnected; the answer is the address to open. `unavailable` in
+   * the desktop app, which has no token.
+   */
+  browser_new_token: { input: z.object({}).strict(), output: z.object({ url: z.string() }) },
 } as const satisfies MethodSpecs
 
 export const appEvents = {

@@ -16,11 +16,38 @@ const TOKEN_KEY = 'loomverse.token'
 /** Electron's preload bridge when present, else the WebSocket host that served this page. */
 export function connect(): Client {
   if (window.loomverse) return electronClient(window.loomverse)
-  const token = takeToken()
-  const url = new URL('/ws', window.location.href)
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:'
-  url.search = new URLSearchParams({ token }).toString()
-  return wsClient({ url: url.href })
+  let token = takeToken()
+  const url = () => {
+    const at = new URL('/ws', window.location.href)
+    at.protocol = at.protocol === 'https:' ? 'wss:' : 'ws:'
+    // Without a token of its own the tab presents the cookie its page load set.
+    at.search = token ? new URLSearchParams({ token }).toString() : ''
+    return at.href
+  }
+  const tokenRefused = async () => {
+    if (!(await refuses(token))) return false
+    // Another tab of this browser opened the renewed address: the cookie holds the new token.
+    if (token && !(await refuses(''))) {
+      token = ''
+      sessionStorage.removeItem(TOKEN_KEY)
+      return false
+    }
+    return true
+  }
+  return wsClient({ url, tokenRefused })
+}
+
+/** Whether the host is up and refuses this token (the cookie's, given none): a page load with it would get 401. */
+async function refuses(token: string): Promise<boolean> {
+  try {
+    const answer = await fetch(token ? `/?${new URLSearchParams({ token })}` : '/', {
+      method: 'HEAD',
+      cache: 'no-store',
+    })
+    return answer.status === 401
+  } catch {
+    return false // the host is down: only reconnecting
+  }
 }
 
 /**

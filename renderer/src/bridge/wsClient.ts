@@ -4,12 +4,17 @@ import type { WireEvent, WireResponse } from '@shared/wire'
 import type { Client, ConnectionState } from './client'
 
 export interface WsClientOptions {
-  /** `ws://127.0.0.1:<port>/ws?token=…` */
-  url: string
+  /** `ws://127.0.0.1:<port>/ws?token=…`; a function when it can change between attempts (a renewed token). */
+  url: string | (() => string)
   /** The browser's WebSocket; tests under Node pass the `ws` package's. */
   WebSocketImpl?: typeof WebSocket
   /** How long a request may wait for its answer, including time spent reconnecting. */
   requestTimeoutMs?: number
+  /**
+   * Asked when the link is lost or a reconnect fails: false when the host is up but refuses
+   * this tab's token. Absent: the token is never in doubt.
+   */
+  tokenRefused?: () => Promise<boolean>
 }
 
 /** Methods that wait on a provider or a big file: a picture takes a minute, not a few seconds. */
@@ -45,7 +50,7 @@ export function wsClient(options: WsClientOptions): Client {
   }
 
   function connect() {
-    const ws = new Impl(options.url)
+    const ws = new Impl(typeof options.url === 'string' ? options.url : options.url())
     socket = ws
     ws.onopen = () => {
       retryMs = RETRY_MIN_MS
@@ -58,9 +63,13 @@ export function wsClient(options: WsClientOptions): Client {
     ws.onclose = () => {
       socket = null
       if (closed) return
-      setState('reconnecting')
+      // Still trying: a host that comes back with this token is joined again by itself.
+      if (state !== 'expired') setState('reconnecting')
       setTimeout(connect, retryMs)
       retryMs = Math.min(retryMs * 2, RETRY_MAX_MS)
+      void options.tokenRefused?.().then((refused) => {
+        if (socket?.readyState !== Impl.OPEN && !closed) setState(refused ? 'expired' : 'reconnecting')
+      })
     }
   }
 

@@ -16,6 +16,9 @@ export const en = {
     themeDark: 'Dark',
     close: 'Close',
     saveFailed: 'Could not save settings: {{message}}',
+    newToken: 'New browser token',
+    newTokenHint:
+      'Makes a new access token for browser mode: this tab reopens with it, other tabs must open the new address.',
   },
   sidebar: {
     title: 'Buildings',
@@ -67,6 +70,7 @@ export const en = {
     connecting: 'Connecting…',
     connected: 'Connected',
     reconnecting: 'Connection lost, reconnecting…',
+    expired: 'This tab’s address is out of date: reload to see how to get the current one',
     noJobs: 'No background jobs',
     jobsRunning_one: '{{count}} background job',
     jobsRunning_other: '{{count}} background jobs',

@@ -18,6 +18,9 @@ export const ja: Messages = {
     themeDark: 'ダーク',
     close: '閉じる',
     saveFailed: '設定を保存できませんでした: {{message}}',
+    newToken: 'ブラウザ用トークンを作り直す',
+    newTokenHint:
+      'ブラウザモードのアクセストークンを新しくします。このタブは新しいトークンで開き直し、ほかのタブは新しいアドレスを開く必要があります。',
   },
   sidebar: {
     title: '建物',
@@ -69,6 +72,7 @@ export const ja: Messages = {
     connecting: '接続中…',
     connected: '接続済み',
     reconnecting: '接続が切れました。再接続しています…',
+    expired: 'このタブのアドレスは古くなっています。再読み込みすると今のアドレスの調べ方が表示されます',
     noJobs: 'バックグラウンド処理なし',
     jobsRunning_one: 'バックグラウンド処理 {{count}} 件',
     jobsRunning_other: 'バックグラウンド処理 {{count}} 件',

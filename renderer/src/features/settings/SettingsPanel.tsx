@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ArchiveRestore, Cable, FileInput, Server } from 'lucide-react'
+import { ArchiveRestore, Cable, FileInput, KeyRound, Server } from 'lucide-react'
 import { Language, Theme } from '@shared/contract'
 import { useApp } from '../../store'
 import { Button } from '../../ui/Button'
@@ -13,6 +13,8 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const error = useApp((s) => s.settingsError)
   const update = useApp((s) => s.updateSettings)
   const openModal = useApp((s) => s.openModal)
+  const browserMode = useApp((s) => s.info?.mode === 'browser')
+  const renewBrowserToken = useApp((s) => s.renewBrowserToken)
   const panel = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
@@ -88,6 +90,16 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
         <Button variant="ghost" icon={ArchiveRestore} onClick={open('backup')}>
           {t('backup.open')}
         </Button>
+        {browserMode && (
+          <Button
+            variant="ghost"
+            icon={KeyRound}
+            title={t('settings.newTokenHint')}
+            onClick={() => void renewBrowserToken()}
+          >
+            {t('settings.newToken')}
+          </Button>
+        )}
       </div>
       {error && <p role="alert">{t('settings.saveFailed', { message: error })}</p>}
       <div className="dialog-actions">

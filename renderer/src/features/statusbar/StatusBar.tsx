@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { useShallow } from 'zustand/react/shallow'
 import { BACKUP_JOB, type WorkerStatus } from '@shared/contract'
 import { useApp } from '../../store'
+import './connection.css'
 
 /** The job ids main/memory/memoryProgress.ts gives a persona's failed memory jobs, and its paused memory. */
 const MEMORY_FAILED = 'memory-failed:'
