@@ -62,11 +62,11 @@ test('search finds a Japanese keyword and jumps to its node; the inspector shows
   for (const keyword of ['東京で桜', '桜']) {
     await page.getByLabel('Keywords').fill(keyword)
     await page.getByLabel('Keywords').press('Enter')
-    const result = page.locator('.search-results button')
+    const result = page.locator('.search-results').getByRole('link')
     await expect(result).toHaveCount(1)
     await expect(result.locator('mark')).toHaveText(keyword)
   }
-  await page.locator('.search-results button').click()
+  await page.locator('.search-results').getByRole('link').click()
   await expect(graph.card(1)).toBeVisible()
   await expect(page.getByText('Continues from #1')).toBeVisible()
 

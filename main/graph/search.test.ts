@@ -64,6 +64,12 @@ describe('search_nodes', () => {
       ['other note', [other]],
       ['shared note', [f, other].sort()],
     ])
+    // By name too, as a result names the conversation it is from.
+    const names = new Map([
+      [f, g.graph.getFlow(f).name],
+      [other, 'other'],
+    ])
+    for (const hit of hits) expect(hit.flows).toEqual(hit.flow_ids.map((id) => ({ id, name: names.get(id) })))
   })
 
   it('marks every match in the excerpt with ⟦ ⟧', () => {

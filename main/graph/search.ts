@@ -41,11 +41,18 @@ export function searchNodes(store: GraphStore, input: Parsed<'search_nodes'>): S
     .prepare(`SELECT n.id FROM nodes n WHERE ${where.join(' AND ')} ORDER BY n.timestamp DESC LIMIT ?`)
     .all(...params) as Array<{ id: string }>
 
+  const names = new Map<string, string>()
+  const nameOf = (flowId: string) => {
+    if (!names.has(flowId)) names.set(flowId, store.flowRow(flowId)?.name ?? '')
+    return names.get(flowId)!
+  }
   return ids.map(({ id }) => {
     const node = store.node(id)!
+    const flowIds = store.flowsOf(id)
     return {
       ...node,
-      flow_ids: store.flowsOf(id),
+      flow_ids: flowIds,
+      flows: flowIds.map((flowId) => ({ id: flowId, name: nameOf(flowId) })),
       excerpt: excerpt([node.prompt, node.response, node.metadata.summary.text], keywords),
     }
   })

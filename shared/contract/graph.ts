@@ -126,6 +126,8 @@ export const TokenBudget = z.number().int().min(256).max(2_000_000)
 
 export const SearchHit = Node.extend({
   flow_ids: z.array(Id),
+  /** The conversations the node is in, by name, in the order of `flow_ids`: a result says where it is from. */
+  flows: z.array(z.object({ id: Id, name: z.string() })),
   /** Prompt/response/summary excerpts with matches wrapped in ⟦ ⟧ for the UI to highlight. */
   excerpt: z.string(),
 })

@@ -14,6 +14,7 @@ import { Toasts } from '../features/toasts/Toasts'
 import { ReadingLayout } from '../features/transcript/ReadingLayout'
 import { useImageDrop } from '../features/world/useImageDrop'
 import { useApp, useAppStore } from '../store'
+import { followLink, parseLink, wireLinks } from './links'
 import { useLanguage } from './useLanguage'
 import { useShortcuts } from './useShortcuts'
 import { useTheme } from './useTheme'
@@ -42,12 +43,16 @@ export function App() {
       })
   }, [store])
 
+  useEffect(() => wireLinks(store), [store])
+
   useEffect(() => {
-    // Reopen the conversation the user had open last, else the most recent one.
+    // A link in the address opens its conversation at its message; else the one open last, else the most recent one.
     void store
       .getState()
       .loadFlows()
-      .then(() => {
+      .then(async () => {
+        const link = parseLink(window.location.hash)
+        if (link && (await followLink(store, link))) return
         const { flows, openFlow } = store.getState()
         const last = localStorage.getItem('loomverse.lastFlow')
         const target = flows.find((f) => f.id === last) ?? flows[0]

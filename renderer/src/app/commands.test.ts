@@ -93,6 +93,7 @@ describe('node commands', () => {
       'graph.branchHere',
       'graph.pin',
       'graph.copy',
+      'links.copy',
       'memory.whyRemembered',
       'graph.delete',
     ])
@@ -170,5 +171,18 @@ describe('node commands', () => {
     vi.stubGlobal('navigator', { clipboard: { writeText } })
     nodeCommand('node.copy').run(store.getState(), 'b')
     expect(writeText).toHaveBeenCalledWith('Where to?\n\nLisbon')
+  })
+
+  it('copy link puts the whole address of the message on the clipboard, never the token, and says so', async () => {
+    const { store } = openStore()
+    const writeText = vi.fn(async () => {})
+    vi.stubGlobal('navigator', { clipboard: { writeText } })
+    vi.stubGlobal('window', {
+      location: { origin: 'http://127.0.0.1:8080', protocol: 'http:', pathname: '/', search: '?token=secret' },
+    })
+    nodeCommand('node.copyLink').run(store.getState(), 'b')
+    expect(writeText).toHaveBeenCalledWith('http://127.0.0.1:8080/#flow=f1&node=b')
+    await until(store, (s) => s.toasts.length > 0)
+    expect(store.getState().toasts[0]).toMatchObject({ kind: 'info' })
   })
 })

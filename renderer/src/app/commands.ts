@@ -1,5 +1,6 @@
 import i18next from 'i18next'
 import { placeSibling } from '../features/graph/layout'
+import { linkUrl } from './links'
 import type { App } from '../store'
 import { useShell } from './shell'
 
@@ -197,6 +198,19 @@ export const nodeCommands: NodeCommand[] = [
     run: (s, nodeId) => {
       const n = s.nodes[nodeId]
       if (n) void navigator.clipboard?.writeText(n.response ? `${n.prompt}\n\n${n.response}` : n.prompt)
+    },
+  },
+  {
+    id: 'node.copyLink',
+    label: 'links.copy',
+    enabled: (s, nodeId) => inFlow(s, nodeId) && s.flowId !== null,
+    run: (s, nodeId) => {
+      if (!s.flowId) return
+      const url = linkUrl(s.flowId, nodeId)
+      void navigator.clipboard
+        ?.writeText(url)
+        .then(() => s.toast('info', i18next.t('links.copied')))
+        .catch(() => s.toast('error', i18next.t('links.copyFailed', { url })))
     },
   },
   {

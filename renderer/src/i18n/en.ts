@@ -161,6 +161,13 @@ export const en = {
     expand: 'Show all',
     collapse: 'Show less',
   },
+  links: {
+    copy: 'Copy link',
+    copied: 'Link copied: it opens this conversation at this message.',
+    copyFailed: 'Could not copy the link; here it is: {{url}}',
+    noFlow: 'That link’s conversation is not here: it was deleted, or belongs to another data folder.',
+    noNode: 'That link’s message is no longer in the conversation; the conversation is open.',
+  },
   search: {
     title: 'Search',
     keywords: 'Keywords',
@@ -169,6 +176,9 @@ export const en = {
     tags: 'Tags',
     results_one: '{{count}} result',
     results_other: '{{count}} results',
+    unnamed: 'Untitled conversation',
+    alsoIn_one: 'and {{count}} more',
+    alsoIn_other: 'and {{count}} more',
   },
   context: {
     title: 'Context inspector',

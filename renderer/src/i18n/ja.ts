@@ -161,6 +161,13 @@ export const ja: Messages = {
     expand: 'すべて表示',
     collapse: '折りたたむ',
   },
+  links: {
+    copy: 'リンクをコピー',
+    copied: 'リンクをコピーしました。この会話のこのメッセージを開きます。',
+    copyFailed: 'リンクをコピーできませんでした。リンクはこちらです: {{url}}',
+    noFlow: 'このリンクの会話はここにありません。削除されたか、別のデータフォルダの会話です。',
+    noNode: 'このリンクのメッセージはもう会話にありません。会話を開きました。',
+  },
   search: {
     title: '検索',
     keywords: 'キーワード',
@@ -169,6 +176,9 @@ export const ja: Messages = {
     tags: 'タグ',
     results_one: '{{count}} 件',
     results_other: '{{count}} 件',
+    unnamed: '無題の会話',
+    alsoIn_one: 'ほか {{count}} 件',
+    alsoIn_other: 'ほか {{count}} 件',
   },
   context: {
     title: 'コンテキスト確認',

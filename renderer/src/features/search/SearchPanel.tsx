@@ -1,12 +1,17 @@
-import { SearchX, TextSearch } from 'lucide-react'
+import { MessagesSquare, SearchX, TextSearch } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { SearchHit } from '@shared/contract'
+import { followLink, linkHash } from '../../app/links'
 import { useApp, useAppStore } from '../../store'
 import { EmptyState } from '../../ui/EmptyState'
 import { Highlighted } from './Highlighted'
+import './searchResults.css'
 
-/** Search by keywords and tags across all flows; a result jumps to its node. */
+/**
+ * Search by keywords and tags across all flows. Each result names the conversation it is from
+ * and is a link to it (`#flow=…&node=…`): a click opens it there, a middle click in a new tab.
+ */
 export function SearchPanel() {
   const { t } = useTranslation()
   const invoke = useApp((s) => s.invoke)
@@ -31,13 +36,8 @@ export function SearchPanel() {
     if (found) setHits(found.nodes)
   }
 
-  const open = async (hit: SearchHit) => {
-    const s = store.getState()
-    const target = s.flowId && hit.flow_ids.includes(s.flowId) ? s.flowId : hit.flow_ids[0]
-    if (!target) return
-    if (target !== s.flowId) await s.openFlow(target)
-    store.getState().focusNode(hit.id)
-  }
+  /** Where a result opens: the conversation on screen when the node is in it, else the first it is in. */
+  const placeOf = (hit: SearchHit) => hit.flows.find((f) => f.id === flowId) ?? hit.flows[0]
 
   const toggleTag = (tag: string) => {
     const next = tags.includes(tag) ? tags.filter((x) => x !== tag) : [...tags, tag]
@@ -91,13 +91,33 @@ export function SearchPanel() {
         <>
           <p className="hint">{t('search.results', { count: hits.length })}</p>
           <ul className="search-results">
-            {hits.map((hit) => (
-              <li key={hit.id}>
-                <button type="button" onClick={() => void open(hit)}>
-                  <Highlighted text={hit.excerpt} />
-                </button>
-              </li>
-            ))}
+            {hits.map((hit) => {
+              const place = placeOf(hit)
+              if (!place) return null
+              const others = hit.flows.length - 1
+              return (
+                <li key={hit.id}>
+                  <a
+                    className="search-hit"
+                    href={linkHash(place.id, hit.id)}
+                    onClick={(e) => {
+                      if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return
+                      e.preventDefault()
+                      void followLink(store, { flowId: place.id, nodeId: hit.id })
+                    }}
+                  >
+                    <span className="search-hit-flow">
+                      <MessagesSquare size={14} aria-hidden="true" />
+                      <span className="search-hit-flow-name">{place.name || t('search.unnamed')}</span>
+                      {others > 0 && <span className="hint">{t('search.alsoIn', { count: others })}</span>}
+                    </span>
+                    <span className="search-hit-text">
+                      <Highlighted text={hit.excerpt} />
+                    </span>
+                  </a>
+                </li>
+              )
+            })}
           </ul>
         </>
       )}

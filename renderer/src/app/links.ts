@@ -1,0 +1,84 @@
+import i18next from 'i18next'
+import type { AppStore } from '../store'
+
+// Links to a conversation and a message in it: `#flow=<id>&node=<id>` after the page's address,
+// in browser mode and inside the desktop app alike. The hash follows what is open (replaced, not
+// a history entry per click); a link opened, pasted or followed opens that conversation there.
+
+export interface Link {
+  flowId: string
+  nodeId: string | null
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The link in a location hash, or null when it holds none (or something else). */
+export function parseLink(hash: string): Link | null {
+  const params = new URLSearchParams(hash.replace(/^#/, ''))
+  const flowId = params.get('flow')
+  const nodeId = params.get('node')
+  if (!flowId || !UUID.test(flowId)) return null
+  return { flowId, nodeId: nodeId && UUID.test(nodeId) ? nodeId : null }
+}
+
+/** `#flow=…&node=…` for a conversation and, given one, a message in it. */
+export function linkHash(flowId: string, nodeId: string | null): string {
+  return nodeId ? `#flow=${flowId}&node=${nodeId}` : `#flow=${flowId}`
+}
+
+/** The whole address of a link: this page's, without its query (a token never goes into a link). */
+export function linkUrl(flowId: string, nodeId: string | null, location: Location = window.location): string {
+  return `${location.origin === 'null' ? `${location.protocol}//` : location.origin}${location.pathname}${linkHash(flowId, nodeId)}`
+}
+
+/**
+ * Opens what a link names: its conversation, and the message selected and in view. A
+ * conversation or message that is not here (deleted, or from another data folder) is said so,
+ * and what is open stays. Resolves with whether the conversation opened.
+ */
+export async function followLink(store: AppStore, link: Link): Promise<boolean> {
+  let s = store.getState()
+  if (!s.flows.some((f) => f.id === link.flowId)) await s.loadFlows()
+  s = store.getState()
+  if (!s.flows.some((f) => f.id === link.flowId)) {
+    s.toast('error', i18next.t('links.noFlow'))
+    return false
+  }
+  if (s.flowId !== link.flowId) await s.openFlow(link.flowId)
+  s = store.getState()
+  if (s.flowId !== link.flowId) return false
+  if (link.nodeId) {
+    if (s.members[link.nodeId]) {
+      await s.ensureNode(link.nodeId)
+      store.getState().focusNode(link.nodeId)
+    } else s.toast('error', i18next.t('links.noNode'))
+  }
+  return true
+}
+
+/**
+ * Keeps the address's hash on the open conversation and selected message, and follows a link
+ * pasted into the address bar of this page. Returns the function that stops both.
+ */
+export function wireLinks(store: AppStore): () => void {
+  const write = () => {
+    const { flowId, selectedId } = store.getState()
+    if (!flowId) return
+    const hash = linkHash(flowId, selectedId)
+    if (window.location.hash !== hash) window.history.replaceState(window.history.state, '', hash)
+  }
+  const stop = store.subscribe((s, prev) => {
+    if (s.flowId !== prev.flowId || s.selectedId !== prev.selectedId) write()
+  })
+  const onHash = () => {
+    const link = parseLink(window.location.hash)
+    // A link that opens nothing leaves the address naming what is still open.
+    if (link) void followLink(store, link).then((opened) => opened || write())
+    else write()
+  }
+  window.addEventListener('hashchange', onHash)
+  return () => {
+    stop()
+    window.removeEventListener('hashchange', onHash)
+  }
+}
