@@ -49,7 +49,7 @@ const WORDS: Record<Language, { title: string; lead: string; steps: string[]; af
     steps: [
       'Loomverse を動かしているターミナル（<code>npm start</code> または <code>loomverse serve</code>）で、<code>Loomverse is running at http://127.0.0.1:…/?token=…</code> の行を探してください。',
       'または Loomverse のフォルダで <code>npx loomverse token</code> を実行すると、今のアドレスが表示されます（別のデータフォルダなら <code>--home DIR</code> を付けます）。',
-      'または データフォルダ（指定がなければ <code>~/.loomverse</code>）の <code>host.json</code> を開き、<code>"url"</code> のアドレスを使ってください。',
+      'またはデータフォルダ（指定がなければ <code>~/.loomverse</code>）の <code>host.json</code> を開き、<code>"url"</code> のアドレスを使ってください。',
     ],
     after:
       'そのアドレスをこのタブで開いてください。Loomverse は再起動してもトークンを保つので、新しいトークンを求めない限りアドレスは変わりません。',
