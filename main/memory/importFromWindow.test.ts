@@ -55,6 +55,28 @@ describe('memory_import from a window', () => {
     expect(absolute).toMatchObject({ ok: true, value: { imported: 0, skipped: 2 } })
   })
 
+  it('says what a .json chat log must be when it is none of the kinds Loomverse knows, and writes nothing', async () => {
+    const { core, personaId } = await setup()
+    mkdirSync(join(core.paths.home, 'imports'), { recursive: true })
+    writeFileSync(join(core.paths.home, 'imports', 'notes.json'), JSON.stringify({ notes: ['a', 'b'] }))
+    const r = await core.router.call(
+      'memory_import',
+      { persona_id: personaId, path: 'notes.json' },
+      { transport: 'ws' },
+    )
+    expect(r).toMatchObject({
+      ok: false,
+      error: {
+        code: 'bad_file',
+        message: /^notes\.json: is not a chat log Loomverse can read: a \.json chat log must be LoCoMo JSON/,
+      },
+    })
+    expect(await core.router.call('memory_status', { persona_id: personaId }, { transport: 'ws' })).toMatchObject({
+      ok: true,
+      value: { units: 0 },
+    })
+  })
+
   it('refuses a file elsewhere in the home, creating imports/ for the user to put it in', async () => {
     const { core, personaId } = await setup()
     writeFileSync(join(core.paths.home, 'chat.jsonl'), log)

@@ -145,7 +145,12 @@ export function locomoRows(json: string, name: string): SourceRow[] {
   const list = Array.isArray(value) ? value : [value]
   const samples = z.array(Sample).min(1).safeParse(list)
   if (!samples.success) {
-    throw new ImportFileError(name, null, `is not LoCoMo JSON (${issue(samples.error)})`)
+    throw new ImportFileError(
+      name,
+      null,
+      `is not a chat log Loomverse can read: a .json chat log must be LoCoMo JSON (${issue(samples.error)}); ` +
+        'JSON Lines (.jsonl) and "speaker: text" transcripts (.txt) work too',
+    )
   }
   const prefixed = samples.data.length > 1
   return samples.data.flatMap((sample, s) => {
