@@ -6,7 +6,7 @@ import type { EventBus } from '../kernel/events'
 import type { HomePaths } from '../kernel/home'
 import type { PersonaService } from '../persona/personaService'
 import { chooseImportPath } from '../kernel/importFile'
-import { refuseOtherKind } from '../kernel/importGuess'
+import { inUserWords, refuseOtherKind } from '../kernel/importGuess'
 import type { Language } from '../kernel/language'
 import { callerNamesAnyPath, type HandlerModule } from '../kernel/router'
 import { importCard } from './characterCard/cardImport'
@@ -51,12 +51,12 @@ export function interopHandlers(
     chatgpt_import: async (i, ctx) => {
       const chosen = await chooseImportPath(i.path, callerNamesAnyPath(ctx) ? null : deps.paths.imports)
       refuseOtherKind(chosen.path, chosen.name, 'chatgpt', language())
-      return importChatgpt(deps, chosen.path, chosen.name)
+      return inUserWords('chatgpt', language(), () => importChatgpt(deps, chosen.path, chosen.name))
     },
     character_card_import: async (i, ctx) => {
       const chosen = await chooseImportPath(i.path, callerNamesAnyPath(ctx) ? null : deps.paths.imports)
       refuseOtherKind(chosen.path, chosen.name, 'card', language())
-      return importCard(deps, chosen.path, chosen.name)
+      return inUserWords('card', language(), () => importCard(deps, chosen.path, chosen.name))
     },
     vizprompt_import: async (i, ctx) => {
       const chosen = await chooseImportPath(i.path, callerNamesAnyPath(ctx) ? null : deps.paths.imports)

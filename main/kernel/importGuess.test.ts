@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { chatgptConversation, pngWith, v2Card } from '../../tests/support/foreignFiles'
 import { useTempHome } from '../../tests/support/tempHome'
-import { GUESS_BYTES, guessImportFile, refuseOtherKind } from './importGuess'
+import { ImportFileError } from './importFileError'
+import { GUESS_BYTES, guessImportFile, inUserWords, refuseOtherKind } from './importGuess'
 
 const home = useTempHome()
 
@@ -109,5 +110,17 @@ describe('refusing a file of another kind, in the user’s words', () => {
     // The right kind, or one the guess cannot place, goes on to the import.
     expect(() => refuseOtherKind(card, 'seraphina.json', 'card', 'en')).not.toThrow()
     expect(() => refuseOtherKind(file('odd.json', '{"a": 1}'), 'odd.json', 'chatgpt', 'en')).not.toThrow()
+  })
+
+  it('leads an import’s own refusal with a Japanese sentence for a Japanese window, keeping its file, line and reason', async () => {
+    const refused = () => Promise.reject(new ImportFileError('odd.json', 3, 'is not a ChatGPT export: expected a list'))
+    await expect(inUserWords('chatgpt', 'ja', refused)).rejects.toMatchObject({
+      code: 'bad_file',
+      message: 'odd.json:3: ChatGPT のエクスポートとして読めませんでした（is not a ChatGPT export: expected a list）',
+    })
+    await expect(inUserWords('chatgpt', 'en', refused)).rejects.toMatchObject({
+      message: 'odd.json:3: is not a ChatGPT export: expected a list',
+    })
+    await expect(inUserWords('card', 'ja', () => Promise.resolve(7))).resolves.toBe(7)
   })
 })

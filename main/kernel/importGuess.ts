@@ -163,6 +163,24 @@ const KINDS: Record<Language, Record<Exclude<ImportKind, 'unknown'>, { is: strin
 }
 
 /**
+ * An import's refusal of a file, led in the user's language: in Japanese the reason (written for
+ * logs and scripts, in English) follows a sentence saying the file could not be read as the kind
+ * chosen. Anything but a refused file passes through unchanged.
+ */
+export async function inUserWords<T>(
+  wanted: Exclude<ImportKind, 'unknown'>,
+  language: Language,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run()
+  } catch (e) {
+    if (language !== 'ja' || !(e instanceof ImportFileError) || e.code !== 'bad_file') throw e
+    throw new ImportFileError(e.file, e.line, `${KINDS.ja[wanted].is}として読めませんでした（${e.reason}）`, e.code)
+  }
+}
+
+/**
  * Refuses a file whose content says it is another kind than the import asked for, in the
  * user's words: what it looks like and which choice imports it. Nothing is read further and
  * nothing changes. A file the guess cannot place goes on to the import, which says what is wrong.

@@ -19,7 +19,7 @@ import type { SettingsService } from '../settings/settingsService'
 import { openMemory } from './db'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindValue, sensitivityValue } from './enums'
 import { chooseImportPath } from '../kernel/importFile'
-import { refuseOtherKind } from '../kernel/importGuess'
+import { inUserWords, refuseOtherKind } from '../kernel/importGuess'
 import { readChatLog } from './chatLogFile'
 import { importRowsInSteps } from './importer'
 import { listJobs, retryJobs } from './jobList'
@@ -430,8 +430,9 @@ export class MemoryService implements ChatMemory {
     const importsDir = callerNamesAnyPath(ctx) ? null : this.deps.paths.imports
     const chosen = await chooseImportPath(input.path, importsDir)
     // A character card or a ChatGPT export chosen as a chat log: say so, in the user's words.
-    refuseOtherKind(chosen.path, chosen.name, 'chat_log', uiLanguage(this.deps.settings.get().language))
-    const log = await readChatLog(chosen, nowSeconds())
+    const language = uiLanguage(this.deps.settings.get().language)
+    refuseOtherKind(chosen.path, chosen.name, 'chat_log', language)
+    const log = await inUserWords('chat_log', language, () => readChatLog(chosen, nowSeconds()))
     // Opened only now: a refused file leaves the memory database as it was, or absent.
     const store = this.store(input.persona_id)
     let shown = 0
