@@ -49,13 +49,13 @@ test('a link opens its conversation at its message; the address follows the sele
 
   // "Copy link" gives the whole address of a message, without the token.
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
-  await graph.menu(1, 'Copy link')
+  await graph.menu(2, 'Copy link') // a card whose menu fits in view beside the transcript
   await expect(page.locator('.toast')).toContainText('Link copied')
   const copied = await page.evaluate(() => navigator.clipboard.readText())
-  expect(copied).toBe(`${server.origin}/#flow=${kyoto.id}&node=${nodes[0]!.id}`)
+  expect(copied).toBe(`${server.origin}/#flow=${kyoto.id}&node=${nodes[1]!.id}`)
   const other = await page.context().newPage()
   await other.goto(copied)
-  await expect(other.locator('.conv-node.selected [data-testid=node-prompt]')).toHaveText('Where should I stay?')
+  await expect(other.locator('.conv-node.selected [data-testid=node-prompt]')).toHaveText('What about the temples?')
   await other.close()
 
   // From another conversation, a search result names where it is from and opens it there.
