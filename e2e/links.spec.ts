@@ -1,5 +1,6 @@
 import type { Flow, Node } from '@shared/contract'
 import { expect, test } from './fixtures'
+import { ConversationsPage } from './pages/conversations.page'
 
 // Links to a conversation at a message (issue #35): `#flow=…&node=…` opens it there, the address
 // follows what is open, "Copy link" gives the whole address, and search results name their
@@ -12,6 +13,7 @@ test('a link opens its conversation at its message; the address follows the sele
   server,
 }) => {
   await app.open()
+  const conversations = new ConversationsPage(page)
   const call = async <T>(action: string, data: unknown): Promise<T> =>
     ((await app.rawRequest(server.wsUrl, { id: 1, action, data })) as { data: T }).data
   const kyoto = await call<Flow>('create_flow', { name: 'Trip to Kyoto' })
@@ -36,7 +38,7 @@ test('a link opens its conversation at its message; the address follows the sele
   await page.goto(`${server.url}#flow=${kyoto.id}&node=${nodes[1]!.id}`)
   const selected = page.locator('.conv-node.selected [data-testid=node-prompt]')
   await expect(selected).toHaveText('What about the temples?')
-  await expect(page.getByTestId('flow-select')).toHaveValue(kyoto.id)
+  await expect(conversations.current).toHaveAttribute('data-flow-id', kyoto.id)
   expect(new URL(page.url()).search).toBe('') // the token left the address; the link stayed
   expect(new URL(page.url()).hash).toBe(`#flow=${kyoto.id}&node=${nodes[1]!.id}`)
 
@@ -59,7 +61,7 @@ test('a link opens its conversation at its message; the address follows the sele
   await other.close()
 
   // From another conversation, a search result names where it is from and opens it there.
-  await page.getByTestId('flow-select').selectOption({ label: 'Groceries (1)' })
+  await conversations.open('Groceries')
   await expect(selected).toHaveText('Milk and eggs')
   await page.getByRole('button', { name: 'Search' }).click()
   await page.getByLabel('Keywords').fill('Kiyomizu')
@@ -70,7 +72,7 @@ test('a link opens its conversation at its message; the address follows the sele
   await expect(result).toHaveAttribute('href', `#flow=${kyoto.id}&node=${nodes[1]!.id}`)
   await result.click()
   await expect(selected).toHaveText('What about the temples?')
-  await expect(page.getByTestId('flow-select')).toHaveValue(kyoto.id)
+  await expect(conversations.current).toHaveAttribute('data-flow-id', kyoto.id)
 
   // A link to a conversation that is not here says so and leaves the open one.
   await page.evaluate(() => (location.hash = '#flow=00000000-0000-4000-8000-000000000000'))

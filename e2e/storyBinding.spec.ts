@@ -1,5 +1,6 @@
 import { pngBytes } from '../tests/support/world/pngBytes'
 import { expect, test } from './fixtures'
+import { ConversationsPage } from './pages/conversations.page'
 import { WorldPage } from './pages/world.page'
 
 // Issue #35's first bug: the story panel stayed open on another conversation, and a turn typed
@@ -33,7 +34,7 @@ test('the story panel cannot send into another conversation, nor take the graph 
 
   // Words typed for the story, then another conversation chosen: the panel goes with its story.
   await input.fill('I climb aboard the ship.')
-  await page.getByTestId('flow-select').selectOption({ label: 'New conversation (1)' })
+  await new ConversationsPage(page).open('Hello Sora')
   await expect(panel).toBeHidden()
   await expect(page.getByRole('button', { name: 'Story: Harbour' })).toHaveCount(0)
   await expect(graph.card(1)).toBeVisible()
@@ -53,6 +54,6 @@ test('the story panel cannot send into another conversation, nor take the graph 
   expect(turn).not.toContain('Hello Sora')
   expect(turn).not.toContain('data:image/png')
   // The picture is still waiting for the graph's next prompt.
-  await page.getByTestId('flow-select').selectOption({ label: 'New conversation (1)' })
+  await new ConversationsPage(page).open('Hello Sora')
   await expect(attached.getByRole('img')).toHaveCount(1)
 })

@@ -23,7 +23,18 @@ function node(id: string, at: string): Node {
 }
 
 function summary(id: string, name: string): FlowSummary {
-  return { id, name, description: '', created: '', updated: '', persona_id: null, node_count: 2 }
+  return {
+    id,
+    name,
+    description: '',
+    created: '',
+    updated: '',
+    persona_id: null,
+    node_count: 2,
+    pinned: false,
+    name_source: 'user',
+    last_activity: '',
+  }
 }
 
 /** One conversation F: N1 → N2 (N2 the newest, where it opens by itself). */
