@@ -17,8 +17,12 @@ const MAIN_DB = 'loomverse.db'
 const MEMORY_DB = /^memory\/memory_[^/]+\.db$/
 /** A database's WAL, shared memory or rollback journal: the online backup already read through them. */
 const DB_SIDE_FILE = /\.db-(wal|shm|journal)$/
-/** What belongs to one running process, not to the data: live-process markers, the host's port and token. */
-const RUNTIME = new Set(['run', 'host.json'])
+/**
+ * What belongs to one running process or one machine's browser, not to the data: live-process
+ * markers, the host's port and token, and browser mode's kept token (a secret: a backup handed
+ * to someone else must not open this machine's app).
+ */
+const RUNTIME = new Set(['run', 'host.json', 'browser-token'])
 /** Half-written files and folders (atomic writes, imports, story saves): never data yet. */
 const TEMP = /^\.tmp-/
 

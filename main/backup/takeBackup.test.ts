@@ -43,6 +43,7 @@ function makeHome(): { home: string; main: Db } {
   mkdirSync(join(home, 'run'))
   writeFileSync(join(home, 'run', '123.json'), '{}')
   writeFileSync(join(home, 'host.json'), '{"token":"secret"}')
+  writeFileSync(join(home, 'browser-token'), 'kept-secret-token')
   mkdirSync(join(temp(), 'elsewhere'))
   symlinkSync(join(temp(), 'elsewhere'), join(home, 'documents'))
   // A FIFO where a file could be: opening it to read would wait forever.
@@ -130,6 +131,7 @@ describe('verifyBackup and restoreBackup', () => {
     expect(db.prepare('SELECT count(*) FROM node').pluck().get()).toBe(500)
     db.close()
     expect(existsSync(join(to, 'host.json'))).toBe(false)
+    expect(existsSync(join(to, 'browser-token'))).toBe(false)
   })
 
   it('reports a database whose bytes were flipped, by its hash and by SQLite, and restores the rest', async () => {
