@@ -44,4 +44,22 @@ describe('names shown to the user', () => {
     expect(r).toMatchObject({ ok: false, error: { code: 'bad_input' } })
     if (!r.ok) expect(r.error.message).toMatch(/^create_building: name: /)
   })
+  it('refuses NUL in searched words with bad_input, never an internal error from the full-text index', async () => {
+    const h = await start()
+    const flow = await h.call<Flow>('create_flow', { name: 'talk' })
+    const nodes = await h.core.router.call(
+      'search_nodes',
+      { keywords: ['lighthouse \u0000"%s'], flow_id: flow.id },
+      { transport: 'internal' },
+    )
+    expect(nodes).toMatchObject({ ok: false, error: { code: 'bad_input' } })
+    expect(JSON.stringify(nodes)).toContain('NUL')
+    const persona = await h.call<Persona>('create_persona', { name: 'Mika' })
+    const units = await h.core.router.call(
+      'memory_list_units',
+      { persona_id: persona.id, query: 'tea \u0000 time' },
+      { transport: 'internal' },
+    )
+    expect(units).toMatchObject({ ok: false, error: { code: 'bad_input' } })
+  })
 })

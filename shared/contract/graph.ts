@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DisplayName } from './names'
+import { DisplayName, SearchText } from './names'
 import type { EventSpecs, MethodSpecs } from './spec'
 
 // The conversation graph (VizPrompt seed §4–5): flows of prompt/response nodes joined by
@@ -345,7 +345,10 @@ export const graphMethods = {
     input: z
       .object({
         tags: z.array(Tag).max(16).optional(),
-        keywords: z.array(z.string().trim().min(1).max(200)).max(16).optional(),
+        keywords: z
+          .array(SearchText(200).pipe(z.string().trim().min(1)))
+          .max(16)
+          .optional(),
         flow_id: Id.optional(),
         limit: z.number().int().min(1).max(500).optional(),
       })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { ImageInput } from './chat'
-import { FilePath } from './names'
+import { FilePath, SearchText } from './names'
 import type { EventSpecs, MethodSpecs } from './spec'
 
 // Persona memory (seed 002 Unit+Payload schema, seed 004 Scheduler/MemoryPack).
@@ -253,7 +253,7 @@ export const memoryMethods = {
         /** UTC epoch seconds, on `occurred_at`. */
         from: z.number().int().optional(),
         to: z.number().int().optional(),
-        query: z.string().max(1000).optional(),
+        query: SearchText(1000).optional(),
         limit: z.number().int().min(1).max(1000).optional(),
         offset: z.number().int().min(0).optional(),
       })

@@ -30,3 +30,15 @@ export const FilePath = z
   .min(1)
   .max(4096)
   .refine((s) => !s.includes('\u0000'), { message: 'must not contain a NUL character (U+0000)' })
+
+/**
+ * Words a caller searches for: NUL is refused (nothing legitimate contains it, and SQLite's
+ * full-text query parser ends a string there: a quoted phrase with a NUL inside came back as
+ * "unterminated string", an internal error).
+ */
+export function SearchText(max: number) {
+  return z
+    .string()
+    .max(max)
+    .refine((s) => !s.includes('\u0000'), { message: 'must not contain a NUL character (U+0000)' })
+}
