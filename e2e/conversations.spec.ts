@@ -106,9 +106,9 @@ test('a thousand conversations: only the rows on screen are drawn, the far end i
   page,
   server,
 }) => {
-  // Made before the app loads, over one socket from the app's own origin (the token page refuses
-  // to draw the app without the token in the address, but the socket takes it).
-  await page.goto(server.origin)
+  // Made over one socket from the app's own page (a page without the token is the stale-token
+  // page, whose policy allows no connection at all), then the app is loaded again to list them.
+  await app.open()
   const made = await page.evaluate(
     ([url, count]) =>
       new Promise<number>((resolve, reject) => {
@@ -129,12 +129,14 @@ test('a thousand conversations: only the rows on screen are drawn, the far end i
             resolve(answered)
           }
         }
+        // A socket that closes before every answer fails the step instead of hanging to the timeout.
+        ws.onclose = () => reject(new Error(`the socket closed after ${answered} answers`))
       }),
     [server.wsUrl, 1000] as const,
   )
   expect(made).toBe(1000)
 
-  await app.open()
+  await page.reload()
   const list = new ConversationsPage(page)
   const rows = list.list.locator('li[data-flow-id]')
   await expect(rows.first()).toHaveAttribute('aria-setsize', '1000')
