@@ -1,15 +1,6 @@
-import {
-  chmodSync,
-  closeSync,
-  fsyncSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs'
+import { chmodSync, lstatSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { writeFileAtomic } from '../kernel/atomicWrite'
 import { newToken } from './auth'
 
 // Browser mode's access token is kept in the data folder, so a restarted host takes the same
@@ -65,24 +56,9 @@ export function readTokenFile(file: string): string | null {
 }
 
 /**
- * Writes the token whole or not at all: into a new file beside it (owner-only from its first
- * byte), flushed, then renamed over the old one. A crash leaves the old token or the new one,
- * never half of one; a link at the file's name is replaced, not written through.
+ * Writes the token whole or not at all (kernel/atomicWrite: owner-only from its first byte,
+ * flushed, renamed over the old one); a link at the file's name is replaced, not written through.
  */
 export function writeTokenFile(file: string, token: string): void {
-  const temp = `${file}.${process.pid}.tmp`
-  rmSync(temp, { force: true })
-  const fd = openSync(temp, 'wx', 0o600)
-  try {
-    writeSync(fd, `${token}\n`)
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
-  try {
-    renameSync(temp, file)
-  } catch (e) {
-    rmSync(temp, { force: true })
-    throw e
-  }
+  writeFileAtomic(file, `${token}\n`)
 }
