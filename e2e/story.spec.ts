@@ -31,7 +31,7 @@ async function play(page: Page, text: string, reply: string, llm: { script: (rul
   const input = page.getByLabel('What you do or say')
   await input.fill(text)
   await input.press('Control+Enter')
-  await expect(page.getByRole('article', { name: 'The story' })).toContainText(reply)
+  await expect(page.getByRole('region', { name: 'The story' })).toContainText(reply)
   await expect(input).toHaveValue('')
 }
 
@@ -49,7 +49,8 @@ test('a story from a Japanese template: edit, five turns, summary and sheet upda
   await picker.getByLabel('Template language').selectOption('ja')
   await picker.getByRole('button', { name: 'Create story' }).click()
   const panel = page.getByRole('region', { name: 'Story 霧の国' })
-  const story = panel.getByRole('article', { name: 'The story' })
+  // The story reads in the conversation's own transcript, the player's turn typed under it.
+  const story = page.getByRole('region', { name: 'The story' })
   await expect(story).toContainText('曲がり灯') // the opening scene
   const dir = join(server.home, 'scenarios', '霧の国')
 
@@ -73,7 +74,7 @@ test('a story from a Japanese template: edit, five turns, summary and sheet upda
   })
   llm.script({ promptIncludes: '「mira」のキャラクターシート', reply: MIRA_UPDATED })
 
-  await panel.getByRole('tab', { name: 'Read' }).click()
+  await panel.getByRole('tab', { name: 'Play' }).click()
   await play(page, '地図を広げる。', '地図には古い物見塔が描かれている。', llm)
   await play(page, 'ミラに名前を尋ねる。', '「ミラ」と彼女は短く答えた。', llm)
   await play(page, '物見塔へ向かう。', '霧の中、塔の影が見えてきた。', llm)
@@ -83,7 +84,7 @@ test('a story from a Japanese template: edit, five turns, summary and sheet upda
   await play(page, '中に入る。', '螺旋階段が上へ続いている。', llm)
 
   // The inspector shows the story so far among the parts of the next turn's context.
-  await page.getByLabel('Prompt').fill('階段を上る。')
+  await page.getByLabel('What you do or say').fill('階段を上る。')
   await page.getByRole('button', { name: 'Context', exact: true }).click()
   const inspector = page.getByRole('region', { name: 'Context inspector' })
   await expect(inspector.locator('[data-kind=story_summary]')).toContainText('ロウアンはミラから地図を受け取り')
@@ -101,7 +102,7 @@ test('a story from a Japanese template: edit, five turns, summary and sheet upda
   expect(readFileSync(join(dir, 'scenario/characters/mira.md'), 'utf8')).toContain('女王の衛兵から逃れ')
 
   // Undo the last turn, save there, play another way, and load the save.
-  await panel.getByRole('tab', { name: 'Read' }).click()
+  await panel.getByRole('tab', { name: 'Play' }).click()
   await panel.getByRole('button', { name: 'Undo turn' }).click()
   await expect(story).not.toContainText('螺旋階段')
   await panel.getByRole('button', { name: 'Save', exact: true }).click()
@@ -123,15 +124,17 @@ test('a story from a Japanese template: edit, five turns, summary and sheet upda
   await picker.getByLabel('Name of the new story').fill('霧の国 IF')
   await picker.getByRole('button', { name: 'Create the fork' }).click()
   const fork = page.getByRole('region', { name: 'Story 霧の国 IF' })
-  await expect(fork.getByRole('article', { name: 'The story' })).toContainText('扉は軋んで開いた。')
+  await expect(fork).toBeVisible()
+  await expect(page.getByRole('heading', { name: '霧の国 IF', level: 2 }).first()).toBeVisible()
+  await expect(story).toContainText('扉は軋んで開いた。')
   expect(readFileSync(join(server.home, 'scenarios', '霧の国 IF', 'scenario/00_world_setting.md'), 'utf8')).toContain(
     '霧に包まれた王国',
   )
 
-  // A reader's view: the story in place of the graph, and back.
+  // A reader's view: the story without the graph, and back.
   await fork.getByRole('button', { name: 'Hide the graph' }).click()
   await expect(page.locator('section.graph-canvas')).toBeHidden()
-  await expect(fork.getByRole('article', { name: 'The story' })).toBeVisible()
+  await expect(story).toBeVisible()
   await fork.getByRole('button', { name: 'Hide the graph' }).click()
   await expect(page.locator('section.graph-canvas')).toBeVisible()
 

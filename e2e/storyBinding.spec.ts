@@ -30,12 +30,13 @@ test('the story panel cannot send into another conversation, nor take the graph 
   await picker.getByLabel('Template language').selectOption('en')
   await picker.getByRole('button', { name: 'Create story' }).click()
   const panel = page.getByRole('region', { name: 'Story Harbour' })
-  const input = panel.getByLabel('What you do or say')
+  const input = page.getByLabel('What you do or say')
 
   // Words typed for the story, then another conversation chosen: the panel goes with its story.
   await input.fill('I climb aboard the ship.')
   await new ConversationsPage(page).open('Hello Sora')
   await expect(panel).toBeHidden()
+  await expect(input).toBeHidden() // the composer takes this conversation's prompts again
   await expect(page.getByRole('button', { name: 'Story: Harbour' })).toHaveCount(0)
   await expect(graph.card(1)).toBeVisible()
   await expect(page.locator('.react-flow__node')).toHaveCount(1)
@@ -48,7 +49,7 @@ test('the story panel cannot send into another conversation, nor take the graph 
   llm.script({ promptIncludes: 'I climb aboard the ship.', times: 1, reply: 'The deck sways under your feet.' })
   await input.fill('I climb aboard the ship.')
   await input.press('Control+Enter')
-  await expect(panel.getByRole('article', { name: 'The story' })).toContainText('The deck sways under your feet.')
+  await expect(page.getByRole('region', { name: 'The story' })).toContainText('The deck sways under your feet.')
   const turn = chats().find((body) => body.includes('I climb aboard the ship.'))!
   expect(turn).toContain('game master')
   expect(turn).not.toContain('Hello Sora')

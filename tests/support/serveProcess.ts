@@ -62,7 +62,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
       ]
     : [join(repoRoot, 'bin/loomverse.js')]
   const args = [...entry, 'serve', '--port', String(options.port ?? 0), '--home', home]
-  const startTimeoutMs = options.startTimeoutMs ?? (options.fromSource ? 60_000 : 15_000)
+  const startTimeoutMs = options.startTimeoutMs ?? (options.fromSource ? 60_000 : 30_000)
   if (options.token) args.push('--token', options.token)
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],

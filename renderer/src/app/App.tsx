@@ -25,7 +25,6 @@ export function App() {
   const language = useApp((s) => s.settings?.language)
   const theme = useApp((s) => s.settings?.theme)
   const panel = useApp((s) => s.panel)
-  const readingOnly = useApp((s) => s.readingOnly && s.panel === 'story')
   useLanguage(language)
   useTheme(theme)
   useShortcuts()
@@ -61,7 +60,7 @@ export function App() {
   }, [store])
 
   return (
-    <div className={`app-frame${panel ? ` with-panel panel-${panel}` : ''}${readingOnly ? ' reading-only' : ''}`}>
+    <div className={`app-frame${panel ? ` with-panel panel-${panel}` : ''}`}>
       <Header />
       <AppSidebar />
       <ReadingLayout />

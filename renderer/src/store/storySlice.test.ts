@@ -137,7 +137,7 @@ describe('the story panel bound to its story', () => {
 
     await store.getState().openFlow(ids.otherFlow)
 
-    expect(store.getState()).toMatchObject({ story: null, panel: null, readingOnly: false })
+    expect(store.getState()).toMatchObject({ story: null, panel: null })
     expect(await store.getState().sendStoryTurn('typed after the switch')).toBeNull()
     expect(fake.calls.some((c) => c.method === 'story_send' || c.method === 'chat_send')).toBe(false)
   })

@@ -14,9 +14,6 @@ export interface StorySlice {
   storyExternal: Record<string, string>
   /** Bumped when a character sheet gets a version, so the sheets view reads them again. */
   sheetSeq: number
-  /** The story panel in place of the canvas (a reader's view), or beside it. */
-  readingOnly: boolean
-  setReadingOnly(on: boolean): void
   loadStories(): Promise<void>
   /** Opens a story: its flow on the canvas, play resumed at its node, the story panel shown. */
   openStory(id: string): Promise<void>
@@ -42,6 +39,8 @@ export const storySlice =
     /** The canvas follows the story: its flow open and the node where play stands selected. */
     async function show(story: Story): Promise<void> {
       if (get().flowId !== story.flow_id) await get().openFlow(story.flow_id)
+      // The story is read in the transcript: a graph-only layout gives way to it.
+      if (get().readingLayout === 'graph') get().setReadingLayout('transcript')
       if (story.current_node_id && get().selectedId !== story.current_node_id) {
         await get().ensureNode(story.current_node_id)
         get().select(story.current_node_id)
@@ -55,8 +54,6 @@ export const storySlice =
       storySummary: null,
       storyExternal: {},
       sheetSeq: 0,
-      readingOnly: false,
-      setReadingOnly: (on) => set({ readingOnly: on }),
 
       async loadStories() {
         const list = await get().invoke('story_list', {})
@@ -77,7 +74,6 @@ export const storySlice =
           storyFiles: [],
           storySummary: null,
           storyExternal: {},
-          readingOnly: false,
           panel: s.panel === 'story' ? null : s.panel,
         }))
       },

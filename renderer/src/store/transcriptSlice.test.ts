@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Flow } from '@shared/contract'
+import type { Flow, Story } from '@shared/contract'
 import { fakeClient } from './fakeClient'
 import { createAppStore } from './index'
 
@@ -62,6 +62,19 @@ describe('the transcript’s path follows the selection', () => {
     expect(store.getState().selectedId).toBe('3') // where the next prompt goes is still the user's choice
     store.setState({ flowId: 'g', flow: flowOf('g', ['a', 'b'], ['a>b']), selectedId: null })
     expect(store.getState().leafId).toBe('b')
+  })
+
+  it('in a story, reads up to where play stands: an undone turn or an earlier message chosen ends the text there', () => {
+    const store = storeWith(flow)
+    const story = { id: 's', flow_id: 'f', current_node_id: '3', redo_node_id: null } as unknown as Story
+    store.getState().select('3')
+    store.setState({ story })
+    expect(store.getState().leafId).toBe('3')
+    store.getState().select('2') // undo: play stands at 2, and 3 stays in the graph as a branch
+    expect(store.getState().leafId).toBe('2')
+    // Without the story the same choice reads on to the newest turn below it, as a chat does.
+    store.setState({ story: null })
+    expect(store.getState().leafId).toBe('3')
   })
 
   it('sets the layout, and keeps the split within its range (a quarter to four fifths)', () => {

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand'
-import { newestLeafBelow, resolveLeaf } from '../features/transcript/activePath'
+import { flowShape, newestLeafBelow, resolveLeaf } from '../features/transcript/activePath'
 import type { App, AppStore } from './index'
 
 /** What the conversation area shows: the transcript, the graph, or both side by side. */
@@ -111,9 +111,19 @@ export const transcriptSlice: StateCreator<App, [], [], TranscriptSlice> = (set,
 /** Keeps the transcript's leaf in step with the selection and the open flow's shape. */
 export function wireTranscript(store: AppStore) {
   store.subscribe((s, prev) => {
-    if (s.flow === prev.flow && s.selectedId === prev.selectedId) return
+    if (s.flow === prev.flow && s.selectedId === prev.selectedId && s.story === prev.story) return
     const previous = s.flow?.id === prev.flow?.id ? s.leafId : null
-    const leafId = s.flow ? resolveLeaf(s.flow, previous, s.selectedId) : null
+    const leafId = s.flow ? (storyEnd(s) ?? resolveLeaf(s.flow, previous, s.selectedId)) : null
     if (leafId !== s.leafId) store.setState({ leafId })
   })
+}
+
+/**
+ * A story reads up to where play stands (the node chosen, else the autosave): a turn undone, or
+ * a message chosen to play on from, ends the text there, as the page of a book would.
+ */
+function storyEnd(s: App): string | null {
+  if (!s.flow || !s.story || s.story.flow_id !== s.flow.id) return null
+  const at = s.selectedId ?? s.story.current_node_id
+  return at !== null && flowShape(s.flow).index.has(at) ? at : null
 }

@@ -1,12 +1,24 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp, useAppStore } from '../../store'
+import { StoryComposer } from '../story/StoryComposer'
 import { AttachedImages } from '../world/AttachedImages'
 import { placeChild } from './layout'
+import { PromptBox } from './PromptBox'
 import { useBudgetCheck } from './useBudgetCheck'
 
-/** The prompt box under the graph. It continues from the selected node (or starts a new root). */
+/**
+ * The prompt box under the transcript and the graph. It continues from the selected node (or
+ * starts a new root); in a story's own conversation it takes the player's turns instead.
+ */
 export function Composer() {
+  const story = useApp((s) => (s.story && s.story.flow_id === s.flowId ? s.story : null))
+  // Keyed by the story: words typed for one story never carry over to another, nor to a chat.
+  if (story) return <StoryComposer key={story.id} />
+  return <ChatComposer />
+}
+
+function ChatComposer() {
   const { t } = useTranslation()
   const store = useAppStore()
   const draft = useApp((s) => s.draft)
@@ -15,8 +27,6 @@ export function Composer() {
   const asRoot = useApp((s) => s.asRoot)
   const setAsRoot = useApp((s) => s.setAsRoot)
   const over = useBudgetCheck(draft)
-  const panel = useApp((s) => s.panel)
-  const togglePanel = useApp((s) => s.togglePanel)
   // One send at a time: the next prompt must continue from the node this one creates.
   const [sending, setSending] = useState(false)
 
@@ -34,53 +44,39 @@ export function Composer() {
   }
 
   return (
-    <form
-      className="composer"
-      onSubmit={(e) => {
-        e.preventDefault()
-        void send()
-      }}
-    >
-      <div className="composer-target">
-        <span data-testid="composer-target">
-          {parentIndex !== undefined && !asRoot ? t('graph.continuesFrom', { index: parentIndex }) : t('graph.newRoot')}
-        </span>
-        {parentIndex !== undefined && (
-          <button type="button" className="link" onClick={() => setAsRoot(!asRoot)}>
-            {asRoot ? t('graph.continueInstead', { index: parentIndex }) : t('graph.newRootInstead')}
-          </button>
-        )}
-      </div>
-      <AttachedImages />
-      <textarea
-        id="composer-input"
-        aria-label={t('graph.prompt')}
-        placeholder={t('graph.composerPlaceholder')}
-        value={draft}
-        rows={3}
-        onChange={(e) => setDraft(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-            e.preventDefault()
-            void send()
-          }
-        }}
-      />
-      {over && (
-        <p className="composer-over" role="alert">
-          {over.promptOver > 0
-            ? t('graph.promptOverBudget', { over: over.promptOver, budget: over.budget })
-            : t('graph.turnsLeftOut', { count: over.dropped, budget: over.budget })}
-        </p>
-      )}
-      <div className="composer-actions">
-        <button type="button" aria-pressed={panel === 'context'} onClick={() => togglePanel('context')}>
-          {t('graph.inspectContext')}
-        </button>
-        <button type="submit" className="primary" disabled={!draft.trim() || sending}>
-          {t('graph.send')}
-        </button>
-      </div>
-    </form>
+    <PromptBox
+      label={t('graph.prompt')}
+      placeholder={t('graph.composerPlaceholder')}
+      value={draft}
+      onChange={setDraft}
+      onSend={() => void send()}
+      canSend={draft.trim() !== '' && !sending}
+      head={
+        <>
+          <div className="composer-target">
+            <span data-testid="composer-target">
+              {parentIndex !== undefined && !asRoot
+                ? t('graph.continuesFrom', { index: parentIndex })
+                : t('graph.newRoot')}
+            </span>
+            {parentIndex !== undefined && (
+              <button type="button" className="link" onClick={() => setAsRoot(!asRoot)}>
+                {asRoot ? t('graph.continueInstead', { index: parentIndex }) : t('graph.newRootInstead')}
+              </button>
+            )}
+          </div>
+          <AttachedImages />
+        </>
+      }
+      warning={
+        over && (
+          <p className="composer-over" role="alert">
+            {over.promptOver > 0
+              ? t('graph.promptOverBudget', { over: over.promptOver, budget: over.budget })
+              : t('graph.turnsLeftOut', { count: over.dropped, budget: over.budget })}
+          </p>
+        )
+      }
+    />
   )
 }

@@ -1,25 +1,26 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
-import { ReadingView } from './ReadingView'
+import { PlayView } from './PlayView'
 import { ScenarioFilesView } from './ScenarioFilesView'
 import { SheetsView } from './SheetsView'
 
 type Tab = 'read' | 'files' | 'sheets'
 
-/** The open story beside the canvas: the story read as a novel, its scenario files, its character sheets. */
+/** The open story beside its transcript: play (saves, undo, the story so far), its scenario files, its character sheets. */
 export function StoryPanel() {
   const { t } = useTranslation()
   const story = useApp((s) => s.story)
   const [tab, setTab] = useState<Tab>('read')
-  const readingOnly = useApp((s) => s.readingOnly)
-  const setReadingOnly = useApp((s) => s.setReadingOnly)
+  // The story reads in the transcript: hiding the graph leaves the transcript and this panel.
+  const graphHidden = useApp((s) => s.readingLayout === 'transcript')
+  const setLayout = useApp((s) => s.setReadingLayout)
   if (!story) return null
   return (
     <section className="side-panel story-panel" aria-label={t('story.panel', { name: story.name })}>
       <div className="story-panel-head">
         <h2>{story.name}</h2>
-        <button type="button" aria-pressed={readingOnly} onClick={() => setReadingOnly(!readingOnly)}>
+        <button type="button" aria-pressed={graphHidden} onClick={() => setLayout(graphHidden ? 'both' : 'transcript')}>
           {t('story.readingOnly')}
         </button>
       </div>
@@ -31,7 +32,7 @@ export function StoryPanel() {
         ))}
       </div>
       {/* Keyed by the story: words typed or a file being edited for one story never carry over to another. */}
-      {tab === 'read' && <ReadingView key={story.id} />}
+      {tab === 'read' && <PlayView key={story.id} />}
       {tab === 'files' && <ScenarioFilesView key={story.id} />}
       {tab === 'sheets' && <SheetsView key={story.id} />}
     </section>

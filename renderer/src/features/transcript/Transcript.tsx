@@ -22,6 +22,8 @@ export function Transcript() {
   const { t } = useTranslation()
   const store = useAppStore()
   const flow = useApp((s) => s.flow)
+  // A story's conversation reads as its story: the same transcript, set as prose.
+  const story = useApp((s) => s.story !== null && s.story.flow_id === s.flowId)
   const leafId = useApp((s) => s.leafId)
   const selectedId = useApp((s) => s.selectedId)
   const leafIndex = useApp((s) => (s.leafId ? s.members[s.leafId]?.index : undefined))
@@ -148,7 +150,11 @@ export function Transcript() {
       : undefined
 
   return (
-    <section className="transcript" aria-label={t('transcript.label')} data-drop-label={t('canvas.dropHere')}>
+    <section
+      className={`transcript${story ? ' transcript-story' : ''}`}
+      aria-label={t(story ? 'transcript.storyLabel' : 'transcript.label')}
+      data-drop-label={t('canvas.dropHere')}
+    >
       <div className="transcript-viewport">
         <div
           ref={scrollRef}

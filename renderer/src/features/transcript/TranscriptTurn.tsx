@@ -60,52 +60,55 @@ export const TranscriptTurn = memo(function TranscriptTurn({ id, alternatives, e
       data-index={index}
       onClick={choose}
     >
-      <article className="msg msg-user" aria-label={t('transcript.userMessage', { index })}>
-        {node.metadata.images && <NodeImages images={node.metadata.images} />}
-        {node.prompt && (
-          <div className="msg-text" data-testid="transcript-prompt">
-            {node.prompt}
-          </div>
-        )}
-        <div className="msg-user-actions">
-          {alternatives.length > 1 && (
-            <div className="alternatives" role="group" aria-label={t('transcript.alternatives', { index })}>
-              <button
-                type="button"
-                className="icon"
-                aria-label={t('transcript.previous')}
-                title={t('transcript.previous')}
-                disabled={position <= 0}
-                onClick={() => store.getState().showAlternative(alternatives[position - 1]!)}
-              >
-                <ChevronLeft size={16} aria-hidden />
-              </button>
-              <span data-testid="alternative-position">
-                {t('transcript.position', { current: position + 1, total: alternatives.length })}
-              </span>
-              <button
-                type="button"
-                className="icon"
-                aria-label={t('transcript.next')}
-                title={t('transcript.next')}
-                disabled={position >= alternatives.length - 1}
-                onClick={() => store.getState().showAlternative(alternatives[position + 1]!)}
-              >
-                <ChevronRight size={16} aria-hidden />
-              </button>
+      {/* An opening scene or a greeting has no message of the user's: nothing to show or edit. */}
+      {(node.prompt || node.metadata.images || alternatives.length > 1) && (
+        <article className="msg msg-user" aria-label={t('transcript.userMessage', { index })}>
+          {node.metadata.images && <NodeImages images={node.metadata.images} />}
+          {node.prompt && (
+            <div className="msg-text" data-testid="transcript-prompt">
+              {node.prompt}
             </div>
           )}
-          <button
-            type="button"
-            className="icon"
-            aria-label={t('transcript.edit')}
-            title={t('transcript.editHint')}
-            onClick={() => run('node.editPrompt')}
-          >
-            <Pencil size={15} aria-hidden />
-          </button>
-        </div>
-      </article>
+          <div className="msg-user-actions">
+            {alternatives.length > 1 && (
+              <div className="alternatives" role="group" aria-label={t('transcript.alternatives', { index })}>
+                <button
+                  type="button"
+                  className="icon"
+                  aria-label={t('transcript.previous')}
+                  title={t('transcript.previous')}
+                  disabled={position <= 0}
+                  onClick={() => store.getState().showAlternative(alternatives[position - 1]!)}
+                >
+                  <ChevronLeft size={16} aria-hidden />
+                </button>
+                <span data-testid="alternative-position">
+                  {t('transcript.position', { current: position + 1, total: alternatives.length })}
+                </span>
+                <button
+                  type="button"
+                  className="icon"
+                  aria-label={t('transcript.next')}
+                  title={t('transcript.next')}
+                  disabled={position >= alternatives.length - 1}
+                  onClick={() => store.getState().showAlternative(alternatives[position + 1]!)}
+                >
+                  <ChevronRight size={16} aria-hidden />
+                </button>
+              </div>
+            )}
+            <button
+              type="button"
+              className="icon"
+              aria-label={t('transcript.edit')}
+              title={t('transcript.editHint')}
+              onClick={() => run('node.editPrompt')}
+            >
+              <Pencil size={15} aria-hidden />
+            </button>
+          </div>
+        </article>
+      )}
 
       <article className="msg msg-reply" aria-label={t('transcript.reply', { index })} aria-busy={streaming}>
         <div className="msg-meta">

@@ -1,51 +1,26 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { StorySave } from '@shared/contract'
 import { useApp } from '../../store'
-import { MarkdownText } from '../../ui/MarkdownText'
 
 /**
- * The story as a novel: the active path (the opening scene to where play stands) as continuous
- * text, the player's turns set apart; then the player's input (Ctrl/Cmd+Enter sends) and the
- * story's Save / Load / Undo / Redo, the story so far, and export.
+ * Play: the story is read in the transcript beside this panel and the player's turn typed under
+ * it; here are the story so far and the story's Save / Load / Undo / Redo and export.
  */
-export function ReadingView() {
+export function PlayView() {
   const { t } = useTranslation()
   const story = useApp((s) => s.story)!
   const summary = useApp((s) => s.storySummary)
   const selectedId = useApp((s) => s.selectedId)
-  const flow = useApp((s) => s.flow)
-  const nodes = useApp((s) => s.nodes)
-  const replyStatus = useApp((s) => s.replyStatus)
-  const send = useApp((s) => s.sendStoryTurn)
+  const flowId = useApp((s) => s.flowId)
   const moveStory = useApp((s) => s.moveStory)
   const invoke = useApp((s) => s.invoke)
   const toast = useApp((s) => s.toast)
-  const [text, setText] = useState('')
   const [saves, setSaves] = useState<StorySave[] | null>(null)
   const [saveName, setSaveName] = useState<string | null>(null)
 
-  const at = flow?.id === story.flow_id ? (selectedId ?? story.current_node_id) : story.current_node_id
-  const path = useMemo(() => {
-    const ids: string[] = []
-    const parentOf = new Map<string, string>()
-    for (const c of flow?.connections ?? []) if (!parentOf.has(c.to)) parentOf.set(c.to, c.from)
-    for (let id = at; id && ids.length < 10_000; id = parentOf.get(id) ?? null) ids.unshift(id)
-    return ids
-  }, [flow, at])
-  const last = at ? nodes[at] : undefined
-  const thinking = last?.status === 'streaming' && !last.response && replyStatus[last.id]?.state !== 'failed'
+  const at = flowId === story.flow_id ? (selectedId ?? story.current_node_id) : story.current_node_id
 
-  useEffect(() => {
-    // The newest words in view, as a reader expects after each turn.
-    document.querySelector('.story-text-end')?.scrollIntoView({ block: 'end' })
-  }, [path.length, last?.response.length])
-
-  const submit = async () => {
-    const prompt = text.trim()
-    if (!prompt || thinking) return
-    if (await send(prompt)) setText('')
-  }
   const save = async () => {
     if (!at || !saveName?.trim()) return
     const made = await invoke('story_save', { story_id: story.id, node_id: at, name: saveName.trim() })
@@ -65,47 +40,14 @@ export function ReadingView() {
 
   return (
     <div className="story-read">
+      <p className="hint">{t('story.playHint')}</p>
       {summary && (
-        <details className="story-summary">
+        <details className="story-summary" open>
           <summary>{t('story.soFar')}</summary>
           <p>{summary.text}</p>
         </details>
       )}
-      <article className="story-text" aria-label={t('story.text')}>
-        {path.map((id) => {
-          const n = nodes[id]
-          if (!n) return null
-          return (
-            <div key={id} className="story-turn">
-              {n.prompt && <p className="story-player">{n.prompt}</p>}
-              {n.response && (n.status === 'streaming' ? <p>{n.response}</p> : <MarkdownText text={n.response} />)}
-            </div>
-          )
-        })}
-        {thinking && (
-          <p className="story-thinking" role="status">
-            {t('story.thinking')}
-          </p>
-        )}
-        <span className="story-text-end" />
-      </article>
-      <textarea
-        aria-label={t('story.input')}
-        placeholder={t('story.inputPlaceholder')}
-        rows={3}
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-            e.preventDefault()
-            void submit()
-          }
-        }}
-      />
       <div className="story-actions">
-        <button type="button" className="primary" disabled={!text.trim() || thinking} onClick={() => void submit()}>
-          {t('story.send')}
-        </button>
         <button type="button" onClick={() => setSaveName(saveName === null ? t('story.saveDefault') : null)}>
           {t('story.save')}
         </button>
