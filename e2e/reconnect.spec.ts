@@ -55,9 +55,15 @@ test('a reload after a host restart reconnects with the kept token; a renewed to
     const otherApp = new AppPage(other, server.url)
     await otherApp.open()
     await other.getByRole('button', { name: 'Settings' }).click()
+    // The tab reopens at the new address, whose answer sets this browser's cookie: wait for that
+    // page load itself (the address bar and the connection looked the same before it).
+    const reopened = other.waitForRequest((r) => r.isNavigationRequest() && new URL(r.url()).searchParams.has('token'))
     await other.getByRole('button', { name: 'New browser token' }).click()
+    await (await reopened).response()
     await expect(other).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/(#.*)?$/) // the token is out of the address again
     await expect(otherApp.connection).toHaveText('Connected')
+    // The first tab was cut off with the old token and went on with the browser's new cookie.
+    await expect.poll(() => page.evaluate(() => sessionStorage.getItem('loomverse.token'))).toBeNull()
     await expect(app.connection).toHaveText('Connected', { timeout: 15_000 })
     await page.reload()
     await expect(app.connection).toHaveText('Connected')
