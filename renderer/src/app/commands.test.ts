@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Flow, Node } from '@shared/contract'
 import { fakeClient } from '../store/fakeClient'
 import { createAppStore, type App, type AppStore } from '../store'
-import { nodeCommand, nodeCommandLabel, nodeCommands } from './commands'
+import { command, nodeCommand, nodeCommandLabel, nodeCommands } from './commands'
 
 function node(id: string, prompt: string, response: string): Node {
   return {
@@ -184,5 +184,20 @@ describe('node commands', () => {
     expect(writeText).toHaveBeenCalledWith('http://127.0.0.1:8080/#flow=f1&node=b')
     await until(store, (s) => s.toasts.length > 0)
     expect(store.getState().toasts[0]).toMatchObject({ kind: 'info' })
+  })
+})
+
+describe('view commands', () => {
+  it('switch the conversation area between transcript, both and graph, offering only the others', () => {
+    const { store } = openStore()
+    store.getState().setReadingLayout('both')
+    expect(command('view.both').enabled(store.getState())).toBe(false)
+    expect(command('view.graph').enabled(store.getState())).toBe(true)
+    command('view.graph').run(store.getState())
+    expect(store.getState().readingLayout).toBe('graph')
+    command('view.transcript').run(store.getState())
+    expect(store.getState().readingLayout).toBe('transcript')
+    store.setState({ flowId: null })
+    expect(command('view.both').enabled(store.getState())).toBe(false) // nothing open to view
   })
 })

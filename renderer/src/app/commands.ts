@@ -114,6 +114,24 @@ export const commands: Command[] = [
     run: (s) => openPanel(s, 'story'),
   },
   {
+    id: 'story.undo',
+    label: 'shell.cmd.storyUndo',
+    enabled: (s) => s.story !== null && s.story.flow_id === s.flowId,
+    run: (s) => void s.moveStory({ method: 'story_undo' }),
+  },
+  {
+    id: 'story.redo',
+    label: 'shell.cmd.storyRedo',
+    enabled: (s) => s.story !== null && s.story.flow_id === s.flowId && s.story.redo_node_id !== null,
+    run: (s) => void s.moveStory({ method: 'story_redo' }),
+  },
+  ...(['transcript', 'both', 'graph'] as const).map((layout): Command => ({
+    id: `view.${layout}`,
+    label: `shell.cmd.view.${layout}`,
+    enabled: (s) => s.flowId !== null && s.readingLayout !== layout,
+    run: (s) => s.setReadingLayout(layout),
+  })),
+  {
     id: 'panel.close',
     label: 'shell.cmd.closePanel',
     enabled: (s) => s.panel !== null,

@@ -744,7 +744,7 @@ export const en = {
       storyPanel: 'Open the story',
       storyUndo: 'Story: undo the last turn',
       storyRedo: 'Story: redo the turn',
-      storyReadingOnly: 'Story: show or hide the graph',
+      view: { transcript: 'View: transcript only', both: 'View: transcript and graph', graph: 'View: graph only' },
       closePanel: 'Close the side panel',
       settings: 'Settings',
       theme: { light: 'Theme: light', dark: 'Theme: dark', system: 'Theme: follow the system' },

@@ -741,7 +741,11 @@ export const ja: Messages = {
       storyPanel: 'ストーリーを開く',
       storyUndo: 'ストーリー: 一手戻す',
       storyRedo: 'ストーリー: やり直す',
-      storyReadingOnly: 'ストーリー: グラフを表示／非表示',
+      view: {
+        transcript: '表示: トランスクリプトのみ',
+        both: '表示: トランスクリプトとグラフ',
+        graph: '表示: グラフのみ',
+      },
       closePanel: 'サイドパネルを閉じる',
       settings: '設定',
       theme: { light: 'テーマ: ライト', dark: 'テーマ: ダーク', system: 'テーマ: システムに合わせる' },
