@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useShallow } from 'zustand/react/shallow'
 import { nodeCommandLabel, nodeCommands } from '../../app/commands'
@@ -18,6 +18,14 @@ export function NodeMenu({ menu, onClose }: { menu: NodeMenuState; onClose: () =
   const labels = useApp(useShallow((s) => nodeCommands.map((c) => nodeCommandLabel(c, s, menu.nodeId))))
   const enabled = useApp(useShallow((s) => nodeCommands.map((c) => c.enabled(s, menu.nodeId))))
 
+  // Opened near the window's bottom or right edge, the menu moves up or left to stay whole.
+  const ref = useRef<HTMLDivElement>(null)
+  const [at, setAt] = useState({ left: menu.x, top: menu.y })
+  useLayoutEffect(() => {
+    const box = ref.current?.getBoundingClientRect()
+    if (box) setAt(placeInside(menu, box, { width: window.innerWidth, height: window.innerHeight }))
+  }, [menu])
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
     window.addEventListener('keydown', onKey)
@@ -25,7 +33,7 @@ export function NodeMenu({ menu, onClose }: { menu: NodeMenuState; onClose: () =
   }, [onClose])
 
   return (
-    <div className="context-menu" role="menu" style={{ left: menu.x, top: menu.y }} aria-label={t('graph.nodeMenu')}>
+    <div ref={ref} className="context-menu" role="menu" style={at} aria-label={t('graph.nodeMenu')}>
       {nodeCommands.map((c, i) => (
         <button
           key={c.id}
@@ -43,4 +51,17 @@ export function NodeMenu({ menu, onClose }: { menu: NodeMenuState; onClose: () =
       ))}
     </div>
   )
+}
+
+const EDGE = 8
+
+/** Where a menu of this size opened at this point fits whole in the window (an edge's margin kept). */
+export function placeInside(
+  point: { x: number; y: number },
+  size: { width: number; height: number },
+  window: { width: number; height: number },
+): { left: number; top: number } {
+  const fit = (start: number, length: number, room: number) =>
+    Math.max(EDGE, start + length + EDGE > room ? room - length - EDGE : start)
+  return { left: fit(point.x, size.width, window.width), top: fit(point.y, size.height, window.height) }
 }
