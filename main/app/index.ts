@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { release } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import {
   BrowserWindow,
@@ -19,6 +19,7 @@ import { resolveHome } from '../kernel/home'
 import { MemoryKeyStore, type KeyStore } from '../llm/keys/keyStore'
 import { SealedKeyStore } from '../llm/keys/sealedKeyStore'
 import { CrashCounter, QUIT, childCrashNeedsNotice, goneLogLine, isCrash, rendererCrashDialog } from './crashRecovery'
+import { LINK_SCHEME, linkHash, linkHashInArgv } from './deepLink'
 import { diagnosticsText } from './diagnostics'
 import { attachIpc, forwardEvents, trustOrigins } from './ipcAdapter'
 import { startLogging } from './logging'
@@ -50,11 +51,39 @@ function keyStore(): KeyStore {
   }
 }
 
+// `loomverse://open#flow=…&node=…` opens this app there (main/app/deepLink.ts). Run from the
+// repository (`electron .`), the OS must be told how to start it with its script.
+if (process.defaultApp && process.argv[1])
+  app.setAsDefaultProtocolClient(LINK_SCHEME, process.execPath, [resolve(process.argv[1])])
+else app.setAsDefaultProtocolClient(LINK_SCHEME)
+
 if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
   let core: Core | null = null
   let window: BrowserWindow | null = null
+  /** A link the app was started or asked to open before its window was there. */
+  let pendingLink = linkHashInArgv(process.argv)
+  const openLink = (hash: string | null) => {
+    if (!hash) return
+    const win = window
+    if (!win || win.isDestroyed()) {
+      pendingLink = hash
+      return
+    }
+    if (win.isMinimized()) win.restore()
+    win.focus()
+    // The page follows a changed hash by itself (links.ts): no reload, nothing typed is lost.
+    // The hash holds two checked ids and nothing else (linkHash).
+    const go = () => void win.webContents.executeJavaScript(`location.hash = ${JSON.stringify(hash)}`)
+    if (win.webContents.isLoading()) win.webContents.once('did-finish-load', go)
+    else go()
+  }
+  // macOS hands the link here, before the app is ready as well as after.
+  app.on('open-url', (event, url) => {
+    event.preventDefault()
+    openLink(linkHash(url))
+  })
   let dataHome = ''
   const crashes = new CrashCounter()
   const canUpdate = updatesEnabled({
@@ -125,13 +154,18 @@ if (!app.requestSingleInstanceLock()) {
         .showMessageBox(win, repeating ? { ...options, defaultId: QUIT } : options)
         .then(({ response }) => (response === QUIT ? app.quit() : win.webContents.reload()))
     })
-    if (devServerUrl) void win.loadURL(devServerUrl)
-    else void win.loadFile(rendererIndex)
+    // A link the app was started with opens its conversation as the page loads.
+    const hash = pendingLink?.slice(1)
+    pendingLink = null
+    if (devServerUrl) void win.loadURL(hash ? `${devServerUrl}#${hash}` : devServerUrl)
+    else void win.loadFile(rendererIndex, hash ? { hash } : undefined)
   }
 
-  app.on('second-instance', () => {
+  // Windows and Linux start a second copy with the link among its arguments; it quits at once.
+  app.on('second-instance', (_event, argv) => {
     if (window?.isMinimized()) window.restore()
     window?.focus()
+    openLink(linkHashInArgv(argv))
   })
 
   app.on('child-process-gone', (_event, details) => {

@@ -76,7 +76,9 @@ describe('links', () => {
     const at = { origin: 'http://127.0.0.1:8080', protocol: 'http:', pathname: '/', search: '?token=s' } as Location
     expect(linkUrl(F, N2, at)).toBe(`http://127.0.0.1:8080/#flow=${F}&node=${N2}`)
     const desktop = { origin: 'null', protocol: 'file:', pathname: '/app/index.html', search: '' } as Location
-    expect(linkUrl(F, null, desktop)).toBe(`file:///app/index.html#flow=${F}`)
+    // The desktop app's page is a file no other program can open: the link goes through the app's scheme.
+    expect(linkUrl(F, null, desktop)).toBe(`loomverse://open#flow=${F}`)
+    expect(linkUrl(F, N1, desktop)).toBe(`loomverse://open#flow=${F}&node=${N1}`)
   })
 
   it('open the conversation at the message, selected; a missing one is said and changes nothing', async () => {

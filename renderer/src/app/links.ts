@@ -26,9 +26,13 @@ export function linkHash(flowId: string, nodeId: string | null): string {
   return nodeId ? `#flow=${flowId}&node=${nodeId}` : `#flow=${flowId}`
 }
 
-/** The whole address of a link: this page's, without its query (a token never goes into a link). */
+/**
+ * The whole address of a link: this page's, without its query (a token never goes into a link);
+ * in the desktop app, whose page is a file, `loomverse://open#…`, which the OS hands to the app.
+ */
 export function linkUrl(flowId: string, nodeId: string | null, location: Location = window.location): string {
-  return `${location.origin === 'null' ? `${location.protocol}//` : location.origin}${location.pathname}${linkHash(flowId, nodeId)}`
+  if (location.protocol === 'file:') return `loomverse://open${linkHash(flowId, nodeId)}`
+  return `${location.origin}${location.pathname}${linkHash(flowId, nodeId)}`
 }
 
 /**
