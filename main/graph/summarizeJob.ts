@@ -7,6 +7,7 @@ import { resolveModel } from '../llm/models'
 import { readSetting } from '../settings/settingRows'
 import { GraphStore } from './graphStore'
 import { isoNow } from '../kernel/time'
+import { completeText } from '../llm/completeText'
 
 /** `force`: rebuild even an up-to-date summary (the user asked for this node's). */
 const Payload = z.object({ node_id: z.string(), language: z.enum(['ja', 'en']), force: z.boolean().optional() })
@@ -54,17 +55,16 @@ export async function summarizeNode(raw: unknown, ctx: JobContext): Promise<void
 
   const defaults = summaryDefaults(ctx)
   const ref = resolveModel('lightweight', personaModel(ctx, id), ctx.env, defaults.model)
-  const connector = ctx.llm.connector(ref.provider)
-  let text = ''
-  for await (const event of connector.chat({
-    model: ref.model,
-    messages: [{ role: 'user', content: prompts[language](node.prompt, node.response) }],
-    temperature: defaults.temperature ?? 0.2,
-    maxTokens: defaults.max_tokens ?? 400,
-    signal: ctx.signal,
-  })) {
-    if (event.type === 'delta') text += event.text
-  }
+  const text = await completeText(
+    ctx.llm,
+    ref,
+    [{ role: 'user', content: prompts[language](node.prompt, node.response) }],
+    {
+      temperature: defaults.temperature ?? 0.2,
+      maxTokens: defaults.max_tokens ?? 400,
+      signal: ctx.signal,
+    },
+  )
   const { summary, tags } = parseSummary(text)
 
   const written = ctx.db

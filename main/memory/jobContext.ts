@@ -7,6 +7,7 @@ import type { LlmRegistry } from '../llm/providers'
 import type { ChatMessage, JsonSchemaRequest, Usage } from '../llm/types'
 import { checkMayCall, recordCall, recordFailure, recordSuccess } from './memoryBreaker'
 import type { MemoryStore } from './store'
+import { completeWithUsage } from '../llm/completeText'
 
 // What every memory job handler is given and how it asks the lightweight model. Its own
 // module, so the handlers (memoryJobs, summaryJobs, capsuleJob, embedJob) import no cycle.
@@ -82,19 +83,19 @@ async function complete(
   now: () => number,
 ): Promise<string> {
   const ref = parseModelRef(model)
-  let text = ''
-  let usage: Usage | null = null
+  let answer: { text: string; usage: Usage | null } = { text: '', usage: null }
   try {
-    for await (const e of ctx.llm
-      .connector(ref.provider)
-      .chat({ model: ref.model, messages, json: true, jsonSchema, temperature: 0, signal: ctx.signal })) {
-      if (e.type === 'delta') text += e.text
-      if (e.type === 'done') usage = e.usage
-    }
+    answer = await completeWithUsage(ctx.llm, ref, messages, {
+      json: true,
+      jsonSchema,
+      temperature: 0,
+      signal: ctx.signal,
+    })
   } finally {
-    if (ctx.store) recordCall(ctx.store.db, model, usage, now())
+    // A call that failed is counted too (with no usage): the breaker and the day's count see it.
+    if (ctx.store) recordCall(ctx.store.db, model, answer.usage, now())
   }
-  return text
+  return answer.text
 }
 
 type Answer<T> = { ok: true; value: T } | { ok: false; reason: string }

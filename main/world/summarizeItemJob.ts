@@ -5,6 +5,7 @@ import { resolveModel } from '../llm/models'
 import type { ContentPart } from '../llm/types'
 import { ItemFiles } from './files/itemFiles'
 import { WorldStore } from './worldStore'
+import { completeText } from '../llm/completeText'
 
 export const SUMMARIZE_ITEM = 'world.summarize_item'
 
@@ -70,16 +71,11 @@ export async function summarizeItem(raw: unknown, ctx: JobContext): Promise<void
     content = [{ type: 'text', text: `${prompts[p.language].document}\n\n${text}` }]
   }
 
-  let reply = ''
-  for await (const event of ctx.llm.connector(ref.provider).chat({
-    model: ref.model,
-    messages: [{ role: 'user', content }],
+  const reply = await completeText(ctx.llm, ref, [{ role: 'user', content }], {
     temperature: 0.2,
     maxTokens: 600,
     signal: ctx.signal,
-  })) {
-    if (event.type === 'delta') reply += event.text
-  }
+  })
   const summary = clampSummary(reply)
   if (!summary) throw new Error('the model returned an empty summary')
 

@@ -7,6 +7,7 @@ import type { WorldService } from '../worldService'
 import { routePlaybook } from './metaRouter'
 import { playbooks } from './playbook'
 import { runPlaybook, type PlaybookStep } from './playbookEngine'
+import { completeText } from '../../llm/completeText'
 
 /** `run_playbook`: the meta router (or the named playbook) run for a persona in its building. */
 export async function runWorldPlaybook(
@@ -29,15 +30,10 @@ export async function runWorldPlaybook(
     { input: input.text, items: JSON.stringify(items) },
     {
       async llm(prompt, schema) {
-        let text = ''
-        for await (const e of deps.llm.connector(ref.provider).chat({
-          model: ref.model,
-          messages: [{ role: 'user', content: prompt }],
+        const text = await completeText(deps.llm, ref, [{ role: 'user', content: prompt }], {
           json: true,
           temperature: persona?.temperature ?? undefined,
-        })) {
-          if (e.type === 'delta') text += e.text
-        }
+        })
         return parseReply(text, schema)
       },
       tool: async (tool, args) => (await runWorldTool(world, deps.personas, deps.env, tool, args, personaId)).content,
