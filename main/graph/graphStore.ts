@@ -462,12 +462,16 @@ export class GraphStore {
     return this.sql('SELECT id FROM flows WHERE memory_private = 1').pluck().all() as string[]
   }
 
-  /** The flows holding each of the nodes, and whether each remembers only itself (one indexed read). */
+  /**
+   * The flows holding each of the nodes, and whether each remembers only itself (one indexed
+   * read). A conversation in the trash holds nothing here: deleted is forgotten at once, not
+   * when the Undo's time runs out, and comes back with the Undo.
+   */
   flowsOfEach(nodeIds: readonly string[]): Array<{ node_id: string; flow_id: string; memory_private: number }> {
     return this.sql(
       `SELECT m.node_id, m.flow_id, f.memory_private FROM flow_nodes m INDEXED BY flow_nodes_by_node
          CROSS JOIN flows f ON f.id = m.flow_id
-         WHERE m.node_id IN (SELECT value FROM json_each(?))`,
+         WHERE m.node_id IN (SELECT value FROM json_each(?)) AND f.deleted IS NULL`,
     ).all(JSON.stringify(nodeIds)) as Array<{ node_id: string; flow_id: string; memory_private: number }>
   }
 

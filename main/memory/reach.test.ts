@@ -237,6 +237,20 @@ describe('what a node remembers across conversation trees', () => {
     expect(w.recalls(other, w.turn(other, 'hi'), 'What is my dog called?')).not.toContain('Biscuit')
   })
 
+  it('a conversation put in the trash is forgotten at once, and remembered again when restored', () => {
+    const w = world()
+    const f = w.flow('trip')
+    const t1 = w.turn(f, 'planning')
+    w.tell(f, t1, 'My passport number ends in 4421.')
+    const other = w.flow('other')
+    const o1 = w.turn(other, 'hi')
+    expect(w.recalls(other, o1, 'What does my passport number end in?')).toContain('4421')
+    w.graph.trashFlow(f)
+    expect(w.recalls(other, o1, 'What does my passport number end in?')).not.toContain('4421')
+    w.graph.restoreFlow(f)
+    expect(w.recalls(other, o1, 'What does my passport number end in?')).toContain('4421')
+  })
+
   it('private: a private conversation remembers only its own path, and lends nothing to others', () => {
     const w = world()
     const open = w.flow('open')
