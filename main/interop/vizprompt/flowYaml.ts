@@ -8,8 +8,8 @@ import { parseYaml, toYaml, type YamlFile, type YamlPath } from './yamlFile'
 
 // One flow as one YAML file (seed §5.2). Connections name nodes by their index in the flow,
 // as the seed does. Loomverse's own flow settings and canvas layout ride along as optional
-// keys that a seed reader ignores: persona_id, system_prompt, token_budget, and x, y,
-// pinned on a node entry.
+// keys that a seed reader ignores: persona_id, system_prompt, token_budget, memory_private,
+// and x, y, pinned on a node entry.
 
 const Timestamp = z.string().refine(isIsoTimestamp, 'must be an ISO 8601 time with an offset')
 const Index = z.number().int().positive()
@@ -23,6 +23,8 @@ const FlowFile = z.object({
   persona_id: z.string().nullish(),
   system_prompt: ImportedFlowFields.system_prompt.nullish(),
   token_budget: ImportedFlowFields.token_budget.nullish(),
+  /** The conversation remembers only itself (ours): kept private through an export and back. */
+  memory_private: z.boolean().nullish(),
   nodes: z
     .array(
       z.object({
@@ -54,6 +56,7 @@ export function flowYaml(flow: Flow): string {
     ...(flow.persona_id !== null && { persona_id: flow.persona_id }),
     ...(flow.system_prompt !== '' && { system_prompt: flow.system_prompt }),
     ...(flow.token_budget !== null && { token_budget: flow.token_budget }),
+    ...(flow.memory_private && { memory_private: true }),
     nodes: [...flow.nodes].sort((a, b) => a.index - b.index).map(memberEntry),
     connections,
   })
@@ -91,8 +94,8 @@ export function parseFlowYaml(text: string, file: string, nodeIds: ReadonlySet<s
     persona_id: f.persona_id ?? null,
     system_prompt: f.system_prompt ?? '',
     token_budget: f.token_budget ?? null,
-    // Not part of the VizPrompt format: an imported conversation starts shared, as a new one does.
-    memory_private: false,
+    // A seed-shaped file has none: an imported conversation starts shared, as a new one does.
+    memory_private: f.memory_private ?? false,
     nodes,
     connections: connections(f, nodes, yaml, file),
   }

@@ -73,8 +73,8 @@ export class ImportRows {
   /** The flow's own row, without members: a sliced import adds those after. */
   insertFlowRow(flow: Flow): void {
     this.statement(
-      `INSERT INTO flows (id, name, description, persona_id, system_prompt, token_budget, created, updated)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO flows (id, name, description, persona_id, system_prompt, token_budget, memory_private, created, updated)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       flow.id,
       flow.name,
@@ -82,6 +82,7 @@ export class ImportRows {
       flow.persona_id,
       flow.system_prompt,
       flow.token_budget,
+      flow.memory_private ? 1 : 0,
       flow.created,
       flow.updated,
     )

@@ -18,6 +18,8 @@ describe('VizPrompt round trip', () => {
     first.graph.store.addEdge(other, ids[20]!, ids[10]!)
     // A named branch keeps its name through the files.
     first.graph.nameBranch({ flow_id: other, source_id: ids[20]!, target_id: ids[10]!, name: 'side road' })
+    // A conversation that remembers only itself stays so when it comes back from the files.
+    first.graph.updateFlow({ id: other, memory_private: true })
     // Why a reply failed travels with its node.
     first.db
       .prepare("UPDATE nodes SET status = 'error', error = ? WHERE id = ?")
@@ -49,6 +51,8 @@ describe('VizPrompt round trip', () => {
     }
     expect(second.graph.getFlow(flowId).connections).toHaveLength(first.graph.getFlow(flowId).connections.length)
     expect(second.graph.getFlow(other).connections).toEqual([{ from: ids[20], to: ids[10], label: 'side road' }])
+    expect(second.graph.getFlow(other).memory_private).toBe(true)
+    expect(second.graph.getFlow(flowId).memory_private).toBe(false)
   }, 60_000)
 
   it('writes the seed layout: maps, tags, index and a config without keys', async () => {
