@@ -149,6 +149,7 @@ export const en = {
     turnsLeftOut_other:
       'To fit the budget of {{budget}} tokens, {{count}} earlier turns will be left out of what is sent.',
     inspectContext: 'Context',
+    inspectContextHint: 'What the next message will send: each part of the context and its tokens',
     pinned: 'pinned',
     stale: 'summary stale',
     staleHint: 'Edited since its summary was built: run Build to refresh it.',

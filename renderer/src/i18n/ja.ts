@@ -149,6 +149,7 @@ export const ja: Messages = {
     turnsLeftOut_one: '予算 {{budget}} トークンに収めるため、以前のやり取り {{count}} 件が送信から外れます。',
     turnsLeftOut_other: '予算 {{budget}} トークンに収めるため、以前のやり取り {{count}} 件が送信から外れます。',
     inspectContext: 'コンテキスト',
+    inspectContextHint: '次のメッセージで送る内容：コンテキストの各部分とトークン数',
     pinned: 'ピン留め',
     stale: '要約が古い',
     staleHint: '要約の作成後に編集されました。ビルドで更新してください。',

@@ -1,6 +1,8 @@
+import { ScanSearch, SendHorizontal } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
+import { Button } from '../../ui/Button'
 
 interface Props {
   label: string
@@ -49,12 +51,19 @@ export function PromptBox({ label, placeholder, value, onChange, onSend, canSend
       />
       {warning}
       <div className="composer-actions">
-        <button type="button" aria-pressed={panel === 'context'} onClick={() => togglePanel('context')}>
+        <Button
+          variant="ghost"
+          size="sm"
+          icon={ScanSearch}
+          aria-pressed={panel === 'context'}
+          title={t('graph.inspectContextHint')}
+          onClick={() => togglePanel('context')}
+        >
           {t('graph.inspectContext')}
-        </button>
-        <button type="submit" className="primary" disabled={!canSend}>
+        </Button>
+        <Button type="submit" variant="primary" icon={SendHorizontal} disabled={!canSend}>
           {t('graph.send')}
-        </button>
+        </Button>
       </div>
     </form>
   )
