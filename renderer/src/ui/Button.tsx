@@ -41,11 +41,13 @@ export interface IconButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonEle
   size?: ButtonSize
   /** A shortcut shown in the tooltip ("Ctrl+K"). */
   shortcut?: string
+  /** A longer tooltip than the name, saying what follows ("Retry: a new reply beside this one"). */
+  hint?: string
 }
 
 /** A button that is only an icon: named for screen readers and explained by a tooltip on hover and focus. */
 export const IconButton = forwardRef<HTMLButtonElement, IconButtonProps>(function IconButton(
-  { label, icon: Icon, variant = 'ghost', size = 'md', shortcut, className, type = 'button', ...rest },
+  { label, icon: Icon, variant = 'ghost', size = 'md', shortcut, hint, className, type = 'button', ...rest },
   ref,
 ) {
   return (
@@ -53,7 +55,7 @@ export const IconButton = forwardRef<HTMLButtonElement, IconButtonProps>(functio
       ref={ref}
       type={type}
       aria-label={label}
-      data-tooltip={shortcut ? `${label} (${shortcut})` : label}
+      data-tooltip={shortcut ? `${hint ?? label} (${shortcut})` : (hint ?? label)}
       className={`btn btn-${variant} btn-${size} btn-icon-only${className ? ` ${className}` : ''}`}
       {...rest}
     >
