@@ -1,9 +1,22 @@
-import { ChevronLeft, ChevronRight, Check, Copy, GitBranch, LocateFixed, Pencil, RefreshCw } from 'lucide-react'
+import {
+  Check,
+  ChevronLeft,
+  ChevronRight,
+  Copy,
+  GitBranch,
+  LocateFixed,
+  Pencil,
+  RefreshCw,
+  RotateCcw,
+  Square,
+  StepForward,
+} from 'lucide-react'
 import { memo, useEffect, useState, type MouseEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { llmErrorText } from '@shared/llmErrorText'
 import { nodeCommand } from '../../app/commands'
 import { useApp, useAppStore } from '../../store'
+import { Button, IconButton } from '../../ui/Button'
 import { MarkdownText } from '../../ui/MarkdownText'
 import { NodeImages } from '../graph/NodeImages'
 import { NodeToolCalls } from '../world/NodeToolCalls'
@@ -72,40 +85,35 @@ export const TranscriptTurn = memo(function TranscriptTurn({ id, alternatives, e
           <div className="msg-user-actions">
             {alternatives.length > 1 && (
               <div className="alternatives" role="group" aria-label={t('transcript.alternatives', { index })}>
-                <button
-                  type="button"
-                  className="icon"
-                  aria-label={t('transcript.previous')}
-                  title={t('transcript.previous')}
+                <IconButton
+                  size="sm"
+                  className="msg-icon"
+                  label={t('transcript.previous')}
+                  icon={ChevronLeft}
                   disabled={position <= 0}
                   onClick={() => store.getState().showAlternative(alternatives[position - 1]!)}
-                >
-                  <ChevronLeft size={16} aria-hidden />
-                </button>
+                />
                 <span data-testid="alternative-position">
                   {t('transcript.position', { current: position + 1, total: alternatives.length })}
                 </span>
-                <button
-                  type="button"
-                  className="icon"
-                  aria-label={t('transcript.next')}
-                  title={t('transcript.next')}
+                <IconButton
+                  size="sm"
+                  className="msg-icon"
+                  label={t('transcript.next')}
+                  icon={ChevronRight}
                   disabled={position >= alternatives.length - 1}
                   onClick={() => store.getState().showAlternative(alternatives[position + 1]!)}
-                >
-                  <ChevronRight size={16} aria-hidden />
-                </button>
+                />
               </div>
             )}
-            <button
-              type="button"
-              className="icon"
-              aria-label={t('transcript.edit')}
-              title={t('transcript.editHint')}
+            <IconButton
+              size="sm"
+              className="msg-icon"
+              label={t('transcript.edit')}
+              hint={t('transcript.editHint')}
+              icon={Pencil}
               onClick={() => run('node.editPrompt')}
-            >
-              <Pencil size={15} aria-hidden />
-            </button>
+            />
           </div>
         </article>
       )}
@@ -148,43 +156,43 @@ export const TranscriptTurn = memo(function TranscriptTurn({ id, alternatives, e
         )}
         <div className="msg-actions">
           {streaming && (
-            <button type="button" onClick={() => void store.getState().stopReply(id)}>
+            <Button size="sm" icon={Square} onClick={() => void store.getState().stopReply(id)}>
               {t('graph.stop')}
-            </button>
+            </Button>
           )}
           {(node.status === 'incomplete' || node.status === 'error') && (
-            <button type="button" onClick={() => void store.getState().continueReply(id)}>
+            <Button
+              size="sm"
+              icon={node.response ? StepForward : RotateCcw}
+              onClick={() => void store.getState().continueReply(id)}
+            >
               {node.response ? t('graph.continue') : t('graph.tryAgain')}
-            </button>
+            </Button>
           )}
-          <button
-            type="button"
-            className="icon"
-            aria-label={t('transcript.retry')}
-            title={t('transcript.retryHint')}
+          <IconButton
+            size="sm"
+            className="msg-icon"
+            label={t('transcript.retry')}
+            hint={t('transcript.retryHint')}
+            icon={RefreshCw}
             onClick={() => run('node.retry')}
-          >
-            <RefreshCw size={15} aria-hidden />
-          </button>
+          />
           <CopyButton onCopy={() => run('node.copy')} />
-          <button
-            type="button"
-            className="icon"
-            aria-label={t('transcript.branchHere')}
-            title={t('transcript.branchHereHint')}
+          <IconButton
+            size="sm"
+            className="msg-icon"
+            label={t('transcript.branchHere')}
+            hint={t('transcript.branchHereHint')}
+            icon={GitBranch}
             onClick={() => run('node.branchHere')}
-          >
-            <GitBranch size={15} aria-hidden />
-          </button>
-          <button
-            type="button"
-            className="icon"
-            aria-label={t('transcript.showInGraph')}
-            title={t('transcript.showInGraph')}
+          />
+          <IconButton
+            size="sm"
+            className="msg-icon"
+            label={t('transcript.showInGraph')}
+            icon={LocateFixed}
             onClick={() => store.getState().showInGraph(id)}
-          >
-            <LocateFixed size={15} aria-hidden />
-          </button>
+          />
           {stats && (
             <span className="msg-stats">{t('graph.stats', { count: stats.count, rate: stats.rate.toFixed(1) })}</span>
           )}
@@ -204,17 +212,16 @@ function CopyButton({ onCopy }: { onCopy: () => void }) {
   }, [copied])
   const label = copied ? t('transcript.copied') : t('transcript.copy')
   return (
-    <button
-      type="button"
-      className="icon"
-      aria-label={label}
-      title={t('transcript.copyHint')}
+    <IconButton
+      size="sm"
+      className="msg-icon"
+      label={label}
+      hint={t('transcript.copyHint')}
+      icon={copied ? Check : Copy}
       onClick={() => {
         onCopy()
         setCopied(true)
       }}
-    >
-      {copied ? <Check size={15} aria-hidden /> : <Copy size={15} aria-hidden />}
-    </button>
+    />
   )
 }
