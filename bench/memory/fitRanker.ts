@@ -20,7 +20,7 @@ import { unitsByIds } from '../../main/memory/retrieval'
 import { buildPack, type PackRequest } from '../../main/memory/scheduler'
 import { SENTENCE_MODEL } from '../../main/memory/sentenceModel'
 import type { MemoryStore } from '../../main/memory/store'
-import { packedRefs } from './locomo'
+import { packedRefs } from './evidenceRecall'
 import { readLocomo, type Conversation } from './locomoData'
 import { embedStore, questionVectors } from './sentenceVectors'
 

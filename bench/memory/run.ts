@@ -235,7 +235,7 @@ async function synthetic(): Promise<void> {
 // synthetic MemoryPack timings at 10k and 100k units, with and without the cross-conversation rule.
 const only = process.env.LOOMVERSE_BENCH_ONLY
 if (only !== 'pack')
-  await locomo(process.env.LOOMVERSE_LOCOMO || resolve(repoRoot, '../shared/data/locomo/locomo_dev.json'), print, pct)
+  await locomo(process.env.LOOMVERSE_LOCOMO || resolve(repoRoot, '../shared/data/locomo/locomo_dev.json'), print)
 if (only !== 'locomo') {
   await synthetic()
   if (only !== 'pack') modelKnn(print, pct)
