@@ -12,11 +12,15 @@ import { buildPack } from '../../main/memory/scheduler'
 import { tuning } from '../../main/memory/tuning'
 import { packedRefs } from './evidenceRecall'
 import { readLocomo } from './locomoData'
+import { personaConversations } from './personaConversations'
 import { SENTENCE_MODEL } from '../../main/memory/sentenceModel'
 import { embedStore, questionVectors } from './sentenceVectors'
 
 const path = process.env.LOOMVERSE_LOCOMO || resolve(import.meta.dirname, '../../../shared/data/locomo/locomo_dev.json')
-const inSample = (readLocomo(path) ?? []).slice(0, 3)
+// LOOMVERSE_TUNE_SET=synthetic runs the same settings on the synthetic set instead: the check that
+// a setting chosen on LoCoMo 0–2 is not LoCoMo-shaped (never a set to choose on).
+const inSample =
+  process.env.LOOMVERSE_TUNE_SET === 'synthetic' ? personaConversations() : (readLocomo(path) ?? []).slice(0, 3)
 if (inSample.length === 0) throw new Error('no LoCoMo data: set LOOMVERSE_LOCOMO to its locomo_dev.json')
 const dir = mkdtempSync(join(tmpdir(), 'loomverse-tune-'))
 const defaults = { ...tuning }
@@ -27,13 +31,12 @@ try {
     importLines(store, c.lines.join('\n'))
     return store
   })
-  const queryVectors: number[][][] = []
-  for (const [i, c] of inSample.entries()) {
-    if (sentence) await embedStore(stores[i]!)
-    queryVectors.push(sentence ? await questionVectors(c.questions.map((q) => q.question)) : [])
-  }
+  if (sentence) for (const store of stores) await embedStore(store)
   for (const arg of process.argv.slice(2).length ? process.argv.slice(2) : ['{}']) {
     Object.assign(tuning, defaults, JSON.parse(arg) as Partial<typeof tuning>)
+    // Per setting: how a query is embedded is one of them (tuning.statementQuery).
+    const queryVectors: number[][][] = []
+    for (const c of inSample) queryVectors.push(sentence ? await questionVectors(c.questions.map((q) => q.question)) : [])
     const cat = new Map<number, [number, number]>()
     // Per conversation too: a setting that helps one and costs the others is fitted, not better.
     const conv = inSample.map((): [number, number] => [0, 0])
