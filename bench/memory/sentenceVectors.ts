@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { embedDirty } from '../../main/memory/embedJob'
 import { embedSentences, SENTENCE_MODEL } from '../../main/memory/sentenceModel'
-import { modelQueryText } from '../../main/memory/statementForm'
 import type { MemoryStore } from '../../main/memory/store'
 
 // The built-in sentence model's vectors for the recall bench: the memory's units embedded the
@@ -45,9 +44,9 @@ export async function embedStore(store: MemoryStore): Promise<void> {
   save()
 }
 
-/** The questions' vectors, embedded as a pack embeds a query (packAids), the cache saved once they are all made. */
-export async function questionVectors(questions: string[]): Promise<number[][]> {
-  const vectors = await sentenceVectors(questions.map((q) => modelQueryText(SENTENCE_MODEL, q)))
+/** The questions' vectors, the cache saved once they are all made. */
+export async function questionVectors(texts: string[]): Promise<number[][]> {
+  const vectors = await sentenceVectors(texts)
   save()
   return vectors
 }

@@ -31,12 +31,13 @@ try {
     importLines(store, c.lines.join('\n'))
     return store
   })
-  if (sentence) for (const store of stores) await embedStore(store)
+  const queryVectors: number[][][] = []
+  for (const [i, c] of inSample.entries()) {
+    if (sentence) await embedStore(stores[i]!)
+    queryVectors.push(sentence ? await questionVectors(c.questions.map((q) => q.question)) : [])
+  }
   for (const arg of process.argv.slice(2).length ? process.argv.slice(2) : ['{}']) {
     Object.assign(tuning, defaults, JSON.parse(arg) as Partial<typeof tuning>)
-    // Per setting: how a query is embedded is one of them (tuning.statementQuery).
-    const queryVectors: number[][][] = []
-    for (const c of inSample) queryVectors.push(sentence ? await questionVectors(c.questions.map((q) => q.question)) : [])
     const cat = new Map<number, [number, number]>()
     // Per conversation too: a setting that helps one and costs the others is fitted, not better.
     const conv = inSample.map((): [number, number] => [0, 0])

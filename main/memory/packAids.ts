@@ -7,7 +7,6 @@ import { classifyIntent } from './intent'
 import { askJson } from './jobContext'
 import type { PackRequest } from './scheduler'
 import { embedSentences, isSentenceModel, SENTENCE_MODEL } from './sentenceModel'
-import { modelQueryText } from './statementForm'
 import type { MemoryStore } from './store'
 
 export interface PackAidsDeps {
@@ -122,8 +121,7 @@ export class PackAids {
     const model = this.embeddingModel(persona)
     if (!model || !query.trim() || Date.now() < this.resting.embed) return null
     try {
-      const text = modelQueryText(model, query).slice(0, 4000)
-      const [vector] = await this.embed(model, [text], this.deps.timeoutMs?.embed ?? 2000)
+      const [vector] = await this.embed(model, [query.slice(0, 4000)], this.deps.timeoutMs?.embed ?? 2000)
       return vector && vector.length > 0 ? { model, vector } : null
     } catch (e) {
       this.deps.log?.(`[memory] embedding the query with ${model} failed, local vectors only: ${message(e)}`)

@@ -11,7 +11,6 @@ import { vectorIndexOf } from './vectorIndex'
 import type { RetrievalLists } from './rankFeatures'
 import { wordSearch } from './wordRanking'
 import { CJK } from './queryWords'
-import { verbForms } from './statementForm'
 
 // The Scheduler's retrieval: FTS5 and KNN candidates (the local vectors, and the persona's
 // embedding model's when it answered), fused by rank with recency and salience, the turns
@@ -138,9 +137,7 @@ export function hybridRetrieve(
 
   const knn = new Map<number, number>()
   if (query.trim()) {
-    // The n-grams see "went" in the memory, not "go" in the question: the verbs' other forms join in.
-    const forms = tuning.verbFormWeight > 0 ? verbForms(query) : []
-    const vector = embedLocal(forms.length > 0 ? `${query} ${forms.join(' ')}` : query)
+    const vector = embedLocal(query)
     if (!store.db.inTransaction) vectorIndexOf(store).sync()
     for (const [kind, k] of knnKinds)
       for (const row of nearest(store, vector, kind, k, allowSecret, false))

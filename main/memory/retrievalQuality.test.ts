@@ -100,18 +100,6 @@ describe('MemoryPack retrieval on an imported chat log', () => {
     expect(packed(store, 'What hobby was Melanie studying?', 60)).toEqual(['t1'])
   })
 
-  it('finds a turn by the past of an irregular verb the question asks with', () => {
-    const store = memory()
-    // "buy" and "bought" share no stem; the decoys are Caroline's too, newer, and buy nothing.
-    answersThenDecoys(
-      store,
-      [['Caroline', 'I finally bought a vintage camper van!']],
-      Array.from({ length: 6 }, (_, i): [string, string] => ['Caroline', `Caroline here again, such a calm day ${i}.`]),
-    )
-    // Room for one turn.
-    expect(packed(store, 'What did Caroline buy?', 60)).toEqual(['t1'])
-  })
-
   it('prefers what the named person said over what others said to them', () => {
     const store = memory()
     // The decoys name Caroline too: a plain keyword match ranks them first.

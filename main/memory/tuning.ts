@@ -61,13 +61,6 @@ export const tuning = {
    */
   sentenceShare: 0.25,
   sentenceWeight: 1,
-  /**
-   * The other forms of a query's irregular verbs ("go" → went, gone; statementForm.ts), searched
-   * as its words at this weight, and added to the text of its hashed vector (0: neither).
-   */
-  verbFormWeight: 1,
-  /** 1: the built-in sentence model embeds a query in its statement form (statementForm.ts); 0: as asked. */
-  statementQuery: 1,
   /** A turn spoken by someone the query names: its score × (1 + this). */
   speakerBoost: 0.3,
   /** A unit of the month or year the query names: its score × (1 + this). */

@@ -1,7 +1,6 @@
 import { isMember, kindsAsked } from './nounKinds'
 import { queryWords } from './queryWords'
 import { SPEAKER } from './speakers'
-import { verbForms } from './statementForm'
 import type { MemoryStore } from './store'
 import { tuning } from './tuning'
 import { unitRowsOf } from './unitRows'
@@ -57,9 +56,6 @@ export function wordSearch(store: MemoryStore, query: string, limit = Infinity):
     }
   }
   add(words, (word) => (names.has(word) ? tuning.nameWeight : 1))
-  // "When did she go…" is answered by "I went…": the other forms of its irregular verbs count as its words.
-  const forms = tuning.verbFormWeight > 0 ? verbForms(query).filter((f) => !words.includes(f)) : []
-  if (forms.length > 0) add(forms, () => tuning.verbFormWeight)
   const plain = new Map(scores)
   const kinds = kindSearch(words, names, (members) => {
     const ranked = index?.rank(members, tuning.wordsPerTerm)
