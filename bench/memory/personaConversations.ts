@@ -4,8 +4,11 @@ import type { Conversation } from './locomoData'
 // persona, made here from a fixed seed, not from LoCoMo. Dozens of dated sessions of small talk
 // hold planted facts; each fact has a question asked in other words than it was told (a
 // paraphrase, a kind for its member, a relative date to be placed), with its evidence turns.
-// A change that helps LoCoMo but not these is LoCoMo-shaped. Nothing here was written while
-// looking at a figure of the pack: the templates were fixed before the first run.
+// A change that helps LoCoMo but not these is LoCoMo-shaped. Each fact also has decoys told in
+// other sessions: turns on its topic, with the question's words, that do not answer it (a
+// neighbour's puppy, a friend's marathon). The templates were fixed before any change was tried
+// on the set; the decoys were added after its first run, because with the sentence model the
+// packs found nearly everything (0.967) and a check that everything passes checks nothing.
 
 export const SYNTHETIC_SEED = 20261127
 
@@ -137,6 +140,8 @@ interface Planted {
   category: SyntheticCategory
   /** For a multi-hop fact: the planted parts after the first, each in a later session. */
   later?: Planted[]
+  /** Turns of the user's on the same topic that do not answer the question, told in other sessions. */
+  decoys?: string[]
 }
 
 function fill(template: string, user: string, city: string): string {
@@ -160,6 +165,10 @@ function plantFacts(r: Rand, user: string): Planted[] {
       evidence: [0, 2],
       question: `What is the name of ${pet.asked} ${user} brought home from the rescue?`,
       category: 'single-hop',
+      decoys: [
+        `My neighbour brought home ${pet.told} too, it cries all night.`,
+        'The rescue centre near the park needs people to walk the animals.',
+      ],
     })
   }
   const relName = r.deck(RELATIVE_NAMES)
@@ -171,6 +180,7 @@ function plantFacts(r: Rand, user: string): Planted[] {
       evidence: [0],
       question: `Which city does ${user}'s ${rel.asked} live in?`,
       category: 'single-hop',
+      decoys: [`A colleague's ${rel.told} lives in ${city()}, she says the city is lovely.`],
     })
   }
   const job = r.pick(JOBS)
@@ -182,6 +192,7 @@ function plantFacts(r: Rand, user: string): Planted[] {
     evidence: [0],
     question: `In ${job.asked} did ${user} get a new position?`,
     category: 'paraphrase',
+    decoys: ['My friend got a job offer last month but turned the position down.', 'Work is the same as ever, no news.'],
   })
   for (const kind of [r.pick(KINDS), r.pick(KINDS)].filter((k, i, a) => a.indexOf(k) === i)) {
     const member = r.deck(kind.members)
@@ -191,7 +202,9 @@ function plantFacts(r: Rand, user: string): Planted[] {
       question: '',
       category: 'multi-hop',
     }))
-    out.push({ ...parts[0]!, question: fill(kind.asked, user, ''), later: parts.slice(1) })
+    // A member played, cooked or done by someone else: a kind's member that is not the answer.
+    const other = `My cousin is really into ${member()}, I have never tried it.`
+    out.push({ ...parts[0]!, question: fill(kind.asked, user, ''), later: parts.slice(1), decoys: [other] })
   }
   const outing = r.deck(OUTINGS)
   for (let i = 0; i < 3; i++) {
@@ -207,17 +220,30 @@ function plantFacts(r: Rand, user: string): Planted[] {
       evidence: [0],
       question: fill(o.asked, user, c),
       category: 'temporal',
+      decoys: [`My friend keeps telling me she ${fill(o.told, user, city())} years ago.`],
     })
   }
   const habit = r.deck(HABITS)
   for (let i = 0; i < 2; i++) {
     const h = habit()
-    out.push({ turns: [[true, `${h.told}.`]], evidence: [0], question: fill(h.asked, user, ''), category: 'inference' })
+    out.push({
+      turns: [[true, `${h.told}.`]],
+      evidence: [0],
+      question: fill(h.asked, user, ''),
+      category: 'inference',
+      decoys: [`My brother asked whether I would enjoy it: ${fill(h.asked, 'I', '').toLowerCase()}`],
+    })
   }
   const para = r.deck(PARAPHRASES)
   for (let i = 0; i < 3; i++) {
     const p = para()
-    out.push({ turns: [[true, `${p.told}.`]], evidence: [0], question: fill(p.asked, user, ''), category: 'paraphrase' })
+    out.push({
+      turns: [[true, `${p.told}.`]],
+      evidence: [0],
+      question: fill(p.asked, user, ''),
+      category: 'paraphrase',
+      decoys: [`A friend of mine said: ${p.told.toLowerCase()}. Not me though.`],
+    })
   }
   return out
 }
@@ -240,6 +266,13 @@ function conversation(r: Rand, n: number, sessions: number): Conversation {
       at += 1 + r.int(3)
     }
   }
+  // Decoys go to sessions drawn at random, before or after the fact.
+  const decoysBySession = new Map<number, string[]>()
+  for (const fact of facts)
+    for (const decoy of fact.decoys ?? []) {
+      const at = r.int(sessions)
+      decoysBySession.set(at, [...(decoysBySession.get(at) ?? []), decoy])
+    }
   const turns: Conversation['turns'] = []
   const evidence = new Map<Planted, string[]>()
   // 2023-01-09 09:00 UTC onwards, a session every 2–12 days, at a time of day of its own.
@@ -255,6 +288,10 @@ function conversation(r: Rand, n: number, sessions: number): Conversation {
       }
     }
     small(2 + r.int(3))
+    for (const decoy of decoysBySession.get(s - 1) ?? []) {
+      lines.push([true, decoy], [false, r.pick(FILLER_PERSONA)])
+      small(r.int(2))
+    }
     for (const { fact, part } of bySession.get(s - 1) ?? []) {
       const first = lines.length
       lines.push(...part.turns)
