@@ -34,10 +34,9 @@ export async function locomo(path: string, print: (o: Record<string, unknown>) =
       print,
       { tuned_on: 'conversations 0-2', protocol: PROTOCOL },
     )
-  await evidenceRecall(
-    'memory.synthetic_recall',
-    [{ split: 'check', conversations: personaConversations() }],
-    print,
-    { tuned_on: 'nothing', protocol: `${PROTOCOL}; seed ${SYNTHETIC_SEED}`, categories: SYNTHETIC_CATEGORY_NAMES },
-  )
+  await evidenceRecall('memory.synthetic_recall', [{ split: 'check', conversations: personaConversations() }], print, {
+    tuned_on: 'nothing',
+    protocol: `${PROTOCOL}; seed ${SYNTHETIC_SEED}`,
+    categories: SYNTHETIC_CATEGORY_NAMES,
+  })
 }

@@ -54,16 +54,43 @@ const RELATIVES = [
 ] as const
 const RELATIVE_NAMES = ['Ines', 'Rafael', 'Dora', 'Felix', 'Greta', 'Omar', 'Bea', 'Caspar']
 const JOBS = [
-  { told: 'a pastry chef at a bakery called Crumb & Co', asked: 'what line of work', answer: 'Crumb' },
-  { told: 'a nurse on the night ward of St Anne hospital', asked: 'what line of work', answer: 'Anne' },
-  { told: 'a surveyor for the county roads office', asked: 'what line of work', answer: 'surveyor' },
-  { told: 'a junior architect at Halden Studio', asked: 'what line of work', answer: 'Halden' },
+  { told: 'a pastry chef at a bakery called Crumb & Co', asked: 'what line of work' },
+  { told: 'a nurse on the night ward of St Anne hospital', asked: 'what line of work' },
+  { told: 'a surveyor for the county roads office', asked: 'what line of work' },
+  { told: 'a junior architect at Halden Studio', asked: 'what line of work' },
 ] as const
 /** Instruments, sports and dishes: kinds whose members the user names one by one. */
 const KINDS = [
-  { kind: 'musical instruments', asked: 'Which instruments has {u} been learning to play?', members: ['cello', 'ukulele', 'harmonica', 'banjo', 'clarinet'], say: ['I had my first {m} lesson today, my fingers hurt', 'Practised the {m} for an hour before dinner', 'My {m} teacher says my rhythm is improving'] },
-  { kind: 'sports', asked: 'What sports has {u} taken up?', members: ['fencing', 'badminton', 'bouldering', 'rowing', 'squash'], say: ['Tried {m} for the first time this week, I loved it', 'Signed up for a {m} club near the office', 'Sore arms from {m} again, worth it though'] },
-  { kind: 'dishes', asked: 'Which dishes has {u} cooked at home?', members: ['paella', 'risotto', 'lasagne', 'goulash', 'ratatouille'], say: ['Made {m} from scratch tonight, it took ages', 'My {m} finally came out right', 'Cooked a big pot of {m} for the week'] },
+  {
+    kind: 'musical instruments',
+    asked: 'Which instruments has {u} been learning to play?',
+    members: ['cello', 'ukulele', 'harmonica', 'banjo', 'clarinet'],
+    say: [
+      'I had my first {m} lesson today, my fingers hurt',
+      'Practised the {m} for an hour before dinner',
+      'My {m} teacher says my rhythm is improving',
+    ],
+  },
+  {
+    kind: 'sports',
+    asked: 'What sports has {u} taken up?',
+    members: ['fencing', 'badminton', 'bouldering', 'rowing', 'squash'],
+    say: [
+      'Tried {m} for the first time this week, I loved it',
+      'Signed up for a {m} club near the office',
+      'Sore arms from {m} again, worth it though',
+    ],
+  },
+  {
+    kind: 'dishes',
+    asked: 'Which dishes has {u} cooked at home?',
+    members: ['paella', 'risotto', 'lasagne', 'goulash', 'ratatouille'],
+    say: [
+      'Made {m} from scratch tonight, it took ages',
+      'My {m} finally came out right',
+      'Cooked a big pot of {m} for the week',
+    ],
+  },
 ] as const
 /** Things done on a day told relatively; asked "when", in other words. */
 const OUTINGS = [
@@ -74,29 +101,42 @@ const OUTINGS = [
   { told: 'moved into the new flat with the blue door', asked: 'When did {u} change apartments?' },
   { told: 'volunteered at the food bank downtown', asked: 'When did {u} help out at a charity for meals?' },
 ] as const
-const WHEN = [
-  { said: 'Yesterday', days: 1 },
-  { said: 'Last weekend', days: 7 },
-  { said: 'Two days ago', days: 2 },
-  { said: 'Last Saturday', days: 5 },
-  { said: 'A week ago', days: 7 },
-] as const
+/** Relative days, as people tell them: the session's date anchors them. */
+const WHEN = ['Yesterday', 'Last weekend', 'Two days ago', 'Last Saturday', 'A week ago'] as const
 /** A habit told plainly, asked as a guess about the user ("would … enjoy"). */
 const HABITS = [
-  { told: 'I spend most Sundays walking ridge trails up in the hills', asked: 'Would {u} enjoy a trekking holiday in the mountains?' },
-  { told: 'I reread every Agatha Christie novel each winter', asked: 'Is {u} likely to be a fan of detective stories?' },
+  {
+    told: 'I spend most Sundays walking ridge trails up in the hills',
+    asked: 'Would {u} enjoy a trekking holiday in the mountains?',
+  },
+  {
+    told: 'I reread every Agatha Christie novel each winter',
+    asked: 'Is {u} likely to be a fan of detective stories?',
+  },
   { told: 'Honestly I get seasick even on the harbour ferry', asked: 'Would {u} like a week-long sailing trip?' },
   { told: 'I keep a sketchbook and draw the people on the tram', asked: 'Does {u} have an artistic hobby?' },
-  { told: 'Loud crowds drain me, I left the stadium at half time', asked: 'Would {u} want tickets to a packed football final?' },
+  {
+    told: 'Loud crowds drain me, I left the stadium at half time',
+    asked: 'Would {u} want tickets to a packed football final?',
+  },
 ] as const
 /** Paraphrased facts: told with one set of words, asked with another. */
 const PARAPHRASES = [
-  { told: 'The doctor says I am allergic to peanuts, so no satay for me', asked: 'What food must {u} avoid for health reasons?' },
+  {
+    told: 'The doctor says I am allergic to peanuts, so no satay for me',
+    asked: 'What food must {u} avoid for health reasons?',
+  },
   { told: 'I finally paid off the loan for my car, no more monthly payments', asked: 'Which debt did {u} clear?' },
-  { told: 'My landlord is raising the rent again in spring', asked: 'Is {u}\'s housing about to cost more?' },
+  { told: 'My landlord is raising the rent again in spring', asked: "Is {u}'s housing about to cost more?" },
   { told: 'I switched to decaf because I could not sleep', asked: 'Why did {u} give up caffeine?' },
-  { told: 'Our team shipped the payroll app after eight months of work', asked: 'What product did {u}\'s group release?' },
-  { told: 'I have been learning Portuguese on the bus every morning', asked: 'Which language is {u} studying during the commute?' },
+  {
+    told: 'Our team shipped the payroll app after eight months of work',
+    asked: "What product did {u}'s group release?",
+  },
+  {
+    told: 'I have been learning Portuguese on the bus every morning',
+    asked: 'Which language is {u} studying during the commute?',
+  },
 ] as const
 
 /** Small talk around the facts, sharing their words now and then (a cat seen, a city named). */
@@ -104,7 +144,7 @@ const FILLER_USER = [
   'Work was long today, the meeting ran over again',
   'It rained all afternoon so I stayed in with tea',
   'I watched a documentary about {c} last night',
-  'My neighbour\'s dog barked at the postman for ten minutes',
+  "My neighbour's dog barked at the postman for ten minutes",
   'The train was late, I read on the platform',
   'I tried a new coffee place near the station',
   'Not much news, just laundry and emails',
@@ -192,7 +232,10 @@ function plantFacts(r: Rand, user: string): Planted[] {
     evidence: [0],
     question: `In ${job.asked} did ${user} get a new position?`,
     category: 'paraphrase',
-    decoys: ['My friend got a job offer last month but turned the position down.', 'Work is the same as ever, no news.'],
+    decoys: [
+      'My friend got a job offer last month but turned the position down.',
+      'Work is the same as ever, no news.',
+    ],
   })
   for (const kind of [r.pick(KINDS), r.pick(KINDS)].filter((k, i, a) => a.indexOf(k) === i)) {
     const member = r.deck(kind.members)
@@ -213,7 +256,7 @@ function plantFacts(r: Rand, user: string): Planted[] {
     const c = city()
     out.push({
       turns: [
-        [true, `${when.said} I ${fill(o.told, user, c)}.`],
+        [true, `${when} I ${fill(o.told, user, c)}.`],
         [false, 'How did it go?'],
         [true, 'Better than I expected, honestly.'],
       ],
@@ -308,7 +351,11 @@ function conversation(r: Rand, n: number, sessions: number): Conversation {
     id: `synthetic-${n}`,
     turns,
     lines: turns.map((t) => JSON.stringify({ id: t.id, speaker: t.speaker, text: t.text, time: t.at })),
-    questions: facts.map((f) => ({ question: f.question, category: CATEGORY_CODES[f.category], evidence: evidence.get(f)! })),
+    questions: facts.map((f) => ({
+      question: f.question,
+      category: CATEGORY_CODES[f.category],
+      evidence: evidence.get(f)!,
+    })),
   }
 }
 
