@@ -14,6 +14,8 @@ import { tokenCommand } from './host/tokenCommand'
 import { tokenProblem } from './host/tokenFile'
 import type { WorkerEntry } from './kernel/jobs/jobService'
 import { builtWorkers } from './workers/builtWorkers'
+import { matchPersona } from './persona/personaRef'
+import { runMcpServer } from './host/mcp/mcpCommand'
 import type { VizpromptImportSummary as ImportSummary } from '@shared/contract'
 
 export interface CliIo {
@@ -64,6 +66,12 @@ Usage:
                                                         the backup failed
   loomverse restore BACKUP_FOLDER --to NEW_HOME         verify a backup and restore it into a new data
                                                         folder; exits 1 when any file failed verification
+  loomverse mcp [--persona NAME_OR_ID] [--allow-writes]
+                                                        offer a persona's memory and the conversations to
+                                                        other agents (Claude Desktop, Cursor…) as an MCP
+                                                        server on stdin/stdout; read-only unless
+                                                        --allow-writes (notify); every call is logged in
+                                                        logs/mcp-server.log
   loomverse --version
   loomverse --help
 
@@ -105,6 +113,7 @@ const options = {
   language: { type: 'string' },
   to: { type: 'string' },
   new: { type: 'boolean' },
+  'allow-writes': { type: 'boolean' },
 } as const
 
 function parse(argv: string[]) {
@@ -139,6 +148,7 @@ const commands: Record<string, Command> = {
   story: { options: ['template', 'language'], positionals: ['init', 'NAME'], run: storyCommand },
   backup: { options: ['to'], positionals: [], run: backupCommand },
   restore: { options: ['to'], positionals: ['BACKUP_FOLDER'], run: restoreCommand },
+  mcp: { options: ['persona', 'allow-writes'], positionals: [], run: mcpCommand },
 }
 
 /** The port `serve` takes when none is given and it is free (VizPrompt seed §12.1). */
@@ -425,20 +435,11 @@ async function memoryCommand(values: Values, positionals: string[], io: CliIo): 
 /** A persona by id, else by name; an unknown one is a usage error that lists the personas there are. */
 async function findPersona(core: Core, ref: string): Promise<Persona> {
   const personas = await call(core, 'list_personas', {})
-  const found = personas.find((p) => p.id === ref) ?? personas.filter((p) => p.name === ref)
-  if (!Array.isArray(found)) return found
-  if (found.length === 1) return found[0]!
-  if (found.length > 1) {
-    throw new UsageError(
-      `${found.length} personas are named "${ref}"; give one's id: ${found.map((p) => p.id).join(', ')}`,
-    )
+  try {
+    return matchPersona(personas, ref)
+  } catch (e) {
+    throw new UsageError((e as Error).message)
   }
-  const known = personas.map((p) => `${p.name} (${p.id})`).join(', ')
-  throw new UsageError(
-    personas.length === 0
-      ? `no persona "${ref}": there are no personas yet; create one in the app first`
-      : `no persona "${ref}"; the personas are: ${known}`,
-  )
 }
 
 function printImport(summary: ImportSummary, dir: string, io: CliIo): void {
@@ -452,6 +453,29 @@ function printImport(summary: ImportSummary, dir: string, io: CliIo): void {
   if (summary.removed.length > 0) {
     io.out(`Removed ${summary.removed.length} nodes that no flow holds any more: ${summary.removed.join(', ')}`)
   }
+}
+
+// ---- mcp
+
+/** The persona is checked before serving, so a wrong --persona ends at once with the choices. */
+async function mcpCommand(values: Values, _: string[], io: CliIo): Promise<number> {
+  const home = resolveHome(values.home, io.env)
+  const ref = values.persona
+  let personaId: string | null = null
+  if (ref !== undefined) {
+    await withCore(values, io, async (core) => {
+      personaId = (await findPersona(core, ref)).id
+      return 0
+    })
+  }
+  await runMcpServer({
+    home,
+    personaId,
+    allowWrites: values['allow-writes'] === true,
+    err: io.err,
+    untilStopped: io.untilStopped,
+  })
+  return 0
 }
 
 // ---- backup, restore

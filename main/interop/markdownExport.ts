@@ -42,7 +42,8 @@ export function exportMarkdown(
   return { file: relative(deps.home, path).split(sep).join('/'), markdown, turns }
 }
 
-function newestNode(graph: GraphService, flowId: string): string | null {
+/** The conversation's newest node, where an export without a node starts; null when it has none. */
+export function newestNode(graph: GraphService, flowId: string): string | null {
   const nodes = graph.loadFlow(flowId).nodes
   return (
     nodes.reduce<(typeof nodes)[number] | null>((a, n) => (!a || n.timestamp > a.timestamp ? n : a), null)?.id ?? null
