@@ -36,6 +36,7 @@ import { SettingsService } from './settings/settingsService'
 import { appInfo } from './system/appInfoService'
 import { BackupService } from './backup/backupService'
 import { backupHandlers } from './backup/backupHandlers'
+import { createMcp, type McpDeps } from './mcp/mcp'
 import { version as appVersion } from '../package.json'
 
 export interface CoreOptions {
@@ -63,6 +64,8 @@ export interface CoreOptions {
   backupSchedule?: boolean
   /** Browser mode's host: a new access token for windows (Settings, `loomverse token --new`). */
   browserToken?: { rotate(): { url: string } }
+  /** MCP waits (server start, one call, back-off); tests shorten them. */
+  mcpTimeouts?: McpDeps['timeouts']
   /** Tests damage a backup's copy before it is verified. */
   backupBeforeVerify?: (building: string) => void | Promise<void>
 }
@@ -163,6 +166,7 @@ export function startCore(options: CoreOptions): Core {
   const world = createWorld(worldDeps)
   const story = createStory({ db, bus, paths, graph, personas, settings, jobs, chat, log, recover: recovered !== null })
 
+  const mcp = createMcp({ db, bus, home: paths.home, chat, timeouts: options.mcpTimeouts })
   const apiTokens = new ApiTokens(db)
   const backup = new BackupService({ db, paths, bus, appVersion, log, beforeVerify: options.backupBeforeVerify })
   if (options.backupSchedule) backup.startSchedule()
@@ -194,6 +198,7 @@ export function startCore(options: CoreOptions): Core {
     access: accessHandlers(apiTokens),
     jobs: workerHandlers({ jobs, memory: memory.service.worker }),
     backup: backupHandlers(backup),
+    mcp: mcp.handlers,
   })
   const router = createRouter(handlers, {
     checkOutput: options.checkOutput ?? (process.env.NODE_ENV === 'test' || process.env.LOOMVERSE_CHECK_OUTPUT === '1'),
@@ -216,6 +221,7 @@ export function startCore(options: CoreOptions): Core {
       await backup.dispose()
       story.dispose()
       await world.dispose()
+      await mcp.dispose()
       await memory.dispose()
       await chat.stopAll()
       await jobs.stop()

@@ -43,6 +43,8 @@ export interface ChatToolContext {
   nodeId: string
   flowId: string
   personaId: string | null
+  /** Aborted when the user stops the reply: a tool still running (or waiting for approval) gives up. */
+  signal: AbortSignal
 }
 
 export interface ChatToolOutcome {
@@ -55,7 +57,8 @@ export interface ChatToolOutcome {
 
 /** Tools another feature offers the model (the world's item tools), with their executor. */
 export interface ChatToolProvider {
-  tools(ctx: ChatToolContext): ToolSpec[]
+  /** May start what it needs first (an MCP server is started when its tools are first offered). */
+  tools(ctx: ChatToolContext): ToolSpec[] | Promise<ToolSpec[]>
   /** Runs the call if the tool is this provider's; null otherwise. */
   execute(call: ToolCall, ctx: ChatToolContext): Promise<ChatToolOutcome | null>
   /** Told of every executed call, built-in ones too, so it can be recorded on the node. */
@@ -302,7 +305,12 @@ export class ChatService {
             message: retryingText(e.message, Math.ceil(ms / 1000), this.language()),
           }),
       }
-      const toolContext: ChatToolContext = { nodeId, flowId: turn.flowId, personaId: persona?.id ?? null }
+      const toolContext: ChatToolContext = {
+        nodeId,
+        flowId: turn.flowId,
+        personaId: persona?.id ?? null,
+        signal: controller.signal,
+      }
       const routed = persona && !turn.continueFrom ? await this.playbookAnswer(turn.prompt, toolContext) : null
       if (routed !== null) {
         if (!open()) throw new LlmError('aborted', 'the node could not be written')
@@ -314,7 +322,7 @@ export class ChatService {
       let requests = 0
       let tools: ToolSpec[] | undefined = [
         nodeDetailsTool,
-        ...[...this.toolProviders].flatMap((p) => p.tools(toolContext)),
+        ...(await Promise.all([...this.toolProviders].map((p) => p.tools(toolContext)))).flat(),
       ]
       // Rounds: the model may call get_node_details a few times before it answers.
       for (let round = routed === null ? 0 : MAX_TOOL_ROUNDS + 1; round <= MAX_TOOL_ROUNDS; round++) {

@@ -7,6 +7,7 @@ import { chatEvents, chatMethods } from './chat'
 import { graphEvents, graphMethods } from './graph'
 import { interopMethods } from './interop'
 import { jobsEvents, jobsMethods } from './jobs'
+import { mcpEvents, mcpMethods } from './mcp'
 import { memoryEvents, memoryMethods } from './memory'
 import { llmMethods, personaEvents, personaMethods } from './persona'
 import { providerEvents, providerMethods } from './providers'
@@ -22,6 +23,7 @@ export * from './graph'
 export * from './httpApi'
 export * from './interop'
 export * from './jobs'
+export * from './mcp'
 export * from './memory'
 export { cleanName } from './names'
 export * from './persona'
@@ -51,6 +53,7 @@ export const contract = {
   ...storyMethods,
   ...jobsMethods,
   ...backupMethods,
+  ...mcpMethods,
 } as const
 
 /** Every event the main process pushes, with the schema of its data. */
@@ -66,6 +69,7 @@ export const events = {
   ...storyEvents,
   ...jobsEvents,
   ...backupEvents,
+  ...mcpEvents,
 } as const
 
 export type Contract = typeof contract

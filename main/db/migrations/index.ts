@@ -23,6 +23,7 @@ import { migrate as createFlowImports } from './0028-create-flow-imports'
 import { migrate as shareSentContextParts } from './0029-share-sent-context-parts'
 import { migrate as flowListPinNameTrash } from './0030-flow-list-pin-name-trash'
 import { migrate as addMemoryPrivate } from './0031-add-memory-private'
+import { migrate as createMcpTables } from './0032-create-mcp-tables'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -53,4 +54,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 29, name: 'share-sent-context-parts', up: shareSentContextParts },
   { version: 30, name: 'flow-list-pin-name-trash', up: flowListPinNameTrash },
   { version: 31, name: 'add-memory-private', up: addMemoryPrivate },
+  { version: 32, name: 'create-mcp-tables', up: createMcpTables },
 ]

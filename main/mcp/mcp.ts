@@ -1,0 +1,72 @@
+import type { mcpMethods } from '@shared/contract'
+import type { Db } from '../db/open'
+import type { EventBus } from '../kernel/events'
+import type { HandlerModule } from '../kernel/router'
+import type { ChatService } from '../chat/chatService'
+import { mcpFilePath } from './mcpFile'
+import { McpServers } from './mcpServers'
+import { McpStore } from './mcpStore'
+import { McpToolProvider } from './mcpToolProvider'
+
+export interface McpDeps {
+  db: Db
+  bus: EventBus
+  home: string
+  chat: ChatService
+  /** Tests shorten the waits. */
+  timeouts?: { startMs?: number; callMs?: number; offerWaitMs?: number; backoffMs?: number }
+}
+
+export interface Mcp {
+  handlers: HandlerModule<typeof mcpMethods>
+  servers: McpServers
+  dispose(): Promise<void>
+}
+
+/** The MCP client: the servers of mcp.json, their tools offered in chat, their calls kept on nodes. */
+export function createMcp(deps: McpDeps): Mcp {
+  const servers = new McpServers({
+    file: mcpFilePath(deps.home),
+    cwd: deps.home,
+    bus: deps.bus,
+    startTimeoutMs: deps.timeouts?.startMs,
+    backoffMs: deps.timeouts?.backoffMs,
+  })
+  const store = new McpStore(deps.db)
+  const tools = new McpToolProvider({
+    servers,
+    store,
+    bus: deps.bus,
+    callTimeoutMs: deps.timeouts?.callMs,
+    offerWaitMs: deps.timeouts?.offerWaitMs,
+  })
+  const removeTools = deps.chat.registerTools(tools)
+  const handlers: HandlerModule<typeof mcpMethods> = {
+    mcp_list_servers: (i) => (i.start ? servers.listStarted() : servers.list()),
+    mcp_save_server: (i) => servers.save(i.name, i.config, i.previous_name),
+    mcp_remove_server: (i) => servers.remove(i.name),
+    mcp_set_enabled: (i) => servers.setEnabled(i.name, i.enabled),
+    mcp_test_server: (i) => servers.test(i.name),
+    mcp_server_log: (i) => ({ lines: servers.logOf(i.name) }),
+    mcp_import: (i) => servers.importText(i.text),
+    mcp_answer_call: (i) => ({ ok: tools.answer(i.call_id, i.answer) }),
+    mcp_get_access: (i) => ({
+      persona_servers: store.access(i.persona_id),
+      flow_servers: i.flow_id ? store.access(i.persona_id, i.flow_id) : null,
+      always_allowed: store.grants(i.persona_id),
+    }),
+    mcp_set_access: (i) => {
+      store.setAccess(i.persona_id, i.flow_id, i.servers)
+      return { ok: true }
+    },
+    mcp_tool_calls: (i) => store.callsOfFlow(i.flow_id),
+  }
+  return {
+    handlers,
+    servers,
+    async dispose() {
+      removeTools()
+      await servers.dispose()
+    },
+  }
+}

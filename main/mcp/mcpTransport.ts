@@ -1,0 +1,113 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { McpHttpConfig, McpServerConfig } from '@shared/contract'
+import { version } from '../../package.json'
+
+// The only file that speaks to the MCP SDK as a client: the rest of the app sees McpConnection,
+// so the SDK's v2 client can replace this one file.
+
+export interface McpTool {
+  name: string
+  description: string
+  inputSchema: Record<string, unknown>
+}
+
+/** A tool's answer as the SDK gives it: content blocks, maybe structured content, maybe an error. */
+export interface McpRawResult {
+  content: Array<Record<string, unknown>>
+  structuredContent?: unknown
+  isError?: boolean
+}
+
+export interface McpConnection {
+  tools: McpTool[]
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; timeoutMs: number },
+  ): Promise<McpRawResult>
+  close(): Promise<void>
+}
+
+export interface ConnectOptions {
+  /** Where a stdio server runs when its config names no cwd. */
+  cwd: string
+  /** Each line the server writes to stderr, and what the connection does. */
+  log: (line: string) => void
+  /** Called once when the connection ends without close() being called (a crash, a dropped stream). */
+  onLost: (reason: string) => void
+  timeoutMs: number
+}
+
+export async function connectMcp(config: McpServerConfig, options: ConnectOptions): Promise<McpConnection> {
+  const transport = transportFor(config, options)
+  const client = new Client({ name: 'loomverse', version })
+  let closing = false
+  client.onclose = () => {
+    if (!closing) options.onLost('the server closed the connection')
+  }
+  client.onerror = (e) => options.log(`error: ${e.message}`)
+  try {
+    await client.connect(transport, { timeout: options.timeoutMs })
+    const tools: McpTool[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: options.timeoutMs })
+      for (const t of page.tools)
+        tools.push({
+          name: t.name,
+          description: t.description ?? '',
+          inputSchema: t.inputSchema as Record<string, unknown>,
+        })
+      cursor = page.nextCursor
+    } while (cursor)
+    return {
+      tools,
+      callTool: async (name, args, { signal, timeoutMs }) =>
+        (await client.callTool({ name, arguments: args }, undefined, {
+          signal,
+          timeout: timeoutMs,
+          resetTimeoutOnProgress: true,
+        })) as McpRawResult,
+      close: async () => {
+        closing = true
+        await client.close()
+      },
+    }
+  } catch (e) {
+    closing = true
+    await client.close().catch(() => {})
+    throw e
+  }
+}
+
+function transportFor(config: McpServerConfig, options: ConnectOptions): Transport {
+  if (isHttp(config)) {
+    return new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: config.headers ?? {} },
+    })
+  }
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args ?? [],
+    // The SDK's safe minimum (PATH, HOME…), then the server's own: never the app's keys.
+    env: { ...getDefaultEnvironment(), ...config.env },
+    cwd: config.cwd ?? options.cwd,
+    stderr: 'pipe',
+  })
+  let partial = ''
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString('utf8')).split('\n')
+    partial = lines.pop() ?? ''
+    // A runaway line is cut: the log keeps a bounded number of bounded lines.
+    if (partial.length > 4000) partial = partial.slice(0, 4000)
+    for (const line of lines) options.log(line.slice(0, 4000))
+  })
+  return transport
+}
+
+export function isHttp(config: McpServerConfig): config is McpHttpConfig {
+  return typeof (config as { url?: unknown }).url === 'string'
+}
