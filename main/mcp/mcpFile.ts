@@ -35,7 +35,9 @@ export function parseMcpText(text: string, name: string): McpFile {
   } catch (e) {
     const message = (e as Error).message
     const at = /position (\d+)/.exec(message)
-    const where = at ? `line ${lineOf(text, Number(at[1]))}: ` : ''
+    // "Unexpected end of JSON input" names no position: the file ends too soon, on its last line.
+    const position = at ? Number(at[1]) : /end of JSON/.test(message) ? text.trimEnd().length : null
+    const where = position === null ? '' : `line ${lineOf(text, position)}: `
     throw new McpFileError(`${name}: ${where}${message.replace(/ in JSON at position \d+.*$/, '')}`)
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))

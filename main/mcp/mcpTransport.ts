@@ -8,6 +8,15 @@ import { version } from '../../package.json'
 // The only file that speaks to the MCP SDK as a client: the rest of the app sees McpConnection,
 // so the SDK's v2 client can replace this one file.
 
+/**
+ * The largest message read from a stdio server: the SDK's 10 MiB. A result up to it is read,
+ * then cut to what the node keeps; a larger one ends the connection (the SDK refuses it), the
+ * call fails with that reason and the server is started again. Not raised: the SDK joins the
+ * chunks of a message again and again as they arrive, so a 50 MB message took over a minute of
+ * the main thread's time (measured) where refusing it takes a moment.
+ */
+const STDIO_MESSAGE_LIMIT = 10 * 1024 * 1024
+
 export interface McpTool {
   name: string
   description: string
@@ -96,6 +105,7 @@ function transportFor(config: McpServerConfig, options: ConnectOptions): Transpo
     env: { ...getDefaultEnvironment(), ...config.env },
     cwd: config.cwd ?? options.cwd,
     stderr: 'pipe',
+    maxBufferSize: STDIO_MESSAGE_LIMIT,
   })
   let partial = ''
   transport.stderr?.on('data', (chunk: Buffer) => {

@@ -1,0 +1,175 @@
+import { join, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { McpServerList, McpToolCall, Node } from '@shared/contract'
+import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+
+// A reply whose model (the fake LLM, over real HTTP) calls a tool of a real MCP server: the
+// user approves, denies or always allows it, and each outcome is kept on the node and read
+// by the model. The unruly server crashes, floods its log, answers 50 MB or never answers.
+
+const repoRoot = resolve(import.meta.dirname, '../..')
+const servers = {
+  everything: {
+    command: process.execPath,
+    args: [join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+  },
+  unruly: { command: process.execPath, args: [join(repoRoot, 'tests/support/mcp/unrulyServer.mjs')] },
+}
+const setup = useLlmCore({ memoryWorker: null, mcpTimeouts: { startMs: 20_000, callMs: 4_000, backoffMs: 50 } })
+
+async function start(
+  server: keyof typeof servers,
+  callMs?: number,
+): Promise<{ h: LlmHarness; flowId: string; personaId: string }> {
+  const h = await setup(callMs ? { mcpTimeouts: { startMs: 20_000, callMs, backoffMs: 50 } } : {})
+  await h.call('mcp_save_server', { name: server, config: servers[server] })
+  const persona = await h.call<{ id: string }>('create_persona', { name: 'Mika' })
+  const flow = await h.call<{ id: string }>('create_flow', { name: 'tools', persona_id: persona.id })
+  return { h, flowId: flow.id, personaId: persona.id }
+}
+
+/** The model calls `tool` with `args`, then (after the tool's answer) says `then`. */
+function modelCalls(h: LlmHarness, tool: string, args: Record<string, unknown>, then = 'Done.') {
+  h.fake.script({ provider: 'openai', times: 1, reply: { toolCalls: [{ name: tool, arguments: args }] } })
+  h.fake.script({ provider: 'openai', times: 1, reply: then })
+}
+
+async function send(h: LlmHarness, flowId: string, prompt: string) {
+  const done = h.next('chat_status', (d) => ['done', 'failed', 'stopped'].includes(d.state))
+  const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flowId, prompt })
+  return { nodeId: node_id, done }
+}
+
+const waiting = (h: LlmHarness) => h.next('mcp_call_updated', (c) => c.state === 'waiting')
+
+async function calls(h: LlmHarness, flowId: string): Promise<McpToolCall[]> {
+  return h.call<McpToolCall[]>('mcp_tool_calls', { flow_id: flowId })
+}
+
+function toolMessages(h: LlmHarness): string[] {
+  const chats = h.fake.requests.filter((r) => r.path === '/v1/chat/completions')
+  const last = (chats.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages
+  return last.filter((m) => m.role === 'tool').map((m) => m.content)
+}
+
+describe('MCP tools in chat', () => {
+  it('asks first; allowed once, the result is kept on the node and read by the model', async () => {
+    const { h, flowId } = await start('everything')
+    modelCalls(h, 'everything__echo', { message: 'hello tools' }, 'It said hello.')
+    const asked = waiting(h)
+    const { nodeId, done } = await send(h, flowId, 'echo something')
+    const call = await asked
+    expect(call).toMatchObject({ server: 'everything', tool: 'echo', node_id: nodeId })
+    expect(JSON.parse(call.arguments)).toEqual({ message: 'hello tools' })
+    await h.call('mcp_answer_call', { call_id: call.id, answer: 'once' })
+    expect((await done).state).toBe('done')
+    expect(await h.call<Node>('get_node', { id: nodeId })).toMatchObject({ response: 'It said hello.' })
+    const [kept] = await calls(h, flowId)
+    expect(kept).toMatchObject({ state: 'done', content: [{ type: 'text', text: 'Echo: hello tools' }] })
+    expect(toolMessages(h)).toEqual(['Echo: hello tools'])
+    const offered = (
+      h.fake.requests.find((r) => r.path === '/v1/chat/completions')!.body as {
+        tools: Array<{ function: { name: string } }>
+      }
+    ).tools.map((t) => t.function.name)
+    expect(offered).toContain('everything__get-sum')
+  }, 60_000)
+
+  it('a denied call goes back to the model as an error; "always" stops asking for that tool and persona', async () => {
+    const { h, flowId, personaId } = await start('everything')
+    modelCalls(h, 'everything__get-sum', { a: 2, b: 3 }, 'You said no.')
+    let asked = waiting(h)
+    let turn = await send(h, flowId, 'add 2 and 3')
+    await h.call('mcp_answer_call', { call_id: (await asked).id, answer: 'deny' })
+    await turn.done
+    expect(toolMessages(h)).toEqual(['error: the user denied this tool call'])
+    expect((await calls(h, flowId))[0]).toMatchObject({ state: 'denied', content: [] })
+
+    modelCalls(h, 'everything__get-sum', { a: 2, b: 3 }, 'Five.')
+    asked = waiting(h)
+    turn = await send(h, flowId, 'please add them')
+    await h.call('mcp_answer_call', { call_id: (await asked).id, answer: 'always' })
+    await turn.done
+    expect(toolMessages(h)[0]).toContain('5')
+
+    modelCalls(h, 'everything__get-sum', { a: 1, b: 1 }, 'Two.')
+    const unasked: McpToolCall[] = []
+    const stop = h.core.bus.listen((e, d) => void (e === 'mcp_call_updated' && unasked.push(d as McpToolCall)))
+    turn = await send(h, flowId, 'and 1 and 1')
+    await turn.done
+    stop()
+    expect(unasked.map((c) => c.state)).toEqual(['running', 'done'])
+    expect(await h.call('mcp_get_access', { persona_id: personaId })).toMatchObject({
+      always_allowed: ['everything__get-sum'],
+    })
+  }, 60_000)
+
+  it('Stop while a call waits for approval ends the reply and marks the call', async () => {
+    const { h, flowId } = await start('everything')
+    modelCalls(h, 'everything__echo', { message: 'x' })
+    const asked = waiting(h)
+    const { nodeId, done } = await send(h, flowId, 'echo')
+    await asked
+    await h.call('chat_stop', { node_id: nodeId })
+    expect((await done).state).toBe('stopped')
+    expect((await calls(h, flowId))[0]).toMatchObject({ state: 'denied', note: 'stopped before it was answered' })
+  }, 60_000)
+
+  it('a server that hangs, crashes or floods its log: the reply completes, each outcome is on the node', async () => {
+    const { h, flowId } = await start('unruly')
+    await h.call('mcp_list_servers', { start: true })
+    const outcomes: Array<[string, Record<string, unknown>]> = [
+      ['hang', {}],
+      ['crash', {}],
+      ['flood', { lines: 20_000 }],
+    ]
+    for (const [tool, args] of outcomes) {
+      modelCalls(h, `unruly__${tool}`, args, `after ${tool}`)
+      const asked = waiting(h)
+      const turn = await send(h, flowId, `call ${tool}`)
+      await h.call('mcp_answer_call', { call_id: (await asked).id, answer: 'once' })
+      expect((await turn.done).state).toBe('done')
+      expect(await h.call<Node>('get_node', { id: turn.nodeId })).toMatchObject({ response: `after ${tool}` })
+      if (tool === 'crash') {
+        // It comes back by itself after its back-off.
+        await expect
+          .poll(async () => (await h.call<McpServerList>('mcp_list_servers', {})).servers[0]!.status, {
+            timeout: 20_000,
+          })
+          .toBe('connected')
+      }
+    }
+    const kept = await calls(h, flowId)
+    expect(kept.map((c) => [c.tool, c.state])).toEqual([
+      ['hang', 'failed'],
+      ['crash', 'failed'],
+      ['flood', 'done'],
+    ])
+    expect(kept[0]!.note).toMatch(/timed out/i)
+    expect(kept[1]!.note).toMatch(/closed/i)
+    const log = await h.call<{ lines: string[] }>('mcp_server_log', { name: 'unruly' })
+    expect(log.lines.length).toBeLessThanOrEqual(500)
+  }, 120_000)
+
+  it('a result of 8 MB is cut to what the node keeps and the model reads; one of 50 MB fails the call, not the app', async () => {
+    const { h, flowId } = await start('unruly', 60_000)
+    for (const megabytes of [8, 50]) {
+      modelCalls(h, 'unruly__huge', { megabytes }, `after ${megabytes}`)
+      const asked = waiting(h)
+      const turn = await send(h, flowId, `call huge ${megabytes}`)
+      await h.call('mcp_answer_call', { call_id: (await asked).id, answer: 'once' })
+      expect((await turn.done).state).toBe('done')
+      expect(await h.call<Node>('get_node', { id: turn.nodeId })).toMatchObject({ response: `after ${megabytes}` })
+      if (megabytes === 8) {
+        const modelRead = toolMessages(h)[0]!
+        expect(modelRead.length).toBeLessThan(40_000)
+        expect(modelRead).toMatch(/\[cut: the result was/)
+      }
+    }
+    const kept = await calls(h, flowId)
+    expect(kept.map((c) => c.state)).toEqual(['done', 'failed'])
+    expect(kept[0]!.note).toMatch(/8,388,608 characters; kept the first 256,000/)
+    expect(JSON.stringify(kept[0]!.content).length).toBeLessThan(300_000)
+    expect(kept[1]!.note).toMatch(/closed/i)
+  }, 120_000)
+})
