@@ -141,6 +141,7 @@ export const commands: Command[] = [
   { id: 'providers.open', label: 'providers.open', enabled: always, run: (s) => s.openModal({ name: 'providers' }) },
   { id: 'transfer.open', label: 'transfer.open', enabled: always, run: (s) => s.openModal({ name: 'transfer' }) },
   { id: 'programs.open', label: 'programs.open', enabled: always, run: (s) => s.openModal({ name: 'programs' }) },
+  { id: 'mcp.open', label: 'mcp.open', enabled: always, run: (s) => s.openModal({ name: 'tools' }) },
   { id: 'backup.open', label: 'backup.open', enabled: always, run: (s) => s.openModal({ name: 'backup' }) },
   ...(['light', 'dark', 'system'] as const).map((theme): Command => ({
     id: `theme.${theme}`,

@@ -7,6 +7,7 @@ import { connectionSlice, type ConnectionSlice } from './connectionSlice'
 import { graphSlice, type GraphSlice } from './graphSlice'
 import { invokeSlice, type InvokeSlice } from './invokeSlice'
 import { jobsSlice, type JobsSlice } from './jobsSlice'
+import { mcpSlice, wireMcpEvents, type McpSlice } from './mcpSlice'
 import { memorySlice, wireMemoryEvents, type MemorySlice } from './memorySlice'
 import { modalSlice, type ModalSlice } from './modalSlice'
 import { panelSlice, type PanelSlice } from './panelSlice'
@@ -36,6 +37,7 @@ export type App = InvokeSlice &
   MemorySlice &
   StorySlice &
   WorkersSlice &
+  McpSlice &
   TranscriptSlice
 export type AppStore = UseBoundStore<StoreApi<App>>
 
@@ -61,6 +63,7 @@ export function createAppStore(client: Client): AppStore {
     ...memorySlice(client)(...a),
     ...storySlice(client)(...a),
     ...workersSlice(client)(...a),
+    ...mcpSlice(client)(...a),
     ...transcriptSlice(...a),
   }))
   wireTranscript(store)
@@ -71,6 +74,7 @@ export function createAppStore(client: Client): AppStore {
   wireStoryEvents(client, store)
   wireBackupNotice(client, store)
   wireWorkerEvents(client, store)
+  wireMcpEvents(client, store)
   client.on('settings_updated', (settings) => store.setState({ settings, settingsError: null }))
   client.on('job_progress', (progress) => store.getState().applyJobProgress(progress))
   client.on('node_created', ({ flow_id, node }) => store.getState().upsertNode(node, flow_id))

@@ -9,6 +9,7 @@ export type Modal =
   | { name: 'personas' }
   | { name: 'providers' }
   | { name: 'programs' }
+  | { name: 'tools' }
   | { name: 'onboarding' }
   | { name: 'transfer' }
   | { name: 'stories' }

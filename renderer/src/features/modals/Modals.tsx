@@ -6,6 +6,7 @@ import { placeSibling } from '../graph/layout'
 import { PrivateMemorySwitch } from '../memory/PrivateMemorySwitch'
 import { PersonasDialog } from '../personas/PersonasDialog'
 import { ProgramsDialog } from '../programs/ProgramsDialog'
+import { ToolsDialog } from '../tools/ToolsDialog'
 import { BackupDialog } from '../backup/BackupDialog'
 import { OnboardingDialog } from '../providers/OnboardingDialog'
 import { ProvidersDialog } from '../providers/ProvidersDialog'
@@ -32,6 +33,8 @@ export function Modals() {
       return <OnboardingDialog onClose={close} />
     case 'programs':
       return <ProgramsDialog onClose={close} />
+    case 'tools':
+      return <ToolsDialog onClose={close} />
     case 'backup':
       return <BackupDialog onClose={close} />
     case 'transfer':

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ArchiveRestore, Cable, FileInput, KeyRound, Server } from 'lucide-react'
+import { ArchiveRestore, Cable, FileInput, KeyRound, Server, Wrench } from 'lucide-react'
 import { Language, Theme } from '@shared/contract'
 import { useApp } from '../../store'
 import { Button } from '../../ui/Button'
@@ -46,7 +46,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     light: t('settings.themeLight'),
     dark: t('settings.themeDark'),
   }
-  const open = (name: 'providers' | 'programs' | 'transfer' | 'backup') => () => {
+  const open = (name: 'providers' | 'programs' | 'tools' | 'transfer' | 'backup') => () => {
     onClose()
     openModal({ name })
   }
@@ -83,6 +83,9 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
         </Button>
         <Button variant="ghost" icon={Cable} onClick={open('programs')}>
           {t('programs.open')}
+        </Button>
+        <Button variant="ghost" icon={Wrench} onClick={open('tools')}>
+          {t('mcp.open')}
         </Button>
         <Button variant="ghost" icon={FileInput} onClick={open('transfer')}>
           {t('transfer.open')}

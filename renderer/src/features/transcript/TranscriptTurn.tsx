@@ -20,6 +20,7 @@ import { Button, IconButton } from '../../ui/Button'
 import { MarkdownText } from '../../ui/MarkdownText'
 import { NodeImages } from '../graph/NodeImages'
 import { NodeToolCalls } from '../world/NodeToolCalls'
+import { McpToolCalls } from './McpToolCalls'
 
 /** Past this many characters a message shows its beginning and offers the rest in place. */
 export const LONG_MESSAGE_CHARS = 20_000
@@ -144,6 +145,7 @@ export const TranscriptTurn = memo(function TranscriptTurn({ id, alternatives, e
           </button>
         )}
         <NodeToolCalls nodeId={id} />
+        <McpToolCalls nodeId={id} />
         {streaming && status?.state === 'retrying' && (
           <p className="msg-note" role="status">
             {status.message}

@@ -1,0 +1,55 @@
+import type { StateCreator } from 'zustand'
+import type { McpServerList, McpToolCall } from '@shared/contract'
+import type { Client } from '../bridge'
+import type { App, AppStore } from './index'
+
+/** MCP tools: the servers of mcp.json and the calls kept on the open conversation's nodes. */
+export interface McpSlice {
+  mcpServers: McpServerList | null
+  /** Calls on the open flow's nodes, by node id, oldest first. */
+  mcpCalls: Record<string, McpToolCall[]>
+  loadMcpServers(start?: boolean): Promise<void>
+  loadMcpCalls(flowId: string): Promise<void>
+  answerMcpCall(callId: string, answer: 'once' | 'always' | 'deny'): Promise<void>
+}
+
+export const mcpSlice =
+  (_client: Client): StateCreator<App, [], [], McpSlice> =>
+  (set, get) => ({
+    mcpServers: null,
+    mcpCalls: {},
+    async loadMcpServers(start) {
+      const list = await get().invoke('mcp_list_servers', start ? { start: true } : {})
+      if (list) set({ mcpServers: list })
+    },
+    async loadMcpCalls(flowId) {
+      const calls = await get().invoke('mcp_tool_calls', { flow_id: flowId })
+      if (!calls || get().flowId !== flowId) return
+      const byNode: Record<string, McpToolCall[]> = {}
+      for (const c of calls) (byNode[c.node_id] ??= []).push(c)
+      set({ mcpCalls: byNode })
+    },
+    async answerMcpCall(callId, answer) {
+      await get().invoke('mcp_answer_call', { call_id: callId, answer })
+    },
+  })
+
+/** Subscribes the store to MCP events; called once when the store is made. */
+export function wireMcpEvents(client: Client, store: AppStore): void {
+  client.on('mcp_servers_changed', (list) => store.setState({ mcpServers: list }))
+  client.on('mcp_call_updated', (call) =>
+    store.setState((s) => {
+      if (!s.nodes[call.node_id]) return {}
+      const list = s.mcpCalls[call.node_id] ?? []
+      const at = list.findIndex((c) => c.id === call.id)
+      const next = at < 0 ? [...list, call] : list.map((c, i) => (i === at ? call : c))
+      return { mcpCalls: { ...s.mcpCalls, [call.node_id]: next } }
+    }),
+  )
+  // Calls belong to nodes of the open flow: load them whenever another flow opens.
+  store.subscribe((state, previous) => {
+    if (state.flowId === previous.flowId) return
+    store.setState({ mcpCalls: {} })
+    if (state.flowId) void store.getState().loadMcpCalls(state.flowId)
+  })
+}
