@@ -53,6 +53,8 @@ export interface ChatToolOutcome {
   isError?: boolean
   /** Images the model should see next (a viewed picture), sent as a user message after the tool answers. */
   images?: Array<{ mime: string; data_base64: string }>
+  /** The provider keeps the call on the node itself (MCP calls, with their approval): no one else records it. */
+  kept?: boolean
 }
 
 /** Tools another feature offers the model (the world's item tools), with their executor. */

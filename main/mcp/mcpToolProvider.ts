@@ -92,7 +92,7 @@ export class McpToolProvider implements ChatToolProvider {
       args = parsed as Record<string, unknown>
     } catch {
       update({ state: 'failed', note: 'the arguments were not a JSON object' })
-      return { content: 'error: the arguments must be a JSON object', isError: true }
+      return { content: 'error: the arguments must be a JSON object', isError: true, kept: true }
     }
     const persona = ctx.personaId ?? ''
     if (!this.options.store.isGranted(persona, target.server, target.tool)) {
@@ -101,7 +101,7 @@ export class McpToolProvider implements ChatToolProvider {
       if (answer === 'deny') {
         const stopped = ctx.signal.aborted
         update({ state: 'denied', note: stopped ? 'stopped before it was answered' : 'denied by the user' })
-        return { content: 'error: the user denied this tool call', isError: true }
+        return { content: 'error: the user denied this tool call', isError: true, kept: true }
       }
       if (answer === 'always') this.options.store.grant(persona, target.server, target.tool)
     }
@@ -116,12 +116,13 @@ export class McpToolProvider implements ChatToolProvider {
       return {
         content: raw.isError ? `error: ${kept.text}` : kept.text,
         isError: raw.isError === true,
+        kept: true,
         ...(kept.images.length > 0 ? { images: kept.images } : {}),
       }
     } catch (e) {
       const message = ctx.signal.aborted ? 'stopped' : toErrorValue(e).message
       update({ state: 'failed', note: message })
-      return { content: `error: the tool failed: ${message}`, isError: true }
+      return { content: `error: the tool failed: ${message}`, isError: true, kept: true }
     }
   }
 

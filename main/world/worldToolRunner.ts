@@ -82,6 +82,7 @@ export function worldToolProvider(
         ? runWorldTool(world, personas, env, call.name, call.arguments, ctx.personaId)
         : Promise.resolve(null),
     record(ctx, call, outcome) {
+      if (outcome.kept) return
       world.store.addToolCall(ctx.nodeId, {
         name: call.name,
         arguments: call.arguments,

@@ -1,0 +1,61 @@
+import { join, resolve } from 'node:path'
+import { expect, test } from './fixtures'
+import { TranscriptPage } from './pages/transcript.page'
+
+// Issue #39: a server added from Settings → Tools (the reference "everything" MCP server from
+// npm), its tools listed, then a reply (the fake LLM) calls one: the user approves it in the
+// transcript and reads the result there.
+
+const everything = join(
+  resolve(import.meta.dirname, '..'),
+  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+)
+
+test('adds an MCP server in Settings, sees its tools, approves a call a reply makes and reads its result', async ({
+  app,
+  page,
+  graph,
+  llm,
+}, testInfo) => {
+  const transcript = new TranscriptPage(page, graph)
+  await app.open()
+  await graph.newFlow()
+
+  await app.settingsButton('Settings').click()
+  await page.getByRole('button', { name: 'Tools (MCP servers)…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Tools (MCP servers)' })
+  await expect(dialog).toContainText('No MCP servers yet.')
+  await dialog.getByRole('button', { name: 'Add server' }).click()
+  await dialog.getByLabel('Name').fill('everything')
+  await dialog
+    .getByLabel('Server (JSON)')
+    .fill(JSON.stringify({ command: process.execPath, args: [everything, 'stdio'] }, null, 2))
+  await dialog.getByRole('button', { name: 'Save and start' }).click()
+  const row = dialog.getByTestId('mcp-server').filter({ hasText: 'everything' })
+  await expect(row.getByTestId('mcp-status')).toHaveText('Connected', { timeout: 30_000 })
+  await row.getByText(/\d+ tools/).click()
+  await expect(row).toContainText('Echoes back the input string')
+  await page.screenshot({ path: testInfo.outputPath('tools-dialog.png') })
+  await dialog.getByRole('button', { name: 'Close', exact: true }).last().click()
+
+  llm.script({
+    provider: 'openai',
+    times: 1,
+    reply: { toolCalls: [{ name: 'everything__echo', arguments: { message: 'from the e2e test' } }] },
+  })
+  llm.script({ provider: 'openai', times: 1, reply: 'The tool echoed your words.' })
+  await page.getByLabel('Prompt', { exact: true }).fill('Please echo something')
+  await page.keyboard.press('Control+Enter')
+
+  const answer = transcript.reply(1)
+  const call = answer.getByTestId('mcp-call')
+  await expect(call).toContainText('Asks to run', { timeout: 30_000 })
+  await expect(call).toContainText('"message": "from the e2e test"')
+  await page.screenshot({ path: testInfo.outputPath('approval.png') })
+  await call.getByRole('button', { name: 'Allow once' }).click()
+  await expect(call.getByTestId('mcp-result')).toHaveText('Echo: from the e2e test')
+  await expect(call).toContainText('Done')
+  await expect(answer.getByTestId('transcript-response')).toHaveText('The tool echoed your words.')
+  await expect(answer.getByTestId('node-tool-calls')).toHaveCount(0) // shown once, as the MCP call
+  await page.screenshot({ path: testInfo.outputPath('result.png') })
+})
