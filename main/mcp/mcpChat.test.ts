@@ -172,4 +172,26 @@ describe('MCP tools in chat', () => {
     expect(JSON.stringify(kept[0]!.content).length).toBeLessThan(300_000)
     expect(kept[1]!.note).toMatch(/closed/i)
   }, 120_000)
+
+  it('offers the servers the persona may use, unless the conversation chose otherwise', async () => {
+    const { h, flowId, personaId } = await start('everything')
+    const offered = async (prompt: string) => {
+      h.fake.script({ provider: 'openai', times: 1, reply: 'ok' })
+      const turn = await send(h, flowId, prompt)
+      await turn.done
+      const body = h.fake.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body as {
+        tools?: Array<{ function: { name: string } }>
+      }
+      return (body.tools ?? []).map((t) => t.function.name).filter((n) => n.includes('__'))
+    }
+    expect(await offered('every enabled server')).toContain('everything__echo')
+    await h.call('mcp_set_access', { persona_id: personaId, servers: [] })
+    expect(await offered('none for the persona')).toEqual([])
+    await h.call('mcp_set_access', { persona_id: personaId, flow_id: flowId, servers: ['everything'] })
+    expect(await offered('this conversation overrides')).toContain('everything__echo')
+    expect(await h.call('mcp_get_access', { persona_id: personaId, flow_id: flowId })).toMatchObject({
+      persona_servers: [],
+      flow_servers: ['everything'],
+    })
+  }, 60_000)
 })

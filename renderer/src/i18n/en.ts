@@ -311,6 +311,12 @@ export const en = {
     picture: 'Picture from the tool',
     resource: 'Resource',
     structured: 'Structured content',
+    access: {
+      persona: 'Tools (MCP servers) this persona may use',
+      conversation: 'Tools (MCP servers) in this conversation',
+      all: 'Every enabled server',
+      followPersona: "The persona's choice",
+    },
   },
   programs: {
     open: 'Connected programs…',

@@ -310,6 +310,12 @@ export const ja: Messages = {
     picture: 'ツールからの画像',
     resource: 'リソース',
     structured: '構造化データ',
+    access: {
+      persona: 'このペルソナが使えるツール（MCP サーバー）',
+      conversation: 'この会話で使うツール（MCP サーバー）',
+      all: '有効なすべてのサーバー',
+      followPersona: 'ペルソナの設定に従う',
+    },
   },
   programs: {
     open: '連携プログラム…',

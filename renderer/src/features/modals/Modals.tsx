@@ -7,6 +7,7 @@ import { PrivateMemorySwitch } from '../memory/PrivateMemorySwitch'
 import { PersonasDialog } from '../personas/PersonasDialog'
 import { ProgramsDialog } from '../programs/ProgramsDialog'
 import { ToolsDialog } from '../tools/ToolsDialog'
+import { McpAccess } from '../tools/McpAccess'
 import { BackupDialog } from '../backup/BackupDialog'
 import { OnboardingDialog } from '../providers/OnboardingDialog'
 import { ProvidersDialog } from '../providers/ProvidersDialog'
@@ -180,6 +181,7 @@ function FlowSettings({ modal, onClose }: Props<'flow_settings'>) {
             onChange={setMemoryPrivate}
             lockedBy={persona?.memory_private ? t('memory.private.byPersona', { name: persona.name }) : null}
           />
+          {flow.persona_id && <McpAccess personaId={flow.persona_id} flowId={flow.id} />}
         </>
       )}
       <div className="dialog-actions">

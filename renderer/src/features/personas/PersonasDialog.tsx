@@ -6,6 +6,7 @@ import { Combobox, type ComboOption } from '../../ui/Combobox'
 import { Dialog } from '../../ui/Dialog'
 import { Field } from '../../ui/Field'
 import { PrivateMemorySwitch } from '../memory/PrivateMemorySwitch'
+import { McpAccess } from '../tools/McpAccess'
 import { defaultEmbeddingModel, MemorySearchField } from './MemorySearchField'
 
 type Draft = Pick<
@@ -206,6 +207,7 @@ function PersonaForm({
         checked={draft.memory_private}
         onChange={(memory_private) => setDraft((d) => ({ ...d, memory_private }))}
       />
+      {persona && <McpAccess personaId={persona.id} />}
       <div className="dialog-actions">
         {persona &&
           (confirmDelete ? (
