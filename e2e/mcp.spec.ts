@@ -58,4 +58,12 @@ test('adds an MCP server in Settings, sees its tools, approves a call a reply ma
   await expect(answer.getByTestId('transcript-response')).toHaveText('The tool echoed your words.')
   await expect(answer.getByTestId('node-tool-calls')).toHaveCount(0) // shown once, as the MCP call
   await page.screenshot({ path: testInfo.outputPath('result.png') })
+
+  // The context inspector names the tools the next reply is offered and what their schemas cost.
+  await page.getByRole('button', { name: 'Context', exact: true }).click()
+  const offered = page.getByTestId('context-mcp-tools')
+  await expect(offered).toContainText(/MCP tools offered: 1\d/)
+  await offered.locator('summary').click()
+  await expect(offered).toContainText('everything__echo')
+  await page.screenshot({ path: testInfo.outputPath('context.png') })
 })

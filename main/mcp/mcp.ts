@@ -3,6 +3,8 @@ import type { Db } from '../db/open'
 import type { EventBus } from '../kernel/events'
 import type { HandlerModule } from '../kernel/router'
 import type { ChatService } from '../chat/chatService'
+import type { GraphService } from '../graph/graphService'
+import { tokenCount } from '../kernel/tokens'
 import { mcpFilePath } from './mcpFile'
 import { McpServers } from './mcpServers'
 import { McpStore } from './mcpStore'
@@ -13,6 +15,7 @@ export interface McpDeps {
   bus: EventBus
   home: string
   chat: ChatService
+  graph: GraphService
   /** Tests shorten the waits. */
   timeouts?: { startMs?: number; callMs?: number; offerWaitMs?: number; backoffMs?: number }
 }
@@ -60,6 +63,12 @@ export function createMcp(deps: McpDeps): Mcp {
       return { ok: true }
     },
     mcp_tool_calls: (i) => store.callsOfFlow(i.flow_id),
+    mcp_offered_tools: (i) => {
+      const { specs, notStarted } = tools.offered({ flowId: i.flow_id, personaId: deps.graph.personaOf(i.flow_id) })
+      // Counted as the chat counts what it sends: the tools' JSON (chatService's sentTokens).
+      const counted = specs.map((s) => ({ name: s.name, tokens: tokenCount(JSON.stringify(s)) }))
+      return { tools: counted, tokens: counted.reduce((n, t) => n + t.tokens, 0), not_started: notStarted }
+    },
   }
   return {
     handlers,

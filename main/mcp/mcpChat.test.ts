@@ -185,8 +185,15 @@ describe('MCP tools in chat', () => {
       return (body.tools ?? []).map((t) => t.function.name).filter((n) => n.includes('__'))
     }
     expect(await offered('every enabled server')).toContain('everything__echo')
+    const inspected = await h.call<{ tools: Array<{ name: string; tokens: number }>; tokens: number }>(
+      'mcp_offered_tools',
+      { flow_id: flowId },
+    )
+    expect(inspected.tools.find((t) => t.name === 'everything__echo')?.tokens).toBeGreaterThan(10)
+    expect(inspected.tokens).toBe(inspected.tools.reduce((n, t) => n + t.tokens, 0))
     await h.call('mcp_set_access', { persona_id: personaId, servers: [] })
     expect(await offered('none for the persona')).toEqual([])
+    expect(await h.call('mcp_offered_tools', { flow_id: flowId })).toMatchObject({ tools: [], tokens: 0 })
     await h.call('mcp_set_access', { persona_id: personaId, flow_id: flowId, servers: ['everything'] })
     expect(await offered('this conversation overrides')).toContain('everything__echo')
     expect(await h.call('mcp_get_access', { persona_id: personaId, flow_id: flowId })).toMatchObject({

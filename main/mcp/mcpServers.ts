@@ -109,6 +109,11 @@ export class McpServers {
     return conn.callTool(tool, args, options)
   }
 
+  /** The tools a started server listed; none before it starts. */
+  toolsOf(name: string): McpTool[] {
+    return this.state(name).tools
+  }
+
   logOf(name: string): string[] {
     return [...this.state(name).log]
   }

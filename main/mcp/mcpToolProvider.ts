@@ -6,6 +6,7 @@ import type { EventBus } from '../kernel/events'
 import type { ToolCall, ToolSpec } from '../llm/types'
 import { keepResult } from './mcpResult'
 import type { McpServers } from './mcpServers'
+import type { McpTool } from './mcpTransport'
 import type { McpStore } from './mcpStore'
 
 export type Approval = 'once' | 'always' | 'deny'
@@ -46,6 +47,18 @@ export class McpToolProvider implements ChatToolProvider {
     return chosen === null ? enabled : enabled.filter((n) => chosen.includes(n))
   }
 
+  /** What the next reply would be offered, from the servers already started; none is started for it. */
+  offered(ctx: Pick<ChatToolContext, 'personaId' | 'flowId'>): { specs: ToolSpec[]; notStarted: string[] } {
+    const specs: ToolSpec[] = []
+    const notStarted: string[] = []
+    for (const server of this.serversFor(ctx)) {
+      const info = this.options.servers.info(server)
+      if (info.status !== 'connected') notStarted.push(server)
+      for (const t of this.options.servers.toolsOf(server)) specs.push(toolSpec(server, t))
+    }
+    return { specs, notStarted }
+  }
+
   async tools(ctx: ChatToolContext): Promise<ToolSpec[]> {
     const names = this.serversFor(ctx)
     const wait = this.options.offerWaitMs ?? 15_000
@@ -53,11 +66,7 @@ export class McpToolProvider implements ChatToolProvider {
       names.map(async (server) => {
         try {
           const conn = await withTimeout(this.options.servers.connection(server), wait)
-          return conn.tools.map((t) => ({
-            name: toolName(server, t.name),
-            description: `[${server}] ${t.description}`.slice(0, 1024),
-            parameters: t.inputSchema,
-          }))
+          return conn.tools.map((t) => toolSpec(server, t))
         } catch {
           return [] // its failure is in its status (Settings → Tools); the reply goes on without it
         }
@@ -162,6 +171,14 @@ export class McpToolProvider implements ChatToolProvider {
     }
     const tool = tools.find((t) => toolName(server, t.name) === name)
     return tool ? { server, tool: tool.name } : null
+  }
+}
+
+function toolSpec(server: string, t: McpTool): ToolSpec {
+  return {
+    name: toolName(server, t.name),
+    description: `[${server}] ${t.description}`.slice(0, 1024),
+    parameters: t.inputSchema,
   }
 }
 

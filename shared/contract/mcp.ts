@@ -135,6 +135,18 @@ export const mcpMethods = {
       .strict(),
     output: z.object({ ok: z.boolean() }),
   },
+  /**
+   * The MCP tools the next reply in a conversation is offered, with the tokens their schemas
+   * take in the request (servers not started yet are named, their tools not known until then).
+   */
+  mcp_offered_tools: {
+    input: z.object({ flow_id: z.string().min(1) }).strict(),
+    output: z.object({
+      tools: z.array(z.object({ name: z.string(), tokens: z.number().int() })),
+      tokens: z.number().int(),
+      not_started: z.array(z.string()),
+    }),
+  },
   /** The MCP tool calls kept on a conversation's nodes. */
   mcp_tool_calls: {
     input: z.object({ flow_id: z.string().min(1) }).strict(),

@@ -311,6 +311,9 @@ export const en = {
     picture: 'Picture from the tool',
     resource: 'Resource',
     structured: 'Structured content',
+    offered_one: 'MCP tools offered: {{count}}',
+    offered_other: 'MCP tools offered: {{count}}',
+    notStarted: 'Not started yet (their tools are offered once they start): {{names}}',
     access: {
       persona: 'Tools (MCP servers) this persona may use',
       conversation: 'Tools (MCP servers) in this conversation',

@@ -310,6 +310,9 @@ export const ja: Messages = {
     picture: 'ツールからの画像',
     resource: 'リソース',
     structured: '構造化データ',
+    offered_one: '提示する MCP ツール: {{count}}',
+    offered_other: '提示する MCP ツール: {{count}}',
+    notStarted: 'まだ起動していないサーバー（起動するとツールが提示されます）: {{names}}',
     access: {
       persona: 'このペルソナが使えるツール（MCP サーバー）',
       conversation: 'この会話で使うツール（MCP サーバー）',

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { ContextPreview } from '@shared/contract'
 import { useApp } from '../../store'
 import { NodeImages } from '../graph/NodeImages'
+import { OfferedTools } from '../tools/OfferedTools'
 
 const DEBOUNCE_MS = 300
 
@@ -69,6 +70,7 @@ export function ContextInspector() {
       )}
       {mode === 'sent' && sentHere && sentImages && <NodeImages images={sentImages} />}
       {shown && <ContextParts context={shown} />}
+      {mode === 'next' && <OfferedTools flowId={flow.id} />}
     </section>
   )
 }
