@@ -17,7 +17,7 @@ export interface McpDeps {
   chat: ChatService
   graph: GraphService
   /** Tests shorten the waits. */
-  timeouts?: { startMs?: number; callMs?: number; offerWaitMs?: number; backoffMs?: number }
+  timeouts?: { startMs?: number; callMs?: number; offerWaitMs?: number; backoffMs?: number; approvalMs?: number }
 }
 
 export interface Mcp {
@@ -42,6 +42,7 @@ export function createMcp(deps: McpDeps): Mcp {
     bus: deps.bus,
     callTimeoutMs: deps.timeouts?.callMs,
     offerWaitMs: deps.timeouts?.offerWaitMs,
+    approvalWaitMs: deps.timeouts?.approvalMs,
   })
   const removeTools = deps.chat.registerTools(tools)
   const handlers: HandlerModule<typeof mcpMethods> = {

@@ -201,4 +201,15 @@ describe('MCP tools in chat', () => {
       flow_servers: ['everything'],
     })
   }, 60_000)
+
+  it('a call nobody answers (no window open) is denied after the wait, and the reply goes on', async () => {
+    const h0 = await setup({ mcpTimeouts: { startMs: 20_000, callMs: 4_000, approvalMs: 200 } })
+    await h0.call('mcp_save_server', { name: 'everything', config: servers.everything })
+    const flow = await h0.call<{ id: string }>('create_flow', { name: 'api' })
+    modelCalls(h0, 'everything__echo', { message: 'x' }, 'Went on without it.')
+    const turn = await send(h0, flow.id, 'echo')
+    expect((await turn.done).state).toBe('done')
+    expect(toolMessages(h0)).toEqual(['error: the user did not answer in time'])
+    expect((await calls(h0, flow.id))[0]).toMatchObject({ state: 'denied', note: 'nobody answered in time' })
+  }, 60_000)
 })

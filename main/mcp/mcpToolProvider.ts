@@ -19,6 +19,8 @@ export interface McpToolOptions {
   callTimeoutMs?: number
   /** How long offering tools waits for a server to start; a slower one is left out of this reply. */
   offerWaitMs?: number
+  /** How long a call waits for the user's answer (no window may be open: a reply asked for over the API). */
+  approvalWaitMs?: number
 }
 
 /** `server__tool`, the name the model sees: providers take [A-Za-z0-9_-] up to 64 characters. */
@@ -107,10 +109,15 @@ export class McpToolProvider implements ChatToolProvider {
     if (!this.options.store.isGranted(persona, target.server, target.tool)) {
       update({ state: 'waiting' })
       const answer = await this.approval(record.id, ctx.signal)
-      if (answer === 'deny') {
-        const stopped = ctx.signal.aborted
-        update({ state: 'denied', note: stopped ? 'stopped before it was answered' : 'denied by the user' })
-        return { content: 'error: the user denied this tool call', isError: true, kept: true }
+      if (answer !== 'once' && answer !== 'always') {
+        const note = {
+          deny: 'denied by the user',
+          stopped: 'stopped before it was answered',
+          unanswered: 'nobody answered in time',
+        }[answer]
+        update({ state: 'denied', note })
+        const told = answer === 'unanswered' ? 'the user did not answer in time' : 'the user denied this tool call'
+        return { content: `error: ${told}`, isError: true, kept: true }
       }
       if (answer === 'always') this.options.store.grant(persona, target.server, target.tool)
     }
@@ -143,15 +150,17 @@ export class McpToolProvider implements ChatToolProvider {
     return true
   }
 
-  private approval(callId: string, signal: AbortSignal): Promise<Approval> {
+  private approval(callId: string, signal: AbortSignal): Promise<Approval | 'stopped' | 'unanswered'> {
     return new Promise((resolve) => {
-      const done = (answer: Approval) => {
+      const timer = setTimeout(() => done('unanswered'), this.options.approvalWaitMs ?? 10 * 60_000)
+      const done = (answer: Approval | 'stopped' | 'unanswered') => {
+        clearTimeout(timer)
         this.waiting.delete(callId)
         signal.removeEventListener('abort', onAbort)
         resolve(answer)
       }
-      const onAbort = () => done('deny')
-      if (signal.aborted) return done('deny')
+      const onAbort = () => done('stopped')
+      if (signal.aborted) return done('stopped')
       signal.addEventListener('abort', onAbort)
       this.waiting.set(callId, done)
     })
