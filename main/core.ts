@@ -166,7 +166,15 @@ export function startCore(options: CoreOptions): Core {
   const world = createWorld(worldDeps)
   const story = createStory({ db, bus, paths, graph, personas, settings, jobs, chat, log, recover: recovered !== null })
 
-  const mcp = createMcp({ db, bus, home: paths.home, chat, graph, timeouts: options.mcpTimeouts })
+  const mcp = createMcp({
+    db,
+    bus,
+    home: paths.home,
+    chat,
+    graph,
+    recover: recovered !== null,
+    timeouts: options.mcpTimeouts,
+  })
   const apiTokens = new ApiTokens(db)
   const backup = new BackupService({ db, paths, bus, appVersion, log, beforeVerify: options.backupBeforeVerify })
   if (options.backupSchedule) backup.startSchedule()

@@ -16,6 +16,8 @@ export interface McpDeps {
   home: string
   chat: ChatService
   graph: GraphService
+  /** No other live process uses the home: calls left waiting or running were a stopped process's. */
+  recover: boolean
   /** Tests shorten the waits. */
   timeouts?: { startMs?: number; callMs?: number; offerWaitMs?: number; backoffMs?: number; approvalMs?: number }
 }
@@ -36,6 +38,7 @@ export function createMcp(deps: McpDeps): Mcp {
     backoffMs: deps.timeouts?.backoffMs,
   })
   const store = new McpStore(deps.db)
+  if (deps.recover) store.endInterrupted()
   const tools = new McpToolProvider({
     servers,
     store,

@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { McpServerList, McpToolCall, Node } from '@shared/contract'
 import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+import { McpStore } from './mcpStore'
 
 // A reply whose model (the fake LLM, over real HTTP) calls a tool of a real MCP server: the
 // user approves, denies or always allows it, and each outcome is kept on the node and read
@@ -211,5 +212,20 @@ describe('MCP tools in chat', () => {
     expect((await turn.done).state).toBe('done')
     expect(toolMessages(h0)).toEqual(['error: the user did not answer in time'])
     expect((await calls(h0, flow.id))[0]).toMatchObject({ state: 'denied', note: 'nobody answered in time' })
+  }, 60_000)
+
+  it('a call left waiting by a process that stopped is marked failed by start-up recovery', async () => {
+    const { h, flowId } = await start('everything')
+    modelCalls(h, 'everything__echo', { message: 'x' })
+    const asked = waiting(h)
+    await send(h, flowId, 'echo')
+    await asked
+    // A process that died with the call waiting: its row stays 'waiting' in the database.
+    expect(new McpStore(h.core.db).endInterrupted()).toBe(1)
+    expect((await calls(h, flowId))[0]).toMatchObject({
+      state: 'failed',
+      note: 'the app stopped before the call ended',
+    })
+    await h.call('chat_stop', { node_id: (await calls(h, flowId))[0]!.node_id })
   }, 60_000)
 })

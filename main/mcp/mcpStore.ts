@@ -66,6 +66,14 @@ export class McpStore {
     ).run({ ...call, flow_id: flowId, content: JSON.stringify(call.content) })
   }
 
+  /** Calls a stopped process left waiting or running end as failed, saying so; how many there were. */
+  endInterrupted(): number {
+    return this.sql(
+      `UPDATE mcp_calls SET state = 'failed', note = 'the app stopped before the call ended'
+       WHERE state IN ('waiting', 'running')`,
+    ).run().changes
+  }
+
   callsOfFlow(flowId: string): McpToolCall[] {
     const rows = this.sql(
       `SELECT id, node_id, server, tool, arguments, state, content, note, created
