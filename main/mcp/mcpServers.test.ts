@@ -1,19 +1,20 @@
+import { spawn } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { McpServerList } from '@shared/contract'
-import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+import { useLlmCore } from '../../tests/support/llmCore'
 
 // The servers of mcp.json as the app runs them: real MCP servers from npm (the reference
-// "everything" and "filesystem" servers) and one of our own that misbehaves, each a child
-// process speaking MCP over stdio.
+// "everything" and "filesystem" servers), child processes speaking MCP over stdio, and the
+// everything server over Streamable HTTP.
 
 const repoRoot = resolve(import.meta.dirname, '../..')
 const everything = {
   command: process.execPath,
   args: [join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
 }
-const unruly = { command: process.execPath, args: [join(repoRoot, 'tests/support/mcp/unrulyServer.mjs')] }
 const setup = useLlmCore({ memoryWorker: null, mcpTimeouts: { startMs: 20_000, callMs: 3_000, backoffMs: 50 } })
 
 const names = (l: McpServerList) => l.servers.map((s) => [s.name, s.status])
@@ -83,6 +84,38 @@ describe('MCP servers from mcp.json', () => {
   }, 60_000)
 })
 
-export async function addUnruly(h: LlmHarness): Promise<void> {
-  await h.call('mcp_save_server', { name: 'unruly', config: unruly })
+describe('a Streamable HTTP server', () => {
+  it('connects by its url and lists its tools', async () => {
+    const h = await setup()
+    const port = await freePort()
+    const child = spawn(everything.command, [everything.args[0]!, 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on('data', (b: Buffer) => b.toString().includes('listening') && resolve())
+        child.once('exit', (code) => reject(new Error(`the server exited (${code})`)))
+      })
+      await h.call('mcp_save_server', { name: 'web', config: { url: `http://127.0.0.1:${port}/mcp` } })
+      const tested = await h.call<{ status: string; tools: Array<{ name: string }> }>('mcp_test_server', {
+        name: 'web',
+      })
+      expect(tested.status).toBe('connected')
+      expect(tested.tools.map((t) => t.name)).toContain('echo')
+    } finally {
+      child.kill()
+    }
+  }, 60_000)
+})
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
 }
