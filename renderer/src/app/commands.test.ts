@@ -49,6 +49,7 @@ function graphClient(options: { retryFails?: boolean } = {}) {
       case 'set_pinned':
         return { ok: true, value: flowOf(input.pinned as boolean) }
       case 'list_tool_calls':
+      case 'mcp_tool_calls':
         return { ok: true, value: [] }
       case 'get_undo_state':
         return { ok: true, value: { can_undo: false, can_redo: false, undo_label: null, redo_label: null } }
