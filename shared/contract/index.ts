@@ -9,6 +9,7 @@ import { interopMethods } from './interop'
 import { jobsEvents, jobsMethods } from './jobs'
 import { mcpEvents, mcpMethods } from './mcp'
 import { memoryEvents, memoryMethods } from './memory'
+import { lorebookMethods } from './lorebook'
 import { llmMethods, personaEvents, personaMethods } from './persona'
 import { providerEvents, providerMethods } from './providers'
 import { settingsEvents, settingsMethods } from './settings'
@@ -24,6 +25,7 @@ export * from './httpApi'
 export * from './interop'
 export * from './jobs'
 export * from './mcp'
+export * from './lorebook'
 export * from './memory'
 export { cleanName } from './names'
 export * from './persona'
@@ -54,6 +56,7 @@ export const contract = {
   ...jobsMethods,
   ...backupMethods,
   ...mcpMethods,
+  ...lorebookMethods,
 } as const
 
 /** Every event the main process pushes, with the schema of its data. */
