@@ -37,6 +37,8 @@ import { appInfo } from './system/appInfoService'
 import { BackupService } from './backup/backupService'
 import { backupHandlers } from './backup/backupHandlers'
 import { createMcp, type McpDeps } from './mcp/mcp'
+import { lorebookHandlers } from './lorebook/lorebookHandlers'
+import { LorebookService } from './lorebook/lorebookService'
 import { version as appVersion } from '../package.json'
 
 export interface CoreOptions {
@@ -135,6 +137,15 @@ export function startCore(options: CoreOptions): Core {
   providers.publish()
   jobs.start()
   const personas = new PersonaService(db, bus)
+  let storyExists: (id: string) => boolean = () => false
+  const lorebooks = new LorebookService({
+    db,
+    targetExists: (kind, id) => {
+      if (kind === 'persona') return personas.list().some((p) => p.id === id)
+      if (kind === 'flow') return graph.listFlows().some((f) => f.id === id)
+      return storyExists(id)
+    },
+  })
   // What every domain above the graph may be handed.
   const shared = { bus, paths, jobs, llm, settings, graph, personas, env }
   const memory = createMemory({
@@ -165,6 +176,14 @@ export function startCore(options: CoreOptions): Core {
   }
   const world = createWorld(worldDeps)
   const story = createStory({ db, bus, paths, graph, personas, settings, jobs, chat, log, recover: recovered !== null })
+  storyExists = (id) => {
+    try {
+      story.service.get(id)
+      return true
+    } catch {
+      return false
+    }
+  }
 
   const mcp = createMcp({
     db,
@@ -207,6 +226,7 @@ export function startCore(options: CoreOptions): Core {
     jobs: workerHandlers({ jobs, memory: memory.service.worker }),
     backup: backupHandlers(backup),
     mcp: mcp.handlers,
+    lorebook: lorebookHandlers(lorebooks, (flowId) => graph.personaOf(flowId)),
   })
   const router = createRouter(handlers, {
     checkOutput: options.checkOutput ?? (process.env.NODE_ENV === 'test' || process.env.LOOMVERSE_CHECK_OUTPUT === '1'),

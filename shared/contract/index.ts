@@ -9,7 +9,7 @@ import { interopMethods } from './interop'
 import { jobsEvents, jobsMethods } from './jobs'
 import { mcpEvents, mcpMethods } from './mcp'
 import { memoryEvents, memoryMethods } from './memory'
-import { lorebookMethods } from './lorebook'
+import { authorsNoteMethods, lorebookMethods } from './lorebook'
 import { llmMethods, personaEvents, personaMethods } from './persona'
 import { providerEvents, providerMethods } from './providers'
 import { settingsEvents, settingsMethods } from './settings'
@@ -57,6 +57,7 @@ export const contract = {
   ...backupMethods,
   ...mcpMethods,
   ...lorebookMethods,
+  ...authorsNoteMethods,
 } as const
 
 /** Every event the main process pushes, with the schema of its data. */

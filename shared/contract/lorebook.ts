@@ -163,3 +163,27 @@ export const lorebookMethods = {
   /** The book as SillyTavern World Info JSON. */
   export_lorebook: { input: z.object({ id: Id }).strict(), output: z.object({ name: z.string(), json: z.string() }) },
 } as const satisfies MethodSpecs
+
+/**
+ * The Author's Note: text put into the conversation `depth` messages from its end, every `every`
+ * turns (0 or 1: every turn). A conversation's own, else its persona's (the default).
+ */
+export const AuthorsNote = z.object({
+  text: z.string().max(20_000),
+  depth: z.number().int().min(0).max(1_000),
+  every: z.number().int().min(0).max(1_000),
+  role: z.enum(['system', 'user', 'assistant']),
+})
+export type AuthorsNote = z.infer<typeof AuthorsNote>
+
+const NoteTarget = z.object({ kind: z.enum(['persona', 'flow']), target_id: z.string().min(1).max(200) })
+
+export const authorsNoteMethods = {
+  /** A conversation's note; `from` says whether it is its own, its persona's default, or none yet. */
+  get_authors_note: {
+    input: NoteTarget.strict(),
+    output: AuthorsNote.extend({ from: z.enum(['own', 'persona', 'none']) }),
+  },
+  /** Sets the note; a conversation's with empty text falls back to its persona's again. */
+  set_authors_note: { input: NoteTarget.extend(AuthorsNote.shape).strict(), output: AuthorsNote },
+} as const satisfies MethodSpecs

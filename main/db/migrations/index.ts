@@ -24,6 +24,7 @@ import { migrate as shareSentContextParts } from './0029-share-sent-context-part
 import { migrate as flowListPinNameTrash } from './0030-flow-list-pin-name-trash'
 import { migrate as addMemoryPrivate } from './0031-add-memory-private'
 import { migrate as createMcpTables } from './0032-create-mcp-tables'
+import { migrate as createLorebooks } from './0033-create-lorebooks'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -55,4 +56,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 30, name: 'flow-list-pin-name-trash', up: flowListPinNameTrash },
   { version: 31, name: 'add-memory-private', up: addMemoryPrivate },
   { version: 32, name: 'create-mcp-tables', up: createMcpTables },
+  { version: 33, name: 'create-lorebooks', up: createLorebooks },
 ]
