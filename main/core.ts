@@ -162,6 +162,7 @@ export function startCore(options: CoreOptions): Core {
     personas,
     memory: memory.chat,
     calibration: new TokenCalibration(db),
+    lore: lorebooks,
   })
 
   const worldDeps = {

@@ -19,6 +19,7 @@ import { DeltaBatcher } from './deltaBatcher'
 import { addUsage, replyStats } from './replyStats'
 import type { Turn } from './turn'
 import { contextBudget } from '../graph/flowContext'
+import type { LorebookService } from '../lorebook/lorebookService'
 import { promptContext, type PromptContextDeps, type SceneSource } from './promptContext'
 import { turnMessages } from './turnMessages'
 import { nodeDetails, nodeDetailsTool } from './nodeDetailsTool'
@@ -36,6 +37,8 @@ export interface ChatOptions {
   retry?: { attempts?: number; baseDelayMs?: number }
   /** Learns how each chat model counts tokens from the usage it reports, and sizes contexts by it. */
   calibration?: TokenCalibration | null
+  /** Lorebooks and Author's Notes: what they add to each prompt's context. */
+  lore?: LorebookService | null
 }
 
 /** Who is calling a tool: the node being answered, its flow and persona. */
@@ -191,7 +194,13 @@ export class ChatService {
   }
 
   private contextDeps(): PromptContextDeps {
-    return { graph: this.graph, settings: this.settings, memory: this.options.memory ?? null, scenes: this.scenes }
+    return {
+      graph: this.graph,
+      settings: this.settings,
+      memory: this.options.memory ?? null,
+      scenes: this.scenes,
+      lore: this.options.lore ?? null,
+    }
   }
 
   /** Adds tools the model may call; returns a function that removes them. */

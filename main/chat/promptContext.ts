@@ -2,7 +2,9 @@ import type { ContextPreview, Persona } from '@shared/contract'
 import { contextBudget, flowContext, memoryShare, type ContextFlow, type StoryContext } from '../graph/flowContext'
 import type { GraphService } from '../graph/graphService'
 import type { Calibration } from '../llm/tokenCalibration'
+import type { LorebookService } from '../lorebook/lorebookService'
 import type { ChatMemory } from '../memory/memory'
+import { lorePlacement } from './lorePlacement'
 import type { SettingsService } from '../settings/settingsService'
 
 export interface PromptContextDeps {
@@ -11,6 +13,8 @@ export interface PromptContextDeps {
   memory: ChatMemory | null
   /** Story mode: what a story adds to its flow's context (null for a plain conversation). */
   scenes?: SceneSource | null
+  /** Lorebooks and Author's Notes (null: none in play). */
+  lore?: LorebookService | null
 }
 
 /** A feature that shapes some flows' context: story mode, for the flows its stories play on. */
@@ -60,7 +64,23 @@ export async function promptContext(
         })
       : null
   const story = deps.scenes?.contextFor(input.flowId, input.parentIds) ?? null
-  const context = flowContext(deps.graph, deps.settings, { ...rest, memory, story, budget, above: flowAbove })
+  const lore = deps.lore
+    ? lorePlacement(
+        { graph: deps.graph, lore: deps.lore, userName: deps.settings.get().user.name },
+        { ...input, above: flowAbove },
+      )
+    : null
+  // The node answered keeps what fired, for the stickiness and cooldown of the turns below it.
+  if (lore && input.nodeId) deps.lore!.recordFired(input.nodeId, lore.fired)
+  const context = flowContext(deps.graph, deps.settings, {
+    ...rest,
+    persona: lore?.persona ?? input.persona,
+    memory,
+    story,
+    budget,
+    above: flowAbove,
+    placed: lore?.placed,
+  })
   return calibration ? asTheModelCounts(context, calibration, flowBudget) : context
 }
 

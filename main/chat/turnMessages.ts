@@ -28,12 +28,15 @@ export async function turnMessages(
   })
   const messages: ChatMessage[] = context.messages.map((m) => ({ role: m.role, content: m.content }) as ChatMessage)
   if (turn.images.length > 0) {
-    const last = messages.at(-1)!
+    // The prompt is the last message unless a lorebook entry or the Author's Note went in after it (depth 0).
+    const at = messages.findLastIndex((m) => m.role === 'user' && m.content === turn.prompt)
+    const index = at >= 0 ? at : messages.length - 1
+    const last = messages[index]!
     const parts: ContentPart[] = [
       { type: 'text', text: turn.prompt },
       ...turn.images.map((i) => ({ type: 'image' as const, ...i })),
     ]
-    messages[messages.length - 1] = { role: 'user', content: typeof last.content === 'string' ? parts : last.content }
+    messages[index] = { role: 'user', content: typeof last.content === 'string' ? parts : last.content }
   }
   if (turn.continueFrom)
     messages.push({ role: 'assistant', content: turn.continueFrom }, { role: 'user', content: CONTINUE_PROMPT })

@@ -39,6 +39,19 @@ export interface ContextInput {
   memory?: string | null
   /** Reads these nodes ahead in one go (the newest ancestors, which the context will show). */
   prefetch?: (ids: readonly string[]) => void
+  /**
+   * Parts placed by another domain (lorebook entries, the Author's Note), in order: around the
+   * system text, or among the messages. Counted against the budget after memory, each left out
+   * whole when it does not fit.
+   */
+  placed?: readonly PlacedPart[]
+}
+
+export interface PlacedPart {
+  part: ContextPart
+  /** Before or after the system text (the persona), or a message `part.depth` messages from the end. */
+  place: 'before_system' | 'after_system' | 'at_depth'
+  role?: 'system' | 'user' | 'assistant'
 }
 
 export const contextText = {
@@ -101,6 +114,16 @@ export function buildContext(input: ContextInput): ContextPreview {
   const memory = input.memory ? part('memory', null, input.memory) : null
   const memoryIn = memory && used + memory.tokens <= input.budget ? [memory] : []
   used += sum(memoryIn)
+  const placed: PlacedPart[] = []
+  for (const p of input.placed ?? []) {
+    if (used + p.part.tokens > input.budget) continue
+    placed.push(p)
+    used += p.part.tokens
+  }
+  const placedAt = (place: PlacedPart['place']) => placed.filter((p) => p.place === place).map((p) => p.part)
+  const [systemPart, instructions] = fixed as [ContextPart, ContextPart]
+  const aroundSystem = [...placedAt('before_system'), systemPart, ...placedAt('after_system'), instructions]
+  const atDepth = placed.filter((p) => p.place === 'at_depth')
 
   const parentParts = parents.map((id) => part('parent', id, pairText(node(id))))
   const parentsIn = fitParents(parentParts, Math.max(0, input.budget - used), t.clipped)
@@ -140,9 +163,18 @@ export function buildContext(input: ContextInput): ContextPreview {
   // to the front of a list was quadratic: 130-260 ms a prompt at 20,000 turns on a busy 2-core machine.
   const dropped = [...ordered.slice(0, ordered.length - taken), ...droppedReferences]
 
-  const parts = [...fixed, ...memoryIn, ...ancestorParts, ...parentsIn, ...referenceParts, note, prompt]
+  const parts = [
+    ...aroundSystem,
+    ...memoryIn,
+    ...ancestorParts,
+    ...parentsIn,
+    ...referenceParts,
+    note,
+    ...atDepth.map((p) => p.part),
+    prompt,
+  ]
   const system = [
-    fixed.map((p) => p.text).join('\n\n'),
+    aroundSystem.map((p) => p.text).join('\n\n'),
     ...memoryIn.map((p) => p.text),
     ancestorParts.length > 0 ? `${t.history}\n${ancestorParts.map((p) => p.text).join('\n')}` : '',
     referenceParts.length > 0 ? `${t.references}\n${referenceParts.map((p) => p.text).join('\n')}` : '',
@@ -159,8 +191,21 @@ export function buildContext(input: ContextInput): ContextPreview {
     if (turns.response) messages.push({ role: 'assistant', content: turns.response })
   })
   messages.push({ role: 'user', content: input.prompt })
+  placeAtDepth(messages, atDepth)
 
   return { parts, total_tokens: sum(parts), budget: input.budget, dropped_node_ids: dropped, messages }
+}
+
+/**
+ * Puts each part `depth` messages from the end (0: after the prompt, as SillyTavern's depth 0),
+ * never above the system message; parts at one depth keep their order.
+ */
+export function placeAtDepth(messages: ContextPreview['messages'], parts: readonly PlacedPart[]): void {
+  const deepestFirst = [...parts].sort((a, b) => (b.part.depth ?? 0) - (a.part.depth ?? 0))
+  for (const p of deepestFirst) {
+    const at = Math.max(1, messages.length - (p.part.depth ?? 0))
+    messages.splice(at, 0, { role: p.role ?? 'system', content: p.part.text })
+  }
 }
 
 /** Parents go in whole when they fit `room`; otherwise each keeps its end, which is what the reply continues from. */

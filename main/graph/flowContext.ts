@@ -1,11 +1,11 @@
 import type { ContextPreview, Node, Persona } from '@shared/contract'
 import type { SettingsService } from '../settings/settingsService'
 import { uiLanguage } from '../kernel/language'
-import { buildContext, type ContextFlow } from './context'
+import { buildContext, type ContextFlow, type PlacedPart } from './context'
 import type { GraphService } from './graphService'
 import { buildStoryContext, type StoryContext } from './storyContext'
 
-export type { ContextFlow }
+export type { ContextFlow, PlacedPart }
 export type { StoryContext } from './storyContext'
 
 /** A quarter of the context budget, at most 2,000 tokens, is what the persona's memory may take. */
@@ -35,6 +35,8 @@ export function flowContext(
     budget?: number
     /** The flow above the parents, when the caller has read it already (or will share it). */
     above?: () => ContextFlow
+    /** Lorebook entries and the Author's Note, placed (see buildContext). */
+    placed?: readonly PlacedPart[]
   },
 ): ContextPreview {
   const budget = input.budget ?? contextBudget(graph, settings, input.flowId)
@@ -73,6 +75,7 @@ export function flowContext(
     budget,
     language: uiLanguage(settings.get().language),
     memory: input.memory,
+    placed: input.placed,
   })
 }
 

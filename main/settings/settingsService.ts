@@ -12,6 +12,7 @@ export const defaultSettings: Settings = {
   context_budget: 8000,
   chat: unset,
   summary: unset,
+  user: { name: '', description: '' },
 }
 
 /** App preferences in `loomverse.db`'s settings table, one row per key. */

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { LorePosition, LoreReason } from './lorebook'
 import { DisplayName, SearchText } from './names'
 import type { EventSpecs, MethodSpecs } from './spec'
 
@@ -149,10 +150,27 @@ export const ContextPart = z.object({
     'story_summary',
     /** Story mode: a recent turn, word for word (the short-term memory). */
     'recent_turn',
+    /** A lorebook entry that fired (`lore` says which and why). */
+    'lore',
+    /** The conversation's Author's Note. */
+    'authors_note',
   ]),
   node_id: Id.nullable(),
   text: z.string(),
   tokens: z.number().int().nonnegative(),
+  /** For a `lore` part: the entry, why it fired, and where it went. */
+  lore: z
+    .object({
+      book_id: z.string(),
+      book_name: z.string(),
+      uid: z.number().int(),
+      comment: z.string(),
+      reason: LoreReason,
+      position: LorePosition,
+    })
+    .optional(),
+  /** For a part put among the messages (`at_depth` lore, the Author's Note): how many messages from the end. */
+  depth: z.number().int().nonnegative().optional(),
 })
 export type ContextPart = z.infer<typeof ContextPart>
 

@@ -24,6 +24,8 @@ export const Settings = z.object({
   chat: PurposeDefaults,
   /** Summaries and tags (graph build, item summaries). */
   summary: PurposeDefaults,
+  /** Who the user is to the personas: `{{user}}` in persona text, greetings, lorebooks and notes reads the name. */
+  user: z.object({ name: z.string().max(100), description: z.string().max(10_000) }),
 })
 export type Settings = z.infer<typeof Settings>
 
