@@ -13,6 +13,7 @@ function fakeClient() {
     context_budget: 8000,
     chat: unset,
     summary: unset,
+    user: { name: '', description: '' },
   }
   const listeners = new Map<string, Set<(d: unknown) => void>>()
   const stateListeners = new Set<(s: ConnectionState) => void>()
@@ -57,7 +58,14 @@ function fakeClient() {
 
 const settingsOf = (): EventData<'settings_updated'> => {
   const unset = { model: null, temperature: null, max_tokens: null }
-  return { language: 'auto', theme: 'system', context_budget: 8000, chat: unset, summary: unset }
+  return {
+    language: 'auto',
+    theme: 'system',
+    context_budget: 8000,
+    chat: unset,
+    summary: unset,
+    user: { name: '', description: '' },
+  }
 }
 
 describe('app store', () => {
