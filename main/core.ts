@@ -219,6 +219,7 @@ export function startCore(options: CoreOptions): Core {
       db,
       paths,
       personas,
+      lorebooks,
       exportTarget: (id) => story.exportTarget(id),
       language: () => uiLanguage(settings.get().language),
     }),

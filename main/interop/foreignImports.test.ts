@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Flow, FlowGraph, Persona } from '@shared/contract'
+import type { Flow, FlowGraph, LoreBook, Persona } from '@shared/contract'
 import { chatgptConversation, pngWith, v2Card } from '../../tests/support/foreignFiles'
 import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
 
@@ -90,21 +90,23 @@ describe('SillyTavern character card import', () => {
       flow_id: string
       greetings: number
       spec: string
+      lorebook_id: string
       skipped: string[]
     }>(h, 'character_card_import', { path: file })
     expect(report).toMatchObject({ spec: 'v2', greetings: 2 })
+    // The card's lorebook comes along as a book attached to the persona.
+    const book = await fromWindow<LoreBook>(h, 'get_lorebook', { id: report.lorebook_id })
+    expect(book).toMatchObject({
+      name: "Seraphina's lorebook",
+      entries: [{ keys: ['glade'], content: 'A hidden place.' }],
+      attachments: [{ kind: 'persona', target_id: report.persona.id }],
+    })
     expect(report.persona.name).toBe('Seraphina')
     expect(report.persona.persona_text).toContain('Seraphina is a guardian of the forest')
     expect(report.persona.persona_text).toContain('[Personality]\nkind, protective')
     expect(report.persona.persona_text).toContain('the user wakes up in her glade')
     expect(report.persona.contract_text).toBe('Stay in character as Seraphina.')
-    expect(report.skipped).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(/1 lorebook entries/),
-        "the card's picture",
-        "the creator's notes",
-      ]),
-    )
+    expect(report.skipped).toEqual(expect.arrayContaining(["the card's picture", "the creator's notes"]))
     const graph = await h.call<FlowGraph>('load_flow', { id: report.flow_id })
     expect(graph.flow.persona_id).toBe(report.persona.id)
     expect(graph.nodes.map((n) => n.response)).toEqual([
@@ -112,6 +114,28 @@ describe('SillyTavern character card import', () => {
       '*The glade is quiet.* Rest now.',
     ])
     expect(graph.flow.connections).toEqual([])
+  })
+
+  it('refuses a card whose lorebook cannot be read, naming the field, and makes no persona', async () => {
+    const h = await start()
+    const broken = {
+      ...v2Card,
+      data: { ...v2Card.data, character_book: { entries: [{ keys: 'glade', content: 'x' }] } },
+    }
+    const r = await h.core.router.call(
+      'character_card_import',
+      { path: imports(h, 'broken.json', JSON.stringify(broken)) },
+      { transport: 'ws' },
+    )
+    expect(r).toMatchObject({
+      ok: false,
+      error: {
+        code: 'bad_file',
+        message: expect.stringContaining('character_book.entries.0.keys: must be a list of text'),
+      },
+    })
+    expect(await h.call<Persona[]>('list_personas', {})).toEqual([])
+    expect(await h.call('list_lorebooks', {})).toEqual([])
   })
 
   it('prefers the v3 chunk, takes a v1 JSON card, and refuses a picture without a card', async () => {

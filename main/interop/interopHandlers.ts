@@ -4,6 +4,7 @@ import type { interopMethods } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { EventBus } from '../kernel/events'
 import type { HomePaths } from '../kernel/home'
+import type { LorebookService } from '../lorebook/lorebookService'
 import type { PersonaService } from '../persona/personaService'
 import { chooseImportPath } from '../kernel/importFile'
 import { inUserWords, refuseOtherKind } from '../kernel/importGuess'
@@ -21,6 +22,7 @@ export function interopHandlers(
     bus: EventBus
     paths: HomePaths
     personas: PersonaService
+    lorebooks: LorebookService
     exportTarget?: ExportTarget
     /** The language of the user's messages: a file of another kind is refused in their words. */
     language?: () => Language

@@ -90,20 +90,26 @@ export class LorebookService {
     })
   }
 
-  /** Stores a whole book in one transaction: every entry checked first, nothing kept of a refused one. */
-  importBook(book: ImportedBook): LoreBook {
-    book.entries.forEach((e, i) => checkEntry(e, `entries[${i}]`))
+  /** Refuses a book read from a file that could not be stored whole, naming the entry and field. */
+  check(book: ImportedBook): void {
+    book.entries.forEach((e, i) => checkEntry(e, `entries[${i}]`, 'bad_file'))
     const uids = new Set<number>()
     for (const [i, e] of book.entries.entries()) {
       if (uids.has(e.uid)) throw new AppError('bad_file', `entries[${i}].uid: ${e.uid} is used by another entry`)
       uids.add(e.uid)
     }
+  }
+
+  /** Stores a whole book in one transaction: every entry checked first, nothing kept of a refused one. */
+  importBook(book: ImportedBook, attachTo?: { kind: LoreTargetKind; target_id: string }): LoreBook {
+    this.check(book)
     const now = isoNow()
     const id = randomUUID()
     this.deps.db
       .transaction(() => {
         this.store.putBook({ id, ...pick(book), created_at: now, updated_at: now })
         for (const e of book.entries) this.store.putEntry(id, e)
+        if (attachTo) this.store.attach(id, attachTo.kind, attachTo.target_id)
       })
       .immediate()
     return this.get(id)
@@ -242,11 +248,11 @@ function pick(b: ImportedBook): Omit<BookRow, 'id' | 'created_at' | 'updated_at'
 }
 
 /** Refuses an entry the engine could not use, naming the field: a key that is a broken regular expression. */
-function checkEntry(e: LoreEntry, where: string): void {
+function checkEntry(e: LoreEntry, where: string, code: 'bad_input' | 'bad_file' = 'bad_input'): void {
   const parsed = LoreEntrySchema.safeParse(e)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
-    throw new AppError('bad_input', `${where}.${issue.path.join('.')}: ${issue.message}`)
+    throw new AppError(code, `${where}.${issue.path.join('.')}: ${issue.message}`)
   }
   for (const [list, keys] of [
     ['keys', e.keys],
@@ -254,7 +260,7 @@ function checkEntry(e: LoreEntry, where: string): void {
   ] as const) {
     keys.forEach((key, i) => {
       const problem = regexKeyProblem(key)
-      if (problem) throw new AppError('bad_input', `${where}.${list}[${i}]: not a regular expression: ${problem}`)
+      if (problem) throw new AppError(code, `${where}.${list}[${i}]: not a regular expression: ${problem}`)
     })
   }
 }

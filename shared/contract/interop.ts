@@ -71,6 +71,8 @@ export const interopMethods = {
       flow_id: Id.nullable(),
       greetings: z.number().int().nonnegative(),
       spec: z.enum(['v1', 'v2', 'v3']),
+      /** The card's own lorebook (character_book), made a book attached to the persona; null when it has none. */
+      lorebook_id: z.string().nullable(),
       /** What the card holds that was not taken, in words for the user. */
       skipped: z.array(z.string()),
     }),

@@ -2,8 +2,12 @@ import { basename } from 'node:path'
 import { cleanName, type Persona } from '@shared/contract'
 import type { GraphService } from '../../graph/graphService'
 import { openImportFile } from '../../kernel/importFile'
+import { ImportFileError } from '../../kernel/importFileError'
 import { MAX_CARD_BYTES } from '../../kernel/importLimits'
 import { isoNow } from '../../kernel/time'
+import { readCharacterBook } from '../../lorebook/formats/characterBook'
+import { BookFormatError } from '../../lorebook/formats/fields'
+import type { ImportedBook, LorebookService } from '../../lorebook/lorebookService'
 import type { PersonaService } from '../../persona/personaService'
 import { readCard, type CardData } from './readCard'
 
@@ -13,6 +17,8 @@ export interface CardImportReport {
   flow_id: string | null
   greetings: number
   spec: 'v1' | 'v2' | 'v3'
+  /** The card's lorebook, kept as a book attached to the persona; null when it has none. */
+  lorebook_id: string | null
   /** What the card holds that Loomverse did not take, in words for the user. */
   skipped: string[]
 }
@@ -24,7 +30,7 @@ export interface CardImportReport {
  * conversation, each alternate greeting a branch of its own.
  */
 export async function importCard(
-  deps: { graph: GraphService; personas: PersonaService },
+  deps: { graph: GraphService; personas: PersonaService; lorebooks: LorebookService },
   path: string,
   name = basename(path),
 ): Promise<CardImportReport> {
@@ -38,6 +44,9 @@ export async function importCard(
   const card = readCard(bytes, name)
   const d = card.data
   const who = cleanName(d.name).trim().slice(0, 100) || 'Character'
+  // The book is read and checked before anything is made: a card with a broken book is refused whole.
+  const book = cardBook(d, who, name)
+  if (book) deps.lorebooks.check(book)
   const fill = (text: string) =>
     text
       .replace(/\{\{char\}\}/gi, who)
@@ -62,6 +71,7 @@ export async function importCard(
       fill,
     ),
   })
+  const lorebook = book ? deps.lorebooks.importBook(book, { kind: 'persona', target_id: persona.id }) : null
   const greetings = [d.first_mes, ...d.alternate_greetings].map(fill).filter(Boolean)
   const flow =
     greetings.length > 0
@@ -82,7 +92,20 @@ export async function importCard(
     flow_id: flow?.flow_id ?? null,
     greetings: greetings.length,
     spec: card.spec,
+    lorebook_id: lorebook?.id ?? null,
     skipped: leftOut(d, card.picture),
+  }
+}
+
+/** The card's character_book as a book named after the character, or null when it has no entries. */
+function cardBook(d: CardData, who: string, file: string): ImportedBook | null {
+  if (!d.character_book || d.character_book.entries.length === 0) return null
+  try {
+    return readCharacterBook(d.character_book, `${who}'s lorebook`)
+  } catch (e) {
+    if (e instanceof BookFormatError)
+      throw new ImportFileError(file, null, `has a lorebook that cannot be read: ${e.message}`)
+    throw e
   }
 }
 
@@ -97,8 +120,6 @@ function section(parts: Array<[string, string]>, fill: (t: string) => string): s
 
 function leftOut(d: CardData, picture: boolean): string[] {
   const out: string[] = []
-  const entries = d.character_book?.entries.length ?? 0
-  if (entries > 0) out.push(`${entries} lorebook entries (add them to the persona's memory by hand)`)
   if (picture) out.push("the card's picture")
   if (d.creator_notes.trim()) out.push("the creator's notes")
   if (d.tags.length > 0) out.push(`tags: ${d.tags.join(', ')}`)

@@ -1,7 +1,7 @@
 import type { LoreEntry } from '@shared/contract'
 import { DEFAULT_BOOK_SETTINGS } from '../loreDefaults'
 import type { ImportedBook } from '../lorebookService'
-import { BookFormatError, bool, int, str, type Raw } from './fields'
+import { BookFormatError, bool, int, str, strings, type Raw } from './fields'
 import { fromStEntry, toStEntry } from './sillyTavern'
 
 // A character card's `character_book` (Character Card spec v2, kept in v3): an array of entries
@@ -58,6 +58,7 @@ export function readCharacterBook(raw: unknown, fallbackName: string, at = 'char
     const where = `${at}.entries.${i}`
     if (!e || typeof e !== 'object' || Array.isArray(e)) throw new BookFormatError(where, 'must be an object')
     if ((e as Raw).keys === undefined) throw new BookFormatError(`${where}.keys`, 'is missing')
+    strings((e as Raw).keys, `${where}.keys`)
     return fromStEntry(asWorldInfo(e as Raw, i), i, where)
   })
   // A card book's ids are its own; SillyTavern renumbers them too.

@@ -783,6 +783,7 @@ export const en = {
     chatLogPersona: 'Chat logs go into the memory of',
     chatgptDone: 'Imported {{nodes}} turns in {{flows}} conversations.',
     cardDone: 'Imported {{name}} as a persona, with {{greetings}} greetings.',
+    cardLorebook: 'Its lorebook came too, attached to the persona (Lorebooks in the command palette).',
     vizpromptDone: 'Imported {{nodes}} nodes in {{flows}} flows.',
     chatLogDone: 'Imported {{imported}} lines into memory ({{skipped}} skipped).',
     export: 'Export this conversation',

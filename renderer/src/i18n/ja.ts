@@ -780,6 +780,7 @@ export const ja: Messages = {
     chatLogPersona: 'チャットログを記憶に入れるペルソナ',
     chatgptDone: '{{flows}} 件の会話、{{nodes}} ターンを取り込みました。',
     cardDone: '{{name}} をペルソナとして取り込みました（挨拶 {{greetings}} 件）。',
+    cardLorebook: 'ロアブックも取り込み、ペルソナに付けました（コマンドパレットの「ロアブック」）。',
     vizpromptDone: '{{flows}} フロー、{{nodes}} ノードを取り込みました。',
     chatLogDone: '{{imported}} 行を記憶に取り込みました（{{skipped}} 行はスキップ）。',
     export: 'この会話をエクスポート',

@@ -63,7 +63,7 @@ export function TransferDialog({ onClose }: { onClose: () => void }) {
         if (r)
           setResult({
             title: t('transfer.cardDone', { name: r.persona.name, greetings: r.greetings }),
-            lines: r.skipped,
+            lines: [...(r.lorebook_id ? [t('transfer.cardLorebook')] : []), ...r.skipped],
           })
       } else if (kind === 'vizprompt') {
         const r = await invoke('vizprompt_import', { path: entry.name })
