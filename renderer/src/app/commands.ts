@@ -93,6 +93,12 @@ export const commands: Command[] = [
     run: (s) => s.openModal({ name: 'personas' }),
   },
   {
+    id: 'lorebooks.open',
+    label: 'shell.cmd.lorebooks',
+    enabled: always,
+    run: (s) => s.openModal({ name: 'lorebooks' }),
+  },
+  {
     id: 'composer.focus',
     label: 'shell.cmd.focusComposer',
     enabled: (s) => s.flowId !== null,

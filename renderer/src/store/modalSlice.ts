@@ -14,6 +14,7 @@ export type Modal =
   | { name: 'transfer' }
   | { name: 'stories' }
   | { name: 'backup' }
+  | { name: 'lorebooks' }
 
 export interface ModalSlice {
   modal: Modal | null

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { ContextPreview } from '@shared/contract'
+import type { TFunction } from 'i18next'
+import type { ContextPart, ContextPreview } from '@shared/contract'
 import { useApp } from '../../store'
 import { NodeImages } from '../graph/NodeImages'
 import { OfferedTools } from '../tools/OfferedTools'
@@ -75,6 +76,16 @@ export function ContextInspector() {
   )
 }
 
+/** Which entry fired and why: the key and the message it was found in, or always on, or still on. */
+function loreWhy(t: TFunction, lore: NonNullable<ContextPart['lore']>): string {
+  const names = { book: lore.book_name, entry: lore.comment || `#${lore.uid}` }
+  const { kind, key, message } = lore.reason
+  if (kind === 'constant' || kind === 'sticky') return t(`context.loreWhy.${kind}`, names)
+  if (kind === 'recursion' || message === null) return t('context.loreWhy.recursion', { ...names, key })
+  const where = message === 0 ? t('context.loreWhy.prompt') : t('context.loreWhy.message', { count: message })
+  return t('context.loreWhy.key', { ...names, key, where })
+}
+
 function ContextParts({ context }: { context: ContextPreview }) {
   const { t } = useTranslation()
   const members = useApp((s) => s.members)
@@ -103,6 +114,8 @@ function ContextParts({ context }: { context: ContextPreview }) {
               {part.node_id && <span>#{members[part.node_id]?.index}</span>}
               <span className="tokens">{t('context.tokens', { count: part.tokens })}</span>
             </div>
+            {part.lore && <p className="hint context-why">{loreWhy(t, part.lore)}</p>}
+            {part.depth !== undefined && <p className="hint">{t('context.loreWhy.atDepth', { count: part.depth })}</p>}
             <pre>{part.text}</pre>
           </li>
         ))}

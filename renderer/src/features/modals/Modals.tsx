@@ -4,6 +4,7 @@ import { useApp, useAppStore } from '../../store'
 import type { Modal } from '../../store/modalSlice'
 import { placeSibling } from '../graph/layout'
 import { PrivateMemorySwitch } from '../memory/PrivateMemorySwitch'
+import { LorebooksDialog } from '../lorebooks/LorebooksDialog'
 import { PersonasDialog } from '../personas/PersonasDialog'
 import { ProgramsDialog } from '../programs/ProgramsDialog'
 import { ToolsDialog } from '../tools/ToolsDialog'
@@ -42,6 +43,8 @@ export function Modals() {
       return <TransferDialog onClose={close} />
     case 'stories':
       return <StoryPickerDialog onClose={close} />
+    case 'lorebooks':
+      return <LorebooksDialog onClose={close} />
   }
 }
 

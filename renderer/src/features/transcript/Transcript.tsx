@@ -174,6 +174,7 @@ export function Transcript() {
                   <TranscriptTurn
                     id={id}
                     alternatives={alternatives?.get(id) ?? noAlternatives}
+                    last={item.index === path.length - 1}
                     expanded={expanded.has(id)}
                     onToggleExpanded={toggleExpanded}
                   />

@@ -30,6 +30,8 @@ interface Props {
   id: string
   /** The node's alternatives (itself included), oldest first. */
   alternatives: readonly string[]
+  /** The last turn of the transcript: → on its last alternative makes a new one (a swipe). */
+  last?: boolean
   expanded: boolean
   onToggleExpanded: (id: string) => void
 }
@@ -38,7 +40,13 @@ interface Props {
  * One turn of the transcript: the user's message and the reply to it, whole. It selects only
  * its own node from the store, so a streaming reply re-renders only its own row.
  */
-export const TranscriptTurn = memo(function TranscriptTurn({ id, alternatives, expanded, onToggleExpanded }: Props) {
+export const TranscriptTurn = memo(function TranscriptTurn({
+  id,
+  alternatives,
+  last = false,
+  expanded,
+  onToggleExpanded,
+}: Props) {
   const { t, i18n } = useTranslation()
   const store = useAppStore()
   const node = useApp((s) => s.nodes[id])
@@ -58,6 +66,8 @@ export const TranscriptTurn = memo(function TranscriptTurn({ id, alternatives, e
   const long = !streaming && node.response.length > LONG_MESSAGE_CHARS
   const response = long && !expanded ? `${node.response.slice(0, LONG_MESSAGE_PREVIEW)}…` : node.response
   const stats = node.metadata.stats.assistant
+  // As roleplayers expect: → past the last alternative of the last reply asks for another one.
+  const swipe = last && position === alternatives.length - 1 && !streaming
 
   // A click on a message (not on a control in it, nor the end of selecting its text) chooses its node.
   const choose = (e: MouseEvent) => {
@@ -75,7 +85,7 @@ export const TranscriptTurn = memo(function TranscriptTurn({ id, alternatives, e
       onClick={choose}
     >
       {/* An opening scene or a greeting has no message of the user's: nothing to show or edit. */}
-      {(node.prompt || node.metadata.images || alternatives.length > 1) && (
+      {(node.prompt || node.metadata.images || alternatives.length > 1 || swipe) && (
         <article className="msg msg-user" aria-label={t('transcript.userMessage', { index })}>
           {node.metadata.images && <NodeImages images={node.metadata.images} />}
           {node.prompt && (
@@ -84,7 +94,7 @@ export const TranscriptTurn = memo(function TranscriptTurn({ id, alternatives, e
             </div>
           )}
           <div className="msg-user-actions">
-            {alternatives.length > 1 && (
+            {(alternatives.length > 1 || swipe) && (
               <div className="alternatives" role="group" aria-label={t('transcript.alternatives', { index })}>
                 <IconButton
                   size="sm"
@@ -100,10 +110,12 @@ export const TranscriptTurn = memo(function TranscriptTurn({ id, alternatives, e
                 <IconButton
                   size="sm"
                   className="msg-icon"
-                  label={t('transcript.next')}
+                  label={swipe ? t('transcript.swipe') : t('transcript.next')}
                   icon={ChevronRight}
-                  disabled={position >= alternatives.length - 1}
-                  onClick={() => store.getState().showAlternative(alternatives[position + 1]!)}
+                  disabled={position >= alternatives.length - 1 && !swipe}
+                  onClick={() =>
+                    swipe ? run('node.retry') : store.getState().showAlternative(alternatives[position + 1]!)
+                  }
                 />
               </div>
             )}

@@ -1,0 +1,230 @@
+import { useCallback, useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { LoreBook, LoreBookSummary, LoreEntry, LoreTargetKind } from '@shared/contract'
+import { useApp } from '../../store'
+import { Dialog } from '../../ui/Dialog'
+import { AuthorsNoteForm } from './AuthorsNoteForm'
+import { EntryForm } from './EntryForm'
+import './lorebooks.css'
+
+/**
+ * Lorebooks (SillyTavern's World Info): the books, what each is attached to, their entries,
+ * and the open conversation's Author's Note. A book comes from a file (World Info JSON, a
+ * card's book, NovelAI's .lorebook) or is made here.
+ */
+export function LorebooksDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation()
+  const invoke = useApp((s) => s.invoke)
+  const flow = useApp((s) => s.flow)
+  const [books, setBooks] = useState<LoreBookSummary[]>([])
+  const [book, setBook] = useState<LoreBook | null>(null)
+  const [entryUid, setEntryUid] = useState<number | null>(null)
+
+  const reload = useCallback(async () => {
+    const list = await invoke('list_lorebooks', {})
+    if (list) setBooks(list)
+  }, [invoke])
+  useEffect(() => {
+    void invoke('list_lorebooks', {}).then((list) => list && setBooks(list))
+  }, [invoke])
+
+  const open = async (id: string) => {
+    const b = await invoke('get_lorebook', { id })
+    if (b) {
+      setBook(b)
+      setEntryUid(b.entries[0]?.uid ?? null)
+    }
+  }
+  const changed = (b: LoreBook | null | undefined) => {
+    if (!b) return
+    setBook(b)
+    void reload()
+  }
+  const create = async () => {
+    const b = await invoke('create_lorebook', { name: t('lore.untitled') })
+    if (b) changed(b)
+  }
+  const importFile = async (file: File) => {
+    const b = await invoke('import_lorebook', { name: file.name, text: await file.text() })
+    if (b) {
+      changed(b)
+      setEntryUid(b.entries[0]?.uid ?? null)
+    }
+  }
+  const entry = book?.entries.find((e) => e.uid === entryUid) ?? null
+
+  return (
+    <Dialog title={t('lore.title')} onClose={onClose}>
+      <div className="lorebooks">
+        <nav className="lore-books" aria-label={t('lore.books')}>
+          <ul>
+            {books.map((b) => (
+              <li key={b.id}>
+                <button type="button" aria-current={b.id === book?.id} onClick={() => void open(b.id)}>
+                  {b.name} <span className="hint">{t('lore.entryCount', { count: b.entry_count })}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+          <button type="button" onClick={() => void create()}>
+            + {t('lore.newBook')}
+          </button>
+          <label className="button-like">
+            {t('lore.importBook')}
+            <input
+              type="file"
+              accept=".json,.lorebook,application/json"
+              className="visually-hidden"
+              aria-label={t('lore.importBook')}
+              onChange={(e) => {
+                const file = e.target.files?.[0]
+                e.target.value = ''
+                if (file) void importFile(file)
+              }}
+            />
+          </label>
+        </nav>
+        {book ? (
+          <section className="lore-book" aria-label={book.name}>
+            <BookHeader book={book} onChanged={changed} onDeleted={() => (setBook(null), void reload())} />
+            <div className="lore-entries">
+              <ul aria-label={t('lore.entries')}>
+                {book.entries.map((e) => (
+                  <li key={e.uid}>
+                    <button type="button" aria-current={e.uid === entryUid} onClick={() => setEntryUid(e.uid)}>
+                      {e.comment || e.keys.join(', ') || `#${e.uid}`}
+                      {!e.enabled && <span className="hint"> {t('lore.off')}</span>}
+                    </button>
+                  </li>
+                ))}
+                <li>
+                  <button
+                    type="button"
+                    onClick={() =>
+                      void invoke('create_lore_entry', { book_id: book.id, comment: t('lore.newEntry') }).then((b) => {
+                        changed(b)
+                        if (b) setEntryUid(b.entries.at(-1)?.uid ?? null)
+                      })
+                    }
+                  >
+                    + {t('lore.newEntry')}
+                  </button>
+                </li>
+              </ul>
+              {entry && (
+                <EntryForm
+                  key={`${book.id}:${entry.uid}:${book.updated}`}
+                  entry={entry}
+                  onSave={(fields: Partial<LoreEntry>) =>
+                    invoke('update_lore_entry', { book_id: book.id, uid: entry.uid, ...fields }).then(changed)
+                  }
+                  onDelete={() =>
+                    invoke('delete_lore_entry', { book_id: book.id, uid: entry.uid }).then((b) => {
+                      changed(b)
+                      setEntryUid(b?.entries[0]?.uid ?? null)
+                    })
+                  }
+                />
+              )}
+            </div>
+          </section>
+        ) : (
+          <p className="hint lore-empty">{t('lore.pick')}</p>
+        )}
+      </div>
+      {flow && <AuthorsNoteForm flowId={flow.id} />}
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose}>
+          {t('settings.close')}
+        </button>
+      </div>
+    </Dialog>
+  )
+}
+
+function BookHeader({
+  book,
+  onChanged,
+  onDeleted,
+}: {
+  book: LoreBook
+  onChanged: (b: LoreBook | null | undefined) => void
+  onDeleted: () => void
+}) {
+  const { t } = useTranslation()
+  const invoke = useApp((s) => s.invoke)
+  const flow = useApp((s) => s.flow)
+  const persona = useApp((s) => s.personas.find((p) => p.id === s.flow?.persona_id))
+  const [name, setName] = useState(book.name)
+  const [confirm, setConfirm] = useState(false)
+  const targets: { kind: LoreTargetKind; id: string; label: string }[] = [
+    { kind: 'global', id: '', label: t('lore.attachGlobal') },
+    ...(persona
+      ? [{ kind: 'persona' as const, id: persona.id, label: t('lore.attachPersona', { name: persona.name }) }]
+      : []),
+    ...(flow ? [{ kind: 'flow' as const, id: flow.id, label: t('lore.attachFlow') }] : []),
+  ]
+  const attached = (kind: LoreTargetKind, id: string) =>
+    book.attachments.some((a) => a.kind === kind && a.target_id === id)
+  const exportBook = async () => {
+    const r = await invoke('export_lorebook', { id: book.id })
+    if (!r) return
+    const url = URL.createObjectURL(new Blob([r.json], { type: 'application/json' }))
+    const a = document.createElement('a')
+    a.href = url
+    a.download = `${r.name}.json`
+    a.click()
+    URL.revokeObjectURL(url)
+  }
+  return (
+    <div className="lore-book-head">
+      <label className="field">
+        {t('lore.bookName')}
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          onBlur={() =>
+            name.trim() && name !== book.name && void invoke('update_lorebook', { id: book.id, name }).then(onChanged)
+          }
+        />
+      </label>
+      <fieldset className="lore-attach">
+        <legend>{t('lore.attachedTo')}</legend>
+        {targets.map((target) => (
+          <label key={target.kind} className="inline">
+            <input
+              type="checkbox"
+              checked={attached(target.kind, target.id)}
+              onChange={(e) =>
+                void invoke(e.target.checked ? 'attach_lorebook' : 'detach_lorebook', {
+                  book_id: book.id,
+                  kind: target.kind,
+                  target_id: target.id,
+                }).then(onChanged)
+              }
+            />
+            {target.label}
+          </label>
+        ))}
+      </fieldset>
+      <div className="dialog-actions">
+        <button type="button" onClick={() => void exportBook()}>
+          {t('lore.exportBook')}
+        </button>
+        {confirm ? (
+          <button
+            type="button"
+            className="danger primary"
+            onClick={() => void invoke('delete_lorebook', { id: book.id }).then((r) => r && onDeleted())}
+          >
+            {t('lore.confirmDelete', { name: book.name })}
+          </button>
+        ) : (
+          <button type="button" className="danger" onClick={() => setConfirm(true)}>
+            {t('lore.deleteBook')}
+          </button>
+        )}
+      </div>
+    </div>
+  )
+}
