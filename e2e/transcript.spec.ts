@@ -56,6 +56,28 @@ test('a 5,000-character reply streams into its turn in place and is read whole, 
   await expect(page.locator('.conv-node.selected')).toHaveAttribute('data-index', '1')
 })
 
+test('→ on the last alternative of the last reply generates another, as a swipe does', async ({
+  app,
+  page,
+  graph,
+  llm,
+}) => {
+  const transcript = new TranscriptPage(page, graph)
+  await app.open()
+  await graph.startConversation('Describe the inn.')
+  await expect(transcript.reply(1)).toContainText('echo: Describe the inn.')
+  llm.script({ provider: 'openai', reply: 'Smoke and laughter fill the inn.', times: 1 })
+  await transcript.alternatives(1).getByRole('button', { name: 'New alternative (generate another reply)' }).click()
+  await expect(transcript.reply(2)).toContainText('Smoke and laughter fill the inn.')
+  await expect(transcript.alternatives(2)).toContainText('2 / 2')
+  // ‹ back to the first is an ordinary switch; → from it returns without generating.
+  await transcript.alternatives(2).getByRole('button', { name: 'Previous alternative' }).click()
+  await expect(transcript.reply(1)).toContainText('echo: Describe the inn.')
+  await transcript.alternatives(1).getByRole('button', { name: 'Next alternative' }).click()
+  await expect(transcript.reply(2)).toContainText('Smoke and laughter')
+  expect(await graph.edges()).toEqual([])
+})
+
 test('retry and edit from the transcript make new branches, and ‹ › switches between them', async ({
   app,
   page,
@@ -66,7 +88,9 @@ test('retry and edit from the transcript make new branches, and ‹ › switches
   await app.open()
   await graph.startConversation('Where should we go first?', 'And after that?')
   await expect(transcript.reply(2)).toContainText('echo: And after that?')
-  await expect(transcript.alternatives(2)).toHaveCount(0)
+  // The last reply offers → even alone: past its last alternative it makes a new one (a swipe).
+  await expect(transcript.alternatives(2)).toContainText('1 / 1')
+  await expect(transcript.alternatives(1)).toHaveCount(0)
 
   // Retry #2 from its turn: a sibling with its own reply, shown in place as "2 / 2".
   llm.script({ provider: 'openai', reply: 'A second thought: the bamboo grove.', times: 1 })

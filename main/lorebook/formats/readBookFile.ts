@@ -9,7 +9,9 @@ import { readWorldInfo } from './sillyTavern'
  * `character_book` (or a whole card JSON holding one), or NovelAI's .lorebook
  * (`lorebookVersion`). Refused with the field and the reason; nothing is stored before all of it reads.
  */
-export function readBookFile(text: string, name: string): ImportedBook {
+export function readBookFile(text: string, file: string): ImportedBook {
+  // A book is named after its file, as SillyTavern names World Info: without the extension.
+  const name = file.replace(/\.(json|lorebook)$/i, '') || file
   let json: unknown
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ''))

@@ -1,0 +1,84 @@
+import { pngWith, v2Card } from '../tests/support/foreignFiles'
+import { expect, test } from './fixtures'
+import { ConversationsPage } from './pages/conversations.page'
+
+const card = {
+  ...v2Card,
+  data: {
+    ...v2Card.data,
+    character_book: {
+      name: 'Glade lore',
+      entries: [
+        {
+          keys: ['glade'],
+          content: 'The glade is hidden by old magic.',
+          comment: 'Glade',
+          insertion_order: 10,
+          enabled: true,
+        },
+        { keys: ['river'], content: 'The river runs north.', comment: 'River', enabled: true },
+      ],
+    },
+  },
+}
+
+test('a card’s lorebook comes with it, fires in a chat (seen in the inspector) and is edited in the lorebook dialog', async ({
+  app,
+  page,
+  llm,
+}) => {
+  await app.open()
+  await app.settingsButton('Settings').click()
+  await page.getByRole('button', { name: 'Import and export…' }).click()
+  const transfer = page.getByRole('dialog', { name: 'Import and export' })
+  await transfer.getByLabel('Choose a file').setInputFiles({
+    name: 'seraphina.png',
+    mimeType: 'image/png',
+    buffer: pngWith({ chara: Buffer.from(JSON.stringify(card)).toString('base64') }),
+  })
+  await transfer.getByRole('button', { name: 'Import seraphina.png' }).click()
+  await expect(transfer.getByRole('status')).toContainText('Its lorebook came too')
+  await transfer.getByRole('button', { name: 'Close' }).first().click()
+
+  // The conversation the card opened: a prompt that names the glade fires its entry.
+  await new ConversationsPage(page).open('Seraphina')
+  llm.script({ provider: 'openai', reply: 'The trees part for you.', times: 1 })
+  await page.getByLabel('Prompt').fill('Where is the glade?')
+  await page.keyboard.press('Control+Enter')
+  await expect(page.getByTestId('transcript').getByText('The trees part for you.')).toBeVisible()
+  const sent = llm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body as {
+    messages: Array<{ content: string }>
+  }
+  expect(sent.messages[0]!.content).toContain('The glade is hidden by old magic.')
+  expect(sent.messages[0]!.content).not.toContain('The river runs north.')
+
+  await page.getByRole('button', { name: 'Context' }).click()
+  const inspector = page.getByRole('region', { name: 'Context inspector' })
+  await inspector.getByRole('tab', { name: /Sent with/ }).click()
+  const lore = inspector.locator('[data-kind=lore]')
+  await expect(lore).toHaveCount(1)
+  await expect(lore).toContainText('The glade is hidden by old magic.')
+  await expect(lore).toContainText('Glade lore · Glade: key “glade” in your prompt')
+
+  // The entry, edited in the lorebook dialog, is what the next prompt would carry.
+  await page.keyboard.press('Control+k')
+  const palette = page.getByRole('dialog', { name: 'Command palette' })
+  await palette.getByRole('combobox').fill('Lorebooks')
+  await page.keyboard.press('Enter')
+  const books = page.getByRole('dialog', { name: 'Lorebooks' })
+  await books
+    .getByRole('navigation', { name: 'Lorebooks' })
+    .getByRole('button', { name: /Glade lore/ })
+    .click()
+  const entry = books.getByRole('form', { name: 'Entry' })
+  await expect(entry.getByLabel('Title')).toHaveValue('Glade')
+  await expect(books.getByLabel('Conversations with Seraphina')).toBeChecked()
+  await entry.getByLabel('Text').fill('The glade is guarded by a white stag.')
+  await entry.getByRole('button', { name: 'Save' }).click()
+  await expect(books.getByRole('list', { name: 'Entries' })).toContainText('Glade')
+  await books.getByRole('button', { name: 'Close' }).last().click()
+
+  await inspector.getByRole('tab', { name: 'Next message' }).click()
+  await page.getByLabel('Prompt').fill('Back to the glade.')
+  await expect(inspector.locator('[data-kind=lore]')).toContainText('The glade is guarded by a white stag.')
+})
