@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs'
 import { pngWith, v2Card } from '../tests/support/foreignFiles'
 import { expect, test } from './fixtures'
 import { ConversationsPage } from './pages/conversations.page'
+import { openPersonas } from './pages/persona.steps'
 
 const card = {
   ...v2Card,
@@ -22,7 +24,7 @@ const card = {
   },
 }
 
-test('a card’s lorebook comes with it, fires in a chat (seen in the inspector) and is edited in the lorebook dialog', async ({
+test('a card’s lorebook comes with it, fires in a chat (seen in the inspector), is edited in the lorebook dialog, and goes out and back in with the card', async ({
   app,
   page,
   llm,
@@ -81,4 +83,37 @@ test('a card’s lorebook comes with it, fires in a chat (seen in the inspector)
   await inspector.getByRole('tab', { name: 'Next message' }).click()
   await page.getByLabel('Prompt').fill('Back to the glade.')
   await expect(inspector.locator('[data-kind=lore]')).toContainText('The glade is guarded by a white stag.')
+
+  // The persona exported as a card and imported back brings the same book, edit included.
+  const personas = await openPersonas(page)
+  await personas.getByRole('list', { name: 'Personas' }).getByRole('button', { name: 'Seraphina' }).click()
+  const download = page.waitForEvent('download')
+  await personas.getByRole('button', { name: 'Export card (PNG)' }).click()
+  const file = await download
+  expect(file.suggestedFilename()).toBe('Seraphina.png')
+  const exported = readFileSync((await file.path())!)
+  await personas.getByRole('button', { name: 'Close' }).last().click()
+
+  await app.settingsButton('Settings').click()
+  await page.getByRole('button', { name: 'Import and export…' }).click()
+  await transfer
+    .getByLabel('Choose a file')
+    .setInputFiles({ name: 'exported.png', mimeType: 'image/png', buffer: exported })
+  await transfer.getByRole('button', { name: 'Import exported.png' }).click()
+  await expect(transfer.getByRole('status')).toContainText('Its lorebook came too')
+  await transfer.getByRole('button', { name: 'Close' }).first().click()
+
+  await page.keyboard.press('Control+k')
+  await palette.getByRole('combobox').fill('Lorebooks')
+  await page.keyboard.press('Enter')
+  const nav = books.getByRole('navigation', { name: 'Lorebooks' })
+  await expect(nav.getByRole('button', { name: /Glade lore/ })).toHaveCount(2)
+  await nav
+    .getByRole('button', { name: /Glade lore/ })
+    .last()
+    .click()
+  await expect(entry.getByLabel('Title')).toHaveValue('Glade')
+  await expect(entry.getByLabel('Keys', { exact: true })).toHaveValue('glade')
+  await expect(entry.getByLabel('Text')).toHaveValue('The glade is guarded by a white stag.')
+  await expect(books.getByRole('list', { name: 'Entries' })).toContainText('River')
 })

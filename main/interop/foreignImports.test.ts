@@ -116,6 +116,42 @@ describe('SillyTavern character card import', () => {
     expect(graph.flow.connections).toEqual([])
   })
 
+  it('exports a persona as a PNG card (v2 chara and v3 ccv3) that imports back with its greetings and lorebook', async () => {
+    const h = await start()
+    const file = imports(h, 'seraphina.png', pngWith({ chara: Buffer.from(JSON.stringify(v2Card)).toString('base64') }))
+    const first = await fromWindow<{ persona: Persona; lorebook_id: string }>(h, 'character_card_import', {
+      path: file,
+    })
+    await fromWindow(h, 'update_lore_entry', {
+      book_id: first.lorebook_id,
+      uid: 0,
+      sticky: 3,
+      secondary_keys: ['night'],
+    })
+    const exported = await fromWindow<{ file_name: string; png_base64: string }>(h, 'character_card_export', {
+      persona_id: first.persona.id,
+    })
+    expect(exported.file_name).toBe('Seraphina.png')
+    const png = Buffer.from(exported.png_base64, 'base64')
+    // Both cards are in the picture: a v2-only reader finds `chara`, a v3 reader `ccv3`.
+    expect(png.includes(Buffer.from('tEXtchara\0', 'latin1'))).toBe(true)
+    expect(png.includes(Buffer.from('tEXtccv3\0', 'latin1'))).toBe(true)
+
+    const again = await fromWindow<{ persona: Persona; lorebook_id: string; spec: string; greetings: number }>(
+      h,
+      'character_card_import',
+      { path: imports(h, 'exported.png', png) },
+    )
+    expect(again).toMatchObject({ spec: 'v3', greetings: 2 })
+    expect(again.persona.contract_text).toBe(first.persona.contract_text)
+    const [before, after] = await Promise.all(
+      [first.lorebook_id, again.lorebook_id].map((id) => fromWindow<LoreBook>(h, 'get_lorebook', { id })),
+    )
+    const fields = (b: LoreBook) => b.entries.map(({ extra: _extra, ...e }) => e)
+    expect(fields(after!)).toEqual(fields(before!))
+    expect(after!.name).toBe(before!.name)
+  })
+
   it('refuses a card whose lorebook cannot be read, naming the field, and makes no persona', async () => {
     const h = await start()
     const broken = {

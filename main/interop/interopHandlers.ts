@@ -5,6 +5,7 @@ import { AppError } from '@shared/errors'
 import type { EventBus } from '../kernel/events'
 import type { HomePaths } from '../kernel/home'
 import type { LorebookService } from '../lorebook/lorebookService'
+import { cardData, cardPng, greetingsOf } from './characterCard/cardExport'
 import type { PersonaService } from '../persona/personaService'
 import { chooseImportPath } from '../kernel/importFile'
 import { inUserWords, refuseOtherKind } from '../kernel/importGuess'
@@ -32,6 +33,17 @@ export function interopHandlers(
   const language = deps.language ?? (() => 'en' as const)
   return {
     imports_upload: (i) => imports.upload(i),
+    character_card_export: (i) => {
+      const persona = deps.personas.get(i.persona_id)
+      // The persona's first conversation holds the greetings a card import made.
+      const first = deps.graph
+        .listFlows()
+        .filter((f) => f.persona_id === persona.id)
+        .sort((a, b) => a.created.localeCompare(b.created))[0]
+      const greetings = greetingsOf(first ? deps.graph.loadFlow(first.id) : null)
+      const png = cardPng(cardData({ persona, greetings, lorebooks: deps.lorebooks }))
+      return { file_name: `${persona.name}.png`, png_base64: png.toString('base64') }
+    },
     imports_list: () => imports.list(),
     export_markdown: (i) =>
       exportMarkdown(

@@ -78,6 +78,15 @@ export const interopMethods = {
     }),
   },
   /**
+   * The persona as a character card PNG (its picture, else a blank one) carrying the card twice,
+   * as SillyTavern writes it: spec v2 in a `chara` chunk and v3 in a `ccv3` chunk, with its
+   * greetings and its lorebooks as the card's character_book.
+   */
+  character_card_export: {
+    input: z.object({ persona_id: z.string().min(1).max(200) }).strict(),
+    output: z.object({ file_name: z.string(), png_base64: z.string() }),
+  },
+  /**
    * Puts a file the user chose into the data folder's imports/, a piece at a time (pieces of at
    * most 8 MB, in order: `offset` is where this one goes). The last piece (`final`) names the
    * file; a name taken already gets " (2)". Answers the file's name and size so far.

@@ -227,6 +227,7 @@ export const en = {
     list: 'Personas',
     new: 'New persona',
     manage: 'Personas…',
+    exportCard: 'Export card (PNG)',
     nobody: 'Nobody (plain assistant)',
     name: 'Name',
     personaText: 'Persona',

@@ -227,6 +227,7 @@ export const ja: Messages = {
     list: 'ペルソナ一覧',
     new: '新しいペルソナ',
     manage: 'ペルソナ…',
+    exportCard: 'カードを書き出す（PNG）',
     nobody: 'なし（一般的なアシスタント）',
     name: '名前',
     personaText: '人格',

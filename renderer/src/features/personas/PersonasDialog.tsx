@@ -151,6 +151,17 @@ function PersonaForm({
     if (saved && !persona) rememberPersona(saved.id)
     if (saved) onSaved(saved.id)
   }
+  const exportCard = async (id: string) => {
+    const card = await invoke('character_card_export', { persona_id: id })
+    if (!card) return
+    const bytes = Uint8Array.from(atob(card.png_base64), (c) => c.charCodeAt(0))
+    const url = URL.createObjectURL(new Blob([bytes], { type: 'image/png' }))
+    const a = document.createElement('a')
+    a.href = url
+    a.download = card.file_name
+    a.click()
+    URL.revokeObjectURL(url)
+  }
   return (
     <form
       className="persona-form"
@@ -209,6 +220,11 @@ function PersonaForm({
       />
       {persona && <McpAccess personaId={persona.id} />}
       <div className="dialog-actions">
+        {persona && (
+          <button type="button" onClick={() => void exportCard(persona.id)}>
+            {t('persona.exportCard')}
+          </button>
+        )}
         {persona &&
           (confirmDelete ? (
             <button
