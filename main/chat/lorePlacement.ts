@@ -2,7 +2,7 @@ import type { ContextPart, Persona } from '@shared/contract'
 import type { ContextFlow, PlacedPart } from '../graph/flowContext'
 import type { GraphService } from '../graph/graphService'
 import { tokenCount } from '../kernel/tokens'
-import type { FiredRecord } from '../lorebook/loreEngine'
+import type { EngineBook, FiredRecord } from '../lorebook/loreEngine'
 import { loreContext, type LoreInsert } from '../lorebook/loreContext'
 import type { LorebookService } from '../lorebook/lorebookService'
 import { expandMacros } from '../lorebook/macros'
@@ -29,7 +29,8 @@ export function lorePlacement(
     parentIds: readonly string[]
     prompt: string
     persona: Persona | null
-    storyId?: string | null
+    /** Story mode: the story, and its scenario folder's book. */
+    story?: { storyId: string; book: EngineBook | null } | null
     above: () => ContextFlow
   },
 ): LorePlacement {
@@ -48,7 +49,8 @@ export function lorePlacement(
   const seed = `${input.flowId}|${input.parentIds.join(',')}|${input.prompt}`
   const names = { char: input.persona?.name ?? 'Assistant', user: deps.userName || 'User', now: new Date() }
   const { inserts, fired } = loreContext(deps.lore, {
-    scope: { personaId: input.persona?.id ?? null, flowId: input.flowId, storyId: input.storyId ?? null },
+    scope: { personaId: input.persona?.id ?? null, flowId: input.flowId, storyId: input.story?.storyId ?? null },
+    extraBooks: input.story?.book ? [input.story.book] : [],
     branch,
     seed,
     names,

@@ -2,6 +2,7 @@ import type { ContextPreview, Persona } from '@shared/contract'
 import { contextBudget, flowContext, memoryShare, type ContextFlow, type StoryContext } from '../graph/flowContext'
 import type { GraphService } from '../graph/graphService'
 import type { Calibration } from '../llm/tokenCalibration'
+import type { EngineBook } from '../lorebook/loreEngine'
 import type { LorebookService } from '../lorebook/lorebookService'
 import type { ChatMemory } from '../memory/memory'
 import { lorePlacement } from './lorePlacement'
@@ -23,6 +24,8 @@ export interface SceneSource {
   contextFor(flowId: string, parentIds: readonly string[]): StoryContext | null
   /** The chat model the story chose for its flow (`provider:model`), or null for the persona's. */
   chatModelFor(flowId: string): string | null
+  /** The story a flow plays and the book its scenario's lorebook/ folder makes, or null when it is not a story. */
+  loreFor?(flowId: string): { storyId: string; book: EngineBook | null } | null
 }
 
 /**
@@ -67,7 +70,7 @@ export async function promptContext(
   const lore = deps.lore
     ? lorePlacement(
         { graph: deps.graph, lore: deps.lore, userName: deps.settings.get().user.name },
-        { ...input, above: flowAbove },
+        { ...input, above: flowAbove, story: deps.scenes?.loreFor?.(input.flowId) ?? null },
       )
     : null
   // The node answered keeps what fired, for the stickiness and cooldown of the turns below it.

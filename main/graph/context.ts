@@ -114,16 +114,11 @@ export function buildContext(input: ContextInput): ContextPreview {
   const memory = input.memory ? part('memory', null, input.memory) : null
   const memoryIn = memory && used + memory.tokens <= input.budget ? [memory] : []
   used += sum(memoryIn)
-  const placed: PlacedPart[] = []
-  for (const p of input.placed ?? []) {
-    if (used + p.part.tokens > input.budget) continue
-    placed.push(p)
-    used += p.part.tokens
-  }
-  const placedAt = (place: PlacedPart['place']) => placed.filter((p) => p.place === place).map((p) => p.part)
+  const placed = fitPlaced(input.placed, input.budget - used)
+  used += placed.tokens
   const [systemPart, instructions] = fixed as [ContextPart, ContextPart]
-  const aroundSystem = [...placedAt('before_system'), systemPart, ...placedAt('after_system'), instructions]
-  const atDepth = placed.filter((p) => p.place === 'at_depth')
+  const aroundSystem = [...placed.around(systemPart), instructions]
+  const atDepth = placed.atDepth
 
   const parentParts = parents.map((id) => part('parent', id, pairText(node(id))))
   const parentsIn = fitParents(parentParts, Math.max(0, input.budget - used), t.clipped)
@@ -194,6 +189,30 @@ export function buildContext(input: ContextInput): ContextPreview {
   placeAtDepth(messages, atDepth)
 
   return { parts, total_tokens: sum(parts), budget: input.budget, dropped_node_ids: dropped, messages }
+}
+
+/**
+ * The placed parts that fit in `room` tokens, in order (each left out whole when it does not):
+ * those around the system text, and those among the messages.
+ */
+export function fitPlaced(placed: readonly PlacedPart[] | undefined, room: number) {
+  const kept: PlacedPart[] = []
+  let tokens = 0
+  for (const p of placed ?? []) {
+    if (tokens + p.part.tokens > room) continue
+    kept.push(p)
+    tokens += p.part.tokens
+  }
+  const at = (place: PlacedPart['place']) => kept.filter((p) => p.place === place)
+  return {
+    tokens,
+    around: (system: ContextPart) => [
+      ...at('before_system').map((p) => p.part),
+      system,
+      ...at('after_system').map((p) => p.part),
+    ],
+    atDepth: at('at_depth'),
+  }
 }
 
 /**

@@ -61,6 +61,7 @@ export function flowContext(
       node,
       isMember: (id) => graph.isMember(input.flowId, id),
       parentsOf: (id) => graph.parentsOf(input.flowId, id),
+      placed: input.placed,
     })
   }
   const flow = input.above?.() ?? graph.contextFlow(input.flowId, input.parentIds)

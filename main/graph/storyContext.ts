@@ -1,7 +1,18 @@
 import type { ContextPart, ContextPreview, Node } from '@shared/contract'
 import type { Language } from '../kernel/language'
 import { tokenCount } from '../kernel/tokens'
-import { clippedTurns, contextText, fitParents, pairText, parentsInOrder, pushTurn, sum } from './context'
+import {
+  clippedTurns,
+  contextText,
+  fitParents,
+  fitPlaced,
+  pairText,
+  parentsInOrder,
+  placeAtDepth,
+  pushTurn,
+  sum,
+  type PlacedPart,
+} from './context'
 
 /** What story mode puts in a context (NovelADV seed ④), built by the story domain. */
 export interface StoryContext {
@@ -25,6 +36,8 @@ export interface StoryContextInput {
   node: (id: string) => Node
   isMember: (id: string) => boolean
   parentsOf: (id: string) => string[]
+  /** Lorebook entries and the Author's Note, placed as in a plain conversation (see buildContext). */
+  placed?: readonly PlacedPart[]
 }
 
 /**
@@ -45,9 +58,12 @@ export function buildStoryContext(input: StoryContextInput): ContextPreview {
     text: body,
     tokens: tokenCount(body),
   })
-  const fixed = [part('system', null, input.systemPrompt.trim() || t.system), ...story.scenario]
+  const systemPart = part('system', null, input.systemPrompt.trim() || t.system)
   const prompt = part('prompt', null, input.prompt)
-  let used = sum([...fixed, prompt])
+  let used = sum([systemPart, ...story.scenario, prompt])
+  const placed = fitPlaced(input.placed, input.budget - used)
+  used += placed.tokens
+  const fixed = [...placed.around(systemPart), ...story.scenario]
   const memory = input.memory ? part('memory', null, input.memory) : null
   const memoryIn = memory && used + memory.tokens <= input.budget ? [memory] : []
   used += sum(memoryIn)
@@ -73,7 +89,15 @@ export function buildStoryContext(input: StoryContextInput): ContextPreview {
     used += p.tokens
   }
 
-  const parts = [...fixed, ...memoryIn, ...summaryIn, ...recentParts, ...parentsIn, prompt]
+  const parts = [
+    ...fixed,
+    ...memoryIn,
+    ...summaryIn,
+    ...recentParts,
+    ...parentsIn,
+    ...placed.atDepth.map((p) => p.part),
+    prompt,
+  ]
   const system = [...fixed, ...memoryIn, ...summaryIn].map((p) => p.text).join('\n\n')
   const messages: ContextPreview['messages'] = [{ role: 'system', content: system }]
   for (const p of recentParts) pushTurn(messages, node(p.node_id!))
@@ -83,6 +107,7 @@ export function buildStoryContext(input: StoryContextInput): ContextPreview {
     if (turns) pushTurn(messages, turns)
   })
   messages.push({ role: 'user', content: input.prompt })
+  placeAtDepth(messages, placed.atDepth)
   return { parts, total_tokens: sum(parts), budget: input.budget, dropped_node_ids: dropped, messages }
 }
 

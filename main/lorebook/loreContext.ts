@@ -1,5 +1,5 @@
 import type { AuthorsNote, LorePosition } from '@shared/contract'
-import { activateLore, type FiredEntry, type FiredRecord } from './loreEngine'
+import { activateLore, type EngineBook, type FiredEntry, type FiredRecord } from './loreEngine'
 import type { LorebookService, LoreScope } from './lorebookService'
 import { expandMacros, type MacroScope } from './macros'
 import { seededRandom } from './seededRandom'
@@ -18,6 +18,8 @@ export interface LoreInsert {
 
 export interface LoreContextInput {
   scope: LoreScope
+  /** Books that are not stored (a story's scenario folder). */
+  extraBooks?: readonly (EngineBook & { updated?: string })[]
   /**
    * The branch, read only when a book or an every-N note needs it (most conversations have
    * neither): the messages to scan, newest first (the new prompt, the reply before it, …), the
@@ -42,7 +44,7 @@ export function loreContext(
   const random = seededRandom(input.seed)
   const expand = (text: string) => expandMacros(text, { ...input.names, random })
   const note = books.note('flow', input.scope.flowId, input.scope.personaId)
-  const engineBooks = books.booksFor(input.scope)
+  const engineBooks = [...books.booksFor(input.scope), ...(input.extraBooks ?? [])]
   if (engineBooks.length === 0 && !note.text.trim()) return { inserts: [], fired: [] }
   let read: ReturnType<LoreContextInput['branch']> | null = null
   const branch = () => (read ??= input.branch())

@@ -35,6 +35,8 @@ export const SCENARIO = {
   opening: 'scenario/03_opening_scene.md',
   characters: 'scenario/characters',
   prompts: 'scenario/prompts',
+  /** The story's lorebook: one Markdown file an entry (lorebook/formats/markdownBook.ts). */
+  lorebook: 'scenario/lorebook',
 } as const
 
 export type PromptName = 'summarization' | 'character_update' | 'character_generation' | 'log_digest'
@@ -161,8 +163,17 @@ export class ScenarioFiles {
 
   /** Character sheet file names, sorted. */
   characters(): string[] {
-    if (!this.isFolder(SCENARIO.characters)) return []
-    return readdirSync(join(this.root, SCENARIO.characters), { withFileTypes: true })
+    return this.markdownIn(SCENARIO.characters)
+  }
+
+  /** The lorebook's entry files, sorted. */
+  lorebook(): string[] {
+    return this.markdownIn(SCENARIO.lorebook)
+  }
+
+  private markdownIn(folder: string): string[] {
+    if (!this.isFolder(folder)) return []
+    return readdirSync(join(this.root, folder), { withFileTypes: true })
       .filter((e) => e.isFile() && e.name.endsWith('.md'))
       .map((e) => e.name)
       .sort()

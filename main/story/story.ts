@@ -30,6 +30,7 @@ export function createStory(deps: StoryDeps & { jobs: JobService; chat: ChatServ
   deps.chat.useScenes({
     contextFor: (flowId, parentIds) => service.contextFor(flowId, parentIds),
     chatModelFor: (flowId) => service.chatModelFor(flowId),
+    loreFor: (flowId) => service.loreFor(flowId),
   })
   const stop = deps.bus.listen((event, data) => {
     if (event === 'chat_status') {

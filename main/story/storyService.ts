@@ -21,6 +21,8 @@ import { isoNow } from '../kernel/time'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { SCENARIO, ScenarioFiles, contentHash } from './scenarioFiles'
+import { markdownBook } from '../lorebook/formats/markdownBook'
+import type { EngineBook } from '../lorebook/loreEngine'
 import { createProject, latestSummaryJson } from './storyProject'
 import { StoryStore, type StoryRow } from './storyStore'
 import { ScenarioParts, storyContext, summaryAbove } from './storyScenes'
@@ -433,6 +435,22 @@ export class StoryService {
     for (const folder of LOG_FOLDERS) files.requireFolder(folder)
     const summary = summaryAbove(parentIds, this.summaries(row.id), (id) => this.deps.graph.parentsOf(flowId, id))
     return storyContext(this.scenario.parts(files), summary)
+  }
+
+  /** The story a flow plays and its scenario's lorebook/ folder as a book (null when the folder has no entries). */
+  loreFor(flowId: string): { storyId: string; book: EngineBook | null } | null {
+    const row = this.store.byFlow(flowId)
+    if (!row) return null
+    const files = this.files(row)
+    const entries = files
+      .lorebook()
+      .map((name) => [name, files.read(`${SCENARIO.lorebook}/${name}`)] as [string, string])
+    if (entries.length === 0) return { storyId: row.id, book: null }
+    const version = contentHash(entries.map(([name, text]) => `${name}\u0000${text}`).join('\u0000'))
+    return {
+      storyId: row.id,
+      book: markdownBook(`story:${row.id}`, `${row.name}: ${SCENARIO.lorebook}`, entries, version),
+    }
   }
 
   chatModelFor(flowId: string): string | null {
