@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { LoreBook, LoreBookSummary, LoreEntry, LoreTargetKind } from '@shared/contract'
 import { useApp } from '../../store'
 import { Dialog } from '../../ui/Dialog'
+import { downloadFile } from '../../ui/download'
 import { AuthorsNoteForm } from './AuthorsNoteForm'
 import { EntryForm } from './EntryForm'
 import './lorebooks.css'
@@ -169,12 +170,7 @@ function BookHeader({
   const exportBook = async () => {
     const r = await invoke('export_lorebook', { id: book.id })
     if (!r) return
-    const url = URL.createObjectURL(new Blob([r.json], { type: 'application/json' }))
-    const a = document.createElement('a')
-    a.href = url
-    a.download = `${r.name}.json`
-    a.click()
-    URL.revokeObjectURL(url)
+    downloadFile(`${r.name}.json`, r.json, 'application/json')
   }
   return (
     <div className="lore-book-head">

@@ -4,6 +4,7 @@ import type { Persona } from '@shared/contract'
 import { useApp } from '../../store'
 import { Combobox, type ComboOption } from '../../ui/Combobox'
 import { Dialog } from '../../ui/Dialog'
+import { downloadFile } from '../../ui/download'
 import { Field } from '../../ui/Field'
 import { PrivateMemorySwitch } from '../memory/PrivateMemorySwitch'
 import { McpAccess } from '../tools/McpAccess'
@@ -154,13 +155,11 @@ function PersonaForm({
   const exportCard = async (id: string) => {
     const card = await invoke('character_card_export', { persona_id: id })
     if (!card) return
-    const bytes = Uint8Array.from(atob(card.png_base64), (c) => c.charCodeAt(0))
-    const url = URL.createObjectURL(new Blob([bytes], { type: 'image/png' }))
-    const a = document.createElement('a')
-    a.href = url
-    a.download = card.file_name
-    a.click()
-    URL.revokeObjectURL(url)
+    downloadFile(
+      card.file_name,
+      Uint8Array.from(atob(card.png_base64), (c) => c.charCodeAt(0)),
+      'image/png',
+    )
   }
   return (
     <form
