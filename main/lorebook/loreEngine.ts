@@ -1,6 +1,14 @@
 import type { LoreBook, LoreEntry, LoreReason } from '@shared/contract'
 import { tokenCount } from '../kernel/tokens'
-import { compileKeys, scanTexts, secondaryMatches, type KeyRef, type KeyTable, type ScannedText } from './loreScan'
+import {
+  compileKeys,
+  scanTexts,
+  secondaryMatches,
+  type KeyHits,
+  type KeyRef,
+  type KeyTable,
+  type ScannedText,
+} from './loreScan'
 
 /** A book as the engine reads it. */
 export type EngineBook = Pick<LoreBook, 'id' | 'name' | 'settings' | 'entries'>
@@ -106,8 +114,10 @@ export function activateLore(compiled: CompiledLore, input: LoreInput): LoreResu
     .map((text, message) => ({ scan: compiled.keys.scan(text), message }))
   const fired = new Map<number, FiredEntry>()
   const groupsTaken = new Set<string>()
+  // The messages' key hits, found once; each recursion adds its fired entries' text to them.
+  const hits = scanTexts(compiled.keys, texts)
 
-  let next = settle(candidates(compiled, texts, 0, input, timed, fired), groupsTaken, input)
+  let next = settle(candidates(compiled, hits, texts, 0, input, timed, fired), groupsTaken, input)
   for (const f of next) fired.set(f.index, f.fired)
   for (let level = 1; level <= compiled.maxRecursion && next.length > 0; level++) {
     // As SillyTavern's recursion does, the chat is scanned again with the fired entries' text added.
@@ -116,7 +126,8 @@ export function activateLore(compiled: CompiledLore, input: LoreInput): LoreResu
       .map((f) => ({ scan: compiled.keys.scan(f.fired.entry.content), message: -1 }))
     if (added.length === 0) break
     texts = [...texts, ...added]
-    next = settle(candidates(compiled, texts, level, input, timed, fired), groupsTaken, input)
+    scanTexts(compiled.keys, added, hits)
+    next = settle(candidates(compiled, hits, texts, level, input, timed, fired), groupsTaken, input)
     for (const f of next) fired.set(f.index, f.fired)
   }
   return withinBudgets(compiled, [...fired.values()])
@@ -130,6 +141,7 @@ interface Candidate {
 
 function candidates(
   compiled: CompiledLore,
+  hits: KeyHits,
   texts: readonly ScannedText[],
   level: number,
   input: LoreInput,
@@ -142,7 +154,6 @@ function candidates(
     const f = { book_id: book.id, book_name: book.name, entry, reason, tokens: tokenCount(entry.content) }
     return { index, fired: f, score }
   }
-  const hits = scanTexts(compiled.keys, texts)
   // Only entries that can fire are looked at: those with a key found, the constant ones, the timed ones.
   const visit = new Set<number>(hits.keys())
   if (level === 0) for (const i of [...compiled.constant, ...timed.keys()]) visit.add(i)

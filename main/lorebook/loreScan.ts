@@ -124,12 +124,14 @@ export function holds(scan: TextScan, ref: KeyRef): boolean {
   return at === 2 || (at === 1 && !ref.wholeWords)
 }
 
+/** Per slot, per primary key index, the lowest message it was found in. */
+export type KeyHits = Map<number, Map<number, number>>
+
 /**
- * Where each entry's primary keys were found: slot → key index → the lowest message holding it
+ * Where each entry's primary keys were found (added to `hits` when given): slot → key index → the lowest message holding it
  * (-1, a fired entry's text, is lowest of all).
  */
-export function scanTexts(table: KeyTable, texts: readonly ScannedText[]): Map<number, Map<number, number>> {
-  const hits = new Map<number, Map<number, number>>()
+export function scanTexts(table: KeyTable, texts: readonly ScannedText[], hits: KeyHits = new Map()): KeyHits {
   const record = (ref: PrimaryRef, message: number) => {
     let keys = hits.get(ref.slot)
     if (!keys) hits.set(ref.slot, (keys = new Map()))
