@@ -1,6 +1,6 @@
 // The lorebook matching figure (issue #40): 10,000 entries over a 50-turn scan (100 messages,
 // the new prompt first). Prints JSON lines; compare ratios within one run. Run with
-// `npx tsx --tsconfig tsconfig.node.json bench/lorebook/matching.ts`.
+// `npm run bench:lorebook`.
 import { DEFAULT_BOOK_SETTINGS, newEntry } from '../../main/lorebook/loreDefaults'
 import { activateLore, compileLore, type EngineBook } from '../../main/lorebook/loreEngine'
 import { seededRandom } from '../../main/lorebook/seededRandom'
