@@ -18,6 +18,7 @@ import { AncestorLines } from './ancestorLines'
 import { Ancestry } from './ancestry'
 import { TreeRoots } from './treeRoots'
 import { FlowShapes } from './flowShapes'
+import { FlowPatches } from './flowPatches'
 import { ChangeRecorder } from './changes'
 import { adjacency, reachable, wouldCycle } from './dag'
 import type { ContextFlow } from './context'
@@ -50,11 +51,13 @@ export class GraphService {
   private readonly ancestry: Ancestry
   private readonly lines: AncestorLines
   private readonly roots: TreeRoots
-  /** The flows last announced, kept up to date rather than read whole after every edit. */
+  /** Whole flows for the seed's clients that ask for them (`flow_updated`), kept up to date rather than read whole. */
   private readonly shapes: FlowShapes
+  /** What changed in each flow since its last announcement (`flow_changed`). */
+  private readonly patches: FlowPatches
   private readonly history = new UndoHistory()
-  /** Flows whose `flow_updated` is due, with the copy read since their last edit (null: none). */
-  private readonly flowsToAnnounce = new Map<string, Flow | null>()
+  /** Flows whose `flow_changed` is due; true: announced whole. */
+  private readonly flowsToAnnounce = new Map<string, boolean>()
   private readonly removedListeners = new Set<(nodeIds: string[]) => void>()
   private purgeTimer: ReturnType<typeof setTimeout> | null = null
 
@@ -67,6 +70,7 @@ export class GraphService {
     this.lines = new AncestorLines(this.store)
     this.roots = new TreeRoots(this.store)
     this.shapes = new FlowShapes(this.store)
+    this.patches = new FlowPatches(this.store)
     // Parts of sent contexts deleted since the last start that nothing refers to any more.
     sweepContextParts(db)
     // Flows deleted before the last stop whose Undo has run out.
@@ -101,9 +105,8 @@ export class GraphService {
       now: isoNow(),
       name_source: input.name_from_prompt ? 'placeholder' : 'user',
     })
-    const flow = this.getFlow(id)
-    this.bus.emit('flow_updated', { flow })
-    return flow
+    this.announceFlow(id)
+    return this.getFlow(id)
   }
 
   listFlows(): FlowSummary[] {
@@ -167,9 +170,18 @@ export class GraphService {
     return this.findFlow(DEFAULT_FLOW_NAME) ?? this.createFlow({ name: DEFAULT_FLOW_NAME })
   }
 
+  /** The flow with its nodes' content, and the version of its last announcement (`flow_changed`). */
   loadFlow(id: string): FlowGraph {
+    // The version before the read: a change made since is announced after it, and a patch
+    // applied to a flow that already holds its change leaves it as it is.
+    const version = this.patches.versionOf(id)
     const flow = this.getFlow(id)
-    return { flow, nodes: this.store.flowNodes(id) }
+    return { flow, nodes: this.store.flowNodes(id), version }
+  }
+
+  /** The flow whole, for the VizPrompt seed's clients that hear `flow_updated`; null when it is gone. */
+  wholeFlow(id: string): Flow | null {
+    return this.shapes.flow(id)
   }
 
   updateFlow(input: Parsed<'update_flow'>): Flow {
@@ -190,7 +202,7 @@ export class GraphService {
       isoNow(),
     )
     this.announceFlow(id)
-    return this.flowNow(id)
+    return this.getFlow(id)
   }
 
   /**
@@ -212,9 +224,9 @@ export class GraphService {
     if (!this.db.transaction(() => this.store.unmarkDeleted(id)).immediate()) {
       throw new AppError('not_found', `flow ${id} is not waiting to be restored (never deleted, or gone for good)`)
     }
-    const flow = this.getFlow(id)
-    this.bus.emit('flow_updated', { flow })
-    return flow
+    // Shown again in the list and in full: nobody kept what changed while it was deleted.
+    this.announceFlow(id, true)
+    return this.getFlow(id)
   }
 
   /** Removes for good the deleted flows whose time to be restored has passed before `now`. */
@@ -451,7 +463,7 @@ export class GraphService {
   }
 
   /**
-   * A whole conversation from another app as a new flow, with one `flow_updated` at the end (an
+   * A whole conversation from another app as a new flow, with one `flow_changed` at the end (an
    * import of thousands of turns must not emit one event per node). Each node names its parents
    * by their place in `nodes`, which lists parents before children. Written in slices of about
    * 10 ms (kernel/slicedWrites.ts), each its own transaction, handing the event loop back between them: one
@@ -500,7 +512,7 @@ export class GraphService {
       this.dropUnfinishedImport(id)
       throw e
     }
-    this.announceFlow(id)
+    this.announceFlow(id, true)
     return { flow_id: id, node_ids: ids }
   }
 
@@ -696,7 +708,7 @@ export class GraphService {
   /** An edit, answered with the flow as it now is. */
   private editFlow(flowId: string, label: string, body: (rec: ChangeRecorder) => void): Flow {
     this.edit(flowId, label, body)
-    return this.flowNow(flowId)
+    return this.getFlow(flowId)
   }
 
   private edit(
@@ -743,33 +755,23 @@ export class GraphService {
   }
 
   /**
-   * `flow_updated` carries the whole flow, which takes milliseconds to read in a conversation of
-   * thousands of turns (18 ms at 5,000 nodes): it is sent once the current work is done, not in
-   * the middle of it — after a chat turn's request has left and its first text has come back (or
-   * a few milliseconds later), not before — and once for the edits of one turn of the event
-   * loop. The node events go at once. Writers of flows outside this service (a VizPrompt import)
-   * announce through here too.
+   * Tells every window what changed in the flow (`flow_changed`, flowPatches.ts): once for the
+   * edits of one turn of the event loop, after the current work is done — after a chat turn's
+   * request has left and its first text has come back (or a few milliseconds later), not before.
+   * The node events go at once. Writers of flows outside this service (a VizPrompt import)
+   * announce through here too; `whole`: too much changed to list, a window showing the flow
+   * reads it again.
    */
-  announceFlow(flowId: string): void {
+  announceFlow(flowId: string, whole = false): void {
     if (this.flowsToAnnounce.size === 0) whenFree(() => this.announceFlows())
-    this.flowsToAnnounce.set(flowId, null) // any copy read before this edit is out of date
+    this.flowsToAnnounce.set(flowId, whole || this.flowsToAnnounce.get(flowId) === true)
   }
 
   private announceFlows(): void {
-    const pending = [...this.flowsToAnnounce]
+    const due = new Map(this.flowsToAnnounce)
     this.flowsToAnnounce.clear()
     if (!this.db.open) return // closed meanwhile: nobody is listening
-    for (const [id, read] of pending) {
-      const flow = read ?? this.shapes.flow(id) // null: deleted meanwhile, and announced as such
-      if (flow) this.bus.emit('flow_updated', { flow })
-    }
-  }
-
-  /** The flow as it now is; an announcement already due sends this copy rather than read it again. */
-  private flowNow(flowId: string): Flow {
-    const flow = this.getFlow(flowId)
-    if (this.flowsToAnnounce.has(flowId)) this.flowsToAnnounce.set(flowId, flow)
-    return flow
+    for (const patch of this.patches.collect(due)) this.bus.emit('flow_changed', patch)
   }
 
   private checkEdge(flowId: string, from: string, to: string, connections: Flow['connections']): void {

@@ -43,6 +43,18 @@ export interface FlowRow {
   last_activity: string | null
 }
 
+/** The flows the conversation list shows: neither deleted ones waiting for Undo nor unfinished imports. */
+const LISTED_FLOWS = `SELECT f.id, f.name, f.description, f.created, f.updated, f.persona_id, f.pinned, f.name_source,
+         f.node_count, coalesce(f.last_activity, f.created) AS last_activity
+    FROM flows f
+   WHERE f.deleted IS NULL AND NOT EXISTS (SELECT 1 FROM flow_imports i WHERE i.flow_id = f.id)`
+
+type ListedRow = Omit<FlowSummary, 'pinned'> & { pinned: number }
+
+function listed(row: ListedRow): FlowSummary {
+  return { ...row, pinned: row.pinned === 1 }
+}
+
 /** Everything needed to put a node back exactly as it was (undo of a delete). */
 export interface NodeSnapshot {
   row: NodeRow
@@ -95,14 +107,14 @@ export class GraphStore {
    * the newest activity. Neither deleted flows waiting for Undo nor unfinished imports are listed.
    */
   listFlows(): FlowSummary[] {
-    const rows = this.sql(
-      `SELECT f.id, f.name, f.description, f.created, f.updated, f.persona_id, f.pinned, f.name_source,
-              f.node_count, coalesce(f.last_activity, f.created) AS last_activity
-         FROM flows f
-        WHERE f.deleted IS NULL AND NOT EXISTS (SELECT 1 FROM flow_imports i WHERE i.flow_id = f.id)
-        ORDER BY f.pinned DESC, last_activity DESC, f.name`,
-    ).all() as Array<Omit<FlowSummary, 'pinned'> & { pinned: number }>
-    return rows.map((r) => ({ ...r, pinned: r.pinned === 1 }))
+    const rows = this.sql(`${LISTED_FLOWS} ORDER BY f.pinned DESC, last_activity DESC, f.name`).all()
+    return (rows as ListedRow[]).map(listed)
+  }
+
+  /** One flow's row in the conversation list; null when the list leaves it out (deleted, being imported, gone). */
+  flowSummary(id: string): FlowSummary | null {
+    const row = this.sql(`${LISTED_FLOWS} AND f.id = ?`).get(id) as ListedRow | undefined
+    return row ? listed(row) : null
   }
 
   /** Names a placeholder-named flow (from its first prompt); a flow named otherwise is left as it is. */

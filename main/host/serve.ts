@@ -68,6 +68,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       port: options.port,
       staticDir: options.staticDir,
       eventFlows: graphEventFlows(core.graph),
+      wholeFlow: (flowId) => core.graph.wholeFlow(flowId),
       api: { useToken: (t) => core.apiTokens.use(t), version, rateLimits: options.rateLimits },
       log: options.log,
     })

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocket, WebSocketServer } from 'ws'
+import type { Flow, FlowPatch } from '@shared/contract'
 import type { WireEvent } from '@shared/wire'
 import { TOKEN_COOKIE, checkRequest, presentedToken, type Refusal } from './auth'
 import type { EventBus } from '../kernel/events'
@@ -10,6 +11,7 @@ import { flowsNamedInEvent } from './eventFlows'
 import { EVENTS_STREAM_PATH, streamEvents } from './eventStream'
 import { authorizeApi, httpApi, type HttpApiOptions } from './httpApi'
 import { staleTokenLanguage, staleTokenPage, wantsPage } from './staleTokenPage'
+import { seedFlowUpdates } from './seedFlowUpdates'
 import { resolveStatic, sendFile } from './staticFiles'
 import { WireSession, type EventFlows } from './wireSession'
 
@@ -25,6 +27,8 @@ export interface HostOptions {
   api?: Omit<HttpApiOptions, 'router' | 'bus' | 'uiToken'>
   /** Which flows an event is about, for subscriptions to one flow; default: those its data names. */
   eventFlows?: EventFlows
+  /** A flow whole, for the seed's clients subscribed to `flow_updated`; absent: they hear none. */
+  wholeFlow?: (flowId: string) => Flow | null
   log?: (message: string) => void
 }
 
@@ -162,6 +166,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     )
   }
 
+  const seedFlowUpdate = options.wholeFlow ? seedFlowUpdates(options.wholeFlow) : null
   wss.on('connection', (ws: WebSocket) => {
     const session = new WireSession(router, options.eventFlows ?? flowsNamedInEvent, (reply) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply))
@@ -171,9 +176,14 @@ export async function startHost(options: HostOptions): Promise<Host> {
     // its socket; unheard, it would end the process and every other tab's connection with it.
     // ws has already closed this connection with the matching code: only say what happened.
     ws.on('error', (e: Error & { code?: string }) => log(`[host] closed a WebSocket: ${e.code ?? e.message}`))
+    const send = (event: WireEvent['event'], data: unknown) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, data } satisfies WireEvent))
+    }
     const stopListening = bus.listen((event, data) => {
-      if (session.hears(event, data) && ws.readyState === ws.OPEN)
-        ws.send(JSON.stringify({ event, data } satisfies WireEvent))
+      if (session.hears(event, data)) send(event, data)
+      if (event !== 'flow_changed' || !seedFlowUpdate) return
+      const whole = seedFlowUpdate(data as FlowPatch, (named) => session.hears('flow_updated', named))
+      if (whole) send('flow_updated', whole)
     })
     ws.on('close', stopListening)
     ws.on('message', (raw, isBinary) => session.receive(isBinary ? null : raw.toString()))

@@ -37,14 +37,12 @@ export function createStory(deps: StoryDeps & { jobs: JobService; chat: ChatServ
       const status = data as { node_id: string; state: string }
       if (status.state !== 'done') return
       for (const flowId of deps.graph.flowsOfNode(status.node_id)) memory.answered(flowId, status.node_id)
-    } else if (event === 'flow_updated') {
-      const { flow } = data as { flow: { id: string } }
+    } else if (event === 'flow_changed') {
+      const { flow_id: flowId } = data as { flow_id: string }
       try {
-        service.flowChanged(flow.id)
+        service.flowChanged(flowId)
       } catch (e) {
-        deps.log(
-          `[story] could not keep play standing in flow ${flow.id}: ${e instanceof Error ? e.message : String(e)}`,
-        )
+        deps.log(`[story] could not keep play standing in flow ${flowId}: ${e instanceof Error ? e.message : String(e)}`)
       }
     } else if (event === 'job_progress') {
       const progress = data as { job_id: string; state: string }

@@ -116,8 +116,40 @@ export const Flow = FlowSummary.omit({ node_count: true, pinned: true, name_sour
 export type Flow = z.infer<typeof Flow>
 
 /** Everything the canvas needs in one answer. */
-export const FlowGraph = z.object({ flow: Flow, nodes: z.array(Node) })
+export const FlowGraph = z.object({
+  flow: Flow,
+  nodes: z.array(Node),
+  /** The flow's last announced version (`flow_changed`): the next change names it as its `previous`. */
+  version: z.number().int(),
+})
 export type FlowGraph = z.infer<typeof FlowGraph>
+
+/**
+ * What changed in a flow's shape since its previous announcement, as it now is: applied to the
+ * flow at `previous` it gives the flow at `version` (shared/flowPatch.ts). Every part is the
+ * current state of what it names, so applying a change the flow already holds changes nothing.
+ */
+export const FlowPatch = z.object({
+  flow_id: Id,
+  /** This announcement; the flow's next one names it as its `previous`. */
+  version: z.number().int(),
+  /** The version this patch follows: a window holding another one missed a change and reads the flow again. */
+  previous: z.number().int(),
+  /** Too much changed to list (an import, a restore): a window showing the flow reads it again. */
+  whole: z.boolean(),
+  /** The flow's own fields as they now are. */
+  flow: Flow.omit({ nodes: true, connections: true }),
+  /** Its row in the conversation list; null when the list leaves it out (being imported, deleted). */
+  summary: FlowSummary.nullable(),
+  /** Members added or changed (moved, pinned), as they now are, by index. */
+  members: z.array(FlowMember),
+  /** Nodes that left the flow. */
+  removed: z.array(Id),
+  /** Nodes whose incoming connections changed; `connections` holds all of those now into them. */
+  targets: z.array(Id),
+  connections: z.array(Connection),
+})
+export type FlowPatch = z.infer<typeof FlowPatch>
 
 export const FlowName = DisplayName(200)
 export const FlowDescription = z.string().max(10_000)
@@ -398,7 +430,12 @@ export const graphEvents = {
   node_updated: z.object({ node: Node }),
   /** Reply text as it streams; `delta` is appended to the node's response. */
   node_stream: z.object({ node_id: Id, delta: z.string() }),
-  /** The flow's shape changed: nodes added or removed, edges, pins, positions, name. */
+  /**
+   * The whole flow, as the VizPrompt seed's clients hear it: sent over the WebSocket only to a
+   * client that subscribed to it, made from `flow_changed` (the app itself listens to that).
+   */
   flow_updated: z.object({ flow: Flow }),
+  /** The flow's shape changed: nodes added or removed, edges, pins, positions, name; only what changed. */
+  flow_changed: FlowPatch,
   flow_deleted: z.object({ id: Id }),
 } as const satisfies EventSpecs

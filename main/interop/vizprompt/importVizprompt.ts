@@ -203,5 +203,6 @@ function announce({ graph, bus }: VizpromptDeps, applied: Applied): void {
     const tags = [...new Set(node.metadata.tags)]
     bus.emit('node_updated', { node: { ...node, metadata: { ...node.metadata, tags } } })
   }
-  for (const id of applied.flows) graph.announceFlow(id)
+  // An import is whole-flow by nature: a window showing one of its flows reads it again.
+  for (const id of applied.flows) graph.announceFlow(id, true)
 }

@@ -51,6 +51,7 @@ function linkedStore() {
       connections: [{ from: N1, to: N2 }],
     },
     nodes: [node(N1, '2026-01-01T00:00:00Z'), node(N2, '2026-01-02T00:00:00Z')],
+    version: 1,
   }
   const fake = fakeClient((method, input) => {
     if (method === 'list_flows') return { ok: true, value: [summary(F, 'Trip'), summary(OTHER, 'Other')] }

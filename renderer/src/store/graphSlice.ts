@@ -1,7 +1,9 @@
 import i18next from 'i18next'
 import type { StateCreator } from 'zustand'
-import type { ContextPreview, Flow, FlowMember, FlowSummary, Node, Position } from '@shared/contract'
+import type { ContextPreview, Flow, FlowGraph, FlowMember, FlowPatch, FlowSummary, Node, Position } from '@shared/contract'
+import { withListed } from '@shared/flowList'
 import type { App } from './index'
+import { mergeText, patchGraph } from './flowPatching'
 
 export interface UndoState {
   can_undo: boolean
@@ -15,6 +17,8 @@ export interface GraphSlice {
   flowId: string | null
   /** The open flow's shape: members (positions, pins) and connections. */
   flow: Flow | null
+  /** The version of the open flow the store holds (`flow_changed`); null while none is open. */
+  flowVersion: number | null
   /** Content of the open flow's nodes, by id. Node cards select their own entry. */
   nodes: Record<string, Node>
   selectedId: string | null
@@ -58,6 +62,8 @@ export interface GraphSlice {
   redoEdit(): Promise<void>
   previewContext(prompt: string): Promise<void>
   applyFlow(flow: Flow): void
+  /** One `flow_changed`: applied in place when it follows the version held, else the open flow is read again once. */
+  applyFlowPatch(patch: FlowPatch): void
   upsertNode(node: Node, flowId?: string): void
 }
 
@@ -70,6 +76,23 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
     const state = await get().invoke('get_undo_state', { flow_id: flowId })
     if (state && get().flowId === flowId) set({ undo: state })
   }
+  /** A reload of the open flow under way, and the patches heard meanwhile (applied after it, in order). */
+  let reloading: { flowId: string; heard: FlowPatch[] } | null = null
+
+  async function reloadFlow(flowId: string) {
+    if (reloading?.flowId === flowId) return
+    const current = { flowId, heard: [] as FlowPatch[] }
+    reloading = current
+    const graph = await get().invoke('load_flow', { id: flowId })
+    if (reloading === current) reloading = null
+    if (!graph || get().flowId !== flowId) return
+    // The cards as read: events may have been missed for them too.
+    set({ nodes: contentOf(graph) })
+    get().applyFlow(graph.flow)
+    set({ flowVersion: graph.version })
+    for (const patch of current.heard) get().applyFlowPatch(patch)
+  }
+
   function withFlow<T>(fn: (flowId: string) => Promise<T>): Promise<T | null> {
     const flowId = get().flowId
     return flowId ? fn(flowId) : Promise.resolve(null)
@@ -79,6 +102,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
     flows: [],
     flowId: null,
     flow: null,
+    flowVersion: null,
     nodes: {},
     selectedId: null,
     activeIds: new Set(),
@@ -117,6 +141,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
         set({
           flowId: null,
           flow: null,
+          flowVersion: null,
           nodes: {},
           members: {},
           parentIds: new Set(),
@@ -130,13 +155,13 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
       }
       const graph = await get().invoke('load_flow', { id })
       if (!graph) return
-      const nodes: Record<string, Node> = {}
-      for (const n of graph.nodes) nodes[n.id] = n
+      const nodes = contentOf(graph)
       // Open on the newest leaf: where a returning user most likely left off.
       const latest = graph.nodes.reduce<Node | null>((a, n) => (!a || n.timestamp > a.timestamp ? n : a), null)
       set({
         flowId: id,
         flow: graph.flow,
+        flowVersion: graph.version,
         ...shape(graph.flow, {}),
         nodes,
         positions: {},
@@ -276,12 +301,40 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
       void refreshUndo()
     },
 
+    applyFlowPatch(patch) {
+      set((s) => ({ flows: withListed(s.flows, patch.flow_id, patch.summary) }))
+      const s = get()
+      if (patch.flow_id !== s.flowId || !s.flow) return
+      if (reloading?.flowId === patch.flow_id) {
+        reloading.heard.push(patch)
+        return
+      }
+      // Already held (a reload read past it): every part of a patch is a current state.
+      if (s.flowVersion !== null && patch.version <= s.flowVersion) return
+      if (patch.whole || patch.previous !== s.flowVersion) {
+        void reloadFlow(patch.flow_id)
+        return
+      }
+      const { flow, members, nodes, parentIds, merges, selectedId, activeIds } = s
+      set({
+        ...patchGraph({ flow, members, nodes, parentIds, merges, selectedId, activeIds }, patch, pathTo),
+        flowVersion: patch.version,
+      })
+      void refreshUndo()
+    },
+
     upsertNode(node, flowId) {
       if (flowId && flowId !== get().flowId) return
       get().discardStream(node.id)
       set((s) => ({ nodes: { ...s.nodes, [node.id]: node } }))
     },
   }
+}
+
+function contentOf(graph: FlowGraph): Record<string, Node> {
+  const nodes: Record<string, Node> = {}
+  for (const n of graph.nodes) nodes[n.id] = n
+  return nodes
 }
 
 /** Members by id, reusing unchanged ones so only the cards that changed re-render. */
@@ -305,14 +358,8 @@ function shape(flow: Flow, previous: Record<string, FlowMember>) {
     if (list) list.push(index)
     else parents.set(c.to, [index])
   }
-  // A string per merge ("#2 + #5"), equal from one update to the next, so unchanged cards stay as they were.
   const merges: Record<string, string> = {}
-  for (const [id, list] of parents)
-    if (list.length > 1)
-      merges[id] = list
-        .sort((a, b) => a - b)
-        .map((i) => `#${i}`)
-        .join(' + ')
+  for (const [id, list] of parents) if (list.length > 1) merges[id] = mergeText(list)
   return { members, parentIds: new Set(flow.connections.map((c) => c.from)), merges }
 }
 

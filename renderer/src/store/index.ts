@@ -86,10 +86,7 @@ export function createAppStore(client: Client): AppStore {
   client.on('chat_status', ({ node_id, state, message }) =>
     store.getState().setReplyStatus(node_id, { state, message }),
   )
-  client.on('flow_updated', ({ flow }) => {
-    store.getState().applyFlow(flow)
-    void store.getState().loadFlows()
-  })
+  client.on('flow_changed', (patch) => store.getState().applyFlowPatch(patch))
   client.on('flow_deleted', ({ id }) => {
     void store.getState().loadFlows()
     if (store.getState().flowId === id) void store.getState().openFlow(null)

@@ -40,7 +40,7 @@ function graph(id: string, persona: string, nodeId: string): FlowGraph {
     nodes: [{ index: 1, id: nodeId, position: null, pinned: false }],
     connections: [],
   }
-  return { flow, nodes: [node(nodeId, nodeId)] }
+  return { flow, nodes: [node(nodeId, nodeId)], version: 1 }
 }
 
 function story(id: string, flowId: string, at: string, name: string): Story {
