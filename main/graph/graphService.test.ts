@@ -286,11 +286,11 @@ describe('events', () => {
     g.events.length = 0
     const id = g.add(f, 'hello')
     await g.settled()
-    expect(g.events.map((e) => e.event)).toEqual(['node_created', 'flow_updated'])
+    expect(g.events.map((e) => e.event)).toEqual(['node_created', 'flow_changed'])
     const created = graphEvents.node_created.parse(g.events[0]!.data)
     expect(created).toMatchObject({ flow_id: f, node: { id, prompt: 'hello' } })
-    const { flow } = graphEvents.flow_updated.parse(g.events[1]!.data)
-    expect(flow.nodes.map((m) => m.id)).toEqual([id])
+    const patch = graphEvents.flow_changed.parse(g.events[1]!.data)
+    expect(patch.members.map((m) => m.id)).toEqual([id])
   })
 
   it('announces an edited node and an edge change', async () => {
@@ -302,18 +302,22 @@ describe('events', () => {
     g.events.length = 0
     g.graph.updateNode({ id: a, tags: ['t'] })
     await g.settled()
-    expect(g.events.map((e) => e.event)).toEqual(['node_updated', 'flow_updated'])
+    expect(g.events.map((e) => e.event)).toEqual(['node_updated', 'flow_changed'])
     expect(graphEvents.node_updated.parse(g.events[0]!.data).node.metadata.tags).toEqual(['t'])
 
     g.events.length = 0
     const answered = g.graph.connect({ flow_id: f, source_id: a, target_id: b })
     await g.settled()
-    expect(g.events.map((e) => e.event)).toEqual(['flow_updated'])
-    expect(graphEvents.flow_updated.parse(g.events[0]!.data).flow).toEqual(answered)
+    expect(g.events.map((e) => e.event)).toEqual(['flow_changed'])
+    expect(graphEvents.flow_changed.parse(g.events[0]!.data)).toMatchObject({
+      targets: [b],
+      connections: [{ from: a, to: b }],
+      members: [],
+    })
     expect(answered.connections).toEqual([{ from: a, to: b }])
   })
 
-  it('announces the edits of one turn of work as one flow_updated, after the node events, with the last shape', async () => {
+  it('announces the edits of one turn of work as one flow_changed, after the node events, with the last shape', async () => {
     const g = setup()
     const f = g.flow()
     const gone = g.flow('gone')
@@ -332,10 +336,10 @@ describe('events', () => {
     ])
     await g.settled()
     const announced = g.events
-      .filter((e) => e.event === 'flow_updated')
-      .map((e) => graphEvents.flow_updated.parse(e.data).flow)
-    expect(announced.map((flow) => flow.id)).toEqual([f]) // the deleted flow is not announced again
-    expect(announced[0]!.nodes.map((m) => [m.id, m.pinned])).toEqual([
+      .filter((e) => e.event === 'flow_changed')
+      .map((e) => graphEvents.flow_changed.parse(e.data))
+    expect(announced.map((patch) => patch.flow_id)).toEqual([f]) // the deleted flow is not announced again
+    expect(announced[0]!.members.map((m) => [m.id, m.pinned])).toEqual([
       [a, true],
       [b, false],
       [c, false],
@@ -344,6 +348,7 @@ describe('events', () => {
       { from: a, to: b },
       { from: b, to: c },
     ])
+    expect(announced[0]!.removed).toEqual([])
   })
 
   it('announces a deleted flow', () => {

@@ -173,9 +173,9 @@ describe('undo and redo', () => {
       .map((e) => graphEvents.node_created.parse(e.data))
     expect(created.map((c) => c.node.id).sort()).toEqual([merge, tail].sort())
     expect(created.every((c) => c.flow_id === f)).toBe(true)
-    expect(g.events.at(-1)?.event).toBe('flow_updated')
-    const { flow } = graphEvents.flow_updated.parse(g.events.at(-1)!.data)
-    expect(flow.nodes.map((m) => m.id)).toContain(merge)
+    expect(g.events.at(-1)?.event).toBe('flow_changed')
+    const patch = graphEvents.flow_changed.parse(g.events.at(-1)!.data)
+    expect(patch.members.map((m) => m.id)).toContain(merge)
 
     g.graph.updateNode({ id: tail, prompt: 'changed' })
     g.events.length = 0

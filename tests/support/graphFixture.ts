@@ -26,7 +26,7 @@ export interface GraphFixture {
   share(nodeId: string, flowId: string, position?: { x: number; y: number }): void
   /** As if the summary job had just run: the node's summary (every node's when none is named) is built and fresh. */
   summarise(nodeId?: string, text?: string): void
-  /** Once the flows edited so far have been announced (`flow_updated` follows the work of a turn of the event loop). */
+  /** Once the flows edited so far have been announced (`flow_changed` follows the work of a turn of the event loop). */
   settled(): Promise<void>
 }
 

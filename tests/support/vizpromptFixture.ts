@@ -50,10 +50,11 @@ export function readTree(dir: string): Map<string, Buffer> {
 }
 
 /** Everything the graph holds, flow by flow, for "nothing changed" checks. */
-export function dump(core: Core): { flows: FlowGraph[]; nodeRows: number } {
+export function dump(core: Core): { flows: Array<Omit<FlowGraph, 'version'>>; nodeRows: number } {
   const flows = core.graph
     .listFlows()
-    .map((f) => core.graph.loadFlow(f.id))
+    // What the flows hold, not when they were last announced.
+    .map((f) => ({ flow: core.graph.getFlow(f.id), nodes: core.graph.loadFlow(f.id).nodes }))
     .sort((a, b) => (a.flow.id < b.flow.id ? -1 : 1))
   const { n } = core.db.prepare('SELECT count(*) AS n FROM nodes').get() as { n: number }
   return { flows, nodeRows: n }

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Flow } from '@shared/contract'
+import type { FlowPatch } from '@shared/contract'
 import type { Core } from '../../core'
 import { exportVizprompt, importVizprompt, VizpromptError } from './index'
 import { buildFlow, dump, readTree, useVizprompt, type Fixture } from '../../../tests/support/vizpromptFixture'
@@ -156,18 +156,18 @@ describe('importing over existing data', () => {
         .replace(/ {2}- index: 5\n {4}id: .*\n/, '')
         .replace('  - from: 4\n    to: 5\n', ''),
     )
-    const announced: Flow[] = []
+    const announced: FlowPatch[] = []
     source.bus.listen((event, data) => {
-      if (event === 'flow_updated') announced.push((data as { flow: Flow }).flow)
+      if (event === 'flow_changed') announced.push(data as FlowPatch)
     })
     const summary = await importVizprompt(source, dir)
     expect(summary).toMatchObject({ flows: 1, removed: [ids[4]] })
     const flow = source.graph.getFlow(source.graph.listFlows()[0]!.id)
     expect(flow.nodes.map((m) => m.id)).toEqual(ids.slice(0, 4))
     expect(flow.updated).toBe('2099-01-01T00:00:00+09:00')
-    // Open windows are told, once, with the flow as the import left it.
+    // Open windows are told, once, to read the flow as the import left it.
     await new Promise((resolve) => setImmediate(resolve))
-    expect(announced).toEqual([flow])
+    expect(announced).toMatchObject([{ flow_id: flow.id, whole: true, flow: { updated: flow.updated } }])
   })
 })
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Flow, Node } from '@shared/contract'
+import type { Flow, FlowPatch, Node } from '@shared/contract'
 import { fakeClient } from '../store/fakeClient'
 import { createAppStore, type App, type AppStore } from '../store'
 import { command, nodeCommand, nodeCommandLabel, nodeCommands } from './commands'
@@ -63,7 +63,7 @@ function graphClient(options: { retryFails?: boolean } = {}) {
 function openStore(options: { retryFails?: boolean } = {}) {
   const fake = graphClient(options)
   const store = createAppStore(fake.client)
-  store.setState({ flowId: 'f1', positions: { a: { x: 0, y: 0 }, b: { x: 0, y: 260 } } })
+  store.setState({ flowId: 'f1', flowVersion: 1, positions: { a: { x: 0, y: 0 }, b: { x: 0, y: 260 } } })
   store.getState().applyFlow(flowOf(false))
   store.getState().upsertNode(node('a', 'Plan a trip', 'Where to?'))
   store.getState().upsertNode(node('b', 'Where to?', 'Lisbon'))
@@ -135,7 +135,19 @@ describe('node commands', () => {
     await until(store, () => calls.some((c) => c.method === 'set_pinned'))
     expect(calls.find((c) => c.method === 'set_pinned')!.input).toEqual({ flow_id: 'f1', node_id: 'b', pinned: true })
 
-    emit('flow_updated', { flow: flowOf(true) })
+    const { nodes, connections: _, ...fields } = flowOf(true)
+    emit('flow_changed', {
+      flow_id: 'f1',
+      version: 2,
+      previous: 1,
+      whole: false,
+      flow: fields,
+      summary: null,
+      members: nodes.filter((m) => m.id === 'b'),
+      removed: [],
+      targets: [],
+      connections: [],
+    } satisfies FlowPatch)
     expect(nodeCommandLabel(pin, store.getState(), 'b')).toBe('graph.unpin')
     pin.run(store.getState(), 'b')
     await until(store, () => calls.filter((c) => c.method === 'set_pinned').length === 2)
