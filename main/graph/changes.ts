@@ -10,6 +10,8 @@ export class ChangeRecorder {
   readonly changes: Change[] = []
   /** Nodes whose content or presence changed, for the events sent afterwards. */
   readonly touched = new Set<string>()
+  /** Nodes that joined the flow (new, or shared from another): windows learn their content with them. */
+  readonly joined = new Set<string>()
 
   constructor(
     private readonly store: GraphStore,
@@ -42,6 +44,7 @@ export class ChangeRecorder {
       },
       [node.id],
     )
+    this.joined.add(node.id)
   }
 
   /** Takes a node out of this flow (and deletes it if no other flow holds it), with its edges. */

@@ -439,24 +439,19 @@ export class GraphService {
     for (const p of parents) this.requireMember(input.flow_id, p, 'parent')
     const id = randomUUID()
     const write = () => {
-      this.edit(
-        input.flow_id,
-        'add node',
-        (rec) => {
-          rec.addNode(
-            { id, timestamp: isoNow(), prompt: input.prompt, response: input.response ?? '', model: input.model ?? '' },
-            dedupe(input.tags ?? []),
-            input.position ?? null,
-          )
-          for (const p of parents) rec.addEdge(p, id)
-          // A flow still called "New conversation" is named by its first prompt that has text.
-          if (this.store.flowRow(input.flow_id)?.name_source === 'placeholder') {
-            const name = nameFromPrompt(input.prompt)
-            if (name) this.store.nameFromPrompt(input.flow_id, name)
-          }
-        },
-        { created: id },
-      )
+      this.edit(input.flow_id, 'add node', (rec) => {
+        rec.addNode(
+          { id, timestamp: isoNow(), prompt: input.prompt, response: input.response ?? '', model: input.model ?? '' },
+          dedupe(input.tags ?? []),
+          input.position ?? null,
+        )
+        for (const p of parents) rec.addEdge(p, id)
+        // A flow still called "New conversation" is named by its first prompt that has text.
+        if (this.store.flowRow(input.flow_id)?.name_source === 'placeholder') {
+          const name = nameFromPrompt(input.prompt)
+          if (name) this.store.nameFromPrompt(input.flow_id, name)
+        }
+      })
       return this.getNode(id)
     }
     return { id, write }
@@ -711,12 +706,7 @@ export class GraphService {
     return this.getFlow(flowId)
   }
 
-  private edit(
-    flowId: string,
-    label: string,
-    body: (rec: ChangeRecorder) => void,
-    options: { created?: string } = {},
-  ): void {
+  private edit(flowId: string, label: string, body: (rec: ChangeRecorder) => void): void {
     const rec = new ChangeRecorder(this.store, flowId)
     this.db
       .transaction(() => {
@@ -728,7 +718,8 @@ export class GraphService {
     for (const id of rec.touched) {
       const node = this.store.node(id)
       if (!node) continue
-      if (id === options.created) this.bus.emit('node_created', { flow_id: flowId, node })
+      // A new node, or one shared into the flow: windows showing it learn its content with it.
+      if (rec.joined.has(id)) this.bus.emit('node_created', { flow_id: flowId, node })
       else this.bus.emit('node_updated', { node })
     }
     this.announceFlow(flowId)

@@ -1,0 +1,119 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import type { EventName } from '@shared/contract'
+import type { Result } from '@shared/errors'
+import type { Client } from '../renderer/src/bridge'
+import { createAppStore, type AppStore } from '../renderer/src/store'
+import { pathTo } from '../renderer/src/store/graphSlice'
+import type { Core } from '../main/core'
+import { randomGraphEdit } from './support/randomGraphEdits'
+import { seededRandom } from './support/seededRandom'
+import { useLlmCore, type LlmHarness } from './support/llmCore'
+
+// The renderer's store keeps the open flow by the host's events alone (flow_changed, node events,
+// streamed text). After any sequence of edits — chat turns streaming from a model over HTTP,
+// retries, edits of a prompt, re-parents, merges, deletes, undo and redo — it must hold what a
+// store that opens the flow afresh holds: the store is held to the host's full reload.
+
+const start = useLlmCore()
+
+beforeAll(() => {
+  const kept = new Map<string, string>()
+  vi.stubGlobal('localStorage', {
+    getItem: (k: string) => kept.get(k) ?? null,
+    setItem: (k: string, v: string) => void kept.set(k, v),
+    removeItem: (k: string) => void kept.delete(k),
+  })
+})
+
+/** The renderer's bridge to a core in this process: calls through the router, events as a socket delivers them (copied, in order). */
+function coreClient(core: Core): Client {
+  const listeners = new Map<string, Set<(d: unknown) => void>>()
+  core.bus.listen((event, data) => {
+    for (const l of listeners.get(event) ?? []) l(structuredClone(data))
+  })
+  return {
+    transport: 'websocket',
+    invoke: (async (method: string, input: unknown): Promise<Result<unknown>> =>
+      structuredClone(await core.router.call(method, input, { transport: 'ws' }))) as Client['invoke'],
+    on: (event: EventName, listener) => {
+      const set = listeners.get(event) ?? new Set()
+      listeners.set(event, set)
+      set.add(listener as (d: unknown) => void)
+      return () => set.delete(listener as (d: unknown) => void)
+    },
+    state: () => 'connected',
+    onState: () => () => {},
+    close: () => {},
+  }
+}
+
+/** What a window shows of the open flow, and the conversation list. */
+function shown(store: AppStore) {
+  const s = store.getState()
+  const ids = new Set(s.flow?.nodes.map((m) => m.id))
+  return {
+    flow: s.flow,
+    version: s.flowVersion,
+    members: s.members,
+    parentIds: [...s.parentIds].sort(),
+    merges: s.merges,
+    // Content of every card of the flow (a card of a node no longer in it is not shown).
+    nodes: Object.fromEntries(Object.entries(s.nodes).filter(([id]) => ids.has(id))),
+    flows: s.flows,
+  }
+}
+
+/** A chat turn, or a retry, answered by the fake model in chunks; resolves once the reply has landed. */
+async function chatTurn(h: LlmHarness, step: number, input: Record<string, unknown>, method: string) {
+  h.fake.script({ provider: 'openai', times: 1, reply: `Reply ${step}`, chunks: [`Reply `, `${step}`] })
+  const done = h.next('chat_status', (d) => d.state === 'done' || d.state === 'failed')
+  await h.call(method, input)
+  await done
+}
+
+/** Until what is due has gone out: the announcement, the last node events. */
+async function settled(): Promise<void> {
+  for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve))
+}
+
+describe("the renderer's store kept by events", () => {
+  it('holds the flow a full reload reads, after 120 random edits with chat turns streaming', async () => {
+    const h = await start()
+    const client = coreClient(h.core)
+    const live = createAppStore(client)
+    const graph = h.core.graph
+    const a = graph.createFlow({ name: 'a' }).id
+    const b = graph.createFlow({ name: 'b' }).id
+    await live.getState().loadFlows()
+    await live.getState().openFlow(a)
+    const next = seededRandom(20261127)
+    let reads = 0
+    const counted = client.invoke
+    client.invoke = ((method: string, input: unknown) => {
+      if (method === 'load_flow') reads++
+      return counted(method as never, input as never)
+    }) as Client['invoke']
+
+    for (let step = 0; step < 120; step++) {
+      const nodes = graph.store.flow(a)!.nodes
+      const any = nodes[Math.floor(next() * nodes.length)]
+      const roll = next()
+      if (roll < 0.25) {
+        await chatTurn(h, step, { flow_id: a, prompt: `Turn ${step}`, ...(any ? { parent_id: any.id } : {}) }, 'chat_send')
+      } else if (roll < 0.35 && any) {
+        await chatTurn(h, step, { node_id: any.id, flow_id: a }, 'chat_retry')
+      } else randomGraphEdit(graph, next, [a, b], step)
+      await settled()
+
+      const fresh = createAppStore(client)
+      await fresh.getState().loadFlows()
+      await fresh.getState().openFlow(a)
+      expect(shown(live), `after step ${step}`).toEqual(shown(fresh))
+      const s = live.getState()
+      // The highlighted path follows the edits too.
+      expect(s.activeIds, `after step ${step}`).toEqual(s.selectedId ? pathTo(s.flow!, s.selectedId) : new Set())
+    }
+    // The fresh stores' opens only: the live one never had to read the flow again.
+    expect(reads).toBe(120)
+  }, 120_000)
+})
