@@ -3,7 +3,7 @@
 import { join } from 'node:path'
 import { appMigrations } from '../../main/db/migrations'
 import { openDatabase } from '../../main/db/open'
-import { GraphService } from '../../main/graph/graphService'
+import { GraphService, type PathMembers } from '../../main/graph/graphService'
 import { EventBus } from '../../main/kernel/events'
 import { UnitKind } from '../../main/memory/enums'
 import { reachOf } from '../../main/memory/reach'
@@ -58,7 +58,7 @@ export function reachPacks(
     let packs = 0
     const withRule = (query: string) => {
       // As a reply's pack: the path walked when first asked (the graph keeps it), the roots kept.
-      let walked: ReadonlySet<string> | null = null
+      let walked: PathMembers | null = null
       const path = reachOf(graph, {
         onPath: (id) => (walked ??= graph.pathTo(flow, node)).has(id),
         nodeIds: [node],

@@ -43,6 +43,26 @@ describe('the path above a turn, kept between turns', () => {
     expect([...g.graph.pathTo(f, ids.at(-1)!)].sort()).toEqual([...fresh.pathTo(f, ids.at(-1)!)].sort())
   })
 
+  it('keeps each turn to its own path when turns below one node share what is above it (a retry)', () => {
+    const g = setup()
+    const f = g.flow()
+    const [root, a1] = g.chain(f, 'root', 'a1') as [string, string]
+    expect(prompts(g, historyBelow(g, f, a1))).toEqual(['root', 'a1'])
+    const a2 = g.add(f, 'a2', [a1])
+    expect(prompts(g, historyBelow(g, f, a2))).toEqual(['root', 'a1', 'a2'])
+    // A second child of a1 while a2's path already runs on past it.
+    const b2 = g.add(f, 'b2', [a1])
+    expect(prompts(g, historyBelow(g, f, b2))).toEqual(['root', 'a1', 'b2'])
+    const a3 = g.add(f, 'a3', [a2])
+    expect(prompts(g, historyBelow(g, f, a3))).toEqual(['root', 'a1', 'a2', 'a3'])
+    expect(g.graph.pathTo(f, a1).has(a2)).toBe(false)
+    expect(g.graph.pathTo(f, a2).has(a3)).toBe(false)
+    expect(g.graph.pathTo(f, b2).has(a2)).toBe(false)
+    expect(g.graph.pathTo(f, a3).has(b2)).toBe(false)
+    expect([...g.graph.pathTo(f, a3)]).toEqual([root, a1, a2, a3])
+    expect(g.graph.pathTo(f, a2).size).toBe(3)
+  })
+
   it('follows a turn dragged onto another branch, and back by undo', () => {
     const g = setup()
     const f = g.flow()

@@ -4,24 +4,103 @@ import { ChangeLogReader } from './changeLog'
 import { activePath } from './dag'
 import type { GraphStore } from './graphStore'
 
+/** The nodes of a path, as a set: what `has` and `size` ask of it. */
+export interface PathMembers extends Iterable<string> {
+  has(id: string): boolean
+  readonly size: number
+}
+
+/** The nodes of a path in order, oldest first, as arrays read them. */
+export interface PathOrder {
+  readonly length: number
+  at(index: number): string | undefined
+  slice(start?: number, end?: number): string[]
+}
+
 /** What is above one node of a flow: what its prompt's context and its memory path are made of. */
 export interface NodeAncestry {
   flowId: string
-  /** Every connection into the node and into its ancestors. */
-  edges: readonly Connection[]
+  /** Every connection into the node and into its ancestors (made when asked: a turn needs it only below a merge). */
+  readonly edges: readonly Connection[]
   /** The node's active path, oldest first: each node after its parents (ties by time), the node itself last. */
-  order: readonly string[]
+  order: PathOrder
   /** The same nodes as a set. */
-  members: ReadonlySet<string>
+  members: PathMembers
+  /** Path nodes this ancestry added to what it shares with its parent's: what keeping it costs. */
+  owned: number
+}
+
+/**
+ * A path's nodes and edges, shared by the ancestries of a chain of turns: a turn below a kept
+ * node extends its parent's arrays in place (each ancestry sees only its own length of them)
+ * rather than copying 20,000 ids, a set and the edges for every prompt. A second child of the
+ * same node (a retry, a branch) finds the arrays already extended and copies its part once.
+ */
+class SharedPath {
+  readonly order: string[] = []
+  readonly position = new Map<string, number>()
+  readonly edges: Connection[] = []
+
+  view(length: number, edgeCount: number, flowId: string, owned: number): NodeAncestry {
+    const shared = this
+    let edges: readonly Connection[] | null = null
+    const order = pathPrefix(shared.order, length)
+    const members: PathMembers = {
+      has: (id) => (shared.position.get(id) ?? length) < length,
+      size: length,
+      *[Symbol.iterator]() {
+        for (let i = 0; i < length; i++) yield shared.order[i]!
+      },
+    }
+    return {
+      flowId,
+      get edges() {
+        return (edges ??= shared.edges.slice(0, edgeCount))
+      },
+      order,
+      members,
+      owned,
+    }
+  }
+
+  /** Ends this path where a view of `length` nodes and `edgeCount` edges does: nothing shares what is after. */
+  endsAt(length: number, edgeCount: number): boolean {
+    return this.order.length === length && this.edges.length === edgeCount
+  }
+
+  push(nodeId: string, edges: readonly Connection[]): void {
+    this.position.set(nodeId, this.order.length)
+    this.order.push(nodeId)
+    this.edges.push(...edges)
+  }
+}
+
+/** The first `length` nodes of a path, read in place. */
+export function pathPrefix(order: PathOrder, length: number): PathOrder {
+  const clamp = (i: number) => (i < 0 ? Math.max(0, length + i) : Math.min(i, length))
+  return {
+    length,
+    at: (index) => {
+      const i = index < 0 ? length + index : index
+      return i >= 0 && i < length ? order.at(i) : undefined
+    },
+    slice: (start = 0, end = length) => order.slice(clamp(start), clamp(end)),
+  }
+}
+
+interface Kept {
+  ancestry: NodeAncestry
+  path: SharedPath
+  edgeCount: number
 }
 
 /** Nodes whose ancestry is kept: the turns being answered and previewed in the open flows. */
 const KEPT = 16
 /**
- * And at most this many path nodes in all of them. Each kept path is arrays and a set of its own
- * (~60 bytes a node), so sixteen paths of a 10,000-turn conversation held ~10 MB, 1 KB a turn
- * (bench/graph/hostMemory.ts); a turn needs only its parent's. A path longer than this is read
- * from the database every time (~5 ms per thousand turns).
+ * And at most this many path nodes of their own in all of them: a path that extends its parent's
+ * in place owns one node; one read or copied owns all of its own (~60 bytes a node). Sixteen
+ * copied paths of a 10,000-turn conversation held ~10 MB (bench/graph/hostMemory.ts). A path
+ * longer than this is read from the database every time (~5 ms per thousand turns).
  */
 const KEPT_PATH_NODES = 40_000
 
@@ -36,10 +115,10 @@ const KEPT_PATH_NODES = 40_000
  * too); a new turn's edge goes into a new node, which is on no kept path.
  */
 export class Ancestry {
-  private readonly kept = new LRUCache<string, NodeAncestry>({
+  private readonly kept = new LRUCache<string, Kept>({
     max: KEPT,
     maxSize: KEPT_PATH_NODES,
-    sizeCalculation: (a) => a.order.length,
+    sizeCalculation: (k) => Math.max(1, k.ancestry.owned),
   })
   private readonly changes: ChangeLogReader
 
@@ -49,47 +128,63 @@ export class Ancestry {
 
   of(flowId: string, nodeId: string): NodeAncestry {
     // Inside a transaction the log may hold rows that are rolled back: read without keeping.
-    if (this.store.db.inTransaction) return this.read(flowId, nodeId)
+    if (this.store.db.inTransaction) return this.read(flowId, nodeId).ancestry
     this.catchUp()
     const key = keyOf(flowId, nodeId)
     const hit = this.kept.get(key)
-    if (hit) return hit
+    if (hit) return hit.ancestry
     const fresh = this.belowKept(flowId, nodeId) ?? this.read(flowId, nodeId)
     this.kept.set(key, fresh)
-    return fresh
+    return fresh.ancestry
   }
 
   /** A node whose only parent is kept: the parent's ancestry and one edge. */
-  private belowKept(flowId: string, nodeId: string): NodeAncestry | null {
+  private belowKept(flowId: string, nodeId: string): Kept | null {
     const parents = this.store.parentIds(flowId, nodeId)
     if (parents.length !== 1) return null
     const parent = this.kept.get(keyOf(flowId, parents[0]!))
     if (!parent) return null
     // The parent is every other member's descendant, so it is last of them in any order of the
     // path; the node comes after it alone.
-    return {
-      flowId,
-      edges: [...parent.edges, { from: parents[0]!, to: nodeId }],
-      order: [...parent.order, nodeId],
-      members: new Set(parent.members).add(nodeId),
+    const length = parent.ancestry.order.length
+    const edge = { from: parents[0]!, to: nodeId }
+    let path = parent.path
+    let owned = 1
+    if (!path.endsAt(length, parent.edgeCount)) {
+      // The parent's path goes on to another child already: this branch copies its part.
+      const copy = new SharedPath()
+      const edges = parent.ancestry.edges
+      parent.ancestry.order.slice().forEach((id) => copy.push(id, []))
+      copy.edges.push(...edges)
+      path = copy
+      owned = length + 1
     }
+    path.push(nodeId, [edge])
+    const edgeCount = parent.edgeCount + 1
+    return { ancestry: path.view(length + 1, edgeCount, flowId, owned), path, edgeCount }
   }
 
-  private read(flowId: string, nodeId: string): NodeAncestry {
+  private read(flowId: string, nodeId: string): Kept {
     const edges = this.store.edgesAbove(flowId, [nodeId])
-    const members = new Set([nodeId])
-    for (const e of edges) members.add(e.from)
-    const times = this.store.timestampsOf([...members])
-    const order = activePath(edges, nodeId, (id) => times.get(id) ?? '')
-    return { flowId, edges, order, members }
+    const ids = new Set([nodeId])
+    for (const e of edges) ids.add(e.from)
+    const times = this.store.timestampsOf([...ids])
+    const path = new SharedPath()
+    for (const id of activePath(edges, nodeId, (id) => times.get(id) ?? '')) path.push(id, [])
+    path.edges.push(...edges)
+    return {
+      ancestry: path.view(path.order.length, edges.length, flowId, path.order.length),
+      path,
+      edgeCount: edges.length,
+    }
   }
 
   private catchUp(): void {
     const changes = this.changes.next()
     if (changes === null) this.kept.clear()
     else if (changes.length > 0) {
-      const stale = [...this.kept.entries()].filter(([, kept]) =>
-        changes.some((c) => c.flow_id === kept.flowId && kept.members.has(c.node_id)),
+      const stale = [...this.kept.entries()].filter(([, { ancestry }]) =>
+        changes.some((c) => c.flow_id === ancestry.flowId && ancestry.members.has(c.node_id)),
       )
       for (const [key] of stale) this.kept.delete(key)
     }

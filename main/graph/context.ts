@@ -3,6 +3,7 @@ import { AppError } from '@shared/errors'
 import { activePath, topologicalOrder } from './dag'
 import type { Language } from '../kernel/language'
 import type { KeptLines } from './ancestorLines'
+import { pathPrefix, type PathMembers, type PathOrder } from './ancestry'
 import { clipFlattened } from '../kernel/clipText'
 import { tokenCount } from '../kernel/tokens'
 
@@ -17,7 +18,7 @@ export interface ContextFlow {
    * the same nodes as a set, when the flow keeps them at hand: a single parent's history then
    * needs no walk of the connections, nor a set made of 20,000 ids a prompt.
    */
-  pathTo?: (nodeId: string) => { order: readonly string[]; members: ReadonlySet<string> }
+  pathTo?: (nodeId: string) => { order: PathOrder; members: PathMembers }
   /** The flow's pinned nodes, in the order of their indexes. */
   pinned: readonly string[]
   isMember: (id: string) => boolean
@@ -147,7 +148,7 @@ export function buildContext(input: ContextInput): ContextPreview {
   // Newest first until one does not fit; every older one goes too, so the history has no holes.
   let taken = 0
   for (let i = ordered.length - 1; i >= 0; i--) {
-    const p = ancestorPart(ordered[i]!)
+    const p = ancestorPart(ordered.at(i)!)
     if (used + p.tokens > input.budget) break
     newestFirst.push(p)
     used += p.tokens
@@ -257,11 +258,12 @@ function ancestorsOf(
   flow: ContextFlow,
   parents: readonly string[],
   timestamp: (id: string) => string,
-): { onPath: ReadonlySet<string>; ordered: readonly string[] } {
+): { onPath: PathMembers; ordered: PathOrder } {
   if (parents.length === 1 && flow.pathTo) {
-    // The parent is the last of its path: the rest are its ancestors in order.
+    // The parent is the last of its path: the rest are its ancestors in order, read only as far
+    // as the budget goes (a view, not a copy of 20,000 ids).
     const path = flow.pathTo(parents[0]!)
-    return { onPath: path.members, ordered: path.order.slice(0, -1) }
+    return { onPath: path.members, ordered: pathPrefix(path.order, Math.max(0, path.order.length - 1)) }
   }
   const onPath = pathThrough(flow.connections, parents, timestamp)
   const ordered = topologicalOrder(

@@ -15,7 +15,7 @@ import type { Db } from '../db/open'
 import type { EventBus } from '../kernel/events'
 import { whenFree } from '../kernel/afterFirstText'
 import { AncestorLines } from './ancestorLines'
-import { Ancestry } from './ancestry'
+import { Ancestry, type PathMembers } from './ancestry'
 import { TreeRoots } from './treeRoots'
 import { FlowShapes } from './flowShapes'
 import { FlowPatches } from './flowPatches'
@@ -27,6 +27,8 @@ import { writeInSlices } from '../kernel/slicedWrites'
 import { sweepContextParts } from './sentContexts'
 import { isoNow } from '../kernel/time'
 import { UndoHistory } from './undo'
+
+export type { PathMembers } from './ancestry'
 
 /** A node of an imported conversation; its parents are earlier places in the same list. */
 export interface ImportedNode {
@@ -321,12 +323,12 @@ export class GraphService {
   }
 
   /** The node and every ancestor in the flow: the conversation the model sees when answering it. */
-  pathTo(flowId: string, nodeId: string): ReadonlySet<string> {
+  pathTo(flowId: string, nodeId: string): PathMembers {
     return this.pathAbove(flowId, [nodeId])
   }
 
   /** The nodes and every ancestor of theirs in the flow: the path a prompt below them continues. */
-  pathAbove(flowId: string, nodeIds: readonly string[]): ReadonlySet<string> {
+  pathAbove(flowId: string, nodeIds: readonly string[]): PathMembers {
     const paths = this.ancestries(flowId, nodeIds)
     if (paths.length === 1) return paths[0]!.members
     return new Set(paths.flatMap((p) => [...p.members]))

@@ -10,6 +10,7 @@ import { EPISODE_JOBS } from './memoryJobs'
 import { hasDirty, modelVectorMeta } from './modelVectors'
 import { nowSeconds, type MemoryStore } from './store'
 import { ENTITY_SUMMARY_MIN_EPISODES, SUMMARY_EPISODES, entitySummaryJobs, summaryJobs } from './summaryJobs'
+import type { PathMembers } from '../graph/graphService'
 
 export interface PlannerDeps {
   personas: PersonaService
@@ -21,7 +22,7 @@ export interface PlannerDeps {
   /** Tells the memory worker the persona's database has work. */
   wake: (personaId: string) => void
   /** The active path (root → node) of a flow. */
-  pathTo: (flowId: string, nodeId: string) => ReadonlySet<string>
+  pathTo: (flowId: string, nodeId: string) => PathMembers
 }
 
 /**
@@ -217,7 +218,7 @@ export class MemoryJobPlanner {
     nodeId: string,
     payload: { unit_ids: number[] } & Record<string, unknown>,
     delaySeconds: number,
-    path: ReadonlySet<string>,
+    path: PathMembers,
   ): void {
     // Episodes of another fork (imported ones lie on every branch). Not "all in the new list":
     // a capsule reads the latest few, so the window slides and an older job's first episode
@@ -253,11 +254,7 @@ export class MemoryJobPlanner {
  * (`path`; an imported episode, with no node, lies on every branch), oldest first. Stops reading
  * once it has them.
  */
-function newestOnBranch(
-  rows: IterableIterator<[number, string | null]>,
-  path: ReadonlySet<string>,
-  limit: number,
-): number[] {
+function newestOnBranch(rows: IterableIterator<[number, string | null]>, path: PathMembers, limit: number): number[] {
   const ids: number[] = []
   for (const [id, origin] of rows) {
     if (origin !== null && !path.has(origin)) continue

@@ -5,7 +5,7 @@ import { AppError } from '@shared/errors'
 import { uiLanguage } from '../kernel/language'
 import { whenFree } from '../kernel/afterFirstText'
 import { memoryShare } from '../graph/flowContext'
-import type { GraphService } from '../graph/graphService'
+import type { GraphService, PathMembers } from '../graph/graphService'
 import type { HomePaths } from '../kernel/home'
 import type { EventBus } from '../kernel/events'
 import type { QueueSettings } from '../kernel/jobs/protocol'
@@ -76,7 +76,7 @@ export interface ChatMemory {
     parentIds: readonly string[]
     budgetTokens: number
     /** The parents and every node above them (called only if a candidate came from a node). */
-    pathAbove: () => ReadonlySet<string>
+    pathAbove: () => PathMembers
   }): Promise<string | null>
   /**
    * Stores the finished exchange as an EPISODE (never blocking the reply) and queues its jobs;
@@ -337,7 +337,7 @@ export class MemoryService implements ChatMemory {
     // A preview has no node yet: the path is its parents' paths, which the node will continue.
     // Walked only if a candidate came from a node: a long flow's path costs milliseconds, and
     // a memory of imported or global units never needs it.
-    let walked: ReadonlySet<string> | null = null
+    let walked: PathMembers | null = null
     const path = reachOf(this.deps.graph, {
       onPath: (id: string) => id === input.nodeId || (walked ??= input.pathAbove()).has(id),
       nodeIds: input.nodeId ? [input.nodeId, ...input.parentIds] : input.parentIds,
@@ -383,7 +383,7 @@ export class MemoryService implements ChatMemory {
   }
 
   /** The active path's nodes (root → node) in the flow; the node's parents are already connected. */
-  pathTo(flowId: string | undefined, nodeId: string): ReadonlySet<string> {
+  pathTo(flowId: string | undefined, nodeId: string): PathMembers {
     const graph = this.deps.graph
     // A node deleted since (an old episode's origin) has no path but itself.
     if (!graph.findNode(nodeId) || (flowId !== undefined && !graph.isMember(flowId, nodeId))) return new Set([nodeId])

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import type { EventName } from '@shared/contract'
 import type { Result } from '@shared/errors'
-import type { Client } from '../renderer/src/bridge'
-import { createAppStore, type AppStore } from '../renderer/src/store'
-import { pathTo } from '../renderer/src/store/graphSlice'
-import type { Core } from '../main/core'
-import { randomGraphEdit } from './support/randomGraphEdits'
-import { seededRandom } from './support/seededRandom'
-import { useLlmCore, type LlmHarness } from './support/llmCore'
+import type { Client } from '../../renderer/src/bridge'
+import { createAppStore, type AppStore } from '../../renderer/src/store'
+import { pathTo } from '../../renderer/src/store/graphSlice'
+import type { Core } from '../../main/core'
+import { randomGraphEdit } from '../support/randomGraphEdits'
+import { seededRandom } from '../support/seededRandom'
+import { useLlmCore, type LlmHarness } from '../support/llmCore'
 
 // The renderer's store keeps the open flow by the host's events alone (flow_changed, node events,
 // streamed text). After any sequence of edits — chat turns streaming from a model over HTTP,
