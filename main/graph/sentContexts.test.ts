@@ -143,6 +143,21 @@ describe('the contexts replies were sent with', () => {
     expect(sentContextBytes(g.db)).toBeLessThan(40 * persona.length)
   })
 
+  it('write a block of dropped ids again when the turns that shared it were deleted and swept meanwhile', () => {
+    const g = setup()
+    const f = g.flow()
+    const a = g.add(f, 'a')
+    const b = g.add(f, 'b')
+    const dropped = Array.from({ length: 600 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`)
+    const context = { ...companionContext(prose(3, 20), prose(4, 10), [], 'a prompt'), dropped_node_ids: dropped }
+    g.graph.saveSentContext(a, context)
+    g.graph.deleteNode({ id: a, flow_id: f, mode: 'reattach' })
+    // Another process starting up sweeps a's parts, the block of 512 among them.
+    new GraphService(g.db, new EventBus())
+    g.graph.saveSentContext(b, context)
+    expect(g.graph.sentContext(b)!.context.dropped_node_ids).toEqual(dropped)
+  })
+
   it('take parts no context refers to any more away at the next start', () => {
     const g = setup()
     const f = g.flow()
