@@ -42,20 +42,20 @@ class SharedPath {
   readonly edges: Connection[] = []
 
   view(length: number, edgeCount: number, flowId: string, owned: number): NodeAncestry {
-    const shared = this
+    const { order: ids, position, edges: allEdges } = this
     let edges: readonly Connection[] | null = null
-    const order = pathPrefix(shared.order, length)
+    const order = pathPrefix(ids, length)
     const members: PathMembers = {
-      has: (id) => (shared.position.get(id) ?? length) < length,
+      has: (id) => (position.get(id) ?? length) < length,
       size: length,
       *[Symbol.iterator]() {
-        for (let i = 0; i < length; i++) yield shared.order[i]!
+        for (let i = 0; i < length; i++) yield ids[i]!
       },
     }
     return {
       flowId,
       get edges() {
-        return (edges ??= shared.edges.slice(0, edgeCount))
+        return (edges ??= allEdges.slice(0, edgeCount))
       },
       order,
       members,

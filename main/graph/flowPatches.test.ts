@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { graphEvents, type Flow, type FlowPatch } from '@shared/contract'
 import { applyFlowPatch } from '@shared/flowPatch'
@@ -6,7 +5,7 @@ import { EventBus } from '../kernel/events'
 import { GraphService } from './graphService'
 import { randomGraphEdit } from '../../tests/support/randomGraphEdits'
 import { seededRandom } from '../../tests/support/seededRandom'
-import { useTwoConnections } from '../../tests/support/twoConnections'
+import { useTwoConnections, writeTurnElsewhere } from '../../tests/support/twoConnections'
 
 // What the host announces after an edit (flow_changed) is only what changed. A window that
 // opened the flow once and applied every announcement since must hold exactly the flow read
@@ -62,7 +61,8 @@ describe('the changes announced after edits', () => {
     const { graph, settled, patches } = setup()
     const f = graph.createFlow({ name: 'long' }).id
     let parent: string | null = null
-    for (let i = 0; i < 300; i++) parent = graph.createNode({ flow_id: f, prompt: `${i}`, parent_ids: parent ? [parent] : [] }).id
+    for (let i = 0; i < 300; i++)
+      parent = graph.createNode({ flow_id: f, prompt: `${i}`, parent_ids: parent ? [parent] : [] }).id
     await new Promise((resolve) => setImmediate(resolve))
     patches.splice(0)
     const id = graph.createNode({ flow_id: f, prompt: 'one more', parent_ids: [parent!] }).id
@@ -82,18 +82,7 @@ describe('the changes announced after edits', () => {
     const root = graph.createNode({ flow_id: f, prompt: 'root' }).id
     await settled()
     open(f)
-    const id = randomUUID()
-    other
-      .transaction(() => {
-        other
-          .prepare(
-            `INSERT INTO nodes (id, timestamp, prompt, response, model) VALUES (?, '2025-01-01T00:00:00.000Z', 'from the cli', '', '')`,
-          )
-          .run(id)
-        other.prepare('INSERT INTO flow_nodes (flow_id, node_id, idx) VALUES (?, ?, 2)').run(f, id)
-        other.prepare('INSERT INTO connections (flow_id, source_id, target_id) VALUES (?, ?, ?)').run(f, root, id)
-      })
-      .immediate()
+    const id = writeTurnElsewhere(other, f, root, 2)
     graph.announceFlow(f)
     await settled()
     expect(held.get(f)!.flow.connections).toEqual([{ from: root, to: id }])

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { EventBus } from '../kernel/events'
 import type { FlowShapes } from './flowShapes'
 import { GraphService } from './graphService'
 import { randomGraphEdit } from '../../tests/support/randomGraphEdits'
 import { seededRandom } from '../../tests/support/seededRandom'
-import { useTwoConnections } from '../../tests/support/twoConnections'
+import { useTwoConnections, writeTurnElsewhere } from '../../tests/support/twoConnections'
 
 // A flow handed out whole (the seed's flow_updated, graph.wholeFlow) comes from the kept copy
 // brought up to date by the change logs. It must always equal the flow read whole from the
@@ -51,19 +50,7 @@ describe('the whole flows handed out after edits', () => {
     const f = graph.createFlow({ name: 'a' }).id
     const root = graph.createNode({ flow_id: f, prompt: 'root' }).id
     await announce(f)
-    // As `loomverse create-node` would, from its own process.
-    const id = randomUUID()
-    other
-      .transaction(() => {
-        other
-          .prepare(
-            `INSERT INTO nodes (id, timestamp, prompt, response, model) VALUES (?, '2025-01-01T00:00:00.000Z', 'from the cli', '', '')`,
-          )
-          .run(id)
-        other.prepare('INSERT INTO flow_nodes (flow_id, node_id, idx) VALUES (?, ?, 2)').run(f, id)
-        other.prepare('INSERT INTO connections (flow_id, source_id, target_id) VALUES (?, ?, ?)').run(f, root, id)
-      })
-      .immediate()
+    const id = writeTurnElsewhere(other, f, root, 2)
     const { sent, fresh } = await announce(f)
     expect(sent.nodes.map((n) => n.id)).toEqual([root, id])
     expect(sent.connections).toEqual([{ from: root, to: id }])

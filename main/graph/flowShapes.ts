@@ -14,11 +14,11 @@ interface KeptShape {
 }
 
 /**
- * The nodes and connections of the flows last announced, brought up to date from the change
- * logs (changeLog.ts: a write from the CLI or the job worker is seen too) rather than read
- * whole after every edit: `flow_updated` follows every turn, and reading a flow of 5,000 nodes
- * took ~11 ms of the main thread, before the reply's first text. A turn now reads its new
- * member and the connections into it.
+ * The nodes and connections of the flows handed out whole (the seed's clients subscribed to
+ * `flow_updated`), brought up to date from the change logs (changeLog.ts: a write from the CLI
+ * or the job worker is seen too) rather than read whole after every edit: reading a flow of
+ * 5,000 nodes took ~11 ms of the main thread. A turn reads its new member and the connections
+ * into it.
  *
  * What it hands out is never changed afterwards: an edit makes new arrays (a listener may keep
  * the flow an event carried).

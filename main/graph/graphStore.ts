@@ -176,8 +176,8 @@ export class GraphStore {
   }
 
   members(flowId: string): FlowMember[] {
-    // Rows as arrays: a 5,000-node flow is read after every edit (flow_updated), and named rows
-    // cost a third more.
+    // Rows as arrays: a flow of thousands of nodes is read whole to open it, and named rows cost
+    // a third more.
     const rows = this.sql('SELECT node_id, idx, x, y, pinned FROM flow_nodes WHERE flow_id = ? ORDER BY idx')
       .raw(true)
       .all(flowId) as Array<[string, number, number | null, number | null, number]>
@@ -188,7 +188,7 @@ export class GraphStore {
    * Ordered by the nodes' stable indexes, not by insertion: undo re-inserts the edges it
    * puts back, and the flow must then read exactly as it did before. The order is made here
    * from the members' indexes rather than by joining each edge to both its ends in SQL, which
-   * cost 14 ms on a 5,000-node flow — and `flow_updated` reads every flow after every edit.
+   * cost 14 ms on a 5,000-node flow.
    */
   connections(flowId: string, members: readonly FlowMember[] = this.members(flowId)): Connection[] {
     const rows = this.sql('SELECT source_id, target_id, label FROM connections WHERE flow_id = ?')

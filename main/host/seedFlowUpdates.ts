@@ -1,9 +1,10 @@
 import type { Flow, FlowPatch } from '@shared/contract'
 
 /** The seed's `flow_updated` for a `flow_changed`, or null when it is not wanted (or the flow is gone). */
-export type SeedFlowUpdate = (patch: FlowPatch, wanted: (named: { flow: { id: string; name: string } }) => boolean) =>
-  | { flow: Flow }
-  | null
+export type SeedFlowUpdate = (
+  patch: FlowPatch,
+  wanted: (named: { flow: { id: string; name: string } }) => boolean,
+) => { flow: Flow } | null
 
 /**
  * The VizPrompt seed's clients hear a flow whole after every change (`flow_updated`, seed §12);

@@ -42,7 +42,9 @@ export function createStory(deps: StoryDeps & { jobs: JobService; chat: ChatServ
       try {
         service.flowChanged(flowId)
       } catch (e) {
-        deps.log(`[story] could not keep play standing in flow ${flowId}: ${e instanceof Error ? e.message : String(e)}`)
+        deps.log(
+          `[story] could not keep play standing in flow ${flowId}: ${e instanceof Error ? e.message : String(e)}`,
+        )
       }
     } else if (event === 'job_progress') {
       const progress = data as { job_id: string; state: string }

@@ -99,7 +99,12 @@ describe("the renderer's store kept by events", () => {
       const any = nodes[Math.floor(next() * nodes.length)]
       const roll = next()
       if (roll < 0.25) {
-        await chatTurn(h, step, { flow_id: a, prompt: `Turn ${step}`, ...(any ? { parent_id: any.id } : {}) }, 'chat_send')
+        await chatTurn(
+          h,
+          step,
+          { flow_id: a, prompt: `Turn ${step}`, ...(any ? { parent_id: any.id } : {}) },
+          'chat_send',
+        )
       } else if (roll < 0.35 && any) {
         await chatTurn(h, step, { node_id: any.id, flow_id: a }, 'chat_retry')
       } else randomGraphEdit(graph, next, [a, b], step)

@@ -10,12 +10,7 @@ import type { GraphService } from '../../main/graph/graphService'
  * the other edits have something to work on. A refused edit (a cycle, nothing to undo) changes
  * nothing and is not an error.
  */
-export function randomGraphEdit(
-  graph: GraphService,
-  next: () => number,
-  flows: readonly string[],
-  step: number,
-): void {
+export function randomGraphEdit(graph: GraphService, next: () => number, flows: readonly string[], step: number): void {
   const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(next() * items.length)]
   const f = pick(flows)!
   const flow = graph.store.flow(f)!

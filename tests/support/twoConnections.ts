@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -38,4 +39,23 @@ export function useTwoConnections(): () => { db: Db; other: Db } {
     const [db, other] = twice()
     return { db, other }
   }
+}
+
+/** A turn written as `loomverse create-node` would, from its own process: a node, its place in the flow and its parent's connection; its id. */
+export function writeTurnElsewhere(other: Db, flowId: string, parentId: string, index: number): string {
+  const id = randomUUID()
+  other
+    .transaction(() => {
+      other
+        .prepare(
+          `INSERT INTO nodes (id, timestamp, prompt, response, model) VALUES (?, '2025-01-01T00:00:00.000Z', 'from the cli', '', '')`,
+        )
+        .run(id)
+      other.prepare('INSERT INTO flow_nodes (flow_id, node_id, idx) VALUES (?, ?, ?)').run(flowId, id, index)
+      other
+        .prepare('INSERT INTO connections (flow_id, source_id, target_id) VALUES (?, ?, ?)')
+        .run(flowId, parentId, id)
+    })
+    .immediate()
+  return id
 }

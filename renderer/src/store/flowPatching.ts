@@ -1,4 +1,4 @@
-import type { Flow, FlowMember, FlowPatch, Node } from '@shared/contract'
+import type { Connection, Flow, FlowMember, FlowPatch, Node } from '@shared/contract'
 import { applyFlowPatch } from '@shared/flowPatch'
 
 /** What of the graph slice a patch of the open flow changes. */
@@ -43,12 +43,12 @@ export function patchGraph(
   const touchedPath =
     selectedId !== null &&
     (patch.targets.some((id) => before.activeIds.has(id)) || patch.removed.some((id) => before.activeIds.has(id)))
-  const activeIds =
-    selectedId === null ? new Set<string>() : touchedPath ? pathTo(flow, selectedId) : before.activeIds
+  const activeIds = selectedId === null ? new Set<string>() : touchedPath ? pathTo(flow, selectedId) : before.activeIds
   return { flow, members, nodes, parentIds, merges, selectedId, activeIds }
 }
 
-function sameMember(a: FlowMember, b: FlowMember): boolean {
+/** The same index, pin and place: the card's member is kept, so it does not render again. */
+export function sameMember(a: FlowMember, b: FlowMember): boolean {
   return (
     a.index === b.index && a.pinned === b.pinned && a.position?.x === b.position?.x && a.position?.y === b.position?.y
   )
@@ -77,22 +77,33 @@ function patchLinks(
 
   const merges = { ...before.merges }
   for (const id of [...into, ...gone]) delete merges[id]
+  Object.assign(merges, mergesAmong(patch.connections, members))
+  return { parentIds, merges }
+}
+
+/**
+ * What each node with more than one parent among these connections joins, by its parents'
+ * indexes ("#2 + #5"): a string equal from one update to the next, so unchanged cards stay as
+ * they were.
+ */
+export function mergesAmong(
+  connections: readonly Connection[],
+  members: Readonly<Record<string, FlowMember>>,
+): Record<string, string> {
   const parentsOf = new Map<string, number[]>()
-  for (const c of patch.connections) {
+  for (const c of connections) {
     const index = members[c.from]?.index
     if (index === undefined) continue
     const list = parentsOf.get(c.to)
     if (list) list.push(index)
     else parentsOf.set(c.to, [index])
   }
-  for (const [id, list] of parentsOf) if (list.length > 1) merges[id] = mergeText(list)
-  return { parentIds, merges }
-}
-
-/** A merge's parents by index ("#2 + #5"): a string equal from one update to the next, so unchanged cards stay as they were. */
-export function mergeText(parentIndexes: number[]): string {
-  return parentIndexes
-    .sort((a, b) => a - b)
-    .map((i) => `#${i}`)
-    .join(' + ')
+  const merges: Record<string, string> = {}
+  for (const [id, list] of parentsOf)
+    if (list.length > 1)
+      merges[id] = list
+        .sort((a, b) => a - b)
+        .map((i) => `#${i}`)
+        .join(' + ')
+  return merges
 }

@@ -1,9 +1,18 @@
 import i18next from 'i18next'
 import type { StateCreator } from 'zustand'
-import type { ContextPreview, Flow, FlowGraph, FlowMember, FlowPatch, FlowSummary, Node, Position } from '@shared/contract'
+import type {
+  ContextPreview,
+  Flow,
+  FlowGraph,
+  FlowMember,
+  FlowPatch,
+  FlowSummary,
+  Node,
+  Position,
+} from '@shared/contract'
 import { withListed } from '@shared/flowList'
 import type { App } from './index'
-import { mergeText, patchGraph } from './flowPatching'
+import { mergesAmong, patchGraph, sameMember } from './flowPatching'
 
 export interface UndoState {
   can_undo: boolean
@@ -342,24 +351,9 @@ function shape(flow: Flow, previous: Record<string, FlowMember>) {
   const members: Record<string, FlowMember> = {}
   for (const m of flow.nodes) {
     const old = previous[m.id]
-    const same =
-      old &&
-      old.index === m.index &&
-      old.pinned === m.pinned &&
-      old.position?.x === m.position?.x &&
-      old.position?.y === m.position?.y
-    members[m.id] = same ? old : m
+    members[m.id] = old && sameMember(old, m) ? old : m
   }
-  const parents = new Map<string, number[]>()
-  for (const c of flow.connections) {
-    const index = members[c.from]?.index
-    if (index === undefined) continue
-    const list = parents.get(c.to)
-    if (list) list.push(index)
-    else parents.set(c.to, [index])
-  }
-  const merges: Record<string, string> = {}
-  for (const [id, list] of parents) if (list.length > 1) merges[id] = mergeText(list)
+  const merges = mergesAmong(flow.connections, members)
   return { members, parentIds: new Set(flow.connections.map((c) => c.from)), merges }
 }
 
