@@ -14,7 +14,7 @@ export interface FakeClient {
  * (anything else is not_found); calls are recorded and events can be pushed.
  */
 export function fakeClient(
-  answer: (method: string, input: Record<string, unknown>) => Result<unknown> | undefined,
+  answer: (method: string, input: Record<string, unknown>) => Result<unknown> | Promise<Result<unknown>> | undefined,
 ): FakeClient {
   const calls: FakeClient['calls'] = []
   const listeners = new Map<string, Set<(d: unknown) => void>>()
@@ -35,4 +35,14 @@ export function fakeClient(
     close: () => {},
   }
   return { client, calls, emit: (event, data) => listeners.get(event)?.forEach((l) => l(data)) }
+}
+
+/** A localStorage kept in memory, for store tests run in Node (the store keeps the last flow, panel sizes…). */
+export function memoryStorage(): Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> {
+  const kept = new Map<string, string>()
+  return {
+    getItem: (k: string) => kept.get(k) ?? null,
+    setItem: (k: string, v: string) => void kept.set(k, v),
+    removeItem: (k: string) => void kept.delete(k),
+  }
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Flow, FlowGraph, Node, Story } from '@shared/contract'
-import { fakeClient } from './fakeClient'
+import { fakeClient, memoryStorage } from './fakeClient'
 import { createAppStore } from './index'
 
 const ids = {
@@ -94,12 +94,7 @@ function storyClient() {
 }
 
 beforeAll(() => {
-  const kept = new Map<string, string>()
-  vi.stubGlobal('localStorage', {
-    getItem: (k: string) => kept.get(k) ?? null,
-    setItem: (k: string, v: string) => void kept.set(k, v),
-    removeItem: (k: string) => void kept.delete(k),
-  })
+  vi.stubGlobal('localStorage', memoryStorage())
 })
 
 async function openedStory() {
