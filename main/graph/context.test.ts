@@ -142,9 +142,12 @@ describe('build_context', () => {
 
     const read = g.graph.contextFlow(f, [merge])
     const edge = (from: string, to: string) => `${from}→${to}`
-    expect(read.connections.map((c) => edge(c.from, c.to)).sort()).toEqual(
-      [edge(root, a), edge(a, b), edge(b, merge), edge(other, merge)].sort(),
-    )
+    expect(
+      read
+        .connections()
+        .map((c) => edge(c.from, c.to))
+        .sort(),
+    ).toEqual([edge(root, a), edge(a, b), edge(b, merge), edge(other, merge)].sort())
     expect(read.pinned).toEqual([root, sideChild])
     expect(new Set(g.graph.pathTo(f, b))).toEqual(new Set([root, a, b]))
     // The side branch stays out of the history; its pinned node comes in as a reference.

@@ -11,8 +11,12 @@ import { tokenCount } from '../kernel/tokens'
 export interface ContextFlow {
   id: string
   system_prompt: string
-  /** Every connection into the parents and their ancestors (more does no harm). */
-  connections: readonly Connection[]
+  /**
+   * Every connection into the parents and their ancestors (more does no harm); asked for only
+   * below a merge: a single parent's history is `pathTo`'s, and copying 20,000 edges a prompt
+   * to leave them unread cost milliseconds.
+   */
+  connections: () => readonly Connection[]
   /**
    * A node's active path, oldest first, the node itself last (as dag.activePath orders it), and
    * the same nodes as a set, when the flow keeps them at hand: a single parent's history then
@@ -265,12 +269,9 @@ function ancestorsOf(
     const path = flow.pathTo(parents[0]!)
     return { onPath: path.members, ordered: pathPrefix(path.order, Math.max(0, path.order.length - 1)) }
   }
-  const onPath = pathThrough(flow.connections, parents, timestamp)
-  const ordered = topologicalOrder(
-    new Set([...onPath].filter((id) => !parents.includes(id))),
-    flow.connections,
-    timestamp,
-  )
+  const connections = flow.connections()
+  const onPath = pathThrough(connections, parents, timestamp)
+  const ordered = topologicalOrder(new Set([...onPath].filter((id) => !parents.includes(id))), connections, timestamp)
   return { onPath, ordered }
 }
 

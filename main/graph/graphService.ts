@@ -343,7 +343,7 @@ export class GraphService {
     return {
       id: info.id,
       system_prompt: info.system_prompt,
-      connections: this.edgesAbove(flowId, parentIds),
+      connections: () => this.edgesAbove(flowId, parentIds),
       pathTo: (id) => this.ancestry.of(flowId, id),
       pinned: this.store.pinnedIds(flowId),
       isMember: (id) => this.store.isMember(flowId, id),
