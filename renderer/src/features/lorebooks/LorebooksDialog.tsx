@@ -7,6 +7,7 @@ import { downloadFile } from '../../ui/download'
 import { AuthorsNoteForm } from './AuthorsNoteForm'
 import { EntryForm } from './EntryForm'
 import './lorebooks.css'
+import { DeleteInTwoSteps } from '../../ui/DeleteInTwoSteps'
 
 /**
  * Lorebooks (SillyTavern's World Info): the books, what each is attached to, their entries,
@@ -157,7 +158,6 @@ function BookHeader({
   const flow = useApp((s) => s.flow)
   const persona = useApp((s) => s.personas.find((p) => p.id === s.flow?.persona_id))
   const [name, setName] = useState(book.name)
-  const [confirm, setConfirm] = useState(false)
   const targets: { kind: LoreTargetKind; id: string; label: string }[] = [
     { kind: 'global', id: '', label: t('lore.attachGlobal') },
     ...(persona
@@ -207,19 +207,12 @@ function BookHeader({
         <button type="button" onClick={() => void exportBook()}>
           {t('lore.exportBook')}
         </button>
-        {confirm ? (
-          <button
-            type="button"
-            className="danger primary"
-            onClick={() => void invoke('delete_lorebook', { id: book.id }).then((r) => r && onDeleted())}
-          >
-            {t('lore.confirmDelete', { name: book.name })}
-          </button>
-        ) : (
-          <button type="button" className="danger" onClick={() => setConfirm(true)}>
-            {t('lore.deleteBook')}
-          </button>
-        )}
+        <DeleteInTwoSteps
+          key={book.id}
+          label={t('lore.deleteBook')}
+          confirmLabel={t('lore.confirmDelete', { name: book.name })}
+          onDelete={() => void invoke('delete_lorebook', { id: book.id }).then((r) => r && onDeleted())}
+        />
       </div>
     </div>
   )

@@ -9,6 +9,7 @@ import { Field } from '../../ui/Field'
 import { PrivateMemorySwitch } from '../memory/PrivateMemorySwitch'
 import { McpAccess } from '../tools/McpAccess'
 import { defaultEmbeddingModel, MemorySearchField } from './MemorySearchField'
+import { DeleteInTwoSteps } from '../../ui/DeleteInTwoSteps'
 
 type Draft = Pick<
   Persona,
@@ -129,7 +130,6 @@ function PersonaForm({
         }
       : { ...blank, embedding_model: defaultEmbeddingModel(i18n.resolvedLanguage) },
   )
-  const [confirmDelete, setConfirmDelete] = useState(false)
   const options = useMemo(() => modelOptions(models), [models])
   const field = (key: Exclude<keyof Draft, 'memory_private'>) => ({
     value: draft[key] ?? '',
@@ -224,20 +224,14 @@ function PersonaForm({
             {t('persona.exportCard')}
           </button>
         )}
-        {persona &&
-          (confirmDelete ? (
-            <button
-              type="button"
-              className="danger primary"
-              onClick={() => void invoke('delete_persona', { id: persona.id }).then((r) => r && onDeleted())}
-            >
-              {t('persona.confirmDelete', { name: persona.name })}
-            </button>
-          ) : (
-            <button type="button" className="danger" onClick={() => setConfirmDelete(true)}>
-              {t('graph.delete')}
-            </button>
-          ))}
+        {persona && (
+          <DeleteInTwoSteps
+            key={persona.id}
+            label={t('graph.delete')}
+            confirmLabel={t('persona.confirmDelete', { name: persona.name })}
+            onDelete={() => void invoke('delete_persona', { id: persona.id }).then((r) => r && onDeleted())}
+          />
+        )}
         <button type="submit" className="primary" disabled={!draft.name.trim()}>
           {persona ? t('common.save') : t('persona.create')}
         </button>
