@@ -59,9 +59,9 @@ const EDGE = 8
 export function placeInside(
   point: { x: number; y: number },
   size: { width: number; height: number },
-  window: { width: number; height: number },
+  room: { width: number; height: number },
 ): { left: number; top: number } {
   const fit = (start: number, length: number, room: number) =>
     Math.max(EDGE, start + length + EDGE > room ? room - length - EDGE : start)
-  return { left: fit(point.x, size.width, window.width), top: fit(point.y, size.height, window.height) }
+  return { left: fit(point.x, size.width, room.width), top: fit(point.y, size.height, room.height) }
 }
