@@ -144,14 +144,6 @@ test('the graph and the transcript follow each other; the layout is a choice tha
     prompt: `Turn ${i + 2}: what next?`,
     response: `Reply ${i + 2}.\n\nA few lines of an answer, so that twenty turns make a transcript longer than the window.`,
   }))
-  // A side branch from #2, made after the main line: choosing it in the graph changes the path.
-  await graph.request('create_node', {
-    flow_id: (await graph.currentFlow()).id,
-    prompt: 'A side road from turn two',
-    response: 'The side road leads to the river.',
-    parent_ids: [ids[0]],
-  })
-
   // The path read on to the newest turn that arrived under it, and the view stayed at the end.
   await expect(transcript.reply(20)).toContainText('Reply 20.')
   await transcript.settled()
@@ -180,8 +172,18 @@ test('the graph and the transcript follow each other; the layout is a choice tha
   await transcript.settled()
   expect(await transcript.log.evaluate((el) => el.scrollTop)).toBe(scrolledTo)
 
-  // Choosing a node on another branch in the graph moves the path to it.
+  // A side branch from #2 arrives off the path: the path stays where it is.
+  await graph.request('create_node', {
+    flow_id: (await graph.currentFlow()).id,
+    prompt: 'A side road from turn two',
+    response: 'The side road leads to the river.',
+    parent_ids: [ids[0]],
+  })
   await graph.fitView()
+  await expect(graph.card(21)).toBeVisible()
+  await expect(transcript.reply(20)).toContainText('Reply 20.')
+
+  // Choosing a node on another branch in the graph moves the path to it.
   await graph.card(21).click()
   await expect(transcript.reply(21)).toContainText('The side road leads to the river.')
   await expect(transcript.alternatives(21)).toContainText('2 / 2')
