@@ -1,6 +1,9 @@
 // A conversation of thousands of turns, as users keep with a companion. Prints JSON lines:
 // - graph.long_create_node: one more turn (create_node answered) at the end of the chain;
-// - graph.long_build_context: the next prompt's context below the newest turn;
+// - graph.long_build_context: the next prompt's context below the newest turn, turn by turn
+//   (the first prompt after the 20,000 writes apart);
+// - graph.long_build_context_cold: the first prompt's context after the app starts again, with the
+//   flow opened by a window first and without;
 // - graph.long_chat_first_delta: a chat turn (chat_send, a persona's flow, the fake LLM over HTTP)
 //   to its first streamed text, after 100 turns and after all of them: what the length of the
 //   conversation adds to every turn is the difference.
@@ -24,6 +27,7 @@ const home = mkdtempSync(join(tmpdir(), 'loomverse-bench-long-'))
 // The fake LLM runs on a thread of its own, as a model server is another process for a user.
 const outside = await startOutside()
 const core = startCore({ home, mode: 'browser', log: () => {}, env: outside.env })
+let disposed = false
 try {
   const call = callerOf(core)
   const persona = await call<{ id: string }>('create_persona', { name: 'Companion' })
@@ -64,9 +68,23 @@ try {
     }
     parent = node.id
   }
+  // The first prompt after 20,000 writes no prompt saw pays for them once (what is kept
+  // catches up with the change logs; the word lists of memory's first pack load): timed apart.
+  let t0 = performance.now()
+  await call('build_context', { flow_id: flow.id, parent_ids: [parent], prompt: 'And the roses?' })
+  const first = performance.now() - t0
+  // Then turn by turn: a new turn, and the next prompt's context below it.
   const context: number[] = []
   for (let i = 0; i < 20; i++) {
-    const t0 = performance.now()
+    const node: { id: string } = await call('create_node', {
+      flow_id: flow.id,
+      prompt: `Turn ${turns + i}: and the roses?`,
+      response: `Reply ${turns + i}: pruned in March.`,
+      parent_ids: [parent],
+    })
+    parent = node.id
+    await nextTurnOfTheLoop()
+    t0 = performance.now()
     await call('build_context', { flow_id: flow.id, parent_ids: [parent], prompt: 'And the roses?' })
     context.push(performance.now() - t0)
   }
@@ -84,11 +102,36 @@ try {
     JSON.stringify({
       bench: 'graph.long_build_context',
       turns,
+      first_ms: Math.round(first * 100) / 100,
       p50_ms: percentile(context, 50),
       p95_ms: percentile(context, 95),
     }),
   )
   const late = await chatTurns()
+  // The app opened afresh on the same conversation, nothing kept yet: the first prompt's
+  // context, once as a window sends it (the flow opened first, as a window opens it) and once as
+  // a program on the API does (no window opened it: the path is read from the database).
+  await core.dispose()
+  disposed = true
+  const cold: Record<string, number> = {}
+  for (const opened of [true, false]) {
+    const reopened = startCore({ home, mode: 'browser', log: () => {}, env: outside.env })
+    try {
+      const again = callerOf(reopened)
+      let t = performance.now()
+      if (opened) {
+        await again('get_flow', { id: flow.id })
+        cold.open_flow_ms = performance.now() - t
+        t = performance.now()
+      }
+      await again('build_context', { flow_id: flow.id, parent_ids: [parent], prompt: 'And the roses?' })
+      cold[opened ? 'first_after_open_ms' : 'first_without_window_ms'] = performance.now() - t
+    } finally {
+      await reopened.dispose()
+    }
+  }
+  const rounded = Object.fromEntries(Object.entries(cold).map(([k, v]) => [k, Math.round(v * 100) / 100]))
+  console.log(JSON.stringify({ bench: 'graph.long_build_context_cold', turns, ...rounded }))
   console.log(
     JSON.stringify({
       bench: 'graph.long_chat_first_delta',
@@ -100,7 +143,7 @@ try {
     }),
   )
 } finally {
-  await core.dispose()
+  if (!disposed) await core.dispose()
   outside.close()
   rmSync(home, { recursive: true, force: true })
 }

@@ -12,13 +12,10 @@ import { START_FRAMES, STOP_FRAMES, chromiumArgs, executablePath, run, stats } f
 
 const NODES = Number(process.env.BENCH_NODES ?? 10_000)
 
-/** Switches the flow picker to a flow and resolves with the ms until its node cards are painted. */
+/** Opens a flow by its link (as a pasted link or the conversation list does) and resolves with the ms until its node cards are painted. */
 const OPEN_FLOW = `async ([id, nodeId]) => {
-  const select = document.querySelector('[data-testid=flow-select]')
   const t0 = performance.now()
-  // React tracks the value it set: go through the native setter so the change is seen.
-  Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(select, id)
-  select.dispatchEvent(new Event('change', { bubbles: true }))
+  location.hash = '#flow=' + id
   const frame = () => new Promise((r) => requestAnimationFrame(r))
   for (;;) {
     await frame()

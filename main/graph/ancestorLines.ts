@@ -42,6 +42,11 @@ export class AncestorLines implements KeptLines {
    */
   current(): KeptLines | null {
     if (this.store.db.inTransaction) return null
+    // Nothing kept, nothing to forget: 20,000 logged writes since the last prompt are not read.
+    if (this.kept.size === 0) {
+      this.changes.skip()
+      return this
+    }
     const changes = this.changes.next()
     if (changes === null) this.kept.clear()
     else for (const c of changes) this.kept.delete(c.node_id)

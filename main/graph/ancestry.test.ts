@@ -125,6 +125,26 @@ describe('changes made by another connection', () => {
     expect([...graph.pathTo(f, a2)].sort()).toEqual([root, b1, a2].sort())
   })
 
+  it('are seen below turns the app wrote through create_node alone, no prompt between them', () => {
+    const { graph, other, f, root, a1, a2, b1 } = twoConnections()
+    expect(graph.pathTo(f, a2).has(a1)).toBe(true)
+    // A program feeding the conversation turn by turn: each turn's path is kept below its parent's.
+    const a3 = graph.createNode({ flow_id: f, prompt: 'a3', parent_ids: [a2] }).id
+    const a4 = graph.createNode({ flow_id: f, prompt: 'a4', parent_ids: [a3] }).id
+    other.reconnect({ flow_id: f, source_id: a1, target_id: a2, new_source_id: b1, new_target_id: a2 })
+    expect([...graph.pathTo(f, a4)]).toEqual([root, b1, a2, a3, a4])
+    expect(graph.pathTo(f, a3).has(a1)).toBe(false)
+  })
+
+  it("are seen after a window opened the flow (whose newest turn's path was kept from that reading)", () => {
+    const { graph, other, f, root, a1, a2, b1 } = twoConnections()
+    expect(graph.openFlow(f).nodes).toHaveLength(4)
+    expect([...graph.pathTo(f, b1)]).toEqual([root, b1])
+    other.connect({ flow_id: f, source_id: a2, target_id: b1 })
+    expect([...graph.pathTo(f, b1)].sort()).toEqual([root, a1, a2, b1].sort())
+    expect([...graph.pathTo(f, b1)].at(-1)).toBe(b1)
+  })
+
   it('are seen even when the change log was trimmed past what the app had read', () => {
     const { graph, other, f, root, a1, b1 } = twoConnections()
     expect(graph.pathTo(f, a1).has(root)).toBe(true)

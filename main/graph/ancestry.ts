@@ -1,4 +1,4 @@
-import type { Connection } from '@shared/contract'
+import type { Connection, Flow, FlowMember } from '@shared/contract'
 import { LRUCache } from 'lru-cache'
 import { ChangeLogReader } from './changeLog'
 import { activePath } from './dag'
@@ -165,12 +165,13 @@ export class Ancestry {
   }
 
   private read(flowId: string, nodeId: string): Kept {
-    const edges = this.store.edgesAbove(flowId, [nodeId])
-    const ids = new Set([nodeId])
-    for (const e of edges) ids.add(e.from)
-    const times = this.store.timestampsOf([...ids])
+    return this.fromEdges(flowId, nodeId, this.store.edgesAbove(flowId, [nodeId]))
+  }
+
+  /** A node's ancestry from every connection into it and into its ancestors. */
+  private fromEdges(flowId: string, nodeId: string, edges: Connection[]): Kept {
     const path = new SharedPath()
-    for (const id of activePath(edges, nodeId, (id) => times.get(id) ?? '')) path.push(id, [])
+    for (const id of chainUp(edges, nodeId) ?? this.ordered(edges, nodeId)) path.push(id, [])
     path.edges.push(...edges)
     return {
       ancestry: path.view(path.order.length, edges.length, flowId, path.order.length),
@@ -179,7 +180,54 @@ export class Ancestry {
     }
   }
 
+  /**
+   * Reads a flow whole, as opening it in a window does, and keeps the path above its newest
+   * leaf (the turn a user goes on from) out of the connections just read: the first prompt after
+   * the app starts then finds it kept, where reading 20,000 ancestors from the database cost
+   * about half a second. The log is caught up before the read, so a write by another connection
+   * after it is seen at the next look.
+   */
+  readFlowKeepingNewest(flowId: string, readFlow: () => Flow | null): Flow | null {
+    if (this.store.db.inTransaction) return readFlow()
+    this.catchUp()
+    const flow = readFlow()
+    if (!flow || flow.nodes.length === 0) return flow
+    const withChildren = new Set(flow.connections.map((c) => c.from))
+    let newest: FlowMember | null = null
+    for (const m of flow.nodes) if (!withChildren.has(m.id) && (!newest || m.index > newest.index)) newest = m
+    const key = keyOf(flowId, newest!.id)
+    if (!this.kept.has(key))
+      this.kept.set(key, this.fromEdges(flowId, newest!.id, edgesUpTo(flow.connections, newest!.id)))
+    return flow
+  }
+
+  /**
+   * A node just written below one parent: when the parent's ancestry is kept, the node's is kept
+   * too (one lookup), so a conversation fed turn by turn through create_node — a program on the
+   * local API, a script — stays as warm as one fed by chat.
+   */
+  keepBelow(flowId: string, nodeId: string): void {
+    if (this.store.db.inTransaction) return
+    this.catchUp()
+    const key = keyOf(flowId, nodeId)
+    if (this.kept.has(key)) return
+    const below = this.belowKept(flowId, nodeId)
+    if (below) this.kept.set(key, below)
+  }
+
+  /** The ancestors and the node in the order the conversation happened (through merges). */
+  private ordered(edges: readonly Connection[], nodeId: string): string[] {
+    const ids = new Set([nodeId])
+    for (const e of edges) ids.add(e.from)
+    const times = this.store.timestampsOf([...ids])
+    return activePath(edges, nodeId, (id) => times.get(id) ?? '')
+  }
+
   private catchUp(): void {
+    if (this.kept.size === 0) {
+      this.changes.skip()
+      return
+    }
     const changes = this.changes.next()
     if (changes === null) this.kept.clear()
     else if (changes.length > 0) {
@@ -189,6 +237,44 @@ export class Ancestry {
       for (const [key] of stale) this.kept.delete(key)
     }
   }
+}
+
+/** Every connection into a node and into its ancestors, out of a flow's connections. */
+function edgesUpTo(connections: readonly Connection[], nodeId: string): Connection[] {
+  const into = new Map<string, Connection[]>()
+  for (const c of connections) {
+    const list = into.get(c.to)
+    if (list) list.push(c)
+    else into.set(c.to, [c])
+  }
+  const edges: Connection[] = []
+  const seen = new Set([nodeId])
+  const stack = [nodeId]
+  while (stack.length > 0)
+    for (const c of into.get(stack.pop()!) ?? []) {
+      edges.push({ from: c.from, to: c.to })
+      if (!seen.has(c.from)) {
+        seen.add(c.from)
+        stack.push(c.from)
+      }
+    }
+  return edges
+}
+
+/**
+ * The path above a node no merge leads into, oldest first: each node's one parent up to the
+ * root. Null below a merge (a node with two parents), whose ancestors need ordering by time.
+ * Most conversations are chains: their 20,000 ancestors need no timestamps read and no sort.
+ */
+function chainUp(edges: readonly Connection[], nodeId: string): string[] | null {
+  const parentOf = new Map<string, string>()
+  for (const e of edges) {
+    if (parentOf.has(e.to)) return null
+    parentOf.set(e.to, e.from)
+  }
+  const up = [nodeId]
+  for (let at = parentOf.get(nodeId); at !== undefined; at = parentOf.get(at)) up.push(at)
+  return up.reverse()
 }
 
 function keyOf(flowId: string, nodeId: string): string {

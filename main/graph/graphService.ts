@@ -135,6 +135,16 @@ export class GraphService {
   }
 
   /**
+   * A flow as a window opens it: read whole, with the path above its newest turn kept for the
+   * prompt the user is about to send (Ancestry.readFlowKeepingNewest).
+   */
+  openFlow(id: string): Flow {
+    const flow = this.ancestry.readFlowKeepingNewest(id, () => this.store.flow(id))
+    if (!flow) throw new AppError('not_found', `flow ${id} not found`)
+    return flow
+  }
+
+  /**
    * A flow by id, else by name, as scripts and the VizPrompt seed name them (`main`); null when
    * none has it. Two flows with the name are a conflict that lists their ids.
    */
@@ -454,6 +464,7 @@ export class GraphService {
           if (name) this.store.nameFromPrompt(input.flow_id, name)
         }
       })
+      if (parents.length === 1) this.ancestry.keepBelow(input.flow_id, id)
       return this.getNode(id)
     }
     return { id, write }

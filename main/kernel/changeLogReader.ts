@@ -43,6 +43,14 @@ export class LogReader<C extends { seq: number }> {
   }
 
   /**
+   * Reads on from the log's newest row without reading what is before it: for a reader whose
+   * cache is empty, which has nothing the skipped rows could make stale.
+   */
+  skip(): void {
+    this.seen = this.log.last()
+  }
+
+  /**
    * What was logged since the last call, oldest first; null when the log was trimmed past what
    * this reader had seen (nothing kept from before can be trusted).
    */
