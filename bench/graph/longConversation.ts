@@ -120,7 +120,7 @@ try {
       const again = callerOf(reopened)
       let t = performance.now()
       if (opened) {
-        await again('get_flow', { id: flow.id })
+        await again('load_flow', { id: flow.id })
         cold.open_flow_ms = performance.now() - t
         t = performance.now()
       }

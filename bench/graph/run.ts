@@ -32,6 +32,18 @@ async function timeOpen(page: Page, flow: { id: string; nodeIds: string[] }): Pr
   return run<number>(page, OPEN_FLOW, [flow.id, flow.nodeIds.at(-1)])
 }
 
+/** A card wholly inside the canvas (the first in the page may lie under the header or a panel). */
+async function cardInView(page: Page): Promise<{ id: string; box: { x: number; y: number; width: number; height: number } }> {
+  const pane = (await page.locator('.react-flow__pane').boundingBox())!
+  for (const card of await page.locator('.conv-node').all()) {
+    const box = await card.boundingBox()
+    if (!box || box.x < pane.x || box.y < pane.y) continue
+    if (box.x + box.width > pane.x + pane.width - 200 || box.y + 60 > pane.y + pane.height - 200) continue
+    return { id: (await card.getAttribute('data-node-id'))!, box }
+  }
+  throw new Error('no card wholly in view to drag')
+}
+
 /** Drags the canvas around and records the time between animation frames meanwhile. */
 async function panFrames(page: Page): Promise<number[]> {
   const pane = (await page.locator('.react-flow__pane').boundingBox())!
@@ -82,13 +94,15 @@ try {
   )
 
   // Dragging a card that is on screen to a new place.
-  const card = (await page.locator('.conv-node').first().boundingBox())!
+  const { id: dragged, box: card } = await cardInView(page)
   await run(page, START_FRAMES)
   await page.mouse.move(card.x + card.width / 2, card.y + 20)
   await page.mouse.down()
   for (let i = 1; i <= 60; i++) await page.mouse.move(card.x + card.width / 2 + i * 4, card.y + 20 + i * 2)
   await page.mouse.up()
   const dragFrames = await run<number[]>(page, STOP_FRAMES)
+  const moved = (await page.locator(`.conv-node[data-node-id="${dragged}"]`).boundingBox())!
+  if (Math.abs(moved.x - card.x) < 100) throw new Error('the card did not move: the drag measured nothing')
   console.log(JSON.stringify({ bench: 'graph.drag_card_frame_time', nodes: NODES, ...stats(dragFrames) }))
 
   const frames = await panFrames(page)

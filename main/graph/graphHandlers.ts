@@ -22,7 +22,7 @@ export function graphHandlers(
       const ref = (i.id ?? i.name)!
       const found = graph.findFlow(ref)
       if (!found) throw new AppError('not_found', `no flow with the id or name "${ref}"`)
-      return graph.openFlow(found.id)
+      return graph.getFlow(found.id)
     },
     chat_target: (i) => {
       // One row looked up; every persona is listed only for the error.

@@ -187,7 +187,7 @@ export class GraphService {
     // The version before the read: a change made since is announced after it, and a patch
     // applied to a flow that already holds its change leaves it as it is.
     const version = this.patches.versionOf(id)
-    const flow = this.getFlow(id)
+    const flow = this.openFlow(id)
     return { flow, nodes: this.store.flowNodes(id), version }
   }
 

@@ -3,13 +3,14 @@ import { LayoutGrid, Redo2, Sparkles, Undo2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { command } from '../../app/commands'
 import { useApp, useAppStore } from '../../store'
-import { FIT_PADDING, NODE_HEIGHT, layoutInWorker } from './layout'
+import { NODE_HEIGHT, layoutInWorker } from './layout'
 
-export function CanvasToolbar() {
+/** `fitAll` fits the view to every card (the canvas gives React Flow only those around the view). */
+export function CanvasToolbar({ fitAll }: { fitAll: (duration?: number) => void }) {
   const { t } = useTranslation()
   const store = useAppStore()
   const undo = useApp((s) => s.undo)
-  const { fitView, getNodes } = useReactFlow()
+  const { getNodes } = useReactFlow()
 
   const tidy = async () => {
     const flow = store.getState().flow
@@ -20,7 +21,7 @@ export function CanvasToolbar() {
       if (n.measured?.height && n.measured.height > NODE_HEIGHT) heights[n.id] = n.measured.height
     const laid = await layoutInWorker({ nodes: flow.nodes.map((m) => m.id), edges: flow.connections, heights })
     await store.getState().setPositions(Object.entries(laid).map(([id, position]) => ({ id, position })))
-    void fitView({ duration: 250, padding: FIT_PADDING })
+    fitAll(250)
   }
 
   const build = async () => {

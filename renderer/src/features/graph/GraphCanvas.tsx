@@ -1,5 +1,6 @@
 import {
   Background,
+  ControlButton,
   Controls,
   MiniMap,
   ReactFlow,
@@ -13,6 +14,7 @@ import {
   Position,
 } from '@xyflow/react'
 import '@xyflow/react/dist/style.css'
+import { Maximize } from 'lucide-react'
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Flow } from '@shared/contract'
@@ -23,7 +25,10 @@ import { ConversationNode, type ConversationFlowNode } from './ConversationNode'
 import { NodeMenu, type NodeMenuState } from './NodeMenu'
 import { FIT_PADDING, NODE_HEIGHT, NODE_WIDTH } from './layout'
 import { useFlowLayout } from './useFlowLayout'
+import { CanvasIndex } from './canvasWindow'
+import { useFitAll, useViewWindow } from './useViewWindow'
 import { Welcome } from '../welcome/Welcome'
+import { labelTemplate } from '../../i18n/labelTemplate'
 
 // Module level: a new object per render would remount every node (xyflow's warning).
 const nodeTypes = { conversation: ConversationNode }
@@ -90,6 +95,8 @@ function Canvas({ flow }: { flow: Flow }) {
   const [measured, setMeasured] = useState<Record<string, { width: number; height: number }>>({})
   const [drag, setDrag] = useState<{ base: unknown; at: Record<string, XYPosition> }>({ base: null, at: {} })
   const dragAt = drag.base === positions ? drag.at : noPositions
+  const nodeLabel = useMemo(() => labelTemplate(t, 'canvas.nodeLabel', ['index']), [t])
+  const edgeLabel = useMemo(() => labelTemplate(t, 'canvas.edgeLabel', ['from', 'to']), [t])
 
   // One object per card, rebuilt only when the flow's shape or layout changes. A drag or a new
   // selection then swaps just the cards it touches: React Flow keeps every other card as it was,
@@ -102,7 +109,7 @@ function Canvas({ flow }: { flow: Flow }) {
           id: m.id,
           type: 'conversation',
           // Read out as "#3", not as the node's id.
-          ariaLabel: t('canvas.nodeLabel', { index: m.index }),
+          ariaLabel: nodeLabel({ index: m.index }),
           position: positions[m.id]!,
           data: {},
           ...(measured[m.id] ? { measured: measured[m.id] } : {}),
@@ -110,17 +117,54 @@ function Canvas({ flow }: { flow: Flow }) {
           // it to measure it: only cards in view are ever rendered, even on first load.
           ...(expandedIds.has(m.id) ? {} : fixedSize),
         })),
-    [flow, positions, measured, expandedIds, t],
+    [flow, positions, measured, expandedIds, nodeLabel],
   )
-  const nodes = useMemo(
+  const indexOf = useMemo(() => new Map(flow.nodes.map((m) => [m.id, m.index])), [flow.nodes])
+  const allEdges = useMemo<Edge[]>(
     () =>
-      base.map((n) => {
-        const at = dragAt[n.id]
-        const selected = n.id === selectedId
-        return at || selected ? { ...n, ...(at ? { position: at } : {}), selected } : n
+      flow.connections.map((c) => {
+        const id = `${c.from}->${c.to}`
+        const onPath = activeIds.has(c.from) && activeIds.has(c.to)
+        return {
+          id,
+          source: c.from,
+          target: c.to,
+          ariaLabel: edgeLabel({ from: indexOf.get(c.from) ?? '?', to: indexOf.get(c.to) ?? '?' }),
+          selected: id === selectedEdge,
+          className: onPath ? 'on-path' : undefined,
+          animated: onPath,
+          // A named branch (seed §9.2) says its name on the connection that starts it.
+          ...(c.label ? { label: c.label } : {}),
+        }
       }),
-    [base, dragAt, selectedId],
+    [flow.connections, activeIds, selectedEdge, indexOf, edgeLabel],
   )
+
+  // Only the cards around the view go to React Flow (canvasWindow.ts): a drag then costs the
+  // same in a flow of 50,000 cards as in one of 500.
+  const byId = useMemo(() => new Map(base.map((n) => [n.id, n])), [base])
+  const heightOf = useCallback(
+    (id: string) => (expandedIds.has(id) ? (measured[id]?.height ?? NODE_HEIGHT) : NODE_HEIGHT),
+    [expandedIds, measured],
+  )
+  const index = useMemo(() => new CanvasIndex(positions, allEdges, heightOf), [positions, allEdges, heightOf])
+  const win = useViewWindow()
+  const { nodes, edges } = useMemo(() => {
+    // The selected card, cards being dragged and expanded ones (tall, and measured for Tidy) always.
+    const always = [...Object.keys(dragAt), ...expandedIds, ...(selectedId ? [selectedId] : [])]
+    const shown = win ? index.inside(win, always) : { ids: new Set(always), edges: [] }
+    const nodes: ConversationFlowNode[] = []
+    for (const id of shown.ids) {
+      const n = byId.get(id)
+      if (!n) continue
+      const at = dragAt[id]
+      const selected = id === selectedId
+      nodes.push(at || selected ? { ...n, ...(at ? { position: at } : {}), selected } : n)
+    }
+    // A connection to a card not placed yet (laid out a moment later) waits for it.
+    return { nodes, edges: shown.edges.filter((e) => byId.has(e.source) && byId.has(e.target)) }
+  }, [index, win, byId, dragAt, selectedId, expandedIds])
+  const fitAll = useFitAll(heightOf)
 
   useEffect(() => {
     const p = focus && positions[focus.id]
@@ -136,26 +180,6 @@ function Canvas({ flow }: { flow: Flow }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focus?.seq, positions[focus?.id ?? ''] === undefined])
 
-  const indexOf = useMemo(() => new Map(flow.nodes.map((m) => [m.id, m.index])), [flow.nodes])
-  const edges = useMemo<Edge[]>(
-    () =>
-      flow.connections.map((c) => {
-        const id = `${c.from}->${c.to}`
-        const onPath = activeIds.has(c.from) && activeIds.has(c.to)
-        return {
-          id,
-          source: c.from,
-          target: c.to,
-          ariaLabel: t('canvas.edgeLabel', { from: indexOf.get(c.from), to: indexOf.get(c.to) }),
-          selected: id === selectedEdge,
-          className: onPath ? 'on-path' : undefined,
-          animated: onPath,
-          // A named branch (seed §9.2) says its name on the connection that starts it.
-          ...(c.label ? { label: c.label } : {}),
-        }
-      }),
-    [flow.connections, activeIds, selectedEdge, indexOf, t],
-  )
   const ariaLabelConfig = useMemo(
     () => ({
       'node.a11yDescription.default': t('canvas.a11y.node'),
@@ -238,7 +262,7 @@ function Canvas({ flow }: { flow: Flow }) {
         colorMode={dark ? 'dark' : 'light'}
       >
         <Background gap={24} />
-        {nodes.length <= MINIMAP_MAX_NODES && (
+        {base.length <= MINIMAP_MAX_NODES && (
           <MiniMap
             pannable
             zoomable
@@ -248,9 +272,19 @@ function Canvas({ flow }: { flow: Flow }) {
             maskColor={dark ? 'rgba(10, 8, 20, 0.6)' : undefined}
           />
         )}
-        <Controls showInteractive={false} fitViewOptions={fitViewOptions} />
+        <Controls showInteractive={false} showFitView={false}>
+          {/* React Flow's own fit would fit the cards it has, the window: this one fits them all. */}
+          <ControlButton
+            className="react-flow__controls-fitview"
+            onClick={() => fitAll()}
+            aria-label={t('canvas.a11y.fitView')}
+            title={t('canvas.a11y.fitView')}
+          >
+            <Maximize aria-hidden />
+          </ControlButton>
+        </Controls>
       </ReactFlow>
-      <CanvasToolbar />
+      <CanvasToolbar fitAll={fitAll} />
       {menu && <NodeMenu menu={menu} onClose={() => setMenu(null)} />}
     </div>
   )
