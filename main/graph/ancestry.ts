@@ -165,13 +165,9 @@ export class Ancestry {
   }
 
   private read(flowId: string, nodeId: string): Kept {
-    return this.fromEdges(flowId, nodeId, this.store.edgesAbove(flowId, [nodeId]))
-  }
-
-  /** A node's ancestry from every connection into it and into its ancestors. */
-  private fromEdges(flowId: string, nodeId: string, edges: Connection[]): Kept {
+    const edges = this.store.edgesAbove(flowId, [nodeId])
     const path = new SharedPath()
-    for (const id of chainUp(edges, nodeId) ?? this.ordered(edges, nodeId)) path.push(id, [])
+    for (const id of chainIn(edges, nodeId)?.order ?? this.ordered(edges, nodeId)) path.push(id, [])
     path.edges.push(...edges)
     return {
       ancestry: path.view(path.order.length, edges.length, flowId, path.order.length),
@@ -182,22 +178,35 @@ export class Ancestry {
 
   /**
    * Reads a flow whole, as opening it in a window does, and keeps the path above its newest
-   * leaf (the turn a user goes on from) out of the connections just read: the first prompt after
-   * the app starts then finds it kept, where reading 20,000 ancestors from the database cost
-   * about half a second. The log is caught up before the read, so a write by another connection
-   * after it is seen at the next look.
+   * leaf (the turn a user goes on from) out of the connections just read, when no merge is on
+   * it: the first prompt after the app starts then finds it kept, where reading 20,000
+   * ancestors from the database cost about half a second. (Below a merge, ordering the path
+   * costs more than the open should: the first prompt reads it.) The log is caught up before
+   * the read, so a write by another connection after it is seen at the next look.
    */
   readFlowKeepingNewest(flowId: string, readFlow: () => Flow | null): Flow | null {
     if (this.store.db.inTransaction) return readFlow()
     this.catchUp()
     const flow = readFlow()
     if (!flow || flow.nodes.length === 0) return flow
-    const withChildren = new Set(flow.connections.map((c) => c.from))
+    const withChildren = new Set<string>()
+    for (const c of flow.connections) withChildren.add(c.from)
     let newest: FlowMember | null = null
     for (const m of flow.nodes) if (!withChildren.has(m.id) && (!newest || m.index > newest.index)) newest = m
     const key = keyOf(flowId, newest!.id)
-    if (!this.kept.has(key))
-      this.kept.set(key, this.fromEdges(flowId, newest!.id, edgesUpTo(flow.connections, newest!.id)))
+    if (this.kept.has(key)) return flow
+    const chain = chainIn(flow.connections, newest!.id)
+    if (chain) {
+      const path = new SharedPath()
+      for (const id of chain.order) path.push(id, [])
+      path.edges.push(...chain.edges)
+      const length = chain.order.length
+      this.kept.set(key, {
+        ancestry: path.view(length, chain.edges.length, flowId, length),
+        path,
+        edgeCount: chain.edges.length,
+      })
+    }
     return flow
   }
 
@@ -239,42 +248,29 @@ export class Ancestry {
   }
 }
 
-/** Every connection into a node and into its ancestors, out of a flow's connections. */
-function edgesUpTo(connections: readonly Connection[], nodeId: string): Connection[] {
-  const into = new Map<string, Connection[]>()
-  for (const c of connections) {
-    const list = into.get(c.to)
-    if (list) list.push(c)
-    else into.set(c.to, [c])
-  }
-  const edges: Connection[] = []
-  const seen = new Set([nodeId])
-  const stack = [nodeId]
-  while (stack.length > 0)
-    for (const c of into.get(stack.pop()!) ?? []) {
-      edges.push({ from: c.from, to: c.to })
-      if (!seen.has(c.from)) {
-        seen.add(c.from)
-        stack.push(c.from)
-      }
-    }
-  return edges
-}
-
 /**
- * The path above a node no merge leads into, oldest first: each node's one parent up to the
- * root. Null below a merge (a node with two parents), whose ancestors need ordering by time.
+ * The path above a node, oldest first, with its connections, out of connections that hold them
+ * (a flow's, or those above the node); null when a merge (a node with two parents) is on it.
  * Most conversations are chains: their 20,000 ancestors need no timestamps read and no sort.
  */
-function chainUp(edges: readonly Connection[], nodeId: string): string[] | null {
+function chainIn(connections: readonly Connection[], nodeId: string): { order: string[]; edges: Connection[] } | null {
   const parentOf = new Map<string, string>()
-  for (const e of edges) {
-    if (parentOf.has(e.to)) return null
-    parentOf.set(e.to, e.from)
+  const merges = new Set<string>()
+  for (const c of connections) {
+    if (parentOf.has(c.to)) merges.add(c.to)
+    else parentOf.set(c.to, c.from)
   }
   const up = [nodeId]
-  for (let at = parentOf.get(nodeId); at !== undefined; at = parentOf.get(at)) up.push(at)
-  return up.reverse()
+  const edges: Connection[] = []
+  for (let at = nodeId; ;) {
+    if (merges.has(at)) return null
+    const parent = parentOf.get(at)
+    if (parent === undefined) break
+    edges.push({ from: parent, to: at })
+    up.push(parent)
+    at = parent
+  }
+  return { order: up.reverse(), edges }
 }
 
 function keyOf(flowId: string, nodeId: string): string {
