@@ -140,8 +140,8 @@ function Canvas({ flow }: { flow: Flow }) {
     [flow.connections, activeIds, selectedEdge, indexOf, edgeLabel],
   )
 
-  // Only the cards around the view go to React Flow (canvasWindow.ts): a drag then costs the
-  // same in a flow of 50,000 cards as in one of 500.
+  // Only the cards around the view go to React Flow (canvasWindow.ts) once a flow is past the
+  // minimap's size: a drag then costs the same in a flow of 50,000 cards as in one of 1,500.
   const byId = useMemo(() => new Map(base.map((n) => [n.id, n])), [base])
   const heightOf = useCallback(
     (id: string) => (expandedIds.has(id) ? (measured[id]?.height ?? NODE_HEIGHT) : NODE_HEIGHT),
@@ -152,7 +152,13 @@ function Canvas({ flow }: { flow: Flow }) {
   const { nodes, edges } = useMemo(() => {
     // The selected card, cards being dragged and expanded ones (tall, and measured for Tidy) always.
     const always = [...Object.keys(dragAt), ...expandedIds, ...(selectedId ? [selectedId] : [])]
-    const shown = win ? index.inside(win, always) : { ids: new Set(always), edges: [] }
+    // A flow small enough for the minimap goes to React Flow whole: the minimap draws what it has.
+    const shown =
+      base.length <= MINIMAP_MAX_NODES
+        ? { ids: new Set(byId.keys()), edges: allEdges }
+        : win
+          ? index.inside(win, always)
+          : { ids: new Set(always), edges: [] }
     const nodes: ConversationFlowNode[] = []
     for (const id of shown.ids) {
       const n = byId.get(id)
@@ -163,7 +169,7 @@ function Canvas({ flow }: { flow: Flow }) {
     }
     // A connection to a card not placed yet (laid out a moment later) waits for it.
     return { nodes, edges: shown.edges.filter((e) => byId.has(e.source) && byId.has(e.target)) }
-  }, [index, win, byId, dragAt, selectedId, expandedIds])
+  }, [base, allEdges, index, win, byId, dragAt, selectedId, expandedIds])
   const fitAll = useFitAll(heightOf)
 
   useEffect(() => {
