@@ -222,6 +222,7 @@ export function startCore(options: CoreOptions): Core {
       lorebooks,
       exportTarget: (id) => story.exportTarget(id),
       language: () => uiLanguage(settings.get().language),
+      userName: () => settings.get().user.name,
     }),
     story: story.handlers,
     access: accessHandlers(apiTokens),

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { unzipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import type { Flow, FlowGraph, LoreBook, Persona } from '@shared/contract'
 import { chatgptConversation, pngWith, v2Card } from '../../tests/support/foreignFiles'
@@ -106,7 +107,13 @@ describe('SillyTavern character card import', () => {
     expect(report.persona.persona_text).toContain('[Personality]\nkind, protective')
     expect(report.persona.persona_text).toContain('the user wakes up in her glade')
     expect(report.persona.contract_text).toBe('Stay in character as Seraphina.')
-    expect(report.skipped).toEqual(expect.arrayContaining(["the card's picture", "the creator's notes"]))
+    expect(report.skipped).toEqual(["the creator's notes", 'tags: fantasy'])
+    // The card's picture is the persona's, without the card in it.
+    const avatar = await fromWindow<{ mime: string; data_base64: string }>(h, 'get_persona_avatar', {
+      id: report.persona.id,
+    })
+    expect(avatar.mime).toBe('image/png')
+    expect(Buffer.from(avatar.data_base64, 'base64').includes(Buffer.from('tEXtchara', 'latin1'))).toBe(false)
     const graph = await h.call<FlowGraph>('load_flow', { id: report.flow_id })
     expect(graph.flow.persona_id).toBe(report.persona.id)
     expect(graph.nodes.map((n) => n.response)).toEqual([
@@ -128,11 +135,11 @@ describe('SillyTavern character card import', () => {
       sticky: 3,
       secondary_keys: ['night'],
     })
-    const exported = await fromWindow<{ file_name: string; png_base64: string }>(h, 'character_card_export', {
+    const exported = await fromWindow<{ file_name: string; data_base64: string }>(h, 'character_card_export', {
       persona_id: first.persona.id,
     })
     expect(exported.file_name).toBe('Seraphina.png')
-    const png = Buffer.from(exported.png_base64, 'base64')
+    const png = Buffer.from(exported.data_base64, 'base64')
     // Both cards are in the picture: a v2-only reader finds `chara`, a v3 reader `ccv3`.
     expect(png.includes(Buffer.from('tEXtchara\0', 'latin1'))).toBe(true)
     expect(png.includes(Buffer.from('tEXtccv3\0', 'latin1'))).toBe(true)
@@ -150,6 +157,84 @@ describe('SillyTavern character card import', () => {
     const fields = (b: LoreBook) => b.entries.map(({ extra: _extra, ...e }) => e)
     expect(fields(after!)).toEqual(fields(before!))
     expect(after!.name).toBe(before!.name)
+  })
+
+  it('exports a persona as a CHARX card with its picture as the main icon, which imports back whole', async () => {
+    const h = await start()
+    await h.call('update_settings', { user: { name: 'Mina', description: '' } })
+    const greeting = { ...v2Card.data, first_mes: '*{{char}} smiles at {{user}}.*' }
+    const file = imports(h, 'seraphina.json', JSON.stringify({ ...v2Card, data: greeting }))
+    const first = await fromWindow<{ persona: Persona; lorebook_id: string; flow_id: string }>(
+      h,
+      'character_card_import',
+      { path: file },
+    )
+    // A greeting's macros are filled with the names, as SillyTavern fills them when a chat starts.
+    const graph = await h.call<FlowGraph>('load_flow', { id: first.flow_id })
+    expect(graph.nodes.map((n) => n.response)).toContain('*Seraphina smiles at Mina.*')
+    const picture = pngWith({ Comment: 'portrait' })
+    await fromWindow(h, 'set_persona_avatar', { id: first.persona.id, data_base64: picture.toString('base64') })
+    await fromWindow(h, 'update_lore_entry', { book_id: first.lorebook_id, uid: 0, sticky: 2, group: 'places' })
+
+    const exported = await fromWindow<{ file_name: string; data_base64: string }>(h, 'character_card_export', {
+      persona_id: first.persona.id,
+      format: 'charx',
+    })
+    expect(exported.file_name).toBe('Seraphina.charx')
+    const charx = Buffer.from(exported.data_base64, 'base64')
+    const files = unzipSync(charx)
+    expect(Object.keys(files).sort()).toEqual(['assets/icon/images/main.png', 'card.json'])
+    expect(Buffer.from(files['assets/icon/images/main.png']!)).toEqual(picture)
+    const card = JSON.parse(Buffer.from(files['card.json']!).toString('utf8'))
+    expect(card).toMatchObject({
+      spec: 'chara_card_v3',
+      spec_version: '3.0',
+      data: {
+        name: 'Seraphina',
+        assets: [{ type: 'icon', uri: 'embeded://assets/icon/images/main.png', name: 'main', ext: 'png' }],
+      },
+    })
+
+    // Saved under any name, the archive is listed as a card and comes back whole.
+    const name = imports(h, 'download.bin', charx)
+    const listed = await fromWindow<Array<{ name: string; kind: string }>>(h, 'imports_list', {})
+    expect(listed.find((l) => l.name === name)?.kind).toBe('card')
+    const again = await fromWindow<{
+      persona: Persona
+      lorebook_id: string
+      flow_id: string
+      format: string
+      avatar: boolean
+      skipped: string[]
+    }>(h, 'character_card_import', { path: name })
+    expect(again).toMatchObject({ format: 'charx', avatar: true, spec: 'v3' })
+    expect(again.skipped.some((s) => s.includes('assets'))).toBe(false)
+    expect(again.persona.persona_text).toBe(first.persona.persona_text)
+    const avatar = await fromWindow<{ data_base64: string }>(h, 'get_persona_avatar', { id: again.persona.id })
+    expect(Buffer.from(avatar.data_base64, 'base64')).toEqual(picture)
+    const [before, after] = await Promise.all(
+      [first.lorebook_id, again.lorebook_id].map((id) => fromWindow<LoreBook>(h, 'get_lorebook', { id })),
+    )
+    const fields = (b: LoreBook) => b.entries.map(({ extra: _extra, ...e }) => e)
+    expect(fields(after!)).toEqual(fields(before!))
+    expect(after!.entries[0]).toMatchObject({ sticky: 2, group: 'places' })
+    const greetings = (await h.call<FlowGraph>('load_flow', { id: again.flow_id })).nodes.map((n) => n.response)
+    expect(greetings.sort()).toEqual(graph.nodes.map((n) => n.response).sort())
+  })
+
+  it('refuses a picture that is no image as a persona picture, and changes nothing', async () => {
+    const h = await start()
+    const persona = await h.call<Persona>('create_persona', { name: 'Ada' })
+    const r = await h.core.router.call(
+      'set_persona_avatar',
+      { id: persona.id, data_base64: Buffer.from('<svg onload="x"/>').toString('base64') },
+      { transport: 'ws' },
+    )
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: 'bad_input', message: 'data_base64: not a PNG, JPEG, WebP or GIF picture' },
+    })
+    expect(await fromWindow(h, 'get_persona_avatar', { id: persona.id })).toBeNull()
   })
 
   it('refuses a card whose lorebook cannot be read, naming the field, and makes no persona', async () => {

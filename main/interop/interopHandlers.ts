@@ -5,7 +5,7 @@ import { AppError } from '@shared/errors'
 import type { EventBus } from '../kernel/events'
 import type { HomePaths } from '../kernel/home'
 import type { LorebookService } from '../lorebook/lorebookService'
-import { cardData, cardPng, greetingsOf } from './characterCard/cardExport'
+import { cardCharx, cardData, cardPng, greetingsOf } from './characterCard/cardExport'
 import type { PersonaService } from '../persona/personaService'
 import { chooseImportPath } from '../kernel/importFile'
 import { inUserWords, refuseOtherKind } from '../kernel/importGuess'
@@ -27,6 +27,8 @@ export function interopHandlers(
     exportTarget?: ExportTarget
     /** The language of the user's messages: a file of another kind is refused in their words. */
     language?: () => Language
+    /** The user's name, for {{user}} in a card's greetings. */
+    userName?: () => string
   },
 ): HandlerModule<typeof interopMethods> {
   const imports = new ImportsFolder(deps.paths.imports)
@@ -41,8 +43,13 @@ export function interopHandlers(
         .filter((f) => f.persona_id === persona.id)
         .sort((a, b) => a.created.localeCompare(b.created))[0]
       const greetings = greetingsOf(first ? deps.graph.loadFlow(first.id) : null)
-      const png = cardPng(cardData({ persona, greetings, lorebooks: deps.lorebooks }))
-      return { file_name: `${persona.name}.png`, png_base64: png.toString('base64') }
+      const data = cardData({ persona, greetings, lorebooks: deps.lorebooks })
+      const picture = deps.personas.avatarBytes(persona.id)
+      const file =
+        i.format === 'charx'
+          ? cardCharx(data, picture)
+          : cardPng(data, picture?.mime === 'image/png' ? picture.data : undefined)
+      return { file_name: `${persona.name}.${i.format ?? 'png'}`, data_base64: file.toString('base64') }
     },
     imports_list: () => imports.list(),
     export_markdown: (i) =>

@@ -1,5 +1,6 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { chatgptConversation, pngWith, v2Card } from '../../tests/support/foreignFiles'
 import { useTempHome } from '../../tests/support/tempHome'
@@ -68,6 +69,16 @@ describe('guessing what a file to import is, by its content', () => {
     // Bigger than what is read: the start still says so.
     const long = { ...v2Card, data: { ...v2Card.data, description: 'x'.repeat(GUESS_BYTES * 2) } }
     expect(guess('long.json', JSON.stringify(long))).toBe('card')
+  })
+
+  it('tells a CHARX card (a zip with card.json) from another zip, whatever its name', () => {
+    const charx = zipSync({
+      'assets/icon/images/main.png': [pngWith({}), { level: 0 }],
+      'card.json': Buffer.from(JSON.stringify(v3Card)),
+    })
+    expect(guess('seraphina.charx', Buffer.from(charx))).toBe('card')
+    expect(guess('download', Buffer.from(charx))).toBe('card')
+    expect(guess('notes.zip', Buffer.from(zipSync({ 'notes/card.json.txt': Buffer.from('x') })))).toBe('unknown')
   })
 
   it('tells a ChatGPT export, a LoCoMo file, JSON Lines and a transcript apart', () => {

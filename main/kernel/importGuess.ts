@@ -44,7 +44,10 @@ export function readHead(path: string, bytes = GUESS_BYTES): { head: Buffer; who
 /** What a file is, from its start (and its name when the content says nothing). */
 export function guessImport(name: string, head: Buffer, whole: boolean): ImportKind {
   if (head.subarray(0, 8).equals(PNG_SIGNATURE)) return 'card'
-  if (head.subarray(0, 4).equals(ZIP_SIGNATURE)) return /conversations|chatgpt/i.test(name) ? 'chatgpt' : 'unknown'
+  if (head.subarray(0, 4).equals(ZIP_SIGNATURE)) {
+    if (zipHolds(head, 'card.json')) return 'card' // CHARX: a Character Card V3 zip
+    return /conversations|chatgpt/i.test(name) ? 'chatgpt' : 'unknown'
+  }
   const text = head.toString('utf8').replace(/^\uFEFF/, '')
   const start = text.trimStart()
   if (start.startsWith('{') || start.startsWith('[')) {
@@ -59,6 +62,21 @@ export function guessImport(name: string, head: Buffer, whole: boolean): ImportK
 export function guessImportFile(path: string, name: string): ImportKind {
   const got = readHead(path)
   return got ? guessImport(name, got.head, got.whole) : byName(name)
+}
+
+/**
+ * Whether one of the zip's local file headers in `head` names `entry`. Headers are found by their
+ * signature rather than walked by their sizes: a writer that streams puts the sizes after the data.
+ */
+function zipHolds(head: Buffer, entry: string): boolean {
+  const wanted = Buffer.from(entry)
+  for (let at = head.indexOf(ZIP_SIGNATURE); at >= 0 && at + 30 <= head.length;) {
+    const nameLength = head.readUInt16LE(at + 26)
+    const name = head.subarray(at + 30, at + 30 + nameLength)
+    if (name.equals(wanted)) return true
+    at = head.indexOf(ZIP_SIGNATURE, at + 30 + nameLength)
+  }
+  return false
 }
 
 function parseOrNull(text: string): unknown {
@@ -116,7 +134,7 @@ function guessJsonText(start: string): ImportKind {
 
 function byName(name: string): ImportKind {
   const lower = name.toLowerCase()
-  if (lower.endsWith('.png')) return 'card'
+  if (lower.endsWith('.png') || lower.endsWith('.charx')) return 'card'
   if (/conversations.*\.json$/.test(lower)) return 'chatgpt'
   if (/\.(jsonl|ndjson|txt)$/.test(lower)) return 'chat_log'
   return 'unknown'

@@ -34,9 +34,10 @@ export const MAX_CONFIG_FILE_BYTES = 1 * MiB
 // ---- what a file may unpack to and describe
 
 /**
- * The text a card picture's compressed chunks may inflate to, all chunks together: as much as
- * the card could carry uncompressed in a file of MAX_CARD_BYTES. Inflating stops there, so a
- * small chunk that would inflate to gigabytes costs no more memory than this.
+ * The text a card picture's compressed chunks may inflate to, all chunks together (and the files a
+ * CHARX card's zip inflates, together): as much as the card could carry uncompressed in a file of
+ * MAX_CARD_BYTES. Inflating stops there, so a small chunk that would inflate to gigabytes costs no
+ * more memory than this.
  */
 export const MAX_CARD_INFLATED_BYTES = MAX_CARD_BYTES
 /**
@@ -63,6 +64,11 @@ export const MAX_IMPORT_FLOW_TEXT = 64 * MiB
 export const MAX_IMPORT_FILE_TEXT = MAX_CHATGPT_EXPORT_BYTES
 /** Greetings of one character card (the first and the alternates): each becomes a branch. */
 export const MAX_CARD_GREETINGS = 1_000
+/**
+ * Files in a CHARX card (a zip): the card and its assets — an icon, emotions, backgrounds. Each
+ * entry's name is read and checked; only the card and its main icon are inflated.
+ */
+export const MAX_CHARX_ENTRIES = 2_000
 /** Entries of a card's lorebook (character_book); real ones hold tens to a few hundred. */
 export const MAX_CARD_BOOK_ENTRIES = 10_000
 

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import type { Parsed, Persona } from '@shared/contract'
+import { AVATAR_MAX_BYTES, type Parsed, type Persona, type PersonaAvatar } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
 import { statements } from '../db/statements'
 import type { Statement } from 'better-sqlite3'
 import { isoNow } from '../kernel/time'
 import type { EventBus } from '../kernel/events'
+import { sniffImage } from '../kernel/imageType'
 
 interface AiRow {
   AIID: string
@@ -97,6 +98,43 @@ export class PersonaService {
     return { id }
   }
 
+  /** The persona's picture, or null when it has none. */
+  avatar(id: string): PersonaAvatar | null {
+    const image = this.avatarBytes(id)
+    return image && { mime: image.mime, data_base64: image.data.toString('base64') }
+  }
+
+  avatarBytes(id: string): { mime: PersonaAvatar['mime']; data: Buffer } | null {
+    this.get(id)
+    const row = this.sql('SELECT mime, data FROM persona_avatars WHERE persona_id = ?').get(id) as
+      { mime: PersonaAvatar['mime']; data: Buffer } | undefined
+    return row ?? null
+  }
+
+  /**
+   * Sets the persona's picture, its type told by its bytes (PNG, JPEG, WebP or GIF, never SVG,
+   * which can carry scripts), or removes it with null. Anything else is refused and nothing changes.
+   */
+  setAvatar(id: string, data: Buffer | null): PersonaAvatar | null {
+    this.get(id)
+    if (data === null) {
+      this.sql('DELETE FROM persona_avatars WHERE persona_id = ?').run(id)
+      this.sql('UPDATE ai SET UPDATED_AT = ? WHERE AIID = ?').run(isoNow(), id)
+      this.changed(id)
+      return null
+    }
+    const problem = avatarProblem(data)
+    if (problem) throw new AppError('bad_input', `data_base64: ${problem}`)
+    const mime = sniffImage(data)!.mime
+    this.sql(
+      `INSERT INTO persona_avatars (persona_id, mime, data, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (persona_id) DO UPDATE SET mime = excluded.mime, data = excluded.data, updated_at = excluded.updated_at`,
+    ).run(id, mime, data, isoNow())
+    this.sql('UPDATE ai SET UPDATED_AT = ? WHERE AIID = ?').run(isoNow(), id)
+    this.changed(id)
+    return { mime, data_base64: data.toString('base64') }
+  }
+
   private write(id: string, fields: Partial<Record<keyof typeof columns, unknown>>): void {
     const keys = (Object.keys(fields) as Array<keyof typeof columns>).filter(
       (k) => k in columns && fields[k] !== undefined,
@@ -135,4 +173,13 @@ function toPersona(r: AiRow): Persona {
     created: r.CREATED_AT,
     updated: r.UPDATED_AT,
   }
+}
+
+/** Why bytes cannot be a persona's picture, in words for the user, or null when they can. */
+export function avatarProblem(data: Uint8Array): string | null {
+  if (data.length === 0) return 'the picture is empty'
+  if (data.length > AVATAR_MAX_BYTES)
+    return `the picture is ${data.length} bytes, over the limit of ${AVATAR_MAX_BYTES} (8 MiB)`
+  if (!sniffImage(data)) return 'not a PNG, JPEG, WebP or GIF picture'
+  return null
 }

@@ -61,8 +61,9 @@ export const interopMethods = {
     }),
   },
   /**
-   * A SillyTavern character card (PNG or JSON, spec v1–v3) as a new persona, with a conversation
-   * opened by its greetings. From a window only a file under `imports/`.
+   * A SillyTavern character card (PNG, JSON or CHARX; spec v1–v3) as a new persona, with a
+   * conversation opened by its greetings and the card's picture (a CHARX card's main icon) as the
+   * persona's. From a window only a file under `imports/`.
    */
   character_card_import: {
     input: z.object({ path: FolderPath }).strict(),
@@ -71,6 +72,9 @@ export const interopMethods = {
       flow_id: Id.nullable(),
       greetings: z.number().int().nonnegative(),
       spec: z.enum(['v1', 'v2', 'v3']),
+      format: z.enum(['png', 'json', 'charx']),
+      /** Whether the card's picture became the persona's. */
+      avatar: z.boolean(),
       /** The card's own lorebook (character_book), made a book attached to the persona; null when it has none. */
       lorebook_id: z.string().nullable(),
       /** What the card holds that was not taken, in words for the user. */
@@ -78,13 +82,14 @@ export const interopMethods = {
     }),
   },
   /**
-   * The persona as a character card PNG (its picture, else a blank one) carrying the card twice,
-   * as SillyTavern writes it: spec v2 in a `chara` chunk and v3 in a `ccv3` chunk, with its
-   * greetings and its lorebooks as the card's character_book.
+   * The persona as a character card with its greetings and its lorebooks as the card's
+   * character_book. `png` (the default): its picture when that is a PNG, else a blank one,
+   * carrying the card twice as SillyTavern writes it, spec v2 in a `chara` chunk and v3 in a
+   * `ccv3` chunk. `charx`: a Character Card V3 zip, card.json with the picture as its main icon.
    */
   character_card_export: {
-    input: z.object({ persona_id: z.string().min(1).max(200) }).strict(),
-    output: z.object({ file_name: z.string(), png_base64: z.string() }),
+    input: z.object({ persona_id: z.string().min(1).max(200), format: z.enum(['png', 'charx']).optional() }).strict(),
+    output: z.object({ file_name: z.string(), data_base64: z.string() }),
   },
   /**
    * Puts a file the user chose into the data folder's imports/, a piece at a time (pieces of at

@@ -67,6 +67,16 @@ const Fields = z.object({
   memory_private: z.boolean(),
 })
 
+/** A persona's picture: its type, told by its bytes, and the bytes in base64. */
+export const PersonaAvatar = z.object({
+  mime: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']),
+  data_base64: z.string(),
+})
+export type PersonaAvatar = z.infer<typeof PersonaAvatar>
+
+/** The largest picture a persona keeps (8 MiB, base64 a third longer). */
+export const AVATAR_MAX_BYTES = 8 * 1024 * 1024
+
 export const personaMethods = {
   create_persona: { input: Fields.partial().required({ name: true }).strict(), output: Persona },
   list_personas: { input: z.object({}).strict(), output: z.array(Persona) },
@@ -74,6 +84,24 @@ export const personaMethods = {
   update_persona: { input: Fields.partial().extend({ id: z.string() }).strict(), output: Persona },
   /** Removes the persona; its conversations stay, no longer bound to anyone. */
   delete_persona: { input: z.object({ id: z.string() }).strict(), output: z.object({ id: z.string() }) },
+  /** The persona's picture, or null when it has none. */
+  get_persona_avatar: { input: z.object({ id: z.string() }).strict(), output: PersonaAvatar.nullable() },
+  /**
+   * Sets the persona's picture (PNG, JPEG, WebP or GIF, told by its bytes; at most 8 MiB), or
+   * removes it with null.
+   */
+  set_persona_avatar: {
+    input: z
+      .object({
+        id: z.string(),
+        data_base64: z
+          .string()
+          .max(Math.ceil(AVATAR_MAX_BYTES / 3) * 4)
+          .nullable(),
+      })
+      .strict(),
+    output: PersonaAvatar.nullable(),
+  },
 } as const satisfies MethodSpecs
 
 export const llmMethods = {

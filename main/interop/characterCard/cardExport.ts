@@ -1,6 +1,7 @@
 import type { FlowGraph, Persona } from '@shared/contract'
 import { writeCharacterBook } from '../../lorebook/formats/characterBook'
 import type { LorebookService } from '../../lorebook/lorebookService'
+import { EMBEDDED, writeCharx } from './charx'
 import { BLANK_PNG, withTextChunks } from './pngText'
 
 /** What a card is made of: the persona, its greetings, and the books attached to it. */
@@ -51,6 +52,23 @@ export function cardPng(data: Record<string, unknown>, picture: Buffer = BLANK_P
     ['chara', encode({ spec: 'chara_card_v2', spec_version: '2.0', data: v2 })],
     ['ccv3', encode({ spec: 'chara_card_v3', spec_version: '3.0', data })],
   ])
+}
+
+const EXT = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' } as const
+
+/**
+ * A CHARX card (Character Card V3 zip): card.json, and the persona's picture as the card's main
+ * icon under assets/icon/images/; without a picture, the icon is `ccdefault:` (the reader's own).
+ */
+export function cardCharx(
+  data: Record<string, unknown>,
+  picture: { mime: keyof typeof EXT; data: Uint8Array } | null,
+): Buffer {
+  const ext = picture ? EXT[picture.mime] : 'png'
+  const path = `assets/icon/images/main.${ext}`
+  const icon = { type: 'icon', uri: picture ? `${EMBEDDED}${path}` : 'ccdefault:', name: 'main', ext }
+  const card = { spec: 'chara_card_v3', spec_version: '3.0', data: { ...data, assets: [icon] } }
+  return writeCharx(card, picture ? [{ path, data: picture.data }] : [])
 }
 
 /** The greetings a card import made: the first turns (empty prompts) of the persona's first conversation, oldest first. */

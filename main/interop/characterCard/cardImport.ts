@@ -6,9 +6,11 @@ import { ImportFileError } from '../../kernel/importFileError'
 import { MAX_CARD_BYTES } from '../../kernel/importLimits'
 import { isoNow } from '../../kernel/time'
 import { readCharacterBook } from '../../lorebook/formats/characterBook'
+import { expandMacros } from '../../lorebook/macros'
+import { seededRandom } from '../../lorebook/seededRandom'
 import { BookFormatError } from '../../lorebook/formats/fields'
 import type { ImportedBook, LorebookService } from '../../lorebook/lorebookService'
-import type { PersonaService } from '../../persona/personaService'
+import { avatarProblem, type PersonaService } from '../../persona/personaService'
 import { readCard, type CardData } from './readCard'
 
 export interface CardImportReport {
@@ -17,6 +19,9 @@ export interface CardImportReport {
   flow_id: string | null
   greetings: number
   spec: 'v1' | 'v2' | 'v3'
+  format: 'png' | 'json' | 'charx'
+  /** Whether the card's picture (a PNG card's own, a CHARX card's main icon) became the persona's. */
+  avatar: boolean
   /** The card's lorebook, kept as a book attached to the persona; null when it has none. */
   lorebook_id: string | null
   /** What the card holds that Loomverse did not take, in words for the user. */
@@ -24,13 +29,21 @@ export interface CardImportReport {
 }
 
 /**
- * A SillyTavern character card (PNG or JSON, spec v1–v3) as a persona: the description,
+ * A SillyTavern character card (PNG, JSON or CHARX; spec v1–v3) as a persona: the description,
  * personality, scenario and example dialogue become who it is; the card's system prompt and
  * post-history instructions what it promised; its greetings the first turns of a new
- * conversation, each alternate greeting a branch of its own.
+ * conversation, each alternate greeting a branch of its own, their macros filled as SillyTavern
+ * fills them when a chat starts ({{user}} is the user's name, else "User"); its picture the
+ * persona's.
  */
 export async function importCard(
-  deps: { graph: GraphService; personas: PersonaService; lorebooks: LorebookService },
+  deps: {
+    graph: GraphService
+    personas: PersonaService
+    lorebooks: LorebookService
+    /** The user's name ({{user}}), empty when they set none. */
+    userName?: () => string
+  },
   path: string,
   name = basename(path),
 ): Promise<CardImportReport> {
@@ -72,7 +85,15 @@ export async function importCard(
     ),
   })
   const lorebook = book ? deps.lorebooks.importBook(book, { kind: 'persona', target_id: persona.id }) : null
-  const greetings = [d.first_mes, ...d.alternate_greetings].map(fill).filter(Boolean)
+  const pictureProblem = card.icon ? avatarProblem(card.icon) : null
+  if (card.icon && !pictureProblem) deps.personas.setAvatar(persona.id, card.icon)
+  // A v3 card's nickname is what {{char}} says in its texts.
+  const nickname = typeof d.nickname === 'string' && d.nickname.trim() ? d.nickname.trim().slice(0, 100) : who
+  const names = { char: nickname, user: deps.userName?.().trim() || 'User', now: new Date() }
+  const random = seededRandom(`${who}|${name}`)
+  const greetings = [d.first_mes, ...d.alternate_greetings]
+    .map((g) => expandMacros(g, { ...names, random }).trim())
+    .filter(Boolean)
   const flow =
     greetings.length > 0
       ? await deps.graph.importFlow(
@@ -92,8 +113,10 @@ export async function importCard(
     flow_id: flow?.flow_id ?? null,
     greetings: greetings.length,
     spec: card.spec,
+    format: card.format,
+    avatar: Boolean(card.icon && !pictureProblem),
     lorebook_id: lorebook?.id ?? null,
-    skipped: leftOut(d, card.picture),
+    skipped: leftOut(d, card.format === 'charx' && card.icon !== null && !pictureProblem, pictureProblem),
   }
 }
 
@@ -118,11 +141,13 @@ function section(parts: Array<[string, string]>, fill: (t: string) => string): s
     .slice(0, 100_000)
 }
 
-function leftOut(d: CardData, picture: boolean): string[] {
+function leftOut(d: CardData, tookIconAsset: boolean, pictureProblem: string | null): string[] {
   const out: string[] = []
-  if (picture) out.push("the card's picture")
+  if (pictureProblem) out.push(`the card's picture (${pictureProblem})`)
   if (d.creator_notes.trim()) out.push("the creator's notes")
   if (d.tags.length > 0) out.push(`tags: ${d.tags.join(', ')}`)
-  if (d.assets && d.assets.length > 0) out.push(`${d.assets.length} assets`)
+  // A CHARX card's main icon became the persona's picture; its other assets are not kept.
+  const others = (d.assets?.length ?? 0) - (tookIconAsset ? 1 : 0)
+  if (others > 0) out.push(`${others} assets (emotions, backgrounds and other files)`)
   return out
 }

@@ -19,11 +19,16 @@ function chunk(type: string, data: Buffer): Buffer {
 
 /**
  * The PNG with `tEXt` chunks (keyword, NUL, Latin-1 text) put before its end, and any text chunk
- * of the same keywords it had left out: a card exported twice carries one card, not two.
+ * of the same keywords (or of `drop`) it had left out: a card exported twice carries one card, not
+ * two, and a card's picture kept as a persona's carries none.
  */
-export function withTextChunks(png: Buffer, texts: ReadonlyArray<[keyword: string, text: string]>): Buffer {
+export function withTextChunks(
+  png: Buffer,
+  texts: ReadonlyArray<[keyword: string, text: string]>,
+  drop: ReadonlySet<string> = new Set(),
+): Buffer {
   if (!png.subarray(0, 8).equals(PNG_SIGNATURE)) throw new Error('not a PNG')
-  const keywords = new Set(texts.map(([k]) => k))
+  const keywords = new Set([...drop, ...texts.map(([k]) => k)])
   const kept: Buffer[] = [PNG_SIGNATURE]
   let at = 8
   while (at + 12 <= png.length) {

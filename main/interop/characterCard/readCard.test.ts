@@ -29,7 +29,11 @@ function refusal(bytes: Buffer, name = 'card.png'): { code: string; message: str
 describe('readCard: compressed chunks', () => {
   it('reads a card from a compressed iTXt chunk', () => {
     const png = pngWith({}, [iTxtChunk('chara', deflateSync(base64(v2Card)), true)])
-    expect(readCard(png, 'card.png')).toMatchObject({ spec: 'v2', data: { name: 'Seraphina' }, picture: true })
+    const read = readCard(png, 'card.png')
+    expect(read).toMatchObject({ spec: 'v2', data: { name: 'Seraphina' }, format: 'png' })
+    // The picture is kept as the persona's without the card's text in it.
+    expect(read.icon?.includes(Buffer.from('iTXtchara', 'latin1'))).toBe(false)
+    expect(read.icon?.subarray(0, 4).toString('latin1')).toBe('\x89PNG')
   }, 20_000)
 
   it('stops inflating a chunk at the limit and names the chunk', () => {

@@ -8,10 +8,13 @@ import {
   MAX_CARD_INFLATED_BYTES,
   mebibytes,
 } from '../../kernel/importLimits'
+import { CHARX_CARD, embeddedPath, isZip, readZipEntries } from './charx'
+import { withTextChunks } from './pngText'
 
 // SillyTavern character cards: a JSON file, or a PNG (the character's picture) carrying the
 // card as base64 JSON in a text chunk — `ccv3` for spec v3, `chara` for v2 and v1. Where both
-// are present the v3 chunk is the newer card.
+// are present the v3 chunk is the newer card. A CHARX file (spec v3) is a zip with the card as
+// card.json and its pictures beside it (charx.ts).
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 /** The text chunks a card is carried in; a picture's other text (XMP, comments) is never unpacked. */
@@ -46,12 +49,18 @@ const Card = z.union([
 export interface ReadCard {
   spec: 'v1' | 'v2' | 'v3'
   data: CardData
-  /** Whether the card came inside a picture (not imported as such). */
-  picture: boolean
+  /** What the card came in. */
+  format: 'png' | 'json' | 'charx'
+  /**
+   * The character's picture: a PNG card's own picture (without the card's text in it), or a
+   * CHARX card's main icon. Null for a JSON card or a CHARX card whose icon is not in the archive.
+   */
+  icon: Buffer | null
 }
 
 /** The card in a file's bytes, or an error naming the file and what was wrong. */
 export function readCard(bytes: Buffer, name: string): ReadCard {
+  if (isZip(bytes)) return readCharx(bytes, name)
   const picture = bytes.subarray(0, 8).equals(PNG_SIGNATURE)
   let text: string
   if (picture) {
@@ -60,11 +69,35 @@ export function readCard(bytes: Buffer, name: string): ReadCard {
     if (encoded === undefined) throw new ImportFileError(name, null, 'is a picture without a character card in it')
     text = Buffer.from(encoded, 'base64').toString('utf8')
   } else text = bytes.toString('utf8').replace(/^\uFEFF/, '')
+  const card = parseCard(text, name, picture ? 'holds a card that is not JSON' : 'is neither a PNG card nor JSON')
+  return { ...card, format: picture ? 'png' : 'json', icon: picture ? withTextChunks(bytes, [], CARD_KEYWORDS) : null }
+}
+
+/**
+ * A CHARX card: card.json (a v3 card) and, of its assets, the main icon (`icon` named `main`,
+ * else the first icon) when the card names it with an `embeded://` path in the archive. Other
+ * assets are counted for the report, not read.
+ */
+function readCharx(bytes: Buffer, name: string): ReadCard {
+  const json = readZipEntries(bytes, name, new Set([CHARX_CARD])).get(CHARX_CARD)
+  if (!json) throw new ImportFileError(name, null, `is a zip archive without ${CHARX_CARD} (not a CHARX card)`)
+  const card = parseCard(json.toString('utf8').replace(/^\uFEFF/, ''), name, `has a ${CHARX_CARD} that is not JSON`)
+  const icons = (card.data.assets ?? []).filter(
+    (a): a is { type: string; name?: unknown; uri?: unknown } =>
+      typeof a === 'object' && a !== null && (a as { type?: unknown }).type === 'icon',
+  )
+  const main = icons.find((a) => a.name === 'main') ?? icons[0]
+  const path = main ? embeddedPath(main.uri) : null
+  const icon = path ? (readZipEntries(bytes, name, new Set([path])).get(path) ?? null) : null
+  return { ...card, format: 'charx', icon }
+}
+
+function parseCard(text: string, name: string, notJson: string): Pick<ReadCard, 'spec' | 'data'> {
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch {
-    throw new ImportFileError(name, null, picture ? 'holds a card that is not JSON' : 'is neither a PNG card nor JSON')
+    throw new ImportFileError(name, null, notJson)
   }
   const card = Card.safeParse(json)
   if (!card.success) {
@@ -76,10 +109,10 @@ export function readCard(bytes: Buffer, name: string): ReadCard {
     )
   }
   const value = card.data
-  const read: ReadCard =
+  const read: Pick<ReadCard, 'spec' | 'data'> =
     'spec' in value && 'data' in value && typeof value.spec === 'string' && value.spec.startsWith('chara_card_v')
-      ? { spec: value.spec === 'chara_card_v3' ? 'v3' : 'v2', data: value.data as CardData, picture }
-      : { spec: 'v1', data: value as CardData, picture }
+      ? { spec: value.spec === 'chara_card_v3' ? 'v3' : 'v2', data: value.data as CardData }
+      : { spec: 'v1', data: value as CardData }
   checkSizes(read.data, name)
   return read
 }

@@ -1,6 +1,6 @@
 import { AppError } from '@shared/errors'
 import type { WorldTexts } from '../worldText'
-import { imageSize, looksLikeSvg, sniffImage, type ImageType } from './imageType'
+import { imageSize, looksLikeSvg, sniffImage, type ImageType } from '../../kernel/imageType'
 
 export interface ImageLimits {
   maxBytes: number

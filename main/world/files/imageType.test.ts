@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { worldTexts } from '../worldText'
 import { pngBytes } from '../../../tests/support/world/pngBytes'
 import { checkImage, decodeBase64, imageLimits } from './checkImage'
-import { imageSize, looksLikeSvg, sniffImage } from './imageType'
+import { imageSize, looksLikeSvg, sniffImage } from '../../kernel/imageType'
 
 const bytes = (...parts: Array<number[] | string>) =>
   new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...Buffer.from(p, 'latin1')] : p)))

@@ -842,7 +842,7 @@ export const en = {
     title: 'Import and export',
     import: 'Import',
     importHint:
-      'Pick a file to bring it into the data folder’s imports/ (or copy files there yourself), then import it: ChatGPT’s conversations.json (unzipped), a SillyTavern character card (PNG or JSON), a VizPrompt folder, or a chat log for a persona’s memory.',
+      'Pick a file to bring it into the data folder’s imports/ (or copy files there yourself), then import it: ChatGPT’s conversations.json (unzipped), a SillyTavern character card (PNG, JSON or CHARX), a VizPrompt folder, or a chat log for a persona’s memory.',
     chooseFile: 'Choose a file',
     uploading: 'Sending {{name}}',
     empty: 'Nothing in imports/ yet.',
@@ -858,7 +858,8 @@ export const en = {
     chatLogPersona: 'Chat logs go into the memory of',
     chatgptDone: 'Imported {{nodes}} turns in {{flows}} conversations.',
     cardDone: 'Imported {{name}} as a persona, with {{greetings}} greetings.',
-    cardLorebook: 'Its lorebook came too, attached to the persona (Lorebooks in the command palette).',
+    cardLorebook: 'Its lorebook came too, attached to the persona (More → Lorebooks).',
+    cardPicture: 'Its picture is the persona’s picture now.',
     vizpromptDone: 'Imported {{nodes}} nodes in {{flows}} flows.',
     chatLogDone: 'Imported {{imported}} lines into memory ({{skipped}} skipped).',
     export: 'Export this conversation',

@@ -839,7 +839,7 @@ export const ja: Messages = {
     title: 'インポートとエクスポート',
     import: 'インポート',
     importHint:
-      'ファイルを選ぶとデータフォルダの imports/ に送られます（自分でそこへコピーしても構いません）。それから取り込みます：ChatGPT の conversations.json（解凍したもの）、SillyTavern のキャラクターカード（PNG か JSON）、VizPrompt フォルダ、ペルソナの記憶に入れるチャットログ。',
+      'ファイルを選ぶとデータフォルダの imports/ に送られます（自分でそこへコピーしても構いません）。それから取り込みます：ChatGPT の conversations.json（解凍したもの）、SillyTavern のキャラクターカード（PNG・JSON・CHARX）、VizPrompt フォルダ、ペルソナの記憶に入れるチャットログ。',
     chooseFile: 'ファイルを選ぶ',
     uploading: '{{name}} を送信中',
     empty: 'imports/ にはまだ何もありません。',
@@ -855,7 +855,8 @@ export const ja: Messages = {
     chatLogPersona: 'チャットログを記憶に入れるペルソナ',
     chatgptDone: '{{flows}} 件の会話、{{nodes}} ターンを取り込みました。',
     cardDone: '{{name}} をペルソナとして取り込みました（挨拶 {{greetings}} 件）。',
-    cardLorebook: 'ロアブックも取り込み、ペルソナに付けました（コマンドパレットの「ロアブック」）。',
+    cardLorebook: 'ロアブックも取り込み、ペルソナに付けました（「その他」→「ロアブック」）。',
+    cardPicture: 'カードの画像をペルソナの画像にしました。',
     vizpromptDone: '{{flows}} フロー、{{nodes}} ノードを取り込みました。',
     chatLogDone: '{{imported}} 行を記憶に取り込みました（{{skipped}} 行はスキップ）。',
     export: 'この会話をエクスポート',

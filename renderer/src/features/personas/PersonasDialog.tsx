@@ -157,7 +157,7 @@ function PersonaForm({
     if (!card) return
     downloadFile(
       card.file_name,
-      Uint8Array.from(atob(card.png_base64), (c) => c.charCodeAt(0)),
+      Uint8Array.from(atob(card.data_base64), (c) => c.charCodeAt(0)),
       'image/png',
     )
   }

@@ -63,7 +63,11 @@ export function TransferDialog({ onClose }: { onClose: () => void }) {
         if (r)
           setResult({
             title: t('transfer.cardDone', { name: r.persona.name, greetings: r.greetings }),
-            lines: [...(r.lorebook_id ? [t('transfer.cardLorebook')] : []), ...r.skipped],
+            lines: [
+              ...(r.avatar ? [t('transfer.cardPicture')] : []),
+              ...(r.lorebook_id ? [t('transfer.cardLorebook')] : []),
+              ...r.skipped,
+            ],
           })
       } else if (kind === 'vizprompt') {
         const r = await invoke('vizprompt_import', { path: entry.name })
@@ -108,7 +112,7 @@ export function TransferDialog({ onClose }: { onClose: () => void }) {
           {t('transfer.chooseFile')}
           <input
             type="file"
-            accept=".json,.jsonl,.txt,.png"
+            accept=".json,.jsonl,.txt,.png,.charx"
             disabled={sent !== null || busy}
             onChange={(e) => {
               const file = e.target.files?.[0]
