@@ -48,7 +48,7 @@ export function lorePlacement(
   }
   const seed = `${input.flowId}|${input.parentIds.join(',')}|${input.prompt}`
   const names = { char: input.persona?.name ?? 'Assistant', user: deps.userName || 'User', now: new Date() }
-  const { inserts, fired } = loreContext(deps.lore, {
+  const { inserts, fired, outlets } = loreContext(deps.lore, {
     scope: { personaId: input.persona?.id ?? null, flowId: input.flowId, storyId: input.story?.storyId ?? null },
     extraBooks: input.story?.book ? [input.story.book] : [],
     branch,
@@ -56,7 +56,7 @@ export function lorePlacement(
     names,
   })
   const random = seededRandom(seed)
-  const fill = (text: string) => expandMacros(text, { ...names, random })
+  const fill = (text: string) => expandMacros(text, { ...names, random, outlets })
   const persona = input.persona
     ? {
         ...input.persona,

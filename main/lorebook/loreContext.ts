@@ -40,12 +40,13 @@ const HISTORY_TURNS = 100
 export function loreContext(
   books: LorebookService,
   input: LoreContextInput,
-): { inserts: LoreInsert[]; fired: FiredRecord[] } {
+): { inserts: LoreInsert[]; fired: FiredRecord[]; outlets: Map<string, string> } {
   const random = seededRandom(input.seed)
-  const expand = (text: string) => expandMacros(text, { ...input.names, random })
+  const outlets = new Map<string, string>()
+  const expand = (text: string) => expandMacros(text, { ...input.names, random, outlets })
   const note = books.note('flow', input.scope.flowId, input.scope.personaId)
   const engineBooks = [...books.booksFor(input.scope), ...(input.extraBooks ?? [])]
-  if (engineBooks.length === 0 && !note.text.trim()) return { inserts: [], fired: [] }
+  if (engineBooks.length === 0 && !note.text.trim()) return { inserts: [], fired: [], outlets }
   let read: ReturnType<LoreContextInput['branch']> | null = null
   const branch = () => (read ??= input.branch())
   const result =
@@ -55,6 +56,7 @@ export function loreContext(
           turn: branch().turn,
           history: books.firedAt(branch().ancestors.slice(0, HISTORY_TURNS)),
           random,
+          character: input.names.char,
         })
       : { fired: [], over_budget: [] }
 
@@ -67,9 +69,19 @@ export function loreContext(
     fired: f,
   })
   const at = (position: LorePosition) => result.fired.filter((f) => f.entry.position === position)
+  // Outlets first: an entry or note below may write {{outlet::name}}. Their text joins in insertion order.
+  for (const f of at('outlet')) {
+    const name = typeof f.entry.extra.outletName === 'string' ? f.entry.extra.outletName.trim() : ''
+    if (!name) continue
+    const text = expandMacros(f.entry.content, { ...input.names, random })
+    outlets.set(name, outlets.has(name) ? `${outlets.get(name)}\n${text}` : text)
+  }
   const inserts: LoreInsert[] = [
     ...at('before_persona').map((f) => entry(f, 'before_system', 0, 'system')),
     ...at('after_persona').map((f) => entry(f, 'after_system', 0, 'system')),
+    // The example dialogue is part of the persona text here: what goes around it follows the persona.
+    ...at('em_top').map((f) => entry(f, 'after_system', 0, 'system')),
+    ...at('em_bottom').map((f) => entry(f, 'after_system', 0, 'system')),
     ...at('at_depth').map((f) => entry(f, 'at_depth', f.entry.depth, f.entry.role)),
   ]
   // SillyTavern's "every N": the note goes in on turns N, 2N, … and its entries with it.
@@ -95,5 +107,5 @@ export function loreContext(
   const fired = result.fired
     .filter((f) => due || (f.entry.position !== 'an_top' && f.entry.position !== 'an_bottom'))
     .map((f) => ({ book_id: f.book_id, uid: f.entry.uid, kind: f.reason.kind }))
-  return { inserts, fired }
+  return { inserts, fired, outlets }
 }

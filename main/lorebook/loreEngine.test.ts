@@ -256,3 +256,44 @@ describe('several books', () => {
     expect(result.fired.map((f) => f.book_id)).toEqual(['two'])
   })
 })
+
+describe("SillyTavern's character filter (kept in extra.characterFilter)", () => {
+  const filtered = (names: string[], isExclude = false, tags: string[] = []) =>
+    book([{ keys: ['dragon'], extra: { characterFilter: { names, tags, isExclude } } }, { constant: true }])
+
+  it('an entry limited to some personas fires only for them; excluding them, never for them', () => {
+    expect(fire(filtered(['Seraphina']), ['a dragon'], { character: 'Seraphina' }).uids).toEqual([0, 1])
+    expect(fire(filtered(['Seraphina']), ['a dragon'], { character: 'Mira' }).uids).toEqual([1])
+    expect(fire(filtered(['Seraphina']), ['a dragon'], { character: null }).uids).toEqual([1])
+    expect(fire(filtered(['Seraphina'], true), ['a dragon'], { character: 'Seraphina' }).uids).toEqual([1])
+    expect(fire(filtered(['Seraphina'], true), ['a dragon'], { character: 'Mira' }).uids).toEqual([0, 1])
+  })
+
+  it('holds for constant and sticky entries too, and an empty filter limits nothing', () => {
+    const constant = book([{ constant: true, extra: { characterFilter: { names: ['Seraphina'], isExclude: false } } }])
+    expect(fire(constant, ['hello'], { character: 'Mira' }).uids).toEqual([])
+    const sticky = book([{ keys: ['dragon'], sticky: 3, extra: { characterFilter: { names: ['Seraphina'] } } }])
+    const history: FiredRecord[][] = [[{ book_id: 'b1', uid: 0, kind: 'key' }]]
+    expect(fire(sticky, ['nothing'], { character: 'Seraphina', history }).uids).toEqual([0])
+    expect(fire(sticky, ['nothing'], { character: 'Mira', history }).uids).toEqual([])
+    expect(fire(filtered([]), ['a dragon'], { character: 'Mira' }).uids).toEqual([0, 1])
+  })
+
+  it('reads tags as SillyTavern does for a character without tags: filtering to tags keeps it out, excluding lets it be', () => {
+    expect(fire(filtered([], false, ['fantasy']), ['a dragon'], { character: 'Mira' }).uids).toEqual([1])
+    expect(fire(filtered([], true, ['fantasy']), ['a dragon'], { character: 'Mira' }).uids).toEqual([0, 1])
+  })
+})
+
+describe('positions 5–7', () => {
+  it('orders fired entries by SillyTavern position: example-dialogue and outlet entries after the others', () => {
+    const b = book([
+      { constant: true, position: 'outlet' },
+      { constant: true, position: 'em_bottom' },
+      { constant: true, position: 'em_top' },
+      { constant: true, position: 'after_persona' },
+    ])
+    const { result } = fire(b, ['x'])
+    expect(result.fired.map((f) => f.entry.position)).toEqual(['after_persona', 'em_top', 'em_bottom', 'outlet'])
+  })
+})

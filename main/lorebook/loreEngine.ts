@@ -1,4 +1,4 @@
-import type { LoreBook, LoreEntry, LoreReason } from '@shared/contract'
+import { characterFilterOf, LorePosition, type LoreBook, type LoreEntry, type LoreReason } from '@shared/contract'
 import { tokenCount } from '../kernel/tokens'
 import {
   compileKeys,
@@ -22,6 +22,11 @@ export interface FiredRecord {
 }
 
 export interface LoreInput {
+  /**
+   * The persona the reply is for (its name), for entries with SillyTavern's character filter;
+   * null when the conversation has none.
+   */
+  character?: string | null
   /** The messages to scan, newest first: [0] is the new prompt, [1] the reply before it, and so on. */
   messages: readonly string[]
   /** Turns the conversation had before this prompt (an entry's `delay` counts these). */
@@ -161,6 +166,7 @@ function candidates(
     if (fired.has(index)) continue
     const slot = compiled.slots[index]!
     const e = slot.entry
+    if (!forCharacter(e, input.character ?? null)) continue
     const state = timed.get(index)
     if (level === 0 && state === 'sticky') {
       out.push(make(index, { kind: 'sticky', key: null, message: null }, 1))
@@ -192,6 +198,23 @@ function candidates(
     out.push(make(index, reason, primary + secondary))
   }
   return out
+}
+
+/**
+ * SillyTavern's character filter: an entry naming personas fires only for them (or, excluding,
+ * never for them). Its tags are read as SillyTavern reads them for a character with no tags (a
+ * persona has none): a filter to tags keeps the entry out, an exclusion by tags lets it be.
+ */
+function forCharacter(e: LoreEntry, character: string | null): boolean {
+  if (!('characterFilter' in e.extra)) return true
+  const f = characterFilterOf(e.extra)
+  if (!f) return true
+  if (f.names.length > 0) {
+    const named = character !== null && f.names.some((n) => n.trim() === character.trim())
+    if (f.isExclude ? named : !named) return false
+  }
+  if (f.tags.length > 0 && !f.isExclude) return false
+  return true
 }
 
 function secondaryPasses(e: LoreEntry, matched: number, total: number): boolean {
@@ -293,7 +316,7 @@ function timedState(
   return state
 }
 
-const POSITIONS: LoreEntry['position'][] = ['before_persona', 'after_persona', 'an_top', 'an_bottom', 'at_depth']
+const POSITIONS: readonly LoreEntry['position'][] = LorePosition.options
 
 /** Each book's budget, higher `order` first (constant entries before all); then insertion order. */
 function withinBudgets(compiled: CompiledLore, fired: FiredEntry[]): LoreResult {

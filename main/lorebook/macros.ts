@@ -4,17 +4,21 @@ export interface MacroScope {
   user: string
   now: Date
   random: (salt: string) => number
+  /** Fired outlet entries' text by outlet name, for {{outlet::name}} (an outlet with none is empty). */
+  outlets?: ReadonlyMap<string, string>
 }
 
 /**
  * SillyTavern's macros in persona text, greetings, lorebook entries and notes: {{char}}, {{user}},
  * {{time}}, {{date}}, {{random:a,b,c}} (also {{random::a::b}}, for choices that hold commas),
- * and SillyTavern's older <USER> and <BOT>. A macro it does not know is left as written.
+ * SillyTavern's older <USER> and <BOT>, and {{outlet::name}} (the text of the fired entries of
+ * that outlet). A macro it does not know is left as written.
  */
 export function expandMacros(text: string, scope: MacroScope): string {
   if (!text.includes('{{') && !text.includes('<')) return text
   let draws = 0
   return text
+    .replace(/\{\{outlet::([^}]*)\}\}/gi, (_all, name: string) => scope.outlets?.get(name.trim()) ?? '')
     .replace(/\{\{\s*(char|user|time|date)\s*\}\}|<(USER|BOT)>/gi, (_all, name: string | undefined, old?: string) => {
       const key = (name ?? (old?.toUpperCase() === 'BOT' ? 'char' : 'user')).toLowerCase()
       if (key === 'char') return scope.char

@@ -4,8 +4,23 @@ import type { MethodSpecs } from './spec'
 
 const Id = z.string().uuid()
 
-/** Where a fired entry's text goes (SillyTavern's World Info positions, the ones a chat has). */
-export const LorePosition = z.enum(['before_persona', 'after_persona', 'an_top', 'an_bottom', 'at_depth'])
+/**
+ * Where a fired entry's text goes: SillyTavern's World Info positions 0–7 in its order. Before or
+ * after the persona text; at the top or bottom of the Author's Note; among the messages at a
+ * depth; before or after the example dialogue (a card's examples are part of the persona text
+ * here, so both go after it and after `after_persona`, top first); or an outlet, put only where
+ * a text writes `{{outlet::name}}` (the entry's `extra.outletName`).
+ */
+export const LorePosition = z.enum([
+  'before_persona',
+  'after_persona',
+  'an_top',
+  'an_bottom',
+  'at_depth',
+  'em_top',
+  'em_bottom',
+  'outlet',
+])
 export type LorePosition = z.infer<typeof LorePosition>
 
 /** How secondary keys gate an entry whose primary key matched (SillyTavern's selectiveLogic 0–3). */
@@ -70,12 +85,29 @@ export const LoreEntry = z.object({
   /** Goes in even when the book's budget is spent. */
   ignore_budget: z.boolean(),
   /**
-   * Fields SillyTavern (or another tool) defines that Loomverse keeps without acting on them,
-   * written back as they came on export.
+   * Fields SillyTavern (or another tool) defines that Loomverse keeps, written back as they came
+   * on export. Two of them are acted on as SillyTavern does: `characterFilter` ({names, tags,
+   * isExclude}: the entry fires only for, or never for, the personas named) and `outletName`.
    */
   extra: z.record(z.string(), z.unknown()),
 })
 export type LoreEntry = z.infer<typeof LoreEntry>
+
+/** SillyTavern's character filter of an entry, as kept in its `extra`. */
+export interface LoreCharacterFilter {
+  names: string[]
+  tags: string[]
+  isExclude: boolean
+}
+
+/** The character filter an entry's `extra` holds, or null when it has none (or one of another shape). */
+export function characterFilterOf(extra: Record<string, unknown>): LoreCharacterFilter | null {
+  const f = extra.characterFilter
+  if (!f || typeof f !== 'object' || Array.isArray(f)) return null
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
+  const r = f as Record<string, unknown>
+  return { names: list(r.names), tags: list(r.tags), isExclude: r.isExclude === true }
+}
 
 export const LoreBookSettings = z.object({
   /** Messages read for keys, the new prompt first. */

@@ -1,4 +1,4 @@
-import type { LoreEntry, LorePosition, SelectiveLogic } from '@shared/contract'
+import { LorePosition as LorePositions, type LoreEntry, type LorePosition, type SelectiveLogic } from '@shared/contract'
 import { DEFAULT_BOOK_SETTINGS, newEntry } from '../loreDefaults'
 import type { ImportedBook } from '../lorebookService'
 import { BookFormatError, bool, int, num, str, strings, type Raw } from './fields'
@@ -8,8 +8,8 @@ import { BookFormatError, bool, int, num, str, strings, type Raw } from './field
 // The values as read are kept too (extra.st): an entry exported unchanged writes them back
 // exactly (a null role stays null, position 5 stays 5), an edited field is written anew.
 
-/** SillyTavern's position numbers; 5–7 (example messages, outlets) have no place here and read as 0. */
-const POSITIONS: readonly LorePosition[] = ['before_persona', 'after_persona', 'an_top', 'an_bottom', 'at_depth']
+/** SillyTavern's position numbers, 0–7, in order (LorePosition says what each does). */
+const POSITIONS: readonly LorePosition[] = LorePositions.options
 const LOGIC: readonly SelectiveLogic[] = ['and_any', 'not_all', 'not_any', 'and_all']
 const ROLES = ['system', 'user', 'assistant'] as const
 
