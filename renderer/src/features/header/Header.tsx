@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import {
   ArchiveRestore,
+  BookMarked,
   BookOpen,
   Brain,
   Cable,
@@ -89,6 +90,12 @@ export function Header() {
           iconOnly
           testId="header-more"
           items={[
+            {
+              id: 'lorebooks',
+              label: t('shell.cmd.lorebooks'),
+              icon: BookMarked,
+              onSelect: () => openModal({ name: 'lorebooks' }),
+            },
             {
               id: 'transfer',
               label: t('transfer.open'),

@@ -1,69 +1,102 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { AuthorsNote } from '@shared/contract'
 import { useApp } from '../../store'
 
-/** The open conversation's Author's Note: text put in a few messages from the end, every N turns. */
-export function AuthorsNoteForm({ flowId }: { flowId: string }) {
+const ROLES: readonly AuthorsNote['role'][] = ['system', 'user', 'assistant']
+
+/**
+ * An Author's Note: text put in a few messages from the end, every N turns. A conversation's
+ * own (the open one), or a persona's, which its conversations use until they have their own.
+ */
+export function AuthorsNoteForm({ kind, targetId }: { kind: 'flow' | 'persona'; targetId: string }) {
   const { t } = useTranslation()
   const invoke = useApp((s) => s.invoke)
-  const [note, setNote] = useState<{ text: string; depth: string; every: string; from: string } | null>(null)
+  const [note, setNote] = useState<{
+    text: string
+    depth: string
+    every: string
+    role: AuthorsNote['role']
+    from: string
+  } | null>(null)
   const [saved, setSaved] = useState(false)
   useEffect(() => {
-    void invoke('get_authors_note', { kind: 'flow', target_id: flowId }).then(
-      (n) => n && setNote({ text: n.text, depth: String(n.depth), every: String(n.every), from: n.from }),
+    void invoke('get_authors_note', { kind, target_id: targetId }).then(
+      (n) => n && setNote({ text: n.text, depth: String(n.depth), every: String(n.every), role: n.role, from: n.from }),
     )
-  }, [flowId, invoke])
+  }, [kind, targetId, invoke])
   if (!note) return null
   const depth = Number(note.depth)
   const every = Number(note.every)
   const ok = Number.isInteger(depth) && depth >= 0 && Number.isInteger(every) && every >= 0
+  const title = kind === 'flow' ? t('lore.note') : t('lore.personaNote')
+  const edit = (fields: Partial<typeof note>) => (setNote({ ...note, ...fields }), setSaved(false))
   return (
     <details className="authors-note-fold" open={note.from === 'own' || undefined}>
-      <summary>{t('lore.note')}</summary>
-      <form
+      <summary>{title}</summary>
+      <div
+        role="form"
         className="authors-note"
-        aria-label={t('lore.note')}
-        onSubmit={(e) => {
-          e.preventDefault()
-          void invoke('set_authors_note', {
-            kind: 'flow',
-            target_id: flowId,
-            text: note.text,
-            depth,
-            every,
-            role: 'system',
-          }).then((r) => r && setSaved(true))
+        aria-label={title}
+        onKeyDown={(e) => {
+          // A note is its own form inside the persona's: Enter in a field saves the note only.
+          if (e.key === 'Enter' && e.target instanceof HTMLInputElement) e.preventDefault()
         }}
       >
-        <p className="hint">{note.from === 'persona' ? t('lore.noteFromPersona') : t('lore.noteHint')}</p>
+        <p className="hint">
+          {kind === 'persona'
+            ? t('lore.personaNoteHint')
+            : note.from === 'persona'
+              ? t('lore.noteFromPersona')
+              : t('lore.noteHint')}
+        </p>
         <textarea
           rows={3}
           aria-label={t('lore.noteText')}
           value={note.text}
-          onChange={(e) => (setNote({ ...note, text: e.target.value }), setSaved(false))}
+          onChange={(e) => edit({ text: e.target.value })}
         />
         <div className="lore-row">
           <label className="field">
             {t('lore.noteDepth')}
-            <input
-              inputMode="numeric"
-              value={note.depth}
-              onChange={(e) => setNote({ ...note, depth: e.target.value })}
-            />
+            <input inputMode="numeric" value={note.depth} onChange={(e) => edit({ depth: e.target.value })} />
           </label>
           <label className="field">
             {t('lore.noteEvery')}
-            <input
-              inputMode="numeric"
-              value={note.every}
-              onChange={(e) => setNote({ ...note, every: e.target.value })}
-            />
+            <input inputMode="numeric" value={note.every} onChange={(e) => edit({ every: e.target.value })} />
           </label>
-          <button type="submit" disabled={!ok}>
+          <label className="field">
+            {t('lore.noteRole')}
+            <select
+              aria-label={t('lore.noteRole')}
+              value={note.role}
+              onChange={(e) => edit({ role: e.target.value as AuthorsNote['role'] })}
+            >
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {t(`lore.roleOption.${r}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            disabled={!ok}
+            onClick={() =>
+              void invoke('set_authors_note', {
+                kind,
+                target_id: targetId,
+                text: note.text,
+                depth,
+                every,
+                role: note.role,
+              }).then((r) => r && setSaved(true))
+            }
+          >
             {saved ? t('lore.noteSaved') : t('lore.noteSave')}
           </button>
         </div>
-      </form>
+      </div>
     </details>
   )
 }

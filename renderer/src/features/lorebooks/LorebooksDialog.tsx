@@ -134,7 +134,7 @@ export function LorebooksDialog({ onClose }: { onClose: () => void }) {
           <p className="hint lore-empty">{t('lore.pick')}</p>
         )}
       </div>
-      {flow && <AuthorsNoteForm flowId={flow.id} />}
+      {flow && <AuthorsNoteForm kind="flow" targetId={flow.id} />}
       <div className="dialog-actions">
         <button type="button" onClick={onClose}>
           {t('settings.close')}
@@ -156,17 +156,36 @@ function BookHeader({
   const { t } = useTranslation()
   const invoke = useApp((s) => s.invoke)
   const flow = useApp((s) => s.flow)
-  const persona = useApp((s) => s.personas.find((p) => p.id === s.flow?.persona_id))
+  const story = useApp((s) => s.story)
+  const personas = useApp((s) => s.personas)
   const [name, setName] = useState(book.name)
+  // Every persona can be chosen, the open conversation's first; then the open conversation and story.
   const targets: { kind: LoreTargetKind; id: string; label: string }[] = [
     { kind: 'global', id: '', label: t('lore.attachGlobal') },
-    ...(persona
-      ? [{ kind: 'persona' as const, id: persona.id, label: t('lore.attachPersona', { name: persona.name }) }]
-      : []),
     ...(flow ? [{ kind: 'flow' as const, id: flow.id, label: t('lore.attachFlow') }] : []),
+    ...(story ? [{ kind: 'story' as const, id: story.id, label: t('lore.attachStory', { name: story.name }) }] : []),
   ]
+  const personaTargets = [...personas]
+    .sort((a, b) => Number(b.id === flow?.persona_id) - Number(a.id === flow?.persona_id))
+    .map((p) => ({ kind: 'persona' as const, id: p.id, label: t('lore.attachPersona', { name: p.name }) }))
   const attached = (kind: LoreTargetKind, id: string) =>
     book.attachments.some((a) => a.kind === kind && a.target_id === id)
+  const toggle = (target: { kind: LoreTargetKind; id: string; label: string }) => (
+    <label key={`${target.kind}:${target.id}`} className="inline">
+      <input
+        type="checkbox"
+        checked={attached(target.kind, target.id)}
+        onChange={(e) =>
+          void invoke(e.target.checked ? 'attach_lorebook' : 'detach_lorebook', {
+            book_id: book.id,
+            kind: target.kind,
+            target_id: target.id,
+          }).then(onChanged)
+        }
+      />
+      {target.label}
+    </label>
+  )
   const exportBook = async () => {
     const r = await invoke('export_lorebook', { id: book.id })
     if (!r) return
@@ -186,23 +205,14 @@ function BookHeader({
       </label>
       <fieldset className="lore-attach">
         <legend>{t('lore.attachedTo')}</legend>
-        {targets.map((target) => (
-          <label key={target.kind} className="inline">
-            <input
-              type="checkbox"
-              checked={attached(target.kind, target.id)}
-              onChange={(e) =>
-                void invoke(e.target.checked ? 'attach_lorebook' : 'detach_lorebook', {
-                  book_id: book.id,
-                  kind: target.kind,
-                  target_id: target.id,
-                }).then(onChanged)
-              }
-            />
-            {target.label}
-          </label>
-        ))}
+        {targets.map(toggle)}
+        {personaTargets.length > 0 && (
+          <div className="lore-attach-personas" role="group" aria-label={t('lore.personasHeading')}>
+            {personaTargets.map(toggle)}
+          </div>
+        )}
       </fieldset>
+      <BookSettings key={book.updated} book={book} onChanged={onChanged} />
       <div className="dialog-actions">
         <button type="button" onClick={() => void exportBook()}>
           {t('lore.exportBook')}
@@ -215,5 +225,81 @@ function BookHeader({
         />
       </div>
     </div>
+  )
+}
+
+const bookNumbers = ['scan_depth', 'token_budget', 'max_recursion'] as const
+
+/** The book's own settings: how far back keys are looked for, its token budget, recursion, and the defaults of its entries. */
+function BookSettings({ book, onChanged }: { book: LoreBook; onChanged: (b: LoreBook | null | undefined) => void }) {
+  const { t } = useTranslation()
+  const invoke = useApp((s) => s.invoke)
+  const [draft, setDraft] = useState({
+    description: book.description,
+    recursive: book.settings.recursive,
+    case_sensitive: book.settings.case_sensitive,
+    match_whole_words: book.settings.match_whole_words,
+    numbers: Object.fromEntries(bookNumbers.map((f) => [f, String(book.settings[f])])) as Record<
+      (typeof bookNumbers)[number],
+      string
+    >,
+  })
+  const bad = bookNumbers.find((f) => !/^\d+$/.test(draft.numbers[f].trim()))
+  const flag = (key: 'recursive' | 'case_sensitive' | 'match_whole_words', label: string) => (
+    <label className="inline">
+      <input type="checkbox" checked={draft[key]} onChange={(e) => setDraft({ ...draft, [key]: e.target.checked })} />
+      {label}
+    </label>
+  )
+  return (
+    <details className="lore-advanced">
+      <summary>{t('lore.bookSettings')}</summary>
+      <div role="form" aria-label={t('lore.bookSettings')} className="lore-entry">
+        <label className="field">
+          {t('lore.bookDescription')}
+          <textarea
+            rows={2}
+            value={draft.description}
+            onChange={(e) => setDraft({ ...draft, description: e.target.value })}
+          />
+        </label>
+        <div className="lore-row">
+          {bookNumbers.map((f) => (
+            <label key={f} className="field">
+              {t(f === 'scan_depth' ? 'lore.number.scan_depthBook' : `lore.number.${f}`)}
+              <input
+                inputMode="numeric"
+                value={draft.numbers[f]}
+                aria-invalid={bad === f || undefined}
+                onChange={(e) => setDraft({ ...draft, numbers: { ...draft.numbers, [f]: e.target.value } })}
+              />
+            </label>
+          ))}
+        </div>
+        <div className="lore-row">
+          {flag('recursive', t('lore.recursive'))}
+          {flag('case_sensitive', t('lore.bookCaseSensitive'))}
+          {flag('match_whole_words', t('lore.bookWholeWords'))}
+          <button
+            type="button"
+            disabled={bad !== undefined}
+            onClick={() =>
+              void invoke('update_lorebook', {
+                id: book.id,
+                description: draft.description,
+                settings: {
+                  recursive: draft.recursive,
+                  case_sensitive: draft.case_sensitive,
+                  match_whole_words: draft.match_whole_words,
+                  ...Object.fromEntries(bookNumbers.map((f) => [f, Number(draft.numbers[f])])),
+                },
+              }).then(onChanged)
+            }
+          >
+            {t('lore.saveBook')}
+          </button>
+        </div>
+      </div>
+    </details>
   )
 }

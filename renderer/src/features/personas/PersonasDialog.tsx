@@ -9,6 +9,8 @@ import { Field } from '../../ui/Field'
 import { PrivateMemorySwitch } from '../memory/PrivateMemorySwitch'
 import { McpAccess } from '../tools/McpAccess'
 import { defaultEmbeddingModel, MemorySearchField } from './MemorySearchField'
+import { PersonaPicture } from './PersonaPicture'
+import { AuthorsNoteForm } from '../lorebooks/AuthorsNoteForm'
 import { DeleteInTwoSteps } from '../../ui/DeleteInTwoSteps'
 
 type Draft = Pick<
@@ -152,13 +154,14 @@ function PersonaForm({
     if (saved && !persona) rememberPersona(saved.id)
     if (saved) onSaved(saved.id)
   }
-  const exportCard = async (id: string) => {
-    const card = await invoke('character_card_export', { persona_id: id })
+  const openModal = useApp((s) => s.openModal)
+  const exportCard = async (id: string, format: 'png' | 'charx') => {
+    const card = await invoke('character_card_export', { persona_id: id, format })
     if (!card) return
     downloadFile(
       card.file_name,
       Uint8Array.from(atob(card.data_base64), (c) => c.charCodeAt(0)),
-      'image/png',
+      format === 'png' ? 'image/png' : 'application/zip',
     )
   }
   return (
@@ -169,10 +172,13 @@ function PersonaForm({
         void save()
       }}
     >
-      <label className="field">
-        {t('persona.name')}
-        <input {...field('name')} />
-      </label>
+      <div className="persona-head">
+        {persona && <PersonaPicture personaId={persona.id} name={persona.name} updated={persona.updated} />}
+        <label className="field">
+          {t('persona.name')}
+          <input {...field('name')} />
+        </label>
+      </div>
       <label className="field">
         {t('persona.personaText')}
         <textarea rows={4} {...field('persona_text')} placeholder={t('persona.personaPlaceholder')} />
@@ -217,11 +223,22 @@ function PersonaForm({
         checked={draft.memory_private}
         onChange={(memory_private) => setDraft((d) => ({ ...d, memory_private }))}
       />
+      {persona && <AuthorsNoteForm kind="persona" targetId={persona.id} />}
       {persona && <McpAccess personaId={persona.id} />}
       <div className="dialog-actions">
         {persona && (
-          <button type="button" onClick={() => void exportCard(persona.id)}>
+          <button type="button" onClick={() => openModal({ name: 'lorebooks' })}>
+            {t('persona.lorebooks')}
+          </button>
+        )}
+        {persona && (
+          <button type="button" onClick={() => void exportCard(persona.id, 'png')}>
             {t('persona.exportCard')}
+          </button>
+        )}
+        {persona && (
+          <button type="button" onClick={() => void exportCard(persona.id, 'charx')}>
+            {t('persona.exportCharx')}
           </button>
         )}
         {persona && (

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ArchiveRestore, Cable, FileInput, KeyRound, Server, Wrench } from 'lucide-react'
 import { Language, Theme } from '@shared/contract'
@@ -6,6 +6,24 @@ import { useApp } from '../../store'
 import { Button } from '../../ui/Button'
 import { trapTab } from '../../ui/Dialog'
 import { Field } from '../../ui/Field'
+
+/** The user's name, which {{user}} reads; saved when the field is left or Enter is pressed. */
+function UserNameField({ name, onSave }: { name: string; onSave: (name: string) => void }) {
+  const { t } = useTranslation()
+  const [value, setValue] = useState(name)
+  const save = () => value.trim() !== name && onSave(value.trim())
+  return (
+    <Field label={t('lore.userName')} hint={t('lore.userNameHint', { macro: '{{user}}' })}>
+      <input
+        value={value}
+        maxLength={100}
+        onChange={(e) => setValue(e.target.value)}
+        onBlur={save}
+        onKeyDown={(e) => e.key === 'Enter' && save()}
+      />
+    </Field>
+  )
+}
 
 export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation()
@@ -77,6 +95,11 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
           ))}
         </select>
       </Field>
+      <UserNameField
+        key={settings.user.name}
+        name={settings.user.name}
+        onSave={(name) => void update({ user: { ...settings.user, name } })}
+      />
       <div className="settings-links">
         <Button variant="ghost" icon={Server} onClick={open('providers')}>
           {t('providers.open')}
