@@ -1,11 +1,13 @@
 import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { BookMarked, FileArchive, FileDown, IdCard } from 'lucide-react'
 import type { Persona } from '@shared/contract'
 import { useApp } from '../../store'
 import { Combobox, type ComboOption } from '../../ui/Combobox'
 import { Dialog } from '../../ui/Dialog'
 import { downloadFile } from '../../ui/download'
 import { Field } from '../../ui/Field'
+import { Menu } from '../../ui/Menu'
 import { PrivateMemorySwitch } from '../memory/PrivateMemorySwitch'
 import { McpAccess } from '../tools/McpAccess'
 import { defaultEmbeddingModel, MemorySearchField } from './MemorySearchField'
@@ -227,20 +229,34 @@ function PersonaForm({
       {persona && <McpAccess personaId={persona.id} />}
       <div className="dialog-actions">
         {persona && (
-          <button type="button" onClick={() => openModal({ name: 'lorebooks' })}>
-            {t('persona.lorebooks')}
-          </button>
+          <Menu
+            label={t('persona.cardMenu')}
+            icon={IdCard}
+            align="start"
+            items={[
+              {
+                id: 'lorebooks',
+                label: t('persona.lorebooks'),
+                icon: BookMarked,
+                onSelect: () => openModal({ name: 'lorebooks' }),
+              },
+              'separator',
+              {
+                id: 'png',
+                label: t('persona.exportCard'),
+                icon: FileDown,
+                onSelect: () => void exportCard(persona.id, 'png'),
+              },
+              {
+                id: 'charx',
+                label: t('persona.exportCharx'),
+                icon: FileArchive,
+                onSelect: () => void exportCard(persona.id, 'charx'),
+              },
+            ]}
+          />
         )}
-        {persona && (
-          <button type="button" onClick={() => void exportCard(persona.id, 'png')}>
-            {t('persona.exportCard')}
-          </button>
-        )}
-        {persona && (
-          <button type="button" onClick={() => void exportCard(persona.id, 'charx')}>
-            {t('persona.exportCharx')}
-          </button>
-        )}
+        <span className="spacer" />
         {persona && (
           <DeleteInTwoSteps
             key={persona.id}
