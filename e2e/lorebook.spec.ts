@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { pngWith, v2Card } from '../tests/support/foreignFiles'
 import { expect, test } from './fixtures'
+import type { AppPage } from './pages/app.page'
 import { ConversationsPage } from './pages/conversations.page'
 import { openPersonas } from './pages/persona.steps'
 
@@ -24,23 +25,39 @@ const card = {
   },
 }
 
+/**
+ * Imports a card through Settings → Import and export, as a user does, and answers the report's
+ * text once it says the card's lorebook came too; the dialog is closed again.
+ */
+async function importCard(
+  app: AppPage,
+  file: { name: string; mimeType: string; buffer: Buffer },
+  settingsOpen = false,
+): Promise<string> {
+  const page = app.page
+  if (!settingsOpen) await app.settingsButton('Settings').click()
+  await page.getByRole('button', { name: 'Import and export…' }).click()
+  const transfer = page.getByRole('dialog', { name: 'Import and export' })
+  await transfer.getByLabel('Choose a file').setInputFiles(file)
+  await transfer.getByRole('button', { name: `Import ${file.name}` }).click()
+  const status = transfer.getByRole('status')
+  await expect(status).toContainText('Its lorebook came too')
+  const report = await status.innerText()
+  await transfer.getByRole('button', { name: 'Close' }).first().click()
+  return report
+}
+
 test('a card’s lorebook comes with it, fires in a chat (seen in the inspector), is edited in the lorebook dialog, and goes out and back in with the card', async ({
   app,
   page,
   llm,
 }) => {
   await app.open()
-  await app.settingsButton('Settings').click()
-  await page.getByRole('button', { name: 'Import and export…' }).click()
-  const transfer = page.getByRole('dialog', { name: 'Import and export' })
-  await transfer.getByLabel('Choose a file').setInputFiles({
+  await importCard(app, {
     name: 'seraphina.png',
     mimeType: 'image/png',
     buffer: pngWith({ chara: Buffer.from(JSON.stringify(card)).toString('base64') }),
   })
-  await transfer.getByRole('button', { name: 'Import seraphina.png' }).click()
-  await expect(transfer.getByRole('status')).toContainText('Its lorebook came too')
-  await transfer.getByRole('button', { name: 'Close' }).first().click()
 
   // The conversation the card opened: a prompt that names the glade fires its entry.
   await new ConversationsPage(page).open('Seraphina')
@@ -95,14 +112,7 @@ test('a card’s lorebook comes with it, fires in a chat (seen in the inspector)
   const exported = readFileSync((await file.path())!)
   await personas.getByRole('button', { name: 'Close' }).last().click()
 
-  await app.settingsButton('Settings').click()
-  await page.getByRole('button', { name: 'Import and export…' }).click()
-  await transfer
-    .getByLabel('Choose a file')
-    .setInputFiles({ name: 'exported.png', mimeType: 'image/png', buffer: exported })
-  await transfer.getByRole('button', { name: 'Import exported.png' }).click()
-  await expect(transfer.getByRole('status')).toContainText('Its lorebook came too')
-  await transfer.getByRole('button', { name: 'Close' }).first().click()
+  await importCard(app, { name: 'exported.png', mimeType: 'image/png', buffer: exported })
 
   await page.keyboard.press('Control+k')
   await palette.getByRole('combobox').fill('Lorebooks')
@@ -130,17 +140,9 @@ test('the lorebook dialog from the More menu sets an entry’s advanced options 
   const settings = page.getByRole('dialog', { name: 'Settings' })
   await settings.getByLabel('Your name').fill('Mina')
   await settings.getByLabel('Your name').press('Enter')
-  await page.getByRole('button', { name: 'Import and export…' }).click()
-  const transfer = page.getByRole('dialog', { name: 'Import and export' })
   const greeting = { ...card, data: { ...card.data, first_mes: '*{{char}} bows to {{user}}.*' } }
-  await transfer.getByLabel('Choose a file').setInputFiles({
-    name: 'seraphina.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(greeting)),
-  })
-  await transfer.getByRole('button', { name: 'Import seraphina.json' }).click()
-  await expect(transfer.getByRole('status')).toContainText('Its lorebook came too')
-  await transfer.getByRole('button', { name: 'Close' }).first().click()
+  const name = 'seraphina.json'
+  await importCard(app, { name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(greeting)) }, true)
   await new ConversationsPage(page).open('Seraphina')
   // The greeting with its names is the first of the two; the graph's card shows it too.
   await expect(page.getByText('Seraphina bows to Mina.').first()).toBeVisible()
@@ -211,17 +213,8 @@ test('the lorebook dialog from the More menu sets an entry’s advanced options 
   await expect(books).toBeVisible()
   await books.getByRole('button', { name: 'Close' }).last().click()
 
-  await app.settingsButton('Settings').click()
-  await page.getByRole('button', { name: 'Import and export…' }).click()
-  await transfer.getByLabel('Choose a file').setInputFiles({
-    name: 'exported.charx',
-    mimeType: 'application/zip',
-    buffer: exported,
-  })
-  await transfer.getByRole('button', { name: 'Import exported.charx' }).click()
-  await expect(transfer.getByRole('status')).toContainText('Its picture is the persona’s picture now.')
-  await expect(transfer.getByRole('status')).toContainText('Its lorebook came too')
-  await transfer.getByRole('button', { name: 'Close' }).first().click()
+  const report = await importCard(app, { name: 'exported.charx', mimeType: 'application/zip', buffer: exported })
+  expect(report).toContain('Its picture is the persona’s picture now.')
 
   // The book came back with the river entry's advanced options.
   await page.getByTestId('header-more').click()

@@ -881,7 +881,6 @@ export const en = {
     note: 'Author’s Note (this conversation)',
     personaNote: 'Default Author’s Note',
     personaNoteHint: 'Each conversation with this persona uses it until it gets a note of its own.',
-    noteRole: 'As',
     noteHint: 'Put into the chat a few messages from the end, to steer style or remind the model.',
     noteFromPersona: 'Showing the persona’s default; saving here gives this conversation its own.',
     noteText: 'Author’s Note text',

@@ -878,7 +878,6 @@ export const ja: Messages = {
     note: '作者の注釈（この会話）',
     personaNote: '既定の作者の注釈',
     personaNoteHint: 'このペルソナとの会話は、その会話に専用の注釈ができるまでこれを使います。',
-    noteRole: '役割',
     noteHint: '会話の末尾から数件前に差し込み、文体や展開をモデルに促します。',
     noteFromPersona: 'ペルソナの既定を表示しています。ここで保存するとこの会話専用になります。',
     noteText: '作者の注釈の本文',

@@ -2,8 +2,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { AuthorsNote } from '@shared/contract'
 import { useApp } from '../../store'
-
-const ROLES: readonly AuthorsNote['role'][] = ['system', 'user', 'assistant']
+import { RoleField } from './RoleField'
 
 /**
  * An Author's Note: text put in a few messages from the end, every N turns. A conversation's
@@ -65,20 +64,7 @@ export function AuthorsNoteForm({ kind, targetId }: { kind: 'flow' | 'persona'; 
             {t('lore.noteEvery')}
             <input inputMode="numeric" value={note.every} onChange={(e) => edit({ every: e.target.value })} />
           </label>
-          <label className="field">
-            {t('lore.noteRole')}
-            <select
-              aria-label={t('lore.noteRole')}
-              value={note.role}
-              onChange={(e) => edit({ role: e.target.value as AuthorsNote['role'] })}
-            >
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {t(`lore.roleOption.${r}`)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <RoleField value={note.role} onChange={(role) => edit({ role })} />
           <button
             type="button"
             disabled={!ok}

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { characterFilterOf, LorePosition, SelectiveLogic, type LoreEntry } from '@shared/contract'
+import { RoleField } from './RoleField'
 
 /** Keys (and character names) are edited as one line, comma-separated, as SillyTavern shows them. */
 const keyList = (text: string) =>
@@ -32,7 +33,6 @@ const switches = [
   'delay_until_recursion',
   'ignore_budget',
 ] as const
-const ROLES = ['system', 'user', 'assistant'] as const
 
 /** A switch that may follow the book: yes, no, or the book's default (null). */
 function Tristate({
@@ -186,20 +186,7 @@ export function EntryForm({
         {draft.position === 'at_depth' && (
           <>
             {number('depth')}
-            <label className="field">
-              {t('lore.role')}
-              <select
-                aria-label={t('lore.role')}
-                value={draft.role}
-                onChange={(e) => set({ role: e.target.value as LoreEntry['role'] })}
-              >
-                {ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {t(`lore.roleOption.${r}`)}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <RoleField value={draft.role} onChange={(role) => set({ role })} />
           </>
         )}
         {draft.position === 'outlet' && (
