@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Flow, Persona } from '@shared/contract'
+import { AVATAR_MAX_BYTES, type Flow, type Persona } from '@shared/contract'
+import { pngWith } from '../../tests/support/foreignFiles'
 import { useLlmCore } from '../../tests/support/llmCore'
 
 const start = useLlmCore()
@@ -27,6 +28,32 @@ describe('personas', () => {
     expect(h.events.filter((e) => e.event === 'personas_changed')).toHaveLength(2)
     await h.call('delete_persona', { id: mio.id })
     expect(await h.call<Persona[]>('list_personas', {})).toEqual([])
+  })
+
+  it('keep a picture typed by its bytes, replace or remove it, and lose it with the persona', async () => {
+    const h = await start()
+    const mio = await h.call<Persona>('create_persona', { name: 'Mio' })
+    const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1')
+    expect(await h.call('set_persona_avatar', { id: mio.id, data_base64: gif.toString('base64') })).toEqual({
+      mime: 'image/gif',
+      data_base64: gif.toString('base64'),
+    })
+    const png = pngWith({})
+    await h.call('set_persona_avatar', { id: mio.id, data_base64: png.toString('base64') })
+    expect(await h.call('get_persona_avatar', { id: mio.id })).toMatchObject({ mime: 'image/png' })
+    const big = h.core.router.call(
+      'set_persona_avatar',
+      { id: mio.id, data_base64: Buffer.concat([png, Buffer.alloc(AVATAR_MAX_BYTES)]).toString('base64') },
+      { transport: 'ws' },
+    )
+    expect(await big).toMatchObject({ ok: false })
+    expect(await h.call('get_persona_avatar', { id: mio.id })).toMatchObject({ mime: 'image/png' })
+    await h.call('set_persona_avatar', { id: mio.id, data_base64: null })
+    expect(await h.call('get_persona_avatar', { id: mio.id })).toBeNull()
+    await h.call('set_persona_avatar', { id: mio.id, data_base64: png.toString('base64') })
+    await h.call('delete_persona', { id: mio.id })
+    const left = h.core.db.prepare('SELECT COUNT(*) AS n FROM persona_avatars').get() as { n: number }
+    expect(left.n).toBe(0)
   })
 
   it('refuses a model that is not provider:model, naming the field', async () => {
