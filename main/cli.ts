@@ -345,7 +345,7 @@ async function importCommand(values: Values, positionals: string[], io: CliIo): 
   })
 }
 
-/** ChatGPT's conversations.json, or a SillyTavern character card (PNG or JSON). */
+/** ChatGPT's conversations.json, or a SillyTavern character card (PNG, JSON or CHARX). */
 async function foreignImport(format: 'chatgpt' | 'card', file: string, values: Values, io: CliIo): Promise<number> {
   const path = resolve(file)
   return withCore(values, io, async (core) => {
