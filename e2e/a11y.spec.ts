@@ -58,6 +58,17 @@ for (const theme of ['light', 'dark'] as const) {
     await expectAccessible(page, 'personas dialog')
     await personas.getByRole('button', { name: 'Close' }).click()
 
+    await page.getByTestId('header-more').click()
+    await page.getByRole('menuitem', { name: 'Lorebooks and Author’s Note' }).click()
+    const books = page.getByRole('dialog', { name: 'Lorebooks' })
+    await books.getByRole('button', { name: '+ New lorebook' }).click()
+    await books.getByRole('button', { name: '+ New entry' }).click()
+    await books.getByText('Book settings').click()
+    await books.getByText('Advanced').click()
+    await expect(books.getByLabel('Sticky (turns)')).toBeVisible()
+    await expectAccessible(page, 'lorebooks dialog')
+    await books.getByRole('button', { name: 'Close' }).last().click()
+
     await page.getByRole('button', { name: 'Stories' }).click()
     const picker = page.getByRole('dialog', { name: 'Stories' })
     await expectAccessible(page, 'stories dialog')
