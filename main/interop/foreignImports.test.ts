@@ -174,7 +174,14 @@ describe('SillyTavern character card import', () => {
     expect(graph.nodes.map((n) => n.response)).toContain('*Seraphina smiles at Mina.*')
     const picture = pngWith({ Comment: 'portrait' })
     await fromWindow(h, 'set_persona_avatar', { id: first.persona.id, data_base64: picture.toString('base64') })
-    await fromWindow(h, 'update_lore_entry', { book_id: first.lorebook_id, uid: 0, sticky: 2, group: 'places' })
+    await fromWindow(h, 'update_lore_entry', {
+      book_id: first.lorebook_id,
+      uid: 0,
+      sticky: 2,
+      group: 'places',
+      position: 'outlet',
+      extra: { outletName: 'glade', characterFilter: { names: ['Seraphina'], tags: [], isExclude: true } },
+    })
 
     const exported = await fromWindow<{ file_name: string; data_base64: string }>(h, 'character_card_export', {
       persona_id: first.persona.id,
@@ -217,7 +224,12 @@ describe('SillyTavern character card import', () => {
     )
     const fields = (b: LoreBook) => b.entries.map(({ extra: _extra, ...e }) => e)
     expect(fields(after!)).toEqual(fields(before!))
-    expect(after!.entries[0]).toMatchObject({ sticky: 2, group: 'places' })
+    expect(after!.entries[0]).toMatchObject({
+      sticky: 2,
+      group: 'places',
+      position: 'outlet',
+      extra: { outletName: 'glade', characterFilter: { names: ['Seraphina'], tags: [], isExclude: true } },
+    })
     const greetings = (await h.call<FlowGraph>('load_flow', { id: again.flow_id })).nodes.map((n) => n.response)
     expect(greetings.sort()).toEqual(graph.nodes.map((n) => n.response).sort())
   })

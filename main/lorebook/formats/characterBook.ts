@@ -46,6 +46,9 @@ function asWorldInfo(e: Raw, index: number): Raw {
     sticky: pick(x.sticky, 0),
     cooldown: pick(x.cooldown, 0),
     delay: pick(x.delay, 0),
+    // SillyTavern keeps an entry's character filter on the card's entry itself, and a newer one its outlet in extensions.
+    ...(e.character_filter !== undefined && { characterFilter: e.character_filter }),
+    ...(x.outlet_name !== undefined && { outletName: x.outlet_name }),
   }
 }
 
@@ -108,6 +111,7 @@ export function writeCharacterBook(book: {
         case_sensitive: e.case_sensitive ?? false,
         name: e.comment,
         priority: e.order,
+        ...(e.extra.characterFilter !== undefined && { character_filter: e.extra.characterFilter }),
         extensions: {
           position: st.position,
           exclude_recursion: e.exclude_recursion,
@@ -131,6 +135,7 @@ export function writeCharacterBook(book: {
           sticky: e.sticky,
           cooldown: e.cooldown,
           delay: e.delay,
+          ...(e.extra.outletName !== undefined && { outlet_name: e.extra.outletName }),
         },
       }
     }),
