@@ -910,7 +910,7 @@ export const en = {
     chatLogPersona: 'Chat logs go into the memory of',
     chatgptDone: 'Imported {{nodes}} turns in {{flows}} conversations.',
     cardDone: 'Imported {{name}} as a persona, with {{greetings}} greetings.',
-    cardLorebook: 'Its lorebook came too, attached to the persona (More → Lorebooks).',
+    cardLorebook: 'Its lorebook came too, attached to the persona (More → Lorebooks and Author’s Note).',
     cardPicture: 'Its picture is the persona’s picture now.',
     vizpromptDone: 'Imported {{nodes}} nodes in {{flows}} flows.',
     chatLogDone: 'Imported {{imported}} lines into memory ({{skipped}} skipped).',

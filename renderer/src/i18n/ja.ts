@@ -907,7 +907,7 @@ export const ja: Messages = {
     chatLogPersona: 'チャットログを記憶に入れるペルソナ',
     chatgptDone: '{{flows}} 件の会話、{{nodes}} ターンを取り込みました。',
     cardDone: '{{name}} をペルソナとして取り込みました（挨拶 {{greetings}} 件）。',
-    cardLorebook: 'ロアブックも取り込み、ペルソナに付けました（「その他」→「ロアブック」）。',
+    cardLorebook: 'ロアブックも取り込み、ペルソナに付けました（「その他」→「ロアブックと作者の注釈」）。',
     cardPicture: 'カードの画像をペルソナの画像にしました。',
     vizpromptDone: '{{flows}} フロー、{{nodes}} ノードを取り込みました。',
     chatLogDone: '{{imported}} 行を記憶に取り込みました（{{skipped}} 行はスキップ）。',
