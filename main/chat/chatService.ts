@@ -23,6 +23,7 @@ import type { LorebookService } from '../lorebook/lorebookService'
 import { promptContext, type PromptContextDeps, type SceneSource } from './promptContext'
 import { turnMessages } from './turnMessages'
 import { nodeDetails, nodeDetailsTool } from './nodeDetailsTool'
+import { chooseSpeaker, isScene, witnesses } from './groupScene'
 
 export interface ChatOptions {
   env: NodeJS.ProcessEnv
@@ -108,17 +109,39 @@ export class ChatService {
    */
   async send(input: Parsed<'chat_send'>): Promise<{ node_id: string }> {
     const parentIds = [...new Set([...(input.parent_id ? [input.parent_id] : []), ...(input.parent_ids ?? [])])]
+    return this.answer({ ...input, parentIds })
+  }
+
+  /** A member of a group scene goes on below a reply without a word from the user (a node with no prompt). */
+  async nextSpeaker(input: Parsed<'chat_next_speaker'>): Promise<{ node_id: string; persona_id: string }> {
+    if (!isScene(this.graph.flowInfo(input.flow_id)))
+      throw new AppError('bad_input', 'only a group scene goes on without a prompt: add members to the conversation')
+    const sent = await this.answer({ ...input, prompt: '', parentIds: [input.parent_id] })
+    return { node_id: sent.node_id, persona_id: sent.personaId! }
+  }
+
+  /** A new node below `parentIds`, answered by the persona chosen for it (a scene's turn order, or the caller's). */
+  private async answer(input: {
+    flow_id: string
+    parentIds: string[]
+    prompt: string
+    images?: Parsed<'chat_send'>['images']
+    persona_id?: string
+    position?: Parsed<'chat_send'>['position']
+  }): Promise<{ node_id: string; personaId: string | undefined }> {
+    const { parentIds } = input
     const node = this.graph.planNode({
       flow_id: input.flow_id,
       prompt: input.prompt,
       parent_ids: parentIds,
       position: input.position,
     })
+    const personaId = this.speakerFor(input.flow_id, input.prompt, parentIds, input.persona_id)
     const pictures = (input.images ?? []).flatMap((i) => (i.item_id ? [{ item_id: i.item_id, mime: i.mime }] : []))
     await this.start({
       nodeId: node.id,
       flowId: input.flow_id,
-      personaId: input.persona_id,
+      personaId,
       parentIds,
       prompt: input.prompt,
       images: input.images ?? [],
@@ -127,11 +150,33 @@ export class ChatService {
         if (pictures.length > 0) this.graph.setImages(node.id, pictures)
       },
     })
-    return { node_id: node.id }
+    return { node_id: node.id, personaId }
+  }
+
+  /**
+   * Who answers below these parents: in a group scene the member picked, else the one its turn
+   * order chooses after the newest parent's speaker; elsewhere the persona picked, if any.
+   */
+  private speakerFor(flowId: string, prompt: string, parentIds: readonly string[], picked?: string): string | undefined {
+    const flow = this.graph.flowInfo(flowId)
+    if (!isScene(flow)) return picked
+    const parent = this.graph.getNodes(parentIds).sort((a, b) => a.timestamp.localeCompare(b.timestamp)).at(-1)
+    const speaker = chooseSpeaker(flow, { prompt, parent: parent ?? null, picked, nameOf: (id) => this.nameOf(id) })
+    if (!speaker) throw new AppError('conflict', 'every member of this scene is muted: pick one to speak')
+    return speaker
+  }
+
+  private nameOf(personaId: string): string | undefined {
+    return this.options.personas?.find(personaId)?.name
   }
 
   retry(input: Parsed<'chat_retry'>): { node_id: string } {
     const original = this.graph.getNode(input.node_id)
+    const flowOfOriginal = this.graph.flowOf(original.id, input.flow_id)
+    // The same voice again, unless another member of the scene is asked (a swipe to someone else).
+    const personaId = input.persona_id
+      ? this.speakerFor(flowOfOriginal, original.prompt, [], input.persona_id)
+      : original.metadata.speaker_id
     const sibling = this.graph.createBranch({
       node_id: original.id,
       prompt: original.prompt,
@@ -140,7 +185,7 @@ export class ChatService {
     })
     const flowId = this.graph.flowOf(sibling.id, input.flow_id)
     const parentIds = this.graph.parentsOf(flowId, sibling.id)
-    void this.start({ nodeId: sibling.id, flowId, parentIds, prompt: original.prompt, images: [] })
+    void this.start({ nodeId: sibling.id, flowId, parentIds, prompt: original.prompt, images: [], personaId })
     return { node_id: sibling.id }
   }
 
@@ -152,6 +197,7 @@ export class ChatService {
     void this.start({
       nodeId: node.id,
       flowId,
+      personaId: node.metadata.speaker_id,
       parentIds: this.graph.parentsOf(flowId, node.id),
       prompt: node.prompt,
       images: [],
@@ -162,7 +208,7 @@ export class ChatService {
 
   /** What the model would receive for a prompt below `parent_ids`: built exactly as a sent turn is. */
   previewContext(input: Parsed<'build_context'>): Promise<ContextPreview> {
-    const persona = this.options.personas?.find(this.graph.personaOf(input.flow_id)) ?? null
+    const persona = this.options.personas?.find(input.persona_id ?? this.graph.personaOf(input.flow_id)) ?? null
     return promptContext(this.contextDeps(), {
       flowId: input.flow_id,
       parentIds: input.parent_ids ?? [],
@@ -200,6 +246,7 @@ export class ChatService {
       memory: this.options.memory ?? null,
       scenes: this.scenes,
       lore: this.options.lore ?? null,
+      personas: this.options.personas ?? null,
     }
   }
 
@@ -230,7 +277,9 @@ export class ChatService {
       if (node !== 'unwritten') return node === 'written'
       node = 'failed'
       turn.write?.()
-      this.graph.setReply(turn.nodeId, { status: 'streaming', response: turn.continueFrom ?? '' })
+      // Every reply with a persona names it: in a group scene that is who spoke.
+      const speaker = turn.personaId ?? this.graph.personaOf(turn.flowId) ?? undefined
+      this.graph.setReply(turn.nodeId, { status: 'streaming', response: turn.continueFrom ?? '', speaker_id: speaker })
       this.emitNode(turn.nodeId)
       this.bus.emit('chat_status', { node_id: turn.nodeId, state: 'waiting' })
       node = 'written'
@@ -409,15 +458,7 @@ export class ChatService {
       // One request's usage is one sample of how the model counts; tool rounds add theirs together.
       if (usage && requests === 1 && routed === null)
         this.options.calibration?.record(modelRef, sentTokens(context, messages, tools), usage.prompt_tokens)
-      const unitId = persona
-        ? (this.options.memory?.recordExchange({
-            personaId: persona.id,
-            nodeId,
-            flowId: turn.flowId,
-            prompt: turn.prompt,
-            response: text,
-          }) ?? null)
-        : null
+      const unitId = persona ? this.remember(persona, turn, text) : null
       this.bus.emit('chat_status', { node_id: nodeId, state: 'done', ...(unitId === null ? {} : { unit_id: unitId }) })
     } catch (e) {
       if (!open()) return // no node to keep anything in; the caller of send was told why
@@ -444,6 +485,22 @@ export class ChatService {
       firstTextOut()
       if (open()) this.emitNode(nodeId)
     }
+  }
+
+  /**
+   * The finished exchange goes into the speaker's memory; in a group scene also into every other
+   * member's, as what it witnessed (groupScene.witnesses). Answers the speaker's episode.
+   */
+  private remember(persona: Persona, turn: Turn, response: string): number | null {
+    const memory = this.options.memory
+    if (!memory) return null
+    const exchange = { nodeId: turn.nodeId, flowId: turn.flowId, prompt: turn.prompt, response }
+    const unitId = memory.recordExchange({ ...exchange, personaId: persona.id })
+    const flow = this.graph.flowInfo(turn.flowId)
+    if (isScene(flow))
+      for (const id of witnesses(flow, persona.id))
+        if (this.options.personas?.find(id)) memory.recordExchange({ ...exchange, personaId: id, speaker: persona.name })
+    return unitId
   }
 
   /** The first playbook a provider routes the words to, run to its answer; null for plain chat. */

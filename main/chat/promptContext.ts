@@ -7,6 +7,9 @@ import type { LorebookService } from '../lorebook/lorebookService'
 import type { ChatMemory } from '../memory/memory'
 import { lorePlacement } from './lorePlacement'
 import type { SettingsService } from '../settings/settingsService'
+import type { PersonaService } from '../persona/personaService'
+import { uiLanguage } from '../kernel/language'
+import { isScene, sceneVoices } from './groupScene'
 
 export interface PromptContextDeps {
   graph: GraphService
@@ -16,6 +19,8 @@ export interface PromptContextDeps {
   scenes?: SceneSource | null
   /** Lorebooks and Author's Notes (null: none in play). */
   lore?: LorebookService | null
+  /** The personas, by whose names a group scene's members read each other's replies. */
+  personas?: PersonaService | null
 }
 
 /** A feature that shapes some flows' context: story mode, for the flows its stories play on. */
@@ -77,6 +82,7 @@ export async function promptContext(
   if (lore && input.nodeId) deps.lore!.recordFired(input.nodeId, lore.fired)
   const context = flowContext(deps.graph, deps.settings, {
     ...rest,
+    scene: sceneFor(deps, input.flowId, input.persona),
     persona: lore?.persona ?? input.persona,
     memory,
     story,
@@ -100,6 +106,18 @@ function asTheModelCounts(context: ContextPreview, calibration: Calibration, flo
     budget: flowBudget,
     calibration,
   }
+}
+
+/** How the persona answering reads its flow when the flow is a group scene; null otherwise. */
+function sceneFor(deps: PromptContextDeps, flowId: string, persona: Persona | null) {
+  const flow = deps.graph.flowInfo(flowId)
+  if (!persona || !isScene(flow)) return null
+  const settings = deps.settings.get()
+  return sceneVoices(flow, persona, {
+    nameOf: (id) => deps.personas?.find(id)?.name,
+    userName: settings.user.name,
+    language: uiLanguage(settings.language),
+  })
 }
 
 async function memoryPack(memory: ChatMemory, input: Parameters<ChatMemory['packFor']>[0]): Promise<string | null> {

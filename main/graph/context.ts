@@ -50,6 +50,16 @@ export interface ContextInput {
    * whole when it does not fit.
    */
   placed?: readonly PlacedPart[]
+  /** A group scene: every reply says who spoke it, as the member answering now reads them. */
+  scene?: SceneVoices | null
+}
+
+/** How a member of a group scene reads the conversation (built by chat/groupScene.ts). */
+export interface SceneVoices {
+  /** Who spoke a node's reply: the member answering now (its own words), or another, by name; null when nobody is known. */
+  voiceOf: (n: Node) => { own: boolean; name: string } | null
+  /** The last message of a turn with no prompt (another member goes on): whose turn it is. */
+  nudge: string
 }
 
 export interface PlacedPart {
@@ -113,7 +123,10 @@ export function buildContext(input: ContextInput): ContextPreview {
     part('instructions', null, t.instructions),
   ]
   const note = part('details_note', null, t.details)
-  const prompt = part('prompt', null, input.prompt)
+  const scene = input.scene ?? null
+  // A member asked to go on without a word from the user is told whose turn it is.
+  const promptText = scene && !input.prompt.trim() ? scene.nudge : input.prompt
+  const prompt = part('prompt', null, promptText)
   let used = sum([...fixed, note, prompt])
   // Memory comes before the history; a pack with no room left beside the prompt stays out whole.
   const memory = input.memory ? part('memory', null, input.memory) : null
@@ -139,12 +152,13 @@ export function buildContext(input: ContextInput): ContextPreview {
     } else droppedReferences.push(id)
   }
   // Newest first is the order they are read in; a budget rarely holds more than a few hundred.
-  const lines = flow.lines ?? null
+  // A scene's lines name their speakers, which the kept (unnamed) lines do not: built afresh.
+  const lines = scene ? null : (flow.lines ?? null)
   input.prefetch?.(ordered.slice(-PREFETCH).filter((id) => !lines?.get(id)))
   const ancestorPart = (id: string): ContextPart => {
     const kept = lines?.get(id)
     if (kept) return { kind: 'ancestor_summary', node_id: id, text: kept.text, tokens: kept.tokens }
-    const p = part('ancestor_summary', id, summaryLine(node(id)))
+    const p = part('ancestor_summary', id, summaryLine(node(id), scene))
     lines?.set(id, { text: p.text, tokens: p.tokens })
     return p
   }
@@ -187,10 +201,12 @@ export function buildContext(input: ContextInput): ContextPreview {
     const n = node(parents[i]!)
     const turns = p === parentParts[i] ? n : clippedTurns(n, p.text, t.clipped)
     if (!turns) return
-    messages.push({ role: 'user', content: turns.prompt })
-    if (turns.response) messages.push({ role: 'assistant', content: turns.response })
+    if (!scene) return pushTurn(messages, turns)
+    // In a scene a greeting or a member going on has no prompt: no empty message stands for it.
+    if (turns.prompt) messages.push({ role: 'user', content: turns.prompt })
+    if (turns.response) messages.push(sceneReply(n, turns.response, scene))
   })
-  messages.push({ role: 'user', content: input.prompt })
+  messages.push({ role: 'user', content: promptText })
   placeAtDepth(messages, atDepth)
 
   return { parts, total_tokens: sum(parts), budget: input.budget, dropped_node_ids: dropped, messages }
@@ -311,10 +327,20 @@ export function clippedTurns(n: Node, clipped: string, marker: string): { prompt
   return { prompt: `${marker}${promptEnd}`, response: n.response }
 }
 
-function summaryLine(n: Node): string {
-  const pair = n.response ? `${n.prompt} → ${n.response}` : n.prompt
-  const summary = n.metadata.summary.text.trim() || clippedFlat(pair, FALLBACK_CHARS)
+function summaryLine(n: Node, scene: SceneVoices | null): string {
+  const name = scene?.voiceOf(n)?.name
+  const reply = name && n.response ? `${name}: ${n.response}` : n.response
+  const pair = reply ? (n.prompt ? `${n.prompt} → ${reply}` : reply) : n.prompt
+  const built = n.metadata.summary.text.trim()
+  const summary = built ? (name ? `(${name}) ${built}` : built) : clippedFlat(pair, FALLBACK_CHARS)
   return `[${n.id}] ${summary}`
+}
+
+/** A reply as the member answering now reads it: its own as the assistant's, another's as said to it, by name. */
+function sceneReply(n: Node, text: string, scene: SceneVoices): ContextPreview['messages'][number] {
+  const voice = scene.voiceOf(n)
+  if (!voice || voice.own) return { role: 'assistant', content: text }
+  return { role: 'user', content: `${voice.name}: ${text}` }
 }
 
 function referenceLine(n: Node): string {

@@ -1,11 +1,11 @@
 import type { ContextPreview, Node, Persona } from '@shared/contract'
 import type { SettingsService } from '../settings/settingsService'
 import { uiLanguage } from '../kernel/language'
-import { buildContext, type ContextFlow, type PlacedPart } from './context'
+import { buildContext, type ContextFlow, type PlacedPart, type SceneVoices } from './context'
 import type { GraphService } from './graphService'
 import { buildStoryContext, type StoryContext } from './storyContext'
 
-export type { ContextFlow, PlacedPart }
+export type { ContextFlow, PlacedPart, SceneVoices }
 export type { StoryContext } from './storyContext'
 
 /** A quarter of the context budget, at most 2,000 tokens, is what the persona's memory may take. */
@@ -37,6 +37,8 @@ export function flowContext(
     above?: () => ContextFlow
     /** Lorebook entries and the Author's Note, placed (see buildContext). */
     placed?: readonly PlacedPart[]
+    /** A group scene: who is in it (said after the system text) and who spoke each reply. */
+    scene?: (SceneVoices & { note: string }) | null
   },
 ): ContextPreview {
   const budget = input.budget ?? contextBudget(graph, settings, input.flowId)
@@ -65,8 +67,9 @@ export function flowContext(
     })
   }
   const flow = input.above?.() ?? graph.contextFlow(input.flowId, input.parentIds)
+  const system = [systemText(flow.system_prompt, input.persona ?? null), input.scene?.note ?? ''].filter(Boolean)
   return buildContext({
-    flow: { ...flow, system_prompt: systemText(flow.system_prompt, input.persona ?? null) },
+    flow: { ...flow, system_prompt: system.join('\n\n') },
     node,
     prefetch: (ids) => {
       for (const n of graph.getNodes(ids.filter((id) => !read.has(id)))) read.set(n.id, n)
@@ -77,6 +80,7 @@ export function flowContext(
     language: uiLanguage(settings.get().language),
     memory: input.memory,
     placed: input.placed,
+    scene: input.scene,
   })
 }
 

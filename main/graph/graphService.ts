@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import {
   DEFAULT_FLOW_NAME,
   type ContextPreview,
+  type CastMember,
   type Connection,
   type Flow,
   type FlowGraph,
@@ -22,7 +23,7 @@ import { FlowPatches } from './flowPatches'
 import { ChangeRecorder } from './changes'
 import { adjacency, reachable, wouldCycle } from './dag'
 import type { ContextFlow } from './context'
-import { GraphStore } from './graphStore'
+import { castOf, GraphStore } from './graphStore'
 import { writeInSlices } from '../kernel/slicedWrites'
 import { sweepContextParts } from './sentContexts'
 import { isoNow } from '../kernel/time'
@@ -116,7 +117,9 @@ export class GraphService {
   }
 
   /** A flow's own fields without its nodes and connections: what a turn needs of a 5,000-node flow. */
-  flowInfo(id: string): Pick<Flow, 'id' | 'name' | 'system_prompt' | 'token_budget' | 'persona_id'> {
+  flowInfo(
+    id: string,
+  ): Pick<Flow, 'id' | 'name' | 'system_prompt' | 'token_budget' | 'persona_id' | 'cast' | 'turn_order'> {
     const row = this.store.flowRow(id)
     if (!row) throw new AppError('not_found', `flow ${id} not found`)
     return {
@@ -125,6 +128,7 @@ export class GraphService {
       system_prompt: row.system_prompt,
       token_budget: row.token_budget,
       persona_id: row.persona_id,
+      ...castOf(row),
     }
   }
 
@@ -199,11 +203,12 @@ export class GraphService {
   updateFlow(input: Parsed<'update_flow'>): Flow {
     const row = this.store.flowRow(input.id)
     if (!row) throw new AppError('not_found', `flow ${input.id} not found`)
-    const { id, pinned, memory_private, ...fields } = input
+    const { id, pinned, memory_private, cast, ...fields } = input
     this.store.updateFlow(
       id,
       {
         ...fields,
+        ...(cast === undefined ? {} : castFields(cast, fields.persona_id ?? row.persona_id)),
         ...(pinned === undefined ? {} : { pinned: pinned ? 1 : 0 }),
         // SQLite keeps the switch as 0 or 1.
         ...(memory_private === undefined ? {} : { memory_private: memory_private ? 1 : 0 }),
@@ -812,6 +817,21 @@ export class GraphService {
     }
     return [...ids]
   }
+}
+
+/**
+ * A cast as the flow keeps it: each persona once, in the order given. Fewer than two make no
+ * scene (the flow goes back to one persona: the one left, if any); the flow's persona is one of
+ * the cast, the first unless it already is.
+ */
+function castFields(
+  cast: readonly CastMember[],
+  personaId: string | null,
+): { cast_json: string; persona_id?: string } {
+  const seen = new Set<string>()
+  const kept = cast.filter((m) => !seen.has(m.persona_id) && seen.add(m.persona_id))
+  const persona = kept.some((m) => m.persona_id === personaId) ? {} : kept[0] ? { persona_id: kept[0].persona_id } : {}
+  return { cast_json: JSON.stringify(kept.length >= 2 ? kept : []), ...persona }
 }
 
 function dedupe(tags: readonly string[]): string[] {

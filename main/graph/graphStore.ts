@@ -1,7 +1,17 @@
 import type { Change, ChangeLogName } from './changeLog'
 import { tableLog, type ChangeLogSource } from '../kernel/changeLogReader'
 import { FORMAT_PARTS, loadContextParts, storeContextParts, unpackContext } from './sentContexts'
-import type { Connection, ContextPreview, Flow, FlowMember, FlowNameSource, FlowSummary, Node } from '@shared/contract'
+import type {
+  CastMember,
+  Connection,
+  ContextPreview,
+  Flow,
+  FlowMember,
+  FlowNameSource,
+  FlowSummary,
+  Node,
+  TurnOrder,
+} from '@shared/contract'
 import type { Statement } from 'better-sqlite3'
 import type { Db } from '../db/open'
 import { statements } from '../db/statements'
@@ -21,6 +31,7 @@ interface NodeRow {
   summary_last_built: string | null
   error: string | null
   images_json?: string | null
+  speaker_id?: string | null
 }
 
 export interface FlowRow {
@@ -31,6 +42,9 @@ export interface FlowRow {
   system_prompt: string
   token_budget: number | null
   memory_private: number
+  /** A group scene's cast, `[{persona_id, muted}]` (migration 0034); `[]` for none. */
+  cast_json: string
+  turn_order: TurnOrder
   created: string
   updated: string
   next_index: number
@@ -150,7 +164,16 @@ export class GraphStore {
     fields: Partial<
       Pick<
         FlowRow,
-        'name' | 'description' | 'system_prompt' | 'token_budget' | 'pinned' | 'name_source' | 'memory_private'
+        | 'name'
+        | 'description'
+        | 'system_prompt'
+        | 'token_budget'
+        | 'pinned'
+        | 'name_source'
+        | 'memory_private'
+        | 'cast_json'
+        | 'turn_order'
+        | 'persona_id'
       >
     >,
     now: string,
@@ -398,13 +421,17 @@ export class GraphStore {
       error?: string | null
       model?: string
       stats?: Node['metadata']['stats']
+      /** The persona who speaks the reply; absent keeps the one it has. */
+      speaker_id?: string
     },
   ): void {
     this.sql(
       `UPDATE nodes SET status = @status, response = coalesce(@response, response), error = @error,
-                model = coalesce(@model, model), stats_json = coalesce(@stats, stats_json) WHERE id = @id`,
+                model = coalesce(@model, model), stats_json = coalesce(@stats, stats_json),
+                speaker_id = coalesce(@speaker, speaker_id) WHERE id = @id`,
     ).run({
       id,
+      speaker: reply.speaker_id ?? null,
       status: reply.status,
       response: reply.response ?? null,
       error: reply.error ?? null,
@@ -601,8 +628,8 @@ export class GraphStore {
     if (!this.hasNode(snapshot.row.id)) {
       const r = snapshot.row
       this.sql(
-        `INSERT INTO nodes (id, timestamp, prompt, response, status, model, stats_json, summary_text, summary_updated, summary_last_built, error)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO nodes (id, timestamp, prompt, response, status, model, stats_json, summary_text, summary_updated, summary_last_built, error, speaker_id)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         r.id,
         r.timestamp,
@@ -615,6 +642,7 @@ export class GraphStore {
         r.summary_updated,
         r.summary_last_built,
         r.error,
+        r.speaker_id ?? null,
       )
       this.setTags(r.id, snapshot.tags)
     }
@@ -662,6 +690,7 @@ function toNode(row: NodeRow, tags: string[]): Node {
       summary: { text: row.summary_text, updated: row.summary_updated === 1, last_built: row.summary_last_built },
       tags,
       ...(row.images_json ? { images: JSON.parse(row.images_json) as NonNullable<Node['metadata']['images']> } : {}),
+      ...(row.speaker_id ? { speaker_id: row.speaker_id } : {}),
     },
   }
 }
@@ -678,9 +707,16 @@ export function flowOf(row: FlowRow, nodes: FlowMember[], connections: Connectio
     system_prompt: row.system_prompt,
     token_budget: row.token_budget,
     memory_private: row.memory_private === 1,
+    ...castOf(row),
     nodes,
     connections,
   }
+}
+
+/** A group scene's cast and turn order, as a flow carries them: absent for a conversation without a cast. */
+export function castOf(row: Pick<FlowRow, 'cast_json' | 'turn_order'>): Pick<Flow, 'cast' | 'turn_order'> {
+  const cast = JSON.parse(row.cast_json || '[]') as CastMember[]
+  return cast.length > 0 ? { cast, turn_order: row.turn_order } : {}
 }
 
 function toMember(id: string, index: number, x: number | null, y: number | null, pinned: number): FlowMember {

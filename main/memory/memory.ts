@@ -39,7 +39,7 @@ import { entityGraph, listUnits, memoryStatus, packsForNode, spendStatus, unitDe
 import { prunePacks } from './packHistory'
 import { reachOf, unitReach } from './reach'
 import { buildPack, choosePack, type PathMembership } from './scheduler'
-import { nowSeconds, type MemoryStore, type Payload } from './store'
+import { nowSeconds, REPLY_BY, type MemoryStore, type Payload } from './store'
 import { MemoryWorkerHost } from './workerHost'
 
 export interface MemoryDeps {
@@ -88,6 +88,11 @@ export interface ChatMemory {
     flowId: string
     prompt: string
     response: string
+    /**
+     * Who spoke the reply, when not this persona: a turn of a group scene it witnessed. Its
+     * text then reads `<speaker>: <reply>`, never as its own words.
+     */
+    speaker?: string
   }): number | null
 }
 
@@ -363,7 +368,11 @@ export class MemoryService implements ChatMemory {
         state: UnitState.RAW,
         origin_node_id: input.nodeId,
         origin_flow_id: input.flowId,
-        payload: { user_text: input.prompt, reply_text: input.response },
+        payload: {
+          user_text: input.prompt,
+          reply_text: input.response,
+          ...(input.speaker ? { context_note: `${REPLY_BY}${input.speaker}` } : {}),
+        },
       })
       this.planner.queueEpisodeJobs(input.personaId, store, [id], false)
       const at = store.requireUnit(id).occurred_at ?? nowSeconds()

@@ -92,6 +92,9 @@ const VECTOR_LOG_KEEP = 50_000
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000)
 
+/** An episode's `context_note` starting so: a group scene's turn another member spoke (memory.recordExchange). */
+export const REPLY_BY = 'reply by: '
+
 /**
  * One persona's memory database: units with their payloads, versions, search indexes.
  * Every change to a unit writes a new `unit_versions` row holding the payload as it now is,
@@ -282,7 +285,9 @@ export class MemoryStore {
         const user = s('user_text')
         const reply = s('reply_text')
         if (speaker) return `${speaker}: ${user}`
-        return [user && `User: ${user}`, reply && `Persona: ${reply}`, s('image_summary')].filter(Boolean).join('\n')
+        // A group scene's turn another member spoke: what this persona witnessed, by name.
+        const by = s('context_note').startsWith(REPLY_BY) ? s('context_note').slice(REPLY_BY.length) : 'Persona'
+        return [user && `User: ${user}`, reply && `${by}: ${reply}`, s('image_summary')].filter(Boolean).join('\n')
       }
       case UnitKind.FACT: {
         const subject = this.entityName(payload.subject_entity_id as number | null) ?? 'user'

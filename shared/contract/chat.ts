@@ -27,6 +27,7 @@ export const chatMethods = {
         parent_ids: z.array(Id).max(64).optional(),
         prompt: z.string().min(1).max(2_000_000),
         images: z.array(ImageInput).max(8).optional(),
+        /** Who answers: in a group scene a member (else the scene's turn order chooses); elsewhere any persona. */
         persona_id: z.string().optional(),
         position: Position.optional(),
       })
@@ -34,20 +35,42 @@ export const chatMethods = {
     output: z.object({ node_id: Id }),
   },
   /**
+   * A group scene goes on without a word from the user: a member answers below `parent_id` (a
+   * node with no prompt, as a greeting is). `persona_id` picks the member; else the scene's turn
+   * order chooses (a member the last reply names, or the next in turn). Refused outside a group.
+   */
+  chat_next_speaker: {
+    input: z
+      .object({ flow_id: Id, parent_id: Id, persona_id: z.string().optional(), position: Position.optional() })
+      .strict(),
+    output: z.object({ node_id: Id, persona_id: z.string() }),
+  },
+  /**
    * What the model would receive for a prompt sent as a child of `parent_ids` (none: a new root),
    * the flow's persona's memory included: built exactly as a sent turn is, within the flow's budget.
    */
   build_context: {
     input: z
-      .object({ flow_id: Id, parent_ids: z.array(Id).max(64).optional(), prompt: z.string().max(2_000_000) })
+      .object({
+        flow_id: Id,
+        parent_ids: z.array(Id).max(64).optional(),
+        prompt: z.string().max(2_000_000),
+        /** Who would answer (a group scene's next speaker); else the flow's persona. */
+        persona_id: z.string().optional(),
+      })
       .strict(),
     output: ContextPreview,
   },
   /** Stops a streaming reply; the text that arrived stays in the node, marked incomplete. */
   chat_stop: { input: z.object({ node_id: Id }).strict(), output: z.object({ stopped: z.boolean() }) },
-  /** Asks again: a sibling node with the same parents and prompt, streaming its own reply. */
+  /**
+   * Asks again: a sibling node with the same parents and prompt, streaming its own reply, spoken by
+   * the same persona unless `persona_id` names another member of the scene.
+   */
   chat_retry: {
-    input: z.object({ node_id: Id, flow_id: Id.optional(), position: Position.optional() }).strict(),
+    input: z
+      .object({ node_id: Id, flow_id: Id.optional(), position: Position.optional(), persona_id: z.string().optional() })
+      .strict(),
     output: z.object({ node_id: Id }),
   },
   /** The context a node's reply was generated from, as it was sent; null for nodes not made by chat. */

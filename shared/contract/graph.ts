@@ -52,12 +52,23 @@ export const Node = z.object({
     tags: z.array(z.string()),
     /** Pictures sent with the prompt, as the picture items they are; absent when none. */
     images: z.array(z.object({ item_id: Id, mime: z.string() })).optional(),
+    /** The persona who spoke the reply (a group scene's member); absent for the flow's own, or none. */
+    speaker_id: z.string().optional(),
   }),
 })
 export type Node = z.infer<typeof Node>
 
 export const Position = z.object({ x: z.number().finite(), y: z.number().finite() })
 export type Position = z.infer<typeof Position>
+
+/** How a group scene chooses who answers (shared/groupTurns.ts). */
+export const TurnOrder = z.enum(['manual', 'round_robin', 'addressed'])
+export type TurnOrder = z.infer<typeof TurnOrder>
+/** A persona taking part in a group scene; a muted one speaks only when picked by hand. */
+export const CastMember = z.object({ persona_id: z.string().min(1).max(200), muted: z.boolean() })
+export type CastMember = z.infer<typeof CastMember>
+/** The most personas one scene holds. */
+export const CAST_MAX = 16
 
 export const FlowMember = z.object({
   /** Stable per flow: 1, 2, 3… in order of arrival, never reused. */
@@ -109,6 +120,13 @@ export const Flow = FlowSummary.omit({ node_count: true, pinned: true, name_sour
      * no other conversation. Always sent by the app; absent reads as false.
      */
     memory_private: z.boolean().optional(),
+    /**
+     * A group scene's personas, in the order they take turns; absent for a conversation with one
+     * persona (or none). The flow's `persona_id` is one of them.
+     */
+    cast: z.array(CastMember).optional(),
+    /** How the next speaker is chosen; sent with `cast`. */
+    turn_order: TurnOrder.optional(),
     nodes: z.array(FlowMember),
     connections: z.array(Connection),
   },
@@ -279,6 +297,12 @@ export const graphMethods = {
         pinned: z.boolean().optional(),
         /** True: the persona remembers only this conversation in it, and nothing of it elsewhere. */
         memory_private: z.boolean().optional(),
+        /**
+         * A group scene's personas in turn order (each once); fewer than two makes it a plain
+         * conversation again. The flow's persona becomes the first member unless it is one.
+         */
+        cast: z.array(CastMember).max(CAST_MAX).optional(),
+        turn_order: TurnOrder.optional(),
       })
       .strict(),
     output: Flow,
