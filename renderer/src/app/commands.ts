@@ -99,6 +99,12 @@ export const commands: Command[] = [
     run: (s) => s.openModal({ name: 'lorebooks' }),
   },
   {
+    id: 'scene.open',
+    label: 'shell.cmd.scene',
+    enabled: (s) => s.flowId !== null && (s.story?.flow_id ?? null) !== s.flowId,
+    run: (s) => s.flowId && s.openModal({ name: 'scene', flowId: s.flowId }),
+  },
+  {
     id: 'composer.focus',
     label: 'shell.cmd.focusComposer',
     enabled: (s) => s.flowId !== null,

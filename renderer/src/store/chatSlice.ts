@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand'
 import type { Position } from '@shared/contract'
 import type { App } from './index'
+import { sceneSpeaker } from './sceneSpeaker'
 import { streamPainter } from './streamPainter'
 
 export interface ChatSlice {
@@ -9,6 +10,8 @@ export interface ChatSlice {
   /** An edited prompt: a sibling with the same parents, answered like any other prompt. */
   branch(nodeId: string, prompt: string, position?: Position): Promise<string | null>
   retry(nodeId: string, position?: Position): Promise<string | null>
+  /** A group scene goes on below the selected reply without a prompt: the next member (or the one picked) answers. */
+  nextSpeaker(position?: Position): Promise<string | null>
   stopReply(nodeId: string): Promise<void>
   continueReply(nodeId: string): Promise<void>
   /** What a reply is waiting on or why it failed ("rate limited, retrying in 4 s"), by node. */
@@ -50,17 +53,34 @@ export const chatSlice: StateCreator<App, [], [], ChatSlice> = (set, get) => {
       const selectedId = asRoot ? null : get().selectedId
       if (!flowId) return null
       if (asRoot) set({ asRoot: false })
+      // In a group scene, the member the composer shows answers (the pick lasts one message).
+      const speaker = sceneSpeaker(get(), prompt)
       // Pictures dropped or pasted since the last send go out with this prompt (the world feature).
       const images = get().takeAttachedImages()
-      return land(
-        await invoke('chat_send', {
-          flow_id: flowId,
-          prompt,
-          ...(selectedId ? { parent_id: selectedId } : {}),
-          ...(images.length > 0 ? { images } : {}),
-          position,
-        }),
-      )
+      const sent = await invoke('chat_send', {
+        flow_id: flowId,
+        prompt,
+        ...(selectedId ? { parent_id: selectedId } : {}),
+        ...(images.length > 0 ? { images } : {}),
+        ...(speaker ? { persona_id: speaker } : {}),
+        position,
+      })
+      if (sent) set({ speakerPick: null })
+      return land(sent)
+    },
+
+    async nextSpeaker(position) {
+      const { flowId, invoke, selectedId } = get()
+      if (!flowId || !selectedId) return null
+      const speaker = sceneSpeaker(get(), '')
+      const sent = await invoke('chat_next_speaker', {
+        flow_id: flowId,
+        parent_id: selectedId,
+        ...(speaker ? { persona_id: speaker } : {}),
+        position,
+      })
+      if (sent) set({ speakerPick: null })
+      return land(sent)
     },
 
     async branch(nodeId, prompt, position) {

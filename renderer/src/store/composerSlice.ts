@@ -8,6 +8,9 @@ export interface ComposerSlice {
   /** The next prompt starts a new root although a node is selected: the user chose so in the composer. */
   asRoot: boolean
   setAsRoot(on: boolean): void
+  /** A group scene's member picked by hand to answer next; null lets the turn order choose. */
+  speakerPick: string | null
+  setSpeakerPick(personaId: string | null): void
 }
 
 export const composerSlice: StateCreator<App, [], [], ComposerSlice> = (set) => ({
@@ -15,4 +18,6 @@ export const composerSlice: StateCreator<App, [], [], ComposerSlice> = (set) => 
   setDraft: (draft) => set({ draft }),
   asRoot: false,
   setAsRoot: (asRoot) => set({ asRoot }),
+  speakerPick: null,
+  setSpeakerPick: (speakerPick) => set({ speakerPick }),
 })

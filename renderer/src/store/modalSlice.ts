@@ -15,6 +15,7 @@ export type Modal =
   | { name: 'stories' }
   | { name: 'backup' }
   | { name: 'lorebooks' }
+  | { name: 'scene'; flowId: string }
 
 export interface ModalSlice {
   modal: Modal | null

@@ -1,8 +1,9 @@
 import { memo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { MessageSquare, Pencil, Pin, PinOff, Settings2, Trash2 } from 'lucide-react'
+import { Pencil, Pin, PinOff, Settings2, Trash2 } from 'lucide-react'
 import type { FlowSummary } from '@shared/contract'
 import { useApp } from '../../store'
+import { PersonaAvatar } from '../../ui/PersonaAvatar'
 
 /** Every row is this tall (two lines of text and padding): the virtualiser places rows by it. */
 export const ROW_HEIGHT = 52
@@ -98,7 +99,7 @@ export const ConversationRow = memo(function ConversationRow({
             }
           }}
         >
-          <Avatar personaId={flow.persona_id} name={personaName} />
+          <PersonaAvatar personaId={flow.persona_id} name={personaName} />
           <span className="conv-text">
             <span className={`conv-name${flow.name_source === 'placeholder' ? ' placeholder' : ''}`}>{name}</span>
             <span className="conv-meta">
@@ -159,27 +160,4 @@ function IconAction({
       {children}
     </button>
   )
-}
-
-/** The persona's initial on a colour of its own; a speech bubble for a conversation with no persona. */
-function Avatar({ personaId, name }: { personaId: string | null; name: string | null }) {
-  if (!personaId || !name) {
-    return (
-      <span className="conv-avatar none" aria-hidden>
-        <MessageSquare size={14} />
-      </span>
-    )
-  }
-  const initial = [...new Intl.Segmenter().segment(name.trim())][0]?.segment.toLocaleUpperCase() ?? '?'
-  return (
-    <span className="conv-avatar" aria-hidden style={{ background: `hsl(${hue(personaId)} 45% 42%)` }}>
-      {initial}
-    </span>
-  )
-}
-
-function hue(id: string): number {
-  let h = 0
-  for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) % 360
-  return h
 }

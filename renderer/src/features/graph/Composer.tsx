@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { useApp, useAppStore } from '../../store'
 import { StoryComposer } from '../story/StoryComposer'
 import { AttachedImages } from '../world/AttachedImages'
+import { SpeakerPicker } from '../scene/SpeakerPicker'
 import { placeChild } from './layout'
 import { PromptBox } from './PromptBox'
 import { useBudgetCheck } from './useBudgetCheck'
@@ -65,6 +66,7 @@ function ChatComposer() {
               </button>
             )}
           </div>
+          <SpeakerPicker draft={draft} busy={sending} />
           <AttachedImages />
         </>
       }

@@ -6,6 +6,7 @@ import { NodeToolCalls } from '../world/NodeToolCalls'
 import { MarkdownText } from '../../ui/MarkdownText'
 import { llmErrorText } from '@shared/llmErrorText'
 import { NodeImages } from './NodeImages'
+import { SpeakerName } from '../scene/SpeakerName'
 
 export type ConversationFlowNode = FlowNode<Record<string, never>, 'conversation'>
 
@@ -47,6 +48,7 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
       <Handle type="target" position={Position.Top} />
       <div className="conv-node-header">
         <span className="conv-node-index">#{member?.index}</span>
+        <SpeakerName nodeId={id} className="node-speaker" avatar={14} />
         {node.metadata.model && <span className="conv-node-model">{node.metadata.model}</span>}
         {member?.pinned && <span className="badge badge-pin">{t('graph.pinned')}</span>}
         {merge && (

@@ -6,6 +6,7 @@ import { placeSibling } from '../graph/layout'
 import { PrivateMemorySwitch } from '../memory/PrivateMemorySwitch'
 import { LorebooksDialog } from '../lorebooks/LorebooksDialog'
 import { PersonasDialog } from '../personas/PersonasDialog'
+import { SceneDialog } from '../scene/SceneDialog'
 import { ProgramsDialog } from '../programs/ProgramsDialog'
 import { ToolsDialog } from '../tools/ToolsDialog'
 import { McpAccess } from '../tools/McpAccess'
@@ -45,6 +46,8 @@ export function Modals() {
       return <StoryPickerDialog onClose={close} />
     case 'lorebooks':
       return <LorebooksDialog onClose={close} />
+    case 'scene':
+      return <SceneDialog flowId={modal.flowId} onClose={close} />
   }
 }
 

@@ -6,6 +6,7 @@ import { MAX_SPLIT, MIN_SPLIT, type ReadingLayout as Layout } from '../../store/
 import { Composer } from '../graph/Composer'
 import { GraphCanvas } from '../graph/GraphCanvas'
 import { Transcript } from './Transcript'
+import { SceneButton } from '../scene/SceneButton'
 import './transcript.css'
 
 const views: Array<{ layout: Layout; label: string; Icon: typeof Network }> = [
@@ -36,6 +37,7 @@ export function ReadingLayout() {
           <h2 className="reading-title" title={flowName}>
             {flowName}
           </h2>
+          <SceneButton />
           <div className="view-switch" role="group" aria-label={t('transcript.view')}>
             {views.map(({ layout: l, label, Icon }) => (
               <button key={l} type="button" aria-pressed={layout === l} title={t(label)} onClick={() => setLayout(l)}>

@@ -21,6 +21,7 @@ import { MarkdownText } from '../../ui/MarkdownText'
 import { NodeImages } from '../graph/NodeImages'
 import { NodeToolCalls } from '../world/NodeToolCalls'
 import { McpToolCalls } from './McpToolCalls'
+import { SpeakerName } from '../scene/SpeakerName'
 
 /** Past this many characters a message shows its beginning and offers the rest in place. */
 export const LONG_MESSAGE_CHARS = 20_000
@@ -133,6 +134,7 @@ export const TranscriptTurn = memo(function TranscriptTurn({
 
       <article className="msg msg-reply" aria-label={t('transcript.reply', { index })} aria-busy={streaming}>
         <div className="msg-meta">
+          <SpeakerName nodeId={id} className="msg-speaker" avatar={22} />
           <span className="msg-index">#{index}</span>
           {node.metadata.model && <span className="msg-model">{node.metadata.model}</span>}
           {merge && <span className="badge badge-merge">{t('graph.merges', { parents: merge })}</span>}
