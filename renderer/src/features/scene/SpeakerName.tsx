@@ -18,9 +18,9 @@ export function SpeakerName({ nodeId, className, avatar = 18 }: { nodeId: string
   const name = useApp((s) => (speakerId ? (s.personas.find((p) => p.id === speakerId)?.name ?? null) : null))
   if (!speakerId || !name) return null
   return (
-    <span className={className} data-testid="speaker-name">
+    <span className={className}>
       <PersonaAvatar personaId={speakerId} name={name} size={avatar} />
-      {name}
+      <span data-testid="speaker-name">{name}</span>
     </span>
   )
 }

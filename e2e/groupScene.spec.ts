@@ -1,0 +1,79 @@
+import { expect, test } from './fixtures'
+import { bindNewPersona, openPersonas } from './pages/persona.steps'
+
+type Sent = { model: string; messages: Array<{ role: string; content: string }> }
+
+test('a group scene of two personas: each reply names its speaker, a name in the prompt chooses who answers, and the other goes on without a prompt', async ({
+  app,
+  graph,
+  page,
+  llm,
+}) => {
+  await app.open()
+  await graph.newFlow()
+  await bindNewPersona(page, { name: 'Alice', persona: 'Alice is a cartographer.' })
+  const personas = await openPersonas(page)
+  await personas.getByRole('button', { name: 'New persona' }).click()
+  await personas.getByLabel('Name').fill('Bob')
+  await personas.getByLabel('Persona', { exact: true }).fill('Bob is a sailor.')
+  await personas.getByLabel('Chat', { exact: true }).fill('openai:gpt-4o')
+  await personas.getByRole('button', { name: 'Create persona' }).click()
+  await expect(personas.getByRole('button', { name: 'Bob' })).toBeVisible()
+  await personas.getByRole('button', { name: 'Close' }).click()
+
+  // The conversation becomes a scene: Bob joins Alice.
+  await page.getByTestId('scene-button').click()
+  const scene = page.getByRole('dialog', { name: 'Group scene' })
+  await expect(scene.getByTestId('scene-member')).toHaveText([/Alice/])
+  await scene.getByLabel('Persona to add').selectOption({ label: 'Bob' })
+  await scene.getByRole('button', { name: 'Add' }).click()
+  await expect(scene.getByLabel('Whoever is addressed')).toBeChecked()
+  await scene.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByTestId('scene-button')).toContainText('2 members')
+
+  const transcript = page.getByTestId('transcript')
+  const speakers = transcript.getByTestId('speaker-name')
+  const picker = page.getByLabel('Who speaks next')
+  const chats = () => llm.requests.filter((r) => r.path === '/v1/chat/completions' && (r.body as Sent).model === 'gpt-4o')
+
+  // Nobody named: the first member in turn answers.
+  await expect(picker.locator('option:checked')).toHaveText('Alice (by turn order)')
+  llm.script({ provider: 'openai', model: 'gpt-4o', reply: 'Morning! The charts are ready.', times: 1 })
+  await graph.send('Good morning, everyone.')
+  await expect(transcript.getByText('Morning! The charts are ready.')).toBeVisible()
+  await expect(speakers).toHaveText(['Alice'])
+
+  // Bob, named in the prompt, answers; the composer said so before the message went.
+  await page.getByLabel('Prompt').fill('Bob, is the ship ready?')
+  await expect(picker.locator('option:checked')).toHaveText('Bob (by turn order)')
+  llm.script({ provider: 'openai', model: 'gpt-4o', reply: 'She is, and the tide is with us.', times: 1 })
+  await page.keyboard.press('Control+Enter')
+  await expect(transcript.getByText('She is, and the tide is with us.')).toBeVisible()
+  await expect(speakers).toHaveText(['Alice', 'Bob'])
+  const toBob = chats().at(-1)!.body as Sent
+  expect(toBob.messages[0]!.content).toContain('You are Bob.')
+  expect(toBob.messages[0]!.content).not.toContain('Alice is a cartographer.')
+  expect(toBob.messages).toContainEqual({ role: 'user', content: 'Alice: Morning! The charts are ready.' })
+
+  // Alice goes on without a word from the user: a reply with no prompt, hers.
+  llm.script({ provider: 'openai', model: 'gpt-4o', reply: 'Then we sail at dawn.', times: 1 })
+  await page.getByRole('button', { name: 'Alice goes on' }).click()
+  await expect(transcript.getByText('Then we sail at dawn.')).toBeVisible()
+  await expect(speakers).toHaveText(['Alice', 'Bob', 'Alice'])
+  await expect(transcript.getByTestId('transcript-prompt')).toHaveText([
+    'Good morning, everyone.',
+    'Bob, is the ship ready?',
+  ])
+  const toAlice = chats().at(-1)!.body as Sent
+  expect(toAlice.messages.at(-1)).toEqual({ role: 'user', content: '(Alice speaks next.)' })
+  expect(toAlice.messages).toContainEqual({ role: 'user', content: 'Bob: She is, and the tide is with us.' })
+
+  // Picked by hand: Bob answers although the turn order would choose Alice's partner again.
+  await picker.selectOption({ label: 'Bob' })
+  llm.script({ provider: 'openai', model: 'gpt-4o', reply: 'Aye.', times: 1 })
+  await graph.send('Alice, any last words?')
+  await expect(transcript.getByText('Aye.', { exact: true })).toBeVisible()
+  await expect(speakers).toHaveText(['Alice', 'Bob', 'Alice', 'Bob'])
+  // The pick lasted one message: the order chooses again.
+  await expect(picker.locator('option:checked')).toHaveText('Alice (by turn order)')
+})
