@@ -37,7 +37,7 @@ test('a group scene of two personas: each reply names its speaker, a name in the
   const chats = () => llm.requests.filter((r) => r.path === '/v1/chat/completions' && (r.body as Sent).model === 'gpt-4o')
 
   // Nobody named: the first member in turn answers.
-  await expect(picker.locator('option:checked')).toHaveText('Alice (by turn order)')
+  await expect(picker.locator('option:checked')).toHaveText('Alice (automatic)')
   llm.script({ provider: 'openai', model: 'gpt-4o', reply: 'Morning! The charts are ready.', times: 1 })
   await graph.send('Good morning, everyone.')
   await expect(transcript.getByText('Morning! The charts are ready.')).toBeVisible()
@@ -45,7 +45,7 @@ test('a group scene of two personas: each reply names its speaker, a name in the
 
   // Bob, named in the prompt, answers; the composer said so before the message went.
   await page.getByLabel('Prompt').fill('Bob, is the ship ready?')
-  await expect(picker.locator('option:checked')).toHaveText('Bob (by turn order)')
+  await expect(picker.locator('option:checked')).toHaveText('Bob (automatic)')
   llm.script({ provider: 'openai', model: 'gpt-4o', reply: 'She is, and the tide is with us.', times: 1 })
   await page.keyboard.press('Control+Enter')
   await expect(transcript.getByText('She is, and the tide is with us.')).toBeVisible()
@@ -75,5 +75,5 @@ test('a group scene of two personas: each reply names its speaker, a name in the
   await expect(transcript.getByText('Aye.', { exact: true })).toBeVisible()
   await expect(speakers).toHaveText(['Alice', 'Bob', 'Alice', 'Bob'])
   // The pick lasted one message: the order chooses again.
-  await expect(picker.locator('option:checked')).toHaveText('Alice (by turn order)')
+  await expect(picker.locator('option:checked')).toHaveText('Alice (automatic)')
 })

@@ -72,14 +72,18 @@ function invoker(
 type Call = (action: string, data: unknown) => Promise<unknown>
 
 /** Two personas, before any conversation: what the first-run welcome offers. */
-async function seedPersonas(call: Call): Promise<{ mioId: string }> {
+async function seedPersonas(call: Call): Promise<{ mioId: string; soraId: string }> {
   const mio = (await call('create_persona', {
     name: 'Mio',
     persona_text: 'A calm travel companion who likes old towns.',
     chat_model: 'openai:gpt-4o',
   })) as { id: string }
-  await call('create_persona', { name: 'Sora', persona_text: 'A careful editor.', chat_model: 'openai:gpt-4o' })
-  return { mioId: mio.id }
+  const sora = (await call('create_persona', {
+    name: 'Sora',
+    persona_text: 'A careful editor.',
+    chat_model: 'openai:gpt-4o',
+  })) as { id: string }
+  return { mioId: mio.id, soraId: sora.id }
 }
 
 /** A conversation with a branch (two answers to one question) and a second, short conversation. */
@@ -111,6 +115,49 @@ async function seedConversations(call: Call, mio: { id: string }): Promise<{ flo
     parent_ids: [first.id],
     position: { x: 420, y: 380 },
   })
+  return { flowId: flow.id }
+}
+
+/** A reply the fake model gives once, and the turn sent for it answered before the next one goes. */
+async function answered(call: Call, sent: Promise<unknown>): Promise<string> {
+  const { node_id } = (await sent) as { node_id: string }
+  for (;;) {
+    const node = (await call('get_node', { id: node_id })) as { status: string }
+    if (node.status !== 'streaming') return node_id
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+/** A group scene: Mio and Sora in one conversation, each reply spoken by one of them. */
+async function seedScene(
+  call: Call,
+  llm: Awaited<ReturnType<typeof startFakeLlm>>,
+  ids: { mioId: string; soraId: string },
+): Promise<{ flowId: string }> {
+  const flow = (await call('create_flow', { name: 'Planning the harbour trip', persona_id: ids.mioId })) as {
+    id: string
+  }
+  await call('update_flow', {
+    id: flow.id,
+    cast: [
+      { persona_id: ids.mioId, muted: false },
+      { persona_id: ids.soraId, muted: false },
+    ],
+    turn_order: 'addressed',
+  })
+  const say = (reply: string) => llm.script({ provider: 'openai', model: 'gpt-4o', reply, times: 1 })
+  say('Morning! The first ferry leaves at 7:40, so we have time for coffee by the pier.')
+  const first = await answered(
+    call,
+    call('chat_send', { flow_id: flow.id, prompt: 'Good morning, both of you. Shall we take the early ferry?' }),
+  )
+  say('I would rather not rush. The 9:10 boat is quieter, and the island museum opens at ten anyway.')
+  const second = await answered(
+    call,
+    call('chat_send', { flow_id: flow.id, parent_id: first, prompt: 'Sora, what do you think?' }),
+  )
+  say('Fair point — the 9:10 it is. I will book a table at the harbour café for lunch.')
+  await answered(call, call('chat_next_speaker', { flow_id: flow.id, parent_id: second }))
   return { flowId: flow.id }
 }
 
@@ -172,7 +219,7 @@ async function main(): Promise<void> {
   })
   const ws = await invoker(server)
   try {
-    const { mioId } = await seedPersonas(ws.call)
+    const { mioId, soraId } = await seedPersonas(ws.call)
     const combos = languages.flatMap((language) => themes.map((theme) => ({ language, theme })))
     const pageFor = async (language: Language, theme: string) => {
       await ws.call('update_settings', { language, theme })
@@ -212,6 +259,21 @@ async function main(): Promise<void> {
       await page.getByTestId('header-personas').click()
       await page.getByRole('dialog').waitFor()
       await shot(page, 'personas', language, theme)
+      await page.keyboard.press('Escape')
+      await context.close()
+    }
+
+    // A group scene: who speaks on every reply, who speaks next in the composer, and its dialog.
+    const scene = await seedScene(ws.call, llm, { mioId, soraId })
+    for (const { language, theme } of combos) {
+      const { context, page } = await pageFor(language, theme)
+      await openApp(page, server, scene.flowId)
+      await page.locator('#composer-input').fill(language === 'en' ? 'Sora, ' : 'Soraさん、')
+      await page.locator('#composer-input').blur()
+      await shot(page, 'scene', language, theme)
+      await page.getByTestId('scene-button').click()
+      await page.getByRole('dialog').waitFor()
+      await shot(page, 'scene-dialog', language, theme)
       await page.keyboard.press('Escape')
       await context.close()
     }

@@ -772,7 +772,7 @@ export const en = {
     unknown: 'Unknown persona',
     speaksNext: 'Speaks next',
     whoSpeaks: 'Who speaks next',
-    byOrder: '{{name}} (by turn order)',
+    byOrder: '{{name}} (automatic)',
     everyoneMuted: 'Nobody: every member is muted',
     goOn: '{{name}} goes on',
     goOnNobody: 'Go on',

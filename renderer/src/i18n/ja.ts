@@ -769,7 +769,7 @@ export const ja: Messages = {
     unknown: '不明なペルソナ',
     speaksNext: '次に話す人',
     whoSpeaks: '次に話す人',
-    byOrder: '{{name}}（順番どおり）',
+    byOrder: '{{name}}（自動）',
     everyoneMuted: 'なし：全員ミュート中',
     goOn: '{{name}}が続ける',
     goOnNobody: '続ける',

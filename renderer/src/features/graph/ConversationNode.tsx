@@ -48,7 +48,7 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
       <Handle type="target" position={Position.Top} />
       <div className="conv-node-header">
         <span className="conv-node-index">#{member?.index}</span>
-        <SpeakerName nodeId={id} className="node-speaker" avatar={14} />
+        <SpeakerName nodeId={id} className="node-speaker" avatar={16} />
         {node.metadata.model && <span className="conv-node-model">{node.metadata.model}</span>}
         {member?.pinned && <span className="badge badge-pin">{t('graph.pinned')}</span>}
         {merge && (
