@@ -34,7 +34,8 @@ test('a group scene of two personas: each reply names its speaker, a name in the
   const transcript = page.getByTestId('transcript')
   const speakers = transcript.getByTestId('speaker-name')
   const picker = page.getByLabel('Who speaks next')
-  const chats = () => llm.requests.filter((r) => r.path === '/v1/chat/completions' && (r.body as Sent).model === 'gpt-4o')
+  const chats = () =>
+    llm.requests.filter((r) => r.path === '/v1/chat/completions' && (r.body as Sent).model === 'gpt-4o')
 
   // Nobody named: the first member in turn answers.
   await expect(picker.locator('option:checked')).toHaveText('Alice (automatic)')
@@ -76,4 +77,16 @@ test('a group scene of two personas: each reply names its speaker, a name in the
   await expect(speakers).toHaveText(['Alice', 'Bob', 'Alice', 'Bob'])
   // The pick lasted one message: the order chooses again.
   await expect(picker.locator('option:checked')).toHaveText('Alice (automatic)')
+
+  // The first turn answered again by the other member: an alternative of its own, Bob's.
+  llm.script({ provider: 'openai', model: 'gpt-4o', reply: 'Morning. Wind from the west.', times: 1 })
+  await transcript
+    .getByTestId('transcript-turn')
+    .first()
+    .getByRole('button', { name: 'Answer as another member' })
+    .click()
+  await page.getByRole('menuitem', { name: 'Bob' }).click()
+  await expect(transcript.getByText('Morning. Wind from the west.')).toBeVisible()
+  await expect(speakers).toHaveText(['Bob'])
+  await expect(transcript.getByTestId('alternative-position').first()).toHaveText('2 / 2')
 })

@@ -769,6 +769,7 @@ export const en = {
       round_robin: 'Each member in turn, in the order above.',
       manual: 'You choose who answers in the composer (else the next in turn).',
     },
+    retryAs: 'Answer as another member',
     unknown: 'Unknown persona',
     speaksNext: 'Speaks next',
     whoSpeaks: 'Who speaks next',

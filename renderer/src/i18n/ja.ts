@@ -766,6 +766,7 @@ export const ja: Messages = {
       round_robin: '上の順番でメンバーが交代で答えます。',
       manual: '入力欄で答える人を選びます（選ばなければ次の順番の人）。',
     },
+    retryAs: '別のメンバーで答え直す',
     unknown: '不明なペルソナ',
     speaksNext: '次に話す人',
     whoSpeaks: '次に話す人',

@@ -9,7 +9,8 @@ export interface ChatSlice {
   send(prompt: string, position?: Position): Promise<string | null>
   /** An edited prompt: a sibling with the same parents, answered like any other prompt. */
   branch(nodeId: string, prompt: string, position?: Position): Promise<string | null>
-  retry(nodeId: string, position?: Position): Promise<string | null>
+  /** Asks again; `personaId`: another member of a group scene answers instead (a swipe to someone else). */
+  retry(nodeId: string, position?: Position, personaId?: string): Promise<string | null>
   /** A group scene goes on below the selected reply without a prompt: the next member (or the one picked) answers. */
   nextSpeaker(position?: Position): Promise<string | null>
   stopReply(nodeId: string): Promise<void>
@@ -90,10 +91,17 @@ export const chatSlice: StateCreator<App, [], [], ChatSlice> = (set, get) => {
       return land(await invoke('chat_send', { flow_id: flowId, prompt, parent_ids: parents, position }))
     },
 
-    async retry(nodeId, position) {
+    async retry(nodeId, position, personaId) {
       const { flowId, invoke } = get()
       if (!flowId) return null
-      return land(await invoke('chat_retry', { flow_id: flowId, node_id: nodeId, position }))
+      return land(
+        await invoke('chat_retry', {
+          flow_id: flowId,
+          node_id: nodeId,
+          position,
+          ...(personaId ? { persona_id: personaId } : {}),
+        }),
+      )
     },
 
     async stopReply(nodeId) {

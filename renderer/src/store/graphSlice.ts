@@ -12,6 +12,7 @@ import type {
 } from '@shared/contract'
 import { withListed } from '@shared/flowList'
 import type { App } from './index'
+import { sceneSpeaker } from './sceneSpeaker'
 import { mergesAmong, patchGraph, sameMember } from './flowPatching'
 
 export interface UndoState {
@@ -177,6 +178,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
         selectedId: null,
         activeIds: new Set(),
         context: null,
+        speakerPick: null,
       })
       if (latest) get().focusNode(latest.id)
       localStorage.setItem('loomverse.lastFlow', id)
@@ -288,8 +290,15 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
 
     async previewContext(prompt) {
       const selected = get().selectedId
+      // In a group scene, the context of the member who would answer.
+      const speaker = sceneSpeaker(get(), prompt)
       const context = await withFlow((flowId) =>
-        get().invoke('build_context', { flow_id: flowId, prompt, parent_ids: selected ? [selected] : [] }),
+        get().invoke('build_context', {
+          flow_id: flowId,
+          prompt,
+          parent_ids: selected ? [selected] : [],
+          ...(speaker ? { persona_id: speaker } : {}),
+        }),
       )
       set({ context })
     },

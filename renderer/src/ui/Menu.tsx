@@ -26,6 +26,8 @@ export function Menu({
   iconOnly,
   align = 'end',
   testId,
+  size = 'md',
+  className,
   children,
 }: {
   label: string
@@ -35,6 +37,9 @@ export function Menu({
   iconOnly?: boolean
   align?: 'start' | 'end'
   testId?: string
+  size?: 'sm' | 'md'
+  /** More classes for the button (a transcript message's quiet icons). */
+  className?: string
   children?: ReactNode
 }) {
   const [open, setOpen] = useState<false | 'first' | 'last'>(false)
@@ -83,7 +88,7 @@ export function Menu({
       <button
         ref={button}
         type="button"
-        className={`btn btn-ghost btn-md${iconOnly ? ' btn-icon-only' : ''}`}
+        className={`btn btn-ghost btn-${size}${iconOnly ? ' btn-icon-only' : ''}${className ? ` ${className}` : ''}`}
         aria-haspopup="menu"
         aria-expanded={open !== false}
         aria-controls={open ? id : undefined}
@@ -98,7 +103,7 @@ export function Menu({
           }
         }}
       >
-        {Icon && <Icon size={16} aria-hidden="true" />}
+        {Icon && <Icon size={size === 'sm' ? 14 : 16} aria-hidden="true" />}
         {!iconOnly && <span className="btn-label">{children ?? label}</span>}
         {!iconOnly && <ChevronDown size={14} aria-hidden="true" className="btn-chevron" />}
       </button>

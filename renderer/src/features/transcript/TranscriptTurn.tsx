@@ -22,6 +22,7 @@ import { NodeImages } from '../graph/NodeImages'
 import { NodeToolCalls } from '../world/NodeToolCalls'
 import { McpToolCalls } from './McpToolCalls'
 import { SpeakerName } from '../scene/SpeakerName'
+import { RetryAs } from '../scene/RetryAs'
 
 /** Past this many characters a message shows its beginning and offers the rest in place. */
 export const LONG_MESSAGE_CHARS = 20_000
@@ -193,6 +194,7 @@ export const TranscriptTurn = memo(function TranscriptTurn({
             icon={RefreshCw}
             onClick={() => run('node.retry')}
           />
+          <RetryAs nodeId={id} />
           <CopyButton onCopy={() => run('node.copy')} />
           <IconButton
             size="sm"
