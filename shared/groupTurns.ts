@@ -80,7 +80,7 @@ export function mentionAt(text: string, name: string): number {
   let first = -1
   for (const term of terms) {
     if (!term) continue
-    for (let from = 0; ; ) {
+    for (let from = 0; ;) {
       const at = haystack.indexOf(term, from)
       if (at < 0) break
       if (standsAlone(haystack, at, term)) {

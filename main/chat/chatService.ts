@@ -157,10 +157,18 @@ export class ChatService {
    * Who answers below these parents: in a group scene the member picked, else the one its turn
    * order chooses after the newest parent's speaker; elsewhere the persona picked, if any.
    */
-  private speakerFor(flowId: string, prompt: string, parentIds: readonly string[], picked?: string): string | undefined {
+  private speakerFor(
+    flowId: string,
+    prompt: string,
+    parentIds: readonly string[],
+    picked?: string,
+  ): string | undefined {
     const flow = this.graph.flowInfo(flowId)
     if (!isScene(flow)) return picked
-    const parent = this.graph.getNodes(parentIds).sort((a, b) => a.timestamp.localeCompare(b.timestamp)).at(-1)
+    const parent = this.graph
+      .getNodes(parentIds)
+      .sort((a, b) => a.timestamp.localeCompare(b.timestamp))
+      .at(-1)
     const speaker = chooseSpeaker(flow, { prompt, parent: parent ?? null, picked, nameOf: (id) => this.nameOf(id) })
     if (!speaker) throw new AppError('conflict', 'every member of this scene is muted: pick one to speak')
     return speaker
@@ -499,7 +507,8 @@ export class ChatService {
     const flow = this.graph.flowInfo(turn.flowId)
     if (isScene(flow))
       for (const id of witnesses(flow, persona.id))
-        if (this.options.personas?.find(id)) memory.recordExchange({ ...exchange, personaId: id, speaker: persona.name })
+        if (this.options.personas?.find(id))
+          memory.recordExchange({ ...exchange, personaId: id, speaker: persona.name })
     return unitId
   }
 

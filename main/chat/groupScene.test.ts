@@ -98,7 +98,12 @@ describe('group scenes', () => {
     const h = await start()
     const { alice, bob, flow } = await scene(h, 'round_robin')
     const book = await h.call<LoreBook>('create_lorebook', { name: 'Sea' })
-    await h.call('create_lore_entry', { book_id: book.id, keys: ['storm'], comment: 'Storm', content: 'Storms come at dusk.' })
+    await h.call('create_lore_entry', {
+      book_id: book.id,
+      keys: ['storm'],
+      comment: 'Storm',
+      content: 'Storms come at dusk.',
+    })
     await h.call('attach_lorebook', { book_id: book.id, kind: 'persona', target_id: bob.id })
 
     const byAlice = await send(h, flow.id, 'A storm is coming.')
@@ -136,9 +141,9 @@ describe('group scenes', () => {
         { persona_id: bob.id, muted: true },
       ],
     })
-    await expect(h.call('chat_send', { flow_id: flow.id, prompt: 'Anyone?', parent_id: first.node.id })).rejects.toThrow(
-      /muted/,
-    )
+    await expect(
+      h.call('chat_send', { flow_id: flow.id, prompt: 'Anyone?', parent_id: first.node.id }),
+    ).rejects.toThrow(/muted/)
     // A muted member picked by hand still speaks.
     h.fake.script({ provider: 'openai', reply: 'I am here.', times: 1 })
     const picked = await h.call<{ node_id: string }>('chat_send', {

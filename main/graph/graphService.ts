@@ -824,10 +824,7 @@ export class GraphService {
  * scene (the flow goes back to one persona: the one left, if any); the flow's persona is one of
  * the cast, the first unless it already is.
  */
-function castFields(
-  cast: readonly CastMember[],
-  personaId: string | null,
-): { cast_json: string; persona_id?: string } {
+function castFields(cast: readonly CastMember[], personaId: string | null): { cast_json: string; persona_id?: string } {
   const seen = new Set<string>()
   const kept = cast.filter((m) => !seen.has(m.persona_id) && seen.add(m.persona_id))
   const persona = kept.some((m) => m.persona_id === personaId) ? {} : kept[0] ? { persona_id: kept[0].persona_id } : {}

@@ -52,9 +52,7 @@ export function SceneDialog({ flowId, onClose }: { flowId: string; onClose: () =
               <input
                 type="checkbox"
                 checked={m.muted}
-                onChange={(e) =>
-                  setCast((c) => c.map((x, j) => (j === i ? { ...x, muted: e.target.checked } : x)))
-                }
+                onChange={(e) => setCast((c) => c.map((x, j) => (j === i ? { ...x, muted: e.target.checked } : x)))}
               />
               {t('scene.muted')}
             </label>

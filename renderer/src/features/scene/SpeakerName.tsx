@@ -6,7 +6,15 @@ import './scene.css'
  * Who spoke a reply, with the persona's avatar: shown in a group scene, and wherever a reply was
  * spoken by someone other than the conversation's persona. Nothing otherwise.
  */
-export function SpeakerName({ nodeId, className, avatar = 18 }: { nodeId: string; className: string; avatar?: number }) {
+export function SpeakerName({
+  nodeId,
+  className,
+  avatar = 18,
+}: {
+  nodeId: string
+  className: string
+  avatar?: number
+}) {
   const speakerId = useApp((s) => {
     const node = s.nodes[nodeId]
     const flow = s.flow

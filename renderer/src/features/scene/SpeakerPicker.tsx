@@ -44,9 +44,7 @@ export function SpeakerPicker({ draft, busy }: { draft: string; busy: boolean })
           value={pick ?? ''}
           onChange={(e) => setPick(e.target.value || null)}
         >
-          <option value="">
-            {byOrder ? t('scene.byOrder', { name: nameOf(byOrder) }) : t('scene.everyoneMuted')}
-          </option>
+          <option value="">{byOrder ? t('scene.byOrder', { name: nameOf(byOrder) }) : t('scene.everyoneMuted')}</option>
           {cast.map((m) => (
             <option key={m.persona_id} value={m.persona_id}>
               {m.muted ? t('scene.mutedName', { name: nameOf(m.persona_id) }) : nameOf(m.persona_id)}
