@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures'
-import { bindNewPersona, openPersonas } from './pages/persona.steps'
+import { bindNewPersona, createPersona } from './pages/persona.steps'
 
 type Sent = { model: string; messages: Array<{ role: string; content: string }> }
 
@@ -12,14 +12,7 @@ test('a group scene of two personas: each reply names its speaker, a name in the
   await app.open()
   await graph.newFlow()
   await bindNewPersona(page, { name: 'Alice', persona: 'Alice is a cartographer.' })
-  const personas = await openPersonas(page)
-  await personas.getByRole('button', { name: 'New persona' }).click()
-  await personas.getByLabel('Name').fill('Bob')
-  await personas.getByLabel('Persona', { exact: true }).fill('Bob is a sailor.')
-  await personas.getByLabel('Chat', { exact: true }).fill('openai:gpt-4o')
-  await personas.getByRole('button', { name: 'Create persona' }).click()
-  await expect(personas.getByRole('button', { name: 'Bob' })).toBeVisible()
-  await personas.getByRole('button', { name: 'Close' }).click()
+  await createPersona(page, { name: 'Bob', persona: 'Bob is a sailor.' })
 
   // The conversation becomes a scene: Bob joins Alice.
   await page.getByTestId('scene-button').click()

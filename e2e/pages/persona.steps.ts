@@ -19,7 +19,16 @@ export async function openPersonas(page: Page): Promise<Locator> {
 
 /** Creates a persona in the Personas dialog and binds the open conversation to it. */
 export async function bindNewPersona(page: Page, p: NewPersona): Promise<void> {
+  await createPersona(page, p)
+  const picker = page.getByLabel('Persona', { exact: true })
+  await picker.selectOption({ label: p.name })
+  await expect(picker.locator('option:checked')).toHaveText(p.name)
+}
+
+/** Creates a persona in the Personas dialog (a new one, whichever the dialog shows first), and closes it. */
+export async function createPersona(page: Page, p: NewPersona): Promise<void> {
   const dialog = await openPersonas(page)
+  await dialog.getByRole('button', { name: 'New persona' }).click()
   await dialog.getByLabel('Name').fill(p.name)
   await dialog.getByLabel('Persona', { exact: true }).fill(p.persona)
   await dialog.getByLabel('Chat', { exact: true }).fill(p.chat ?? 'openai:gpt-4o')
@@ -27,9 +36,6 @@ export async function bindNewPersona(page: Page, p: NewPersona): Promise<void> {
   await dialog.getByRole('button', { name: 'Create persona' }).click()
   await expect(dialog.getByRole('button', { name: p.name })).toBeVisible()
   await dialog.getByRole('button', { name: 'Close' }).click()
-  const picker = page.getByLabel('Persona', { exact: true })
-  await picker.selectOption({ label: p.name })
-  await expect(picker.locator('option:checked')).toHaveText(p.name)
 }
 
 /**
