@@ -159,6 +159,31 @@ describe('group scenes', () => {
     await expect(h.call('chat_next_speaker', { flow_id: plain.id, parent_id: root.id })).rejects.toThrow(/group scene/)
   })
 
+  it("packs only the speaker's own memory into its context", async () => {
+    const h = await start()
+    const { alice, bob, flow } = await scene(h, 'round_robin')
+    await h.call('memory_add_unit', {
+      persona_id: alice.id,
+      kind: 'fact',
+      text: 'The lighthouse key is under the blue stone.',
+      pin: true,
+    })
+    await h.call('memory_add_unit', {
+      persona_id: bob.id,
+      kind: 'fact',
+      text: 'The lighthouse keeper owes Bob a favour.',
+      pin: true,
+    })
+    const byAlice = await send(h, flow.id, 'Where is the lighthouse key?')
+    expect(byAlice.node.metadata.speaker_id).toBe(alice.id)
+    expect(byAlice.system).toContain('under the blue stone')
+    expect(byAlice.system).not.toContain('owes Bob a favour')
+    const byBob = await send(h, flow.id, 'And the lighthouse keeper?', byAlice.node.id)
+    expect(byBob.node.metadata.speaker_id).toBe(bob.id)
+    expect(byBob.system).toContain('owes Bob a favour')
+    expect(byBob.system).not.toContain('under the blue stone')
+  })
+
   it("keeps each turn in the speaker's memory as its own and in the other members' as witnessed; a later member has none before it joined", async () => {
     const h = await start()
     const { alice, bob, flow } = await scene(h)
