@@ -49,6 +49,11 @@ describe('who speaks next in a group scene', () => {
     expect(speaker({ cast: cast.map((m) => ({ ...m, muted: true })), prompt: 'hi' })).toBeNull()
   })
 
+  it('passes over a member whose persona is gone', () => {
+    const gone = [...cast.slice(0, 1), { persona_id: 'deleted', muted: false }, ...cast.slice(1)]
+    expect(speaker({ cast: gone, order: 'round_robin', prompt: 'hi', lastSpeaker: 'a' })).toBe('b')
+  })
+
   it('manual order takes the pick; with none it goes round; a pick not in the cast is ignored', () => {
     expect(speaker({ order: 'manual', prompt: 'Bob?', picked: 'm', lastSpeaker: 'a' })).toBe('m')
     expect(speaker({ order: 'manual', prompt: 'Bob?', lastSpeaker: 'a' })).toBe('b')

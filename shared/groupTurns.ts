@@ -25,10 +25,11 @@ export interface SpeakerInput {
  * name comes first in the prompt (with no prompt, in the last reply, never its own speaker); else
  * the next unmuted member after the last speaker in the cast's order. "manual" with nothing picked
  * goes round like "round_robin": a caller naming nobody still gets an answer. Null when every
- * member is muted and nobody was picked (or the cast is empty).
+ * member is muted (or gone) and nobody was picked.
  */
 export function nextSpeaker(input: SpeakerInput): string | null {
-  const { cast } = input
+  // A member whose persona is gone (deleted) is no one to answer: it takes no turn.
+  const cast = input.cast.map((m) => (input.nameOf(m.persona_id) === undefined ? { ...m, muted: true } : m))
   if (input.picked && cast.some((m) => m.persona_id === input.picked)) return input.picked
   const open = cast.filter((m) => !m.muted)
   if (open.length === 0) return null
