@@ -1,21 +1,11 @@
-import AxeBuilder from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
+import { expectAccessible } from './pages/accessible'
 import { MemoryPage } from './pages/memory.page'
 import { openPersonas } from './pages/persona.steps'
 
-// axe-core over the main screens, in both themes: no serious or critical violation. Each
-// finding is listed with its rule and the elements it names, so a failure says what to fix.
+// axe-core over the main screens, in both themes: no serious or critical violation.
 
 test.use({ viewport: { width: 1280, height: 800 } })
-
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  expect(serious).toEqual([])
-}
 
 for (const theme of ['light', 'dark'] as const) {
   test(`the main screens have no serious or critical accessibility violation (${theme})`, async ({

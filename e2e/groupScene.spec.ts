@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures'
+import { expectAccessible } from './pages/accessible'
 import { bindNewPersona, createPersona } from './pages/persona.steps'
 
 type Sent = { model: string; messages: Array<{ role: string; content: string }> }
@@ -21,6 +22,7 @@ test('a group scene of two personas: each reply names its speaker, a name in the
   await scene.getByLabel('Persona to add').selectOption({ label: 'Bob' })
   await scene.getByRole('button', { name: 'Add' }).click()
   await expect(scene.getByLabel('Whoever is addressed')).toBeChecked()
+  await expectAccessible(page, 'scene dialog')
   await scene.getByRole('button', { name: 'Save' }).click()
   await expect(page.getByTestId('scene-button')).toContainText('2 members')
 
@@ -44,6 +46,7 @@ test('a group scene of two personas: each reply names its speaker, a name in the
   await page.keyboard.press('Control+Enter')
   await expect(transcript.getByText('She is, and the tide is with us.')).toBeVisible()
   await expect(speakers).toHaveText(['Alice', 'Bob'])
+  await expectAccessible(page, 'scene transcript and composer')
   const toBob = chats().at(-1)!.body as Sent
   expect(toBob.messages[0]!.content).toContain('You are Bob.')
   expect(toBob.messages[0]!.content).not.toContain('Alice is a cartographer.')
