@@ -1,6 +1,7 @@
 export const en = {
   app: { name: 'Loomverse' },
   header: {
+    personaInScene: 'This conversation is a group scene: choose its members in Group scene',
     personaForNext: 'Who the next new conversation starts with',
     persona: 'Persona',
     noPersonas: 'No personas yet',

@@ -3,6 +3,7 @@ import type { Messages } from './en'
 export const ja: Messages = {
   app: { name: 'Loomverse' },
   header: {
+    personaInScene: 'この会話はグループシーンです。メンバーは「グループシーン」で選びます',
     personaForNext: '次に作る会話の相手',
     persona: 'ペルソナ',
     noPersonas: 'ペルソナはまだありません',

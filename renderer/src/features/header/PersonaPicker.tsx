@@ -12,6 +12,8 @@ export function PersonaPicker() {
   // Before any conversation exists the picker chooses who the next one starts with.
   const bound = useApp((s) => (s.flowId ? (s.flow?.persona_id ?? '') : (s.nextPersonaId ?? '')))
   const bind = useApp((s) => s.bindPersona)
+  // A group scene's members are chosen in its dialog: the picker shows its first and stays put.
+  const scene = useApp((s) => s.flowId !== null && (s.flow?.cast?.length ?? 0) >= 2)
   const openModal = useApp((s) => s.openModal)
   return (
     <div className="flow-picker persona-picker">
@@ -20,7 +22,8 @@ export function PersonaPicker() {
         <select
           aria-label={t('header.persona')}
           value={bound}
-          title={flowId ? undefined : t('header.personaForNext')}
+          title={scene ? t('header.personaInScene') : flowId ? undefined : t('header.personaForNext')}
+          disabled={scene}
           onChange={(e) => void bind(e.target.value || null)}
         >
           <option value="">{personas.length === 0 ? t('header.noPersonas') : t('persona.nobody')}</option>
