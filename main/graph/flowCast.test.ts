@@ -4,7 +4,7 @@ import { migrate } from '../db/migrate'
 import { openDatabase } from '../db/open'
 import { GraphStore } from './graphStore'
 
-describe('a flow cast (migration 0034)', () => {
+describe('a flow cast (migration 0035)', () => {
   it('gives the flows and nodes of an older database no cast, the addressed order and no speaker', () => {
     const before = appMigrations.findIndex((m) => m.name === 'add-flow-cast')
     const { db } = openDatabase(':memory:', { migrations: appMigrations.slice(0, before), label: 'loomverse.db' })
