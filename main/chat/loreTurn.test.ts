@@ -118,4 +118,26 @@ describe('lorebooks in a chat turn', () => {
     expect(two.messages.at(-2)).toEqual({ role: 'system', content: '[Style: terse, Ken is watching]' })
     expect(two.messages.at(-1)).toEqual({ role: 'user', content: 'Hi again.' })
   })
+
+  it('a book imported with a key that backtracks for ever still lets the turn through, with its other entries', async () => {
+    const h = await start()
+    const { persona, flow } = await setUp(h)
+    // A World Info file as one is shared: (a+)+$ against a run of a's and a b tries 2^n ways.
+    const text = JSON.stringify({
+      entries: {
+        '0': { uid: 0, key: ['/(a+)+$/'], content: 'Never reached.' },
+        '1': { uid: 1, key: ['scream'], content: 'Screams echo in the keep.' },
+      },
+    })
+    const hostile = await h.call<LoreBook>('import_lorebook', { name: 'shared.json', text })
+    await h.call('attach_lorebook', { book_id: hostile.id, kind: 'persona', target_id: persona.id })
+
+    const answered = await turn(h, flow.id, null, `A scream: ${'a'.repeat(48)}b!`)
+    expect(answered.messages[0]!.content).toContain('Screams echo in the keep.')
+    expect(answered.messages[0]!.content).not.toContain('Never reached.')
+    // The book still reads, and the next turn is answered too.
+    expect(await h.call<LoreBook>('get_lorebook', { id: hostile.id })).toMatchObject({ name: 'shared' })
+    const again = await turn(h, flow.id, answered.nodeId, 'Another scream, aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab')
+    expect(again.messages[0]!.content).toContain('Screams echo in the keep.')
+  })
 })

@@ -60,6 +60,19 @@ describe('keys', () => {
     expect(fire(b, ['not exact']).uids).toEqual([])
   })
 
+  it('a regex key that backtracks for ever is stopped and left out; the other keys, regex or plain, still fire', () => {
+    // (a+)+$ against 40 a's and a b tries 2^40 ways: unbounded, the prompt would never be built.
+    const hostile = '/(a+)+$/'
+    const compiled = compileLore([book([{ keys: [hostile] }, { keys: ['/dra+gon/i'] }, { keys: ['castle'] }])])
+    const input = { turn: 10, history: [], random: seededRandom('test') }
+    const first = activateLore(compiled, { ...input, messages: [`${'a'.repeat(40)}b at the castle of the DRAAGON`] })
+    expect(first.fired.map((f) => f.entry.uid)).toEqual([1, 2])
+    expect(compiled.keys.slowKeys).toEqual([hostile])
+    // Left out from then on, even where it would have matched at once.
+    const next = activateLore(compiled, { ...input, messages: ['aaa', 'a dragon'] })
+    expect(next.fired.map((f) => f.entry.uid)).toEqual([1])
+  })
+
   it('overlapping keys of many entries are all found in one pass', () => {
     const b = book([{ keys: ['he'] }, { keys: ['she'] }, { keys: ['hers'] }, { keys: ['his'] }])
     expect(fire(b, ['ushers']).uids).toEqual([0, 1, 2])

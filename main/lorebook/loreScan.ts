@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache'
 import { AhoCorasick } from './ahoCorasick'
+import { BoundedRegexes } from './boundedRegex'
 import { isUnspaced, onWordBoundary, regexKey } from './loreKeys'
 
 export interface KeyOptions {
@@ -44,6 +45,8 @@ export interface KeyTable {
   scan(text: string): TextScan
   /** Primary keys by pattern id and regex id. */
   readonly primary: { exact: PrimaryRef[][]; folded: PrimaryRef[][]; regex: PrimaryRef[][] }
+  /** Regular expression keys left out for taking too long on a text (boundedRegex). */
+  readonly slowKeys: string[]
 }
 
 /** Characters of scanned text kept per table. */
@@ -52,7 +55,7 @@ const KEPT_CHARS = 4_000_000
 export function compileKeys(): KeyTable {
   const automata = { exact: new AhoCorasick(), folded: new AhoCorasick() }
   const ids = { exact: new Map<string, number>(), folded: new Map<string, number>(), regex: new Map<string, number>() }
-  const regexes: RegExp[] = []
+  const regexes = new BoundedRegexes()
   const primary: KeyTable['primary'] = { exact: [], folded: [], regex: [] }
   const kept = new LRUCache<string, TextScan>({
     max: 20_000,
@@ -65,7 +68,7 @@ export function compileKeys(): KeyTable {
     if (re) {
       let id = ids.regex.get(key)
       if (id === undefined) {
-        ids.regex.set(key, (id = regexes.push(re) - 1))
+        ids.regex.set(key, (id = regexes.add(re)))
         primary.regex.push([])
       }
       return { kind: 'regex', id }
@@ -95,6 +98,9 @@ export function compileKeys(): KeyTable {
 
   return {
     primary,
+    get slowKeys() {
+      return regexes.slow
+    },
     addPrimary(key, slot, index, options) {
       const ref = compile(key, options)
       if (!ref) return
@@ -105,11 +111,11 @@ export function compileKeys(): KeyTable {
     scan(text) {
       let s = kept.get(text)
       if (!s) {
-        const regex = new Set<number>()
-        regexes.forEach((re, id) => {
-          if (re.test(text)) regex.add(id)
-        })
-        s = { exact: scanWith(automata.exact, text), folded: scanWith(automata.folded, text.toLowerCase()), regex }
+        s = {
+          exact: scanWith(automata.exact, text),
+          folded: scanWith(automata.folded, text.toLowerCase()),
+          regex: regexes.matching(text),
+        }
         kept.set(text, s)
       }
       return s
