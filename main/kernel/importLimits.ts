@@ -42,7 +42,8 @@ export const MAX_CONFIG_FILE_BYTES = 1 * MiB
 export const MAX_CARD_INFLATED_BYTES = MAX_CARD_BYTES
 /**
  * Elements or collections nested deeper than this are refused before a parser that recurses
- * meets them (a stack overflow names no file or line). Loomverse writes four levels at most.
+ * meets them (a stack overflow names no file or line): VizPrompt's XML and YAML, and the JSON of
+ * cards and lorebooks. Loomverse writes four levels at most; a card or book's JSON has some six.
  */
 export const MAX_NESTING = 32
 /** Conversations in one ChatGPT export; a long-time user has a few thousand. */
@@ -69,8 +70,16 @@ export const MAX_CARD_GREETINGS = 1_000
  * entry's name is read and checked; only the card and its main icon are inflated.
  */
 export const MAX_CHARX_ENTRIES = 2_000
-/** Entries of a card's lorebook (character_book); real ones hold tens to a few hundred. */
-export const MAX_CARD_BOOK_ENTRIES = 10_000
+/**
+ * Entries of one lorebook, from a World Info file, a NovelAI .lorebook or a card's
+ * character_book; real ones hold tens to a few hundred.
+ */
+export const MAX_BOOK_ENTRIES = 10_000
+/**
+ * A lorebook file's text (a window reads it and sends it whole, so it is parsed at once): the
+ * largest books shared hold a few MB.
+ */
+export const MAX_LOREBOOK_CHARS = 16 * MiB
 
 /** A byte size as a person reads it: "50 MiB", or "1.5 MiB". */
 export function mebibytes(bytes: number): string {

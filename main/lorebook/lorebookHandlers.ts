@@ -21,7 +21,7 @@ export function lorebookHandlers(
     delete_lore_entry: (i) => books.deleteEntry(i),
     attach_lorebook: (i) => books.attach(i),
     detach_lorebook: (i) => books.detach(i),
-    import_lorebook: (i) => books.importBook(readOrRefuse(i.text, i.name)),
+    import_lorebook: (i) => books.importBook(readOrRefuse(i.text, i.name), i.name),
     export_lorebook: (i) => {
       const book = books.get(i.id)
       return { name: book.name, json: JSON.stringify(writeWorldInfo(book), null, 2) }

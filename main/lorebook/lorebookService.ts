@@ -81,7 +81,7 @@ export class LorebookService {
   }
 
   create(input: { name: string; description?: string; settings?: Partial<LoreBookSettings> }): LoreBook {
-    return this.importBook({
+    return this.put({
       name: input.name,
       description: input.description ?? '',
       settings: { ...DEFAULT_BOOK_SETTINGS, ...input.settings },
@@ -90,19 +90,24 @@ export class LorebookService {
     })
   }
 
-  /** Refuses a book read from a file that could not be stored whole, naming the entry and field. */
-  check(book: ImportedBook): void {
-    book.entries.forEach((e, i) => checkEntry(e, `entries[${i}]`, 'bad_file'))
+  /** Refuses a book read from `file` that could not be stored whole, naming the file, the entry and field. */
+  check(book: ImportedBook, file: string): void {
+    book.entries.forEach((e, i) => checkEntry(e, `${file}: entries[${i}]`, 'bad_file'))
     const uids = new Set<number>()
     for (const [i, e] of book.entries.entries()) {
-      if (uids.has(e.uid)) throw new AppError('bad_file', `entries[${i}].uid: ${e.uid} is used by another entry`)
+      if (uids.has(e.uid))
+        throw new AppError('bad_file', `${file}: entries[${i}].uid: ${e.uid} is used by another entry`)
       uids.add(e.uid)
     }
   }
 
   /** Stores a whole book in one transaction: every entry checked first, nothing kept of a refused one. */
-  importBook(book: ImportedBook, attachTo?: { kind: LoreTargetKind; target_id: string }): LoreBook {
-    this.check(book)
+  importBook(book: ImportedBook, file: string, attachTo?: { kind: LoreTargetKind; target_id: string }): LoreBook {
+    this.check(book, file)
+    return this.put(book, attachTo)
+  }
+
+  private put(book: ImportedBook, attachTo?: { kind: LoreTargetKind; target_id: string }): LoreBook {
     const now = isoNow()
     const id = randomUUID()
     this.deps.db

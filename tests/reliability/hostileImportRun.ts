@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -108,6 +108,11 @@ export async function attemptHostile(
       return answered(await core.router.call('chatgpt_import', { path }, { transport: 'ws' }))
     case 'card':
       return answered(await core.router.call('character_card_import', { path }, { transport: 'ws' }))
+    case 'lorebook': {
+      // The window reads the file and sends its text, named by the file's name.
+      const input = { name: basename(path), text: readFileSync(path, 'utf8') }
+      return answered(await core.router.call('import_lorebook', input, { transport: 'ws' }))
+    }
     case 'memory-window':
     case 'memory-cli': {
       const transport = c.target === 'memory-window' ? 'ws' : 'internal'

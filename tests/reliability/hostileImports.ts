@@ -16,9 +16,12 @@ import type { Flow, Node } from '@shared/contract'
 import { renderExport } from '../../main/interop/vizprompt'
 import {
   IMPORT_TEXT_MAX,
+  MAX_BOOK_ENTRIES,
   MAX_CARD_GREETINGS,
   MAX_CARD_INFLATED_BYTES,
   MAX_IMPORT_CONVERSATIONS,
+  MAX_LOREBOOK_CHARS,
+  MAX_NESTING,
 } from '../../main/kernel/importLimits'
 import {
   chatgptExport,
@@ -34,14 +37,15 @@ import {
 // own and says what the refusal must name — the file and, where there is one, the line.
 // Every file type the app imports is here: VizPrompt folders (XML, YAML, TSV), memory chat
 // logs (JSONL, LoCoMo JSON), both from a window (only the home's imports/ folder) and from
-// the command line (any regular file), ChatGPT exports and character cards from a window.
+// the command line (any regular file), ChatGPT exports, character cards and lorebooks from a
+// window (a lorebook's text as the window reads and sends it).
 // The reliability suite runs them all and checks that nothing was let in and no database
 // changed.
 
 /** Text of a file outside every import; it must never show up in an error or a database. */
 export const SECRET_CANARY = 'LOOMVERSE-CANARY-7f3a9c'
 
-export type HostileTarget = 'vizprompt' | 'memory-window' | 'memory-cli' | 'chatgpt' | 'card'
+export type HostileTarget = 'vizprompt' | 'memory-window' | 'memory-cli' | 'chatgpt' | 'card' | 'lorebook'
 
 /** Whether a case's path is named as a window names it: relative to the home's imports/ folder. */
 export const namedInImports = (target: HostileTarget): boolean =>
@@ -403,7 +407,7 @@ const inImports =
     name: string,
     file: string,
     content: () => string | Buffer,
-    expect: Pick<HostileInput, 'reason' | 'skipped'> = {},
+    expect: Partial<Pick<HostileInput, 'line' | 'reason' | 'skipped'>> = {},
   ): HostileCase => ({
     name,
     target,
@@ -479,6 +483,27 @@ export const cardCases: HostileCase[] = [
   card('a card chunk of damaged compressed data', 'damaged.png', () =>
     pngWith({}, [iTxtChunk('chara', Buffer.from(SECRET_CANARY), true)]),
   ),
+  // A v3 card rides in ccv3 beside its v2 chara: the chunks inflate against one budget.
+  card(
+    'a card whose ccv3 chunk inflates past what its chara chunk left',
+    'ccv3.png',
+    () =>
+      pngWith({}, [
+        iTxtChunk('chara', deflateSync(Buffer.alloc(MAX_CARD_INFLATED_BYTES / 2)), true),
+        iTxtChunk('ccv3', deflateSync(Buffer.alloc(MAX_CARD_INFLATED_BYTES / 2 + 1)), true),
+      ]),
+    { reason: 'inflates to more than' },
+  ),
+  card(
+    'a card JSON nested 100,000 deep',
+    'deep-card.json',
+    () =>
+      JSON.stringify({ ...v2Card, data: { ...v2Card.data, extensions: {} } }).replace(
+        '"extensions":{}',
+        `"extensions":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+      ),
+    { line: 1, reason: 'deep' },
+  ),
   card(`a card of ${MAX_CARD_GREETINGS + 1} greetings`, 'greetings.png', () =>
     pngWith({}, [
       iTxtChunk(
@@ -493,4 +518,79 @@ export const cardCases: HostileCase[] = [
   ),
 ]
 
-export const hostileCases: HostileCase[] = [...vizpromptCases, ...memoryCases, ...chatgptCases, ...cardCases]
+// ---- lorebooks: SillyTavern World Info and NovelAI .lorebook, as a window sends their text
+
+/** A case whose file is sent as a window sends a lorebook: its text, named by the file's name. */
+const lorebook = (
+  name: string,
+  file: string,
+  content: () => string,
+  expect: Pick<HostileInput, 'line' | 'reason'> = { line: null },
+): HostileCase => ({
+  name,
+  target: 'lorebook',
+  available: true,
+  build(p) {
+    const path = join(p.imports, file)
+    writeFileSync(path, content())
+    return { path, file, ...expect }
+  },
+})
+
+const worldInfo = (entries: unknown[]) =>
+  JSON.stringify({ entries: Object.fromEntries(entries.map((e, uid) => [String(uid), { uid, ...(e as object) }])) })
+const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`
+
+export const lorebookCases: HostileCase[] = [
+  lorebook('a World Info entry of 100,001 characters', 'long.json', () =>
+    worldInfo([{ key: ['x'], content: 'x'.repeat(100_001) }]),
+  ),
+  lorebook(`a World Info of ${MAX_BOOK_ENTRIES + 1} entries`, 'many.json', () =>
+    worldInfo(Array.from({ length: MAX_BOOK_ENTRIES + 1 }, () => ({ key: ['x'] }))),
+  ),
+  lorebook(
+    'a World Info nested 100,000 deep on line 3',
+    'deep.json',
+    () => `{\n  "entries": {},\n  "extensions": ${deep(100_000)}\n}`,
+    { line: 3, reason: `more than ${MAX_NESTING} deep` },
+  ),
+  lorebook('a World Info regex key of 1,001 characters', 'key.json', () =>
+    worldInfo([{ key: [`/${'a'.repeat(999)}/`] }]),
+  ),
+  lorebook(
+    'a World Info key that is a broken regular expression',
+    'broken.json',
+    () => worldInfo([{ key: ['/(unclosed/'] }]),
+    { line: null, reason: 'not a regular expression' },
+  ),
+  lorebook(
+    `a lorebook over ${MAX_LOREBOOK_CHARS} characters`,
+    'huge.json',
+    () => worldInfo([{ key: ['x'], content: 'x'.repeat(MAX_LOREBOOK_CHARS) }]),
+    { line: null, reason: 'over the limit' },
+  ),
+  lorebook('a World Info that is not JSON, around a secret', 'secret.json', () => `{"entries": ${SECRET_CANARY}}`),
+  lorebook(`a NovelAI .lorebook of ${MAX_BOOK_ENTRIES + 1} entries`, 'many.lorebook', () =>
+    JSON.stringify({
+      lorebookVersion: 5,
+      entries: Array.from({ length: MAX_BOOK_ENTRIES + 1 }, () => ({ text: 'x', keys: ['x'] })),
+    }),
+  ),
+  lorebook(
+    "a NovelAI .lorebook nested 100,000 deep in an entry's settings",
+    'deep.lorebook',
+    () => `{"lorebookVersion": 5, "entries": [{"text": "x", "keys": ["x"], "contextConfig": ${deep(100_000)}}]}`,
+    { line: 1, reason: `more than ${MAX_NESTING} deep` },
+  ),
+  lorebook('a NovelAI .lorebook whose key is not text', 'keys.lorebook', () =>
+    JSON.stringify({ lorebookVersion: 5, entries: [{ text: 'x', keys: [{ toString: 'x' }] }] }),
+  ),
+]
+
+export const hostileCases: HostileCase[] = [
+  ...vizpromptCases,
+  ...memoryCases,
+  ...chatgptCases,
+  ...cardCases,
+  ...lorebookCases,
+]

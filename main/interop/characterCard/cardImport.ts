@@ -59,7 +59,7 @@ export async function importCard(
   const who = cleanName(d.name).trim().slice(0, 100) || 'Character'
   // The book is read and checked before anything is made: a card with a broken book is refused whole.
   const book = cardBook(d, who, name)
-  if (book) deps.lorebooks.check(book)
+  if (book) deps.lorebooks.check(book, name)
   const fill = (text: string) =>
     text
       .replace(/\{\{char\}\}/gi, who)
@@ -84,7 +84,7 @@ export async function importCard(
       fill,
     ),
   })
-  const lorebook = book ? deps.lorebooks.importBook(book, { kind: 'persona', target_id: persona.id }) : null
+  const lorebook = book ? deps.lorebooks.importBook(book, name, { kind: 'persona', target_id: persona.id }) : null
   const pictureProblem = card.icon ? avatarProblem(card.icon) : null
   if (card.icon && !pictureProblem) deps.personas.setAvatar(persona.id, card.icon)
   // A v3 card's nickname is what {{char}} says in its texts.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ImportFileError } from '../../kernel/importFileError'
 import {
   IMPORT_TEXT_MAX,
-  MAX_CARD_BOOK_ENTRIES,
+  MAX_BOOK_ENTRIES,
   MAX_CARD_GREETINGS,
   MAX_CARD_INFLATED_BYTES,
 } from '../../kernel/importLimits'
@@ -85,10 +85,10 @@ describe('readCard: the card’s own sizes', () => {
   }, 20_000)
 
   it('refuses a lorebook with more entries than the limit', () => {
-    const entries = Array.from({ length: MAX_CARD_BOOK_ENTRIES + 1 }, () => ({}))
+    const entries = Array.from({ length: MAX_BOOK_ENTRIES + 1 }, () => ({}))
     expect(refusal(json({ character_book: { entries } }), 'card.json')).toEqual({
       code: 'bad_file',
-      message: `card.json: character_book holds ${MAX_CARD_BOOK_ENTRIES + 1} entries, over the limit of ${MAX_CARD_BOOK_ENTRIES}`,
+      message: `card.json: character_book holds ${MAX_BOOK_ENTRIES + 1} entries, over the limit of ${MAX_BOOK_ENTRIES}`,
     })
   }, 20_000)
 })

@@ -3,13 +3,15 @@ import { z } from 'zod'
 import { ImportFileError } from '../../kernel/importFileError'
 import {
   IMPORT_TEXT_MAX,
-  MAX_CARD_BOOK_ENTRIES,
+  MAX_BOOK_ENTRIES,
   MAX_CARD_GREETINGS,
   MAX_CARD_INFLATED_BYTES,
+  MAX_NESTING,
   mebibytes,
 } from '../../kernel/importLimits'
 import { CHARX_CARD, embeddedPath, isZip, readZipEntries } from './charx'
 import { withTextChunks } from './pngText'
+import { jsonTooDeep } from '../../kernel/jsonNesting'
 
 // SillyTavern character cards: a JSON file, or a PNG (the character's picture) carrying the
 // card as base64 JSON in a text chunk — `ccv3` for spec v3, `chara` for v2 and v1. Where both
@@ -69,7 +71,12 @@ export function readCard(bytes: Buffer, name: string): ReadCard {
     if (encoded === undefined) throw new ImportFileError(name, null, 'is a picture without a character card in it')
     text = Buffer.from(encoded, 'base64').toString('utf8')
   } else text = bytes.toString('utf8').replace(/^\uFEFF/, '')
-  const card = parseCard(text, name, picture ? 'holds a card that is not JSON' : 'is neither a PNG card nor JSON')
+  const card = parseCard(
+    text,
+    name,
+    picture ? 'holds a card that is not JSON' : 'is neither a PNG card nor JSON',
+    !picture,
+  )
   return { ...card, format: picture ? 'png' : 'json', icon: picture ? withTextChunks(bytes, [], CARD_KEYWORDS) : null }
 }
 
@@ -81,7 +88,12 @@ export function readCard(bytes: Buffer, name: string): ReadCard {
 function readCharx(bytes: Buffer, name: string): ReadCard {
   const json = readZipEntries(bytes, name, new Set([CHARX_CARD])).get(CHARX_CARD)
   if (!json) throw new ImportFileError(name, null, `is a zip archive without ${CHARX_CARD} (not a CHARX card)`)
-  const card = parseCard(json.toString('utf8').replace(/^\uFEFF/, ''), name, `has a ${CHARX_CARD} that is not JSON`)
+  const card = parseCard(
+    json.toString('utf8').replace(/^\uFEFF/, ''),
+    name,
+    `has a ${CHARX_CARD} that is not JSON`,
+    false,
+  )
   const icons = (card.data.assets ?? []).filter(
     (a): a is { type: string; name?: unknown; uri?: unknown } =>
       typeof a === 'object' && a !== null && (a as { type?: unknown }).type === 'icon',
@@ -92,7 +104,11 @@ function readCharx(bytes: Buffer, name: string): ReadCard {
   return { ...card, format: 'charx', icon }
 }
 
-function parseCard(text: string, name: string, notJson: string): Pick<ReadCard, 'spec' | 'data'> {
+/** The card in its JSON text; `ownFile`: the text is the file itself, so a line of it means something. */
+function parseCard(text: string, name: string, notJson: string, ownFile: boolean): Pick<ReadCard, 'spec' | 'data'> {
+  const deep = jsonTooDeep(text, MAX_NESTING)
+  if (deep)
+    throw new ImportFileError(name, ownFile ? deep.line : null, `nests lists or objects more than ${MAX_NESTING} deep`)
   let json: unknown
   try {
     json = JSON.parse(text)
@@ -127,11 +143,11 @@ function checkSizes(d: CardData, name: string): void {
   const greetings = 1 + d.alternate_greetings.length
   if (greetings > MAX_CARD_GREETINGS) throw over('greetings', greetings, MAX_CARD_GREETINGS)
   const entries = d.character_book?.entries.length ?? 0
-  if (entries > MAX_CARD_BOOK_ENTRIES)
+  if (entries > MAX_BOOK_ENTRIES)
     throw new ImportFileError(
       name,
       null,
-      `character_book holds ${entries} entries, over the limit of ${MAX_CARD_BOOK_ENTRIES}`,
+      `character_book holds ${entries} entries, over the limit of ${MAX_BOOK_ENTRIES}`,
     )
   const texts: Array<[string, string]> = [
     ...TEXT_FIELDS.map((field) => [field, d[field]] as [string, string]),

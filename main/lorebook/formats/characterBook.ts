@@ -1,7 +1,7 @@
 import type { LoreEntry } from '@shared/contract'
 import { DEFAULT_BOOK_SETTINGS } from '../loreDefaults'
 import type { ImportedBook } from '../lorebookService'
-import { BookFormatError, bool, int, str, strings, type Raw } from './fields'
+import { BookFormatError, bool, entryCount, int, str, strings, type Raw } from './fields'
 import { fromStEntry, toStEntry } from './sillyTavern'
 
 // A character card's `character_book` (Character Card spec v2, kept in v3): an array of entries
@@ -57,6 +57,7 @@ export function readCharacterBook(raw: unknown, fallbackName: string, at = 'char
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new BookFormatError(at, 'must be an object')
   const b = raw as Raw
   if (!Array.isArray(b.entries)) throw new BookFormatError(`${at}.entries`, 'must be a list of entries')
+  entryCount(b.entries, `${at}.entries`)
   const entries = b.entries.map((e, i) => {
     const where = `${at}.entries.${i}`
     if (!e || typeof e !== 'object' || Array.isArray(e)) throw new BookFormatError(where, 'must be an object')

@@ -1,3 +1,5 @@
+import { MAX_BOOK_ENTRIES } from '../../kernel/importLimits'
+
 /** A JSON object as read from a file. */
 export type Raw = Record<string, unknown>
 
@@ -37,6 +39,12 @@ export function int(v: unknown, at: string, min: number, max: number): number {
   const n = num(v, at, min, max)
   if (!Number.isInteger(n)) throw new BookFormatError(at, `must be a whole number, not ${n}`)
   return n
+}
+
+/** Refuses a book of more entries than any importer takes (`entries` a list or World Info's object). */
+export function entryCount(entries: object, at: string): void {
+  const n = Array.isArray(entries) ? entries.length : Object.keys(entries).length
+  if (n > MAX_BOOK_ENTRIES) throw new BookFormatError(at, `holds ${n} entries, over the limit of ${MAX_BOOK_ENTRIES}`)
 }
 
 function kind(v: unknown): string {

@@ -1,6 +1,6 @@
 import { DEFAULT_BOOK_SETTINGS, newEntry } from '../loreDefaults'
 import type { ImportedBook } from '../lorebookService'
-import { BookFormatError, bool, num, str, strings, type Raw } from './fields'
+import { BookFormatError, bool, entryCount, num, str, strings, type Raw } from './fields'
 
 // NovelAI's .lorebook: `{ lorebookVersion, entries: [{ displayName, text, keys, enabled,
 // forceActivation, contextConfig: { budgetPriority, … }, … }], settings, categories }`. Keys
@@ -9,6 +9,7 @@ import { BookFormatError, bool, num, str, strings, type Raw } from './fields'
 
 export function readNovelAi(json: Raw, name: string): ImportedBook {
   if (!Array.isArray(json.entries)) throw new BookFormatError('entries', 'must be a list of entries')
+  entryCount(json.entries, 'entries')
   const entries = json.entries.map((raw, i) => {
     const at = `entries.${i}`
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new BookFormatError(at, 'must be an object')

@@ -1,7 +1,7 @@
 import { LorePosition as LorePositions, type LoreEntry, type LorePosition, type SelectiveLogic } from '@shared/contract'
 import { DEFAULT_BOOK_SETTINGS, newEntry } from '../loreDefaults'
 import type { ImportedBook } from '../lorebookService'
-import { BookFormatError, bool, int, num, str, strings, type Raw } from './fields'
+import { BookFormatError, bool, entryCount, int, num, str, strings, type Raw } from './fields'
 
 // SillyTavern World Info: a JSON file `{ "entries": { "<uid>": {...} } }`. Each field SillyTavern
 // defines that Loomverse acts on is read into the entry; the rest is kept in `extra` as it came.
@@ -136,6 +136,7 @@ function same(readBack: Partial<LoreEntry>, now: unknown, f: Field): boolean {
 export function readWorldInfo(json: Raw, name: string): ImportedBook {
   const entries = json.entries
   if (!entries || typeof entries !== 'object') throw new BookFormatError('entries', 'must be an object of entries')
+  entryCount(entries, 'entries')
   const list = Array.isArray(entries) ? entries.map((e, i) => [String(i), e] as const) : Object.entries(entries)
   const read = list.map(([k, raw]) => {
     const at = `entries.${k}`
