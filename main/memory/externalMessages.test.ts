@@ -122,6 +122,33 @@ describe('notifications and meta requests as durable work', () => {
     expect(replied.data).toEqual({ system_text: 'Rain at noon', message: 'Take an umbrella.' })
   })
 
+  it('keeps a meta request cut by the app stopping, with its payload, and answers it once at the next start', async () => {
+    const { h, persona } = await withPersona()
+    h.fake.script({ promptIncludes: 'agenda text', reply: 'never sent', until: new Promise(() => {}) })
+    const { unit_id: unitId } = await h.call<{ unit_id: number }>('memory_meta_request', {
+      persona_id: persona,
+      instruction: 'Summarise for the user',
+      payload_text: 'the agenda text: three meetings',
+    })
+    await expect
+      .poll(() => h.fake.requests.filter((r) => JSON.stringify(r.body).includes('agenda text')).length, {
+        timeout: 15_000,
+      })
+      .toBe(1)
+    const home = h.core.paths.home
+    await h.core.dispose()
+    expect(requestRow(h, persona, unitId)).toMatchObject({ status: 0, tries: 0, last_error: null })
+
+    const again = await start({ home })
+    again.fake.script({ promptIncludes: 'agenda text', reply: 'Three meetings tomorrow.' })
+    const replied = await again.next('external_reply', (r) => r.unit_id === unitId)
+    expect(replied).toMatchObject({ type: 'meta_request', data: { message: 'Three meetings tomorrow.' } })
+    // Answered once; the payload is let go with the request, as the unit never held it.
+    await expect.poll(() => requestRow(again, persona, unitId).status, { timeout: 15_000 }).toBe(3)
+    expect(requestRow(again, persona, unitId).request_json).toBeNull()
+    expect(again.fake.requests.filter((r) => JSON.stringify(r.body).includes('agenda text'))).toHaveLength(1)
+  })
+
   it('writes the External node of a reply kept before a crash only when the graph lacks it', async () => {
     const { h, persona, notify } = await withPersona()
     h.fake.script({ promptIncludes: NOTIFICATION_MARK, reply: 'Got it.' })
