@@ -7,6 +7,7 @@ import { fuzzContract } from './contractFuzz'
 import { frames, hostileCorpus } from './corpora'
 import { sendFrames } from './frameCorpusRun'
 import { runHostileImports } from './hostileImportRun'
+import { killDuringImports } from './killDuringImports'
 import { killDuringStory } from './killDuringStory'
 import { killDuringWork } from './killDuringWork'
 import { killDuringWrites } from './killDuringWrites'
@@ -23,6 +24,7 @@ const suites = [
   'kill_work',
   'kill_story',
   'kill_notifications',
+  'kill_imports',
   'frames',
   'hostile_imports',
   'fuzz',
@@ -51,6 +53,7 @@ if (
   wanted('kill_work') ||
   wanted('kill_story') ||
   wanted('kill_notifications') ||
+  wanted('kill_imports') ||
   wanted('frames')
 ) {
   progress('building the app')
@@ -93,6 +96,17 @@ if (wanted('kill_notifications')) {
       progress(`kill -9 over notifications ${i + 1}/${iterations}: ${so.acknowledged} acknowledged`),
   })
   report(r as unknown as Record<string, unknown>, ['unanswered', 'duplicated'])
+}
+if (wanted('kill_imports')) {
+  // Each iteration imports a ChatGPT export of 4,500 nodes and kills the host once.
+  const iterations = size.size === 'full' ? 20 : 3
+  const r = await killDuringImports({
+    iterations,
+    seed: size.seed,
+    onIteration: (i, so) =>
+      progress(`kill -9 during imports ${i + 1}/${iterations}: ${so.acknowledged} acknowledged, ${so.cut} cut`),
+  })
+  report(r as unknown as Record<string, unknown>, ['lost', 'partial', 'not_retried', 'corrupt'])
 }
 if (wanted('frames')) {
   report((await sendFrames(frames)) as unknown as Record<string, unknown>, ['host_crashes', 'good_client_unanswered'])

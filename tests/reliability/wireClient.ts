@@ -111,6 +111,12 @@ export class WireClient {
     await this.value('subscribe', { events })
   }
 
+  /** Calls `listener` with every event heard (subscribe to them first) until the function it answers is called. */
+  onEvent(listener: (event: string, data: unknown) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
   /** Resolves with the first event of this name whose data passes `test`; subscribe to it first. */
   next<T>(event: string, test: (data: T) => boolean, timeoutMs: number, what = event): Promise<T> {
     return new Promise((resolve, reject) => {
