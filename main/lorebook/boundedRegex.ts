@@ -3,8 +3,8 @@ import { Script, createContext } from 'node:vm'
 // A key written `/pattern/` is the book author's code run over every message: `/(a+)+$/` against
 // forty a's and a b backtracks for minutes, on the main thread, inside a prompt's context. V8
 // stops a script run with a timeout even in the middle of a regular expression's backtracking,
-// so each scan's regular expressions run together as one such script; one that runs out of time
-// is found by running each alone, and left out from then on.
+// so each scan's regular expressions run together as one such script; when they run out of time
+// the one to blame is found by halves, and left out from then on.
 
 /** Time the regular expressions of one scanned text may take together (and one of them alone). */
 export const REGEX_SCAN_MS = 25
@@ -43,10 +43,6 @@ export class BoundedRegexes {
     return this.list.push(re) - 1
   }
 
-  get size(): number {
-    return this.list.length
-  }
-
   /** The sources of the ones left out for taking too long, as their keys were written. */
   get slow(): string[] {
     return [...this.tooSlow].map((id) => `/${this.list[id]!.source}/${this.list[id]!.flags}`)
@@ -55,19 +51,27 @@ export class BoundedRegexes {
   /** The ids of those that match `text`. */
   matching(text: string): Set<number> {
     const found = new Set<number>()
-    const ids = this.list.map((_, id) => id).filter((id) => !this.tooSlow.has(id))
-    if (ids.length === 0) return found
-    const all = testWithin(
-      ids.map((id) => this.list[id]!),
-      text,
-      this.ms,
-    )
-    ids.forEach((id, i) => {
-      // Out of time together: each alone, so only the one that backtracks is left out.
-      const hit = all ? all[i] : testWithin([this.list[id]!], text, this.ms)?.[0]
-      if (hit === undefined) this.tooSlow.add(id)
-      else if (hit) found.add(id)
-    })
+    // Out of time together: each half again, down to the one that backtracks, so a book of
+    // many keys finds it in a few bounded runs and only it is left out.
+    const test = (ids: number[]): void => {
+      if (ids.length === 0) return
+      const hits = testWithin(
+        ids.map((id) => this.list[id]!),
+        text,
+        this.ms,
+      )
+      if (hits) {
+        ids.forEach((id, i) => {
+          if (hits[i]) found.add(id)
+        })
+      } else if (ids.length === 1) this.tooSlow.add(ids[0]!)
+      else {
+        const half = Math.ceil(ids.length / 2)
+        test(ids.slice(0, half))
+        test(ids.slice(half))
+      }
+    }
+    test(this.list.map((_, id) => id).filter((id) => !this.tooSlow.has(id)))
     return found
   }
 }
