@@ -36,10 +36,12 @@ interface Ack {
   id: string
   /** Acknowledged before the backup was asked for. */
   before: boolean
+  /** The client that wrote it (0 writes memory units, the others nodes). */
+  writer: number
 }
 
 describe('backup while clients write', () => {
-  it('keeps every write acknowledged before the backup began, in a restored copy that passes integrity_check', async () => {
+  it('keeps every write acknowledged before the backup began, and of each client a first part of its later ones, in a restored copy that passes integrity_check', async () => {
     const home = join(temp(), 'home')
     const core = start(home)
     const persona = await call<{ id: string }>(core, 'create_persona', { name: 'Aoi' })
@@ -61,13 +63,13 @@ describe('backup while clients write', () => {
             kind: 'fact',
             text: `fact ${i} from the memory writer`,
           })
-          ack = { kind: 'unit', id: unit.unit.id, before }
+          ack = { kind: 'unit', id: unit.unit.id, before, writer: n }
         } else {
           const node = await call<{ id: string }>(core, 'create_node', {
             prompt: `writer ${n} turn ${i}`,
             response: 'ok',
           })
-          ack = { kind: 'node', id: node.id, before }
+          ack = { kind: 'node', id: node.id, before, writer: n }
         }
         acks.push(ack)
         if (backupAsked && !backupDone) duringBackup++
@@ -96,8 +98,8 @@ describe('backup while clients write', () => {
 
     const restored = start(to)
     const expected = acks.filter((a) => a.before)
-    let found = 0
-    for (const ack of expected) {
+    const inCopy = new Map<Ack, boolean>()
+    for (const ack of acks) {
       const r =
         ack.kind === 'node'
           ? await restored.router.call('get_node', { id: ack.id }, { transport: 'internal' })
@@ -106,12 +108,19 @@ describe('backup while clients write', () => {
               { persona_id: persona.id, unit_id: ack.id },
               { transport: 'internal' },
             )
-      if (r.ok) found++
+      inCopy.set(ack, r.ok)
     }
+    const found = expected.filter((a) => inCopy.get(a)).length
+    // A consistent copy: of each client's writes it holds a first part, never a later write without an earlier one.
+    for (let n = 0; n < 10; n++) {
+      const held = acks.filter((a) => a.writer === n).map((a) => inCopy.get(a))
+      expect(held.slice(held.indexOf(false)).includes(true), `client ${n}`).toBe(false)
+    }
+    const duringFound = acks.filter((a) => !a.before && inCopy.get(a)).length
     console.log(
       `[backup] ${(result.bytes / 1e6).toFixed(1)} MB, ${result.databases} databases and ${result.files} files in ${backupMs.toFixed(0)} ms ` +
         `while 10 clients wrote (${duringBackup} writes acknowledged during it); ` +
-        `${expected.length} acknowledged before it, ${found} found in the restored copy`,
+        `${expected.length} acknowledged before it, ${found} found in the restored copy, and ${duringFound} of those acknowledged during it`,
     )
     expect(found).toBe(expected.length)
     expect(expected.some((a) => a.kind === 'unit')).toBe(true)
