@@ -1,4 +1,5 @@
 import type { McpContent } from '@shared/contract'
+import { CUT_META_KEY, type CutMeta } from './mcpReadBuffer'
 import type { McpRawResult } from './mcpTransport'
 
 /** Characters of a result's text the model reads; the rest is cut with a note saying so. */
@@ -21,6 +22,11 @@ export interface KeptResult {
 export function keepResult(raw: McpRawResult): KeptResult {
   const content: McpContent[] = []
   const notes: string[] = []
+  const cut = raw._meta?.[CUT_META_KEY] as CutMeta | undefined
+  if (cut)
+    notes.push(
+      `the server's answer was ${cut.bytes.toLocaleString('en')} bytes; cut at ${cut.kept.toLocaleString('en')} bytes, the first of its text kept`,
+    )
   let keptChars = 0
   const keepText = (text: string) => {
     const room = Math.max(0, KEPT_TEXT_LIMIT - keptChars)

@@ -4,18 +4,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { McpHttpConfig, McpServerConfig } from '@shared/contract'
 import { version } from '../../package.json'
+import { CappedReadBuffer } from './mcpReadBuffer'
 
 // The only file that speaks to the MCP SDK as a client: the rest of the app sees McpConnection,
 // so the SDK's v2 client can replace this one file.
-
-/**
- * The largest message read from a stdio server: the SDK's 10 MiB. A result up to it is read,
- * then cut to what the node keeps; a larger one ends the connection (the SDK refuses it), the
- * call fails with that reason and the server is started again. Not raised: the SDK joins the
- * chunks of a message again and again as they arrive, so a 50 MB message took over a minute of
- * the main thread's time (measured) where refusing it takes a moment.
- */
-const STDIO_MESSAGE_LIMIT = 10 * 1024 * 1024
 
 export interface McpTool {
   name: string
@@ -28,6 +20,8 @@ export interface McpRawResult {
   content: Array<Record<string, unknown>>
   structuredContent?: unknown
   isError?: boolean
+  /** The reader's mark on a message it cut (mcpReadBuffer's CUT_META_KEY), among the server's own. */
+  _meta?: Record<string, unknown>
 }
 
 export interface McpConnection {
@@ -105,8 +99,8 @@ function transportFor(config: McpServerConfig, options: ConnectOptions): Transpo
     env: { ...getDefaultEnvironment(), ...config.env },
     cwd: config.cwd ?? options.cwd,
     stderr: 'pipe',
-    maxBufferSize: STDIO_MESSAGE_LIMIT,
   })
+  useCappedReader(transport)
   let partial = ''
   transport.stderr?.on('data', (chunk: Buffer) => {
     const lines = (partial + chunk.toString('utf8')).split('\n')
@@ -120,4 +114,16 @@ function transportFor(config: McpServerConfig, options: ConnectOptions): Transpo
 
 export function isHttp(config: McpServerConfig): config is McpHttpConfig {
   return typeof (config as { url?: unknown }).url === 'string'
+}
+
+/**
+ * The SDK's stdio reader refuses a message over 10 MiB and ends the connection; ours reads any
+ * size in bounded memory and cuts what is too large (mcpReadBuffer). The SDK offers no option
+ * for this, so its private reader is replaced; the check makes an SDK that renamed it fail
+ * loudly in the tests rather than quietly keep its own.
+ */
+function useCappedReader(transport: StdioClientTransport): void {
+  const inner = transport as unknown as { _readBuffer?: unknown }
+  if (!inner._readBuffer) throw new Error('the MCP SDK changed its stdio reader: see mcpReadBuffer.ts')
+  inner._readBuffer = new CappedReadBuffer()
 }
