@@ -37,6 +37,7 @@ import { appInfo } from './system/appInfoService'
 import { BackupService } from './backup/backupService'
 import { backupHandlers } from './backup/backupHandlers'
 import { createMcp, type McpDeps } from './mcp/mcp'
+import type { SecretFile } from './kernel/secretFile'
 import { lorebookHandlers } from './lorebook/lorebookHandlers'
 import { LorebookService } from './lorebook/lorebookService'
 import { version as appVersion } from '../package.json'
@@ -68,6 +69,11 @@ export interface CoreOptions {
   browserToken?: { rotate(): { url: string } }
   /** MCP waits (server start, one call, back-off); tests shorten them. */
   mcpTimeouts?: McpDeps['timeouts']
+  /**
+   * Where the values of MCP servers' env and headers are kept: sealed by the OS keychain in the
+   * desktop app; by default (browser mode) a plain owner-only file beside mcp.json (McpDeps).
+   */
+  mcpSecretFile?: SecretFile
   /** Tests damage a backup's copy before it is verified. */
   backupBeforeVerify?: (building: string) => void | Promise<void>
 }
@@ -194,6 +200,8 @@ export function startCore(options: CoreOptions): Core {
     graph,
     recover: recovered !== null,
     timeouts: options.mcpTimeouts,
+    secretFile: options.mcpSecretFile,
+    env: options.env,
   })
   const apiTokens = new ApiTokens(db)
   const backup = new BackupService({ db, paths, bus, appVersion, log, beforeVerify: options.backupBeforeVerify })

@@ -18,6 +18,7 @@ import { startCore, type Core } from '../core'
 import { resolveHome } from '../kernel/home'
 import { MemoryKeyStore, type KeyStore } from '../llm/keys/keyStore'
 import { SealedKeyStore } from '../llm/keys/sealedKeyStore'
+import { sealedSecretFile, type SecretFile } from '../kernel/secretFile'
 import { CrashCounter, QUIT, childCrashNeedsNotice, goneLogLine, isCrash, rendererCrashDialog } from './crashRecovery'
 import { LINK_SCHEME, linkHash, linkHashInArgv } from './deepLink'
 import { diagnosticsText } from './diagnostics'
@@ -48,6 +49,19 @@ function keyStore(): KeyStore {
   } catch (e) {
     appLog.error(`API keys will not be saved: ${e instanceof Error ? e.message : String(e)}`)
     return new MemoryKeyStore()
+  }
+}
+
+/**
+ * MCP servers' env and headers values sealed by the OS keychain under the user-data folder;
+ * without a safe keychain, the plain owner-only file of browser mode (the Tools dialog says so).
+ */
+function mcpSecretFile(): SecretFile | undefined {
+  try {
+    return sealedSecretFile(join(app.getPath('userData'), 'mcp-secrets.sealed'), safeStorage)
+  } catch (e) {
+    appLog.error(`MCP servers' keys will be kept unencrypted: ${e instanceof Error ? e.message : String(e)}`)
+    return undefined
   }
 }
 
@@ -188,6 +202,7 @@ if (!app.requestSingleInstanceLock()) {
         home: dataHome,
         mode: 'electron',
         keyStore: keyStore(),
+        mcpSecretFile: mcpSecretFile(),
         jobWorker: workers.job,
         memoryWorker: workers.memory,
         log: (message) => appLog.error(message),

@@ -19,10 +19,10 @@ const MEMORY_DB = /^memory\/memory_[^/]+\.db$/
 const DB_SIDE_FILE = /\.db-(wal|shm|journal)$/
 /**
  * What belongs to one running process or one machine's browser, not to the data: live-process
- * markers, the host's port and token, and browser mode's kept token (a secret: a backup handed
- * to someone else must not open this machine's app).
+ * markers, the host's port and token, browser mode's kept token and the MCP servers' keys kept
+ * without a keychain (secrets: a backup handed to someone else must not carry them).
  */
-const RUNTIME = new Set(['run', 'host.json', 'browser-token'])
+const RUNTIME = new Set(['run', 'host.json', 'browser-token', 'mcp-secrets.json'])
 /** Half-written files and folders (atomic writes, imports, story saves): never data yet. */
 const TEMP = /^\.tmp-/
 

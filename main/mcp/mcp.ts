@@ -5,7 +5,9 @@ import type { HandlerModule } from '../kernel/router'
 import type { ChatService } from '../chat/chatService'
 import type { GraphService } from '../graph/graphService'
 import { tokenCount } from '../kernel/tokens'
-import { mcpFilePath } from './mcpFile'
+import { plainSecretFile, type SecretFile } from '../kernel/secretFile'
+import { mcpFilePath, mcpSecretsPath } from './mcpFile'
+import { McpSecrets } from './mcpSecrets'
 import { McpServers } from './mcpServers'
 import { McpStore } from './mcpStore'
 import { McpToolProvider } from './mcpToolProvider'
@@ -18,6 +20,10 @@ export interface McpDeps {
   graph: GraphService
   /** No other live process uses the home: calls left waiting or running were a stopped process's. */
   recover: boolean
+  /** Where env and headers values are kept; by default a plain owner-only file in the home (no keychain). */
+  secretFile?: SecretFile
+  /** What `${env:NAME}` in mcp.json reads; process.env by default. */
+  env?: NodeJS.ProcessEnv
   /** Tests shorten the waits. */
   timeouts?: { startMs?: number; callMs?: number; offerWaitMs?: number; backoffMs?: number; approvalMs?: number }
 }
@@ -34,6 +40,7 @@ export function createMcp(deps: McpDeps): Mcp {
     file: mcpFilePath(deps.home),
     cwd: deps.home,
     bus: deps.bus,
+    secrets: new McpSecrets(deps.secretFile ?? plainSecretFile(mcpSecretsPath(deps.home)), deps.env),
     startTimeoutMs: deps.timeouts?.startMs,
     backoffMs: deps.timeouts?.backoffMs,
   })

@@ -1,57 +1,26 @@
-import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { McpServerList, McpToolCall, Node } from '@shared/contract'
-import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+import { useLlmCore } from '../../tests/support/llmCore'
+import {
+  calls,
+  modelCalls,
+  send,
+  testServers,
+  toolMessages,
+  waiting,
+  withServer,
+} from '../../tests/support/mcp/mcpTurns'
 import { McpStore } from './mcpStore'
 
 // A reply whose model (the fake LLM, over real HTTP) calls a tool of a real MCP server: the
 // user approves, denies or always allows it, and each outcome is kept on the node and read
 // by the model. The unruly server crashes, floods its log, answers 50 MB or never answers.
 
-const repoRoot = resolve(import.meta.dirname, '../..')
-const servers = {
-  everything: {
-    command: process.execPath,
-    args: [join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
-  },
-  unruly: { command: process.execPath, args: [join(repoRoot, 'tests/support/mcp/unrulyServer.mjs')] },
-}
+const servers = testServers
 const setup = useLlmCore({ memoryWorker: null, mcpTimeouts: { startMs: 20_000, callMs: 4_000, backoffMs: 50 } })
 
-async function start(
-  server: keyof typeof servers,
-  callMs?: number,
-): Promise<{ h: LlmHarness; flowId: string; personaId: string }> {
-  const h = await setup(callMs ? { mcpTimeouts: { startMs: 20_000, callMs, backoffMs: 50 } } : {})
-  await h.call('mcp_save_server', { name: server, config: servers[server] })
-  const persona = await h.call<{ id: string }>('create_persona', { name: 'Mika' })
-  const flow = await h.call<{ id: string }>('create_flow', { name: 'tools', persona_id: persona.id })
-  return { h, flowId: flow.id, personaId: persona.id }
-}
-
-/** The model calls `tool` with `args`, then (after the tool's answer) says `then`. */
-function modelCalls(h: LlmHarness, tool: string, args: Record<string, unknown>, then = 'Done.') {
-  h.fake.script({ provider: 'openai', times: 1, reply: { toolCalls: [{ name: tool, arguments: args }] } })
-  h.fake.script({ provider: 'openai', times: 1, reply: then })
-}
-
-async function send(h: LlmHarness, flowId: string, prompt: string) {
-  const done = h.next('chat_status', (d) => ['done', 'failed', 'stopped'].includes(d.state))
-  const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flowId, prompt })
-  return { nodeId: node_id, done }
-}
-
-const waiting = (h: LlmHarness) => h.next('mcp_call_updated', (c) => c.state === 'waiting')
-
-async function calls(h: LlmHarness, flowId: string): Promise<McpToolCall[]> {
-  return h.call<McpToolCall[]>('mcp_tool_calls', { flow_id: flowId })
-}
-
-function toolMessages(h: LlmHarness): string[] {
-  const chats = h.fake.requests.filter((r) => r.path === '/v1/chat/completions')
-  const last = (chats.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages
-  return last.filter((m) => m.role === 'tool').map((m) => m.content)
-}
+const start = (server: keyof typeof servers, callMs?: number) =>
+  withServer(setup, server, callMs ? { mcpTimeouts: { startMs: 20_000, callMs, backoffMs: 50 } } : {})
 
 describe('MCP tools in chat', () => {
   it('asks first; allowed once, the result is kept on the node and read by the model', async () => {

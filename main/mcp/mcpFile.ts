@@ -21,6 +21,14 @@ export function mcpFilePath(home: string): string {
   return join(home, 'mcp.json')
 }
 
+/**
+ * Browser mode's secrets of mcp.json (no keychain there): plain, owner-only, left out of backups
+ * and exports (backup/homeInventory).
+ */
+export function mcpSecretsPath(home: string): string {
+  return join(home, 'mcp-secrets.json')
+}
+
 /** Reads the file; none is an empty list. A file that cannot be read throws McpFileError naming the line. */
 export function readMcpFile(path: string): McpFile {
   if (!existsSync(path)) return { servers: new Map(), rest: {} }

@@ -18,7 +18,9 @@ describe('CappedReadBuffer', () => {
   it('reads messages split anywhere across chunks, several per chunk', () => {
     const buffer = new CappedReadBuffer()
     feed(buffer, `${answer(1, 'one')}\n${answer(2, 'twö ✓')}\r\n${answer(3, 'three')}\n`, 7)
-    const texts = [1, 2, 3].map(() => buffer.readMessage() as { id: number; result: { content: [{ text: string }] } })
+    const texts = [1, 2, 3].map(
+      () => buffer.readMessage() as unknown as { id: number; result: { content: [{ text: string }] } },
+    )
     expect(texts.map((m) => [m.id, m.result.content[0].text])).toEqual([
       [1, 'one'],
       [2, 'twö ✓'],
@@ -27,23 +29,26 @@ describe('CappedReadBuffer', () => {
     expect(buffer.readMessage()).toBeNull()
   })
 
-  it.each([false, true])('cuts a message over the limit to its first text, keeping its id (id first: %s)', (idFirst) => {
-    const buffer = new CappedReadBuffer()
-    const text = 'a\\"b\n' + 'z'.repeat(WHOLE_MESSAGE_BYTES + 5)
-    const line = answer(7, text, idFirst)
-    feed(buffer, `${line}\n${answer(8, 'after')}\n`)
-    const cut = buffer.readMessage() as {
-      id: number
-      result: { content: Array<{ text: string }>; _meta: Record<string, { bytes: number; kept: number }> }
-    }
-    expect(cut.id).toBe(7)
-    expect(cut.result._meta[CUT_META_KEY]).toEqual({ bytes: Buffer.byteLength(line), kept: CUT_HEAD_BYTES })
-    const got = cut.result.content[0]!.text
-    expect(got.startsWith('a\\"b\nzzz')).toBe(true)
-    expect(got.length).toBeGreaterThan(CUT_HEAD_BYTES - 100)
-    expect(got.length).toBeLessThanOrEqual(CUT_HEAD_BYTES)
-    expect(buffer.readMessage()).toMatchObject({ id: 8 })
-  })
+  it.each([false, true])(
+    'cuts a message over the limit to its first text, keeping its id (id first: %s)',
+    (idFirst) => {
+      const buffer = new CappedReadBuffer()
+      const text = 'a\\"b\n' + 'z'.repeat(WHOLE_MESSAGE_BYTES + 5)
+      const line = answer(7, text, idFirst)
+      feed(buffer, `${line}\n${answer(8, 'after')}\n`)
+      const cut = buffer.readMessage() as unknown as {
+        id: number
+        result: { content: Array<{ text: string }>; _meta: Record<string, { bytes: number; kept: number }> }
+      }
+      expect(cut.id).toBe(7)
+      expect(cut.result._meta[CUT_META_KEY]).toEqual({ bytes: Buffer.byteLength(line), kept: CUT_HEAD_BYTES })
+      const got = cut.result.content[0]!.text
+      expect(got.startsWith('a\\"b\nzzz')).toBe(true)
+      expect(got.length).toBeGreaterThan(CUT_HEAD_BYTES - 100)
+      expect(got.length).toBeLessThanOrEqual(CUT_HEAD_BYTES)
+      expect(buffer.readMessage()).toMatchObject({ id: 8 })
+    },
+  )
 
   it('refuses a cut message that is not an answer, and reads on after it', () => {
     const buffer = new CappedReadBuffer()

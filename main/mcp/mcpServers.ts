@@ -2,6 +2,7 @@ import { statSync } from 'node:fs'
 import type { McpServerConfig, McpServerInfo, McpServerList } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { EventBus } from '../kernel/events'
+import type { McpSecrets } from './mcpSecrets'
 import { McpFileError, parseMcpText, readMcpFile, refuseWhileBroken, writeMcpFile, type McpFile } from './mcpFile'
 import { connectMcp, type McpConnection, type McpRawResult, type McpTool } from './mcpTransport'
 
@@ -10,6 +11,8 @@ export interface McpServersOptions {
   /** Where stdio servers run when their config names no cwd (the data folder). */
   cwd: string
   bus: EventBus
+  /** Where the values of env and headers are kept instead of mcp.json. */
+  secrets: McpSecrets
   /** Starting a server and listing its tools; a call has its own limit. */
   startTimeoutMs?: number
   /** The first wait before a lost server is started again; doubles per failure up to a minute. */
@@ -53,6 +56,7 @@ export class McpServers {
     this.reload()
     return {
       servers: [...this.states.entries()].map(([name, s]) => this.info(name, s)),
+      secrets_encrypted: this.options.secrets.encrypted,
       ...(this.fileError ? { file_error: this.fileError } : {}),
     }
   }
@@ -125,10 +129,14 @@ export class McpServers {
       throw new AppError('not_found', `no MCP server "${previousName}"`)
     if ((previousName ?? name) !== name && this.file.servers.has(name))
       throw new AppError('conflict', `an MCP server is already named "${name}"`)
+    const sealed = this.options.secrets.seal(name, config)
     const servers = new Map<string, McpServerConfig>()
-    for (const [k, v] of this.file.servers) servers.set(k === previousName ? name : k, k === previousName ? config : v)
-    servers.set(name, config)
+    for (const [k, v] of this.file.servers) servers.set(k === previousName ? name : k, k === previousName ? sealed : v)
+    servers.set(name, sealed)
     await this.write({ ...this.file, servers })
+    // Saved again with the same references but maybe new values behind them: start it afresh.
+    const s = this.states.get(name)
+    if (s) await this.stop(s)
     return this.list()
   }
 
@@ -164,7 +172,7 @@ export class McpServers {
     for (const [name, config] of theirs.servers) {
       if (servers.has(name)) skipped.push(name)
       else {
-        servers.set(name, config)
+        servers.set(name, this.options.secrets.seal(name, config))
         added.push(name)
       }
     }
@@ -179,6 +187,7 @@ export class McpServers {
 
   private async write(file: McpFile): Promise<void> {
     writeMcpFile(this.options.file, file)
+    this.options.secrets.prune(file.servers.values())
     this.fileStamp = '' // read it back as written
     this.reload()
     this.options.bus.emit('mcp_servers_changed', this.list())
@@ -198,6 +207,7 @@ export class McpServers {
       this.fileError = e.message
       return
     }
+    this.sealWritten()
     for (const [name, s] of this.states) {
       const config = this.file.servers.get(name)
       if (!config) {
@@ -211,6 +221,20 @@ export class McpServers {
     for (const [name, config] of this.file.servers) if (!this.states.has(name)) this.states.set(name, fresh(config))
   }
 
+  /**
+   * A file written by hand or by another app may hold keys in env or headers: they are moved to
+   * the secret file and the file is written again with references, before anything uses it.
+   */
+  private sealWritten(): void {
+    const { secrets } = this.options
+    if (![...this.file.servers.values()].some((c) => secrets.hasPlain(c))) return
+    const servers = new Map([...this.file.servers].map(([name, c]) => [name, secrets.seal(name, c)]))
+    this.file = { ...this.file, servers }
+    writeMcpFile(this.options.file, this.file)
+    const stat = statSync(this.options.file)
+    this.fileStamp = `${stat.mtimeMs}:${stat.size}`
+  }
+
   private state(name: string): ServerState {
     const s = this.states.get(name)
     if (!s) throw new AppError('not_found', `no MCP server "${name}" in mcp.json`)
@@ -221,7 +245,14 @@ export class McpServers {
     s.status = 'starting'
     s.error = undefined
     this.append(s, 'starting')
-    const starting = connectMcp(s.config, {
+    let config: McpServerConfig
+    try {
+      config = this.options.secrets.resolve(name, s.config)
+    } catch (e) {
+      this.failed(s, (e as Error).message)
+      return Promise.reject(e as Error)
+    }
+    const starting = connectMcp(config, {
       cwd: this.options.cwd,
       timeoutMs: this.options.startTimeoutMs ?? 30_000,
       log: (line) => this.append(s, line),

@@ -56,6 +56,11 @@ export const McpServerList = z.object({
   servers: z.array(McpServerInfo),
   /** The file could not be read: its problem (with the line); it is kept as it is until fixed. */
   file_error: z.string().optional(),
+  /**
+   * Where the values of env and headers are kept (mcp.json holds `${secret:…}` in their place):
+   * true, sealed by the OS keychain; false, a plain owner-only file (browser mode, no keychain).
+   */
+  secrets_encrypted: z.boolean(),
 })
 export type McpServerList = z.infer<typeof McpServerList>
 

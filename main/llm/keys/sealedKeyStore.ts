@@ -1,16 +1,9 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { AppError } from '@shared/errors'
+import { join } from 'node:path'
+import { sealedSecretFile, type SecretFile, type Sealer } from '../../kernel/secretFile'
 import type { ProviderId } from '../types'
 import type { KeyStore } from './keyStore'
 
-/** The part of Electron's `safeStorage` this store uses; tests pass a fake. */
-export interface Sealer {
-  isEncryptionAvailable(): boolean
-  getSelectedStorageBackend?(): string
-  encryptString(plain: string): Buffer
-  decryptString(sealed: Buffer): string
-}
+export type { Sealer }
 
 /**
  * Desktop mode: keys sealed with the OS keychain (Electron `safeStorage`) in a file under the
@@ -19,27 +12,12 @@ export interface Sealer {
  */
 export class SealedKeyStore implements KeyStore {
   readonly persistent = true
-  private readonly file: string
+  private readonly file: SecretFile
   private keys: Partial<Record<ProviderId, string>>
 
-  constructor(
-    userDataDir: string,
-    private readonly sealer: Sealer,
-    platform: NodeJS.Platform = process.platform,
-  ) {
-    if (!sealer.isEncryptionAvailable()) {
-      throw new AppError('unavailable', 'the system keychain is not available, so API keys cannot be stored safely')
-    }
-    if (platform === 'linux' && sealer.getSelectedStorageBackend?.() === 'basic_text') {
-      throw new AppError(
-        'unavailable',
-        'no secret service (GNOME Keyring or KWallet) is running, so API keys cannot be stored safely; install one, or set the keys as environment variables',
-      )
-    }
-    this.file = join(userDataDir, 'keys.sealed')
-    this.keys = existsSync(this.file)
-      ? (JSON.parse(sealer.decryptString(readFileSync(this.file))) as Partial<Record<ProviderId, string>>)
-      : {}
+  constructor(userDataDir: string, sealer: Sealer, platform: NodeJS.Platform = process.platform) {
+    this.file = sealedSecretFile(join(userDataDir, 'keys.sealed'), sealer, platform)
+    this.keys = this.file.read()
   }
 
   get(provider: ProviderId): string | null {
@@ -48,20 +26,12 @@ export class SealedKeyStore implements KeyStore {
 
   set(provider: ProviderId, key: string): void {
     this.keys = { ...this.keys, [provider]: key }
-    this.save()
+    this.file.write(this.keys as Record<string, string>)
   }
 
   delete(provider: ProviderId): void {
     const { [provider]: _gone, ...rest } = this.keys
     this.keys = rest
-    this.save()
-  }
-
-  private save(): void {
-    mkdirSync(dirname(this.file), { recursive: true })
-    const temp = `${this.file}.tmp`
-    writeFileSync(temp, this.sealer.encryptString(JSON.stringify(this.keys)), { mode: 0o600 })
-    chmodSync(temp, 0o600)
-    renameSync(temp, this.file) // whole file or nothing: a crash never leaves half a key file
+    this.file.write(this.keys as Record<string, string>)
   }
 }

@@ -277,6 +277,10 @@ export const ja: Messages = {
     intro:
       'ペルソナは MCP サーバー（このコンピューター上のプログラムや Web 上のアドレス）のツールを使えます。設定はデータフォルダーの mcp.json に、Claude Desktop・Cursor・LM Studio と同じ形式で保存されます。呼び出しのたびに、先にあなたの許可を求めます。',
     fileError: 'mcp.json を読めませんでした。直すまでファイルはそのまま残します: {{error}}',
+    secretsKeychain:
+      '"env" と "headers" の値（キーやトークン）はシステムのキーチェーンに保存し、mcp.json・バックアップ・エクスポートには入れません。ファイルには代わりに ${secret:…} が入ります。そのままにすれば値は保たれ、新しい値を入力すれば置き換わります。',
+    secretsPlain:
+      'ブラウザーモードにはキーチェーンがないため、"env" と "headers" の値はデータフォルダーの mcp-secrets.json に暗号化せずに保存します（あなただけが読め、バックアップには含めません）。mcp.json には入れず、代わりに ${secret:…} が入ります。',
     none: 'MCP サーバーはまだありません。',
     listLabel: 'MCP サーバー',
     status: {

@@ -1,5 +1,6 @@
 // An MCP server (the official SDK, over stdio) that misbehaves on request, for the client's
-// tests: it crashes mid-call, floods stderr, answers 50 MB, or never answers.
+// tests: it crashes mid-call, floods stderr, answers 50 MB, or never answers; and it tells
+// whether it was given an environment variable (without showing its value).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod'
@@ -24,6 +25,21 @@ server.registerTool(
   'huge',
   { description: 'Answers a text of the given megabytes', inputSchema: { megabytes: z.number() } },
   async ({ megabytes }) => text('y'.repeat(Math.round(megabytes * 1024 * 1024))),
+)
+server.registerTool(
+  'env',
+  {
+    description: 'Says whether an environment variable is set, its length and last four characters',
+    inputSchema: { name: z.string() },
+  },
+  async ({ name }) => {
+    const value = process.env[name]
+    return text(
+      value === undefined
+        ? `${name} is not set`
+        : `${name} is set: ${value.length} characters ending ${value.slice(-4)}`,
+    )
+  },
 )
 server.registerTool('hang', { description: 'Never answers', inputSchema: {} }, () => new Promise(() => {}))
 

@@ -72,6 +72,11 @@ export function ToolsDialog({ onClose }: { onClose: () => void }) {
   return (
     <Dialog title={t('mcp.title')} onClose={onClose} size="lg" className="tools-dialog">
       <p className="hint">{t('mcp.intro')}</p>
+      {list && (
+        <p className="hint" data-testid="mcp-secrets-note">
+          {t(list.secrets_encrypted ? 'mcp.secretsKeychain' : 'mcp.secretsPlain')}
+        </p>
+      )}
       {list?.file_error && (
         <p role="alert" className="mcp-file-error">
           {t('mcp.fileError', { error: list.file_error })}
