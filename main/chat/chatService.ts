@@ -65,6 +65,8 @@ export interface ChatToolOutcome {
 export interface ChatToolProvider {
   /** May start what it needs first (an MCP server is started when its tools are first offered). */
   tools(ctx: ChatToolContext): ToolSpec[] | Promise<ToolSpec[]>
+  /** The tools it would offer now, starting nothing (for a preview); tools() when absent. */
+  offered?(ctx: Pick<ChatToolContext, 'personaId' | 'flowId'>): ToolSpec[]
   /** Runs the call if the tool is this provider's; null otherwise. */
   execute(call: ToolCall, ctx: ChatToolContext): Promise<ChatToolOutcome | null>
   /** Told of every executed call, built-in ones too, so it can be recorded on the node. */
@@ -215,8 +217,14 @@ export class ChatService {
   }
 
   /** What the model would receive for a prompt below `parent_ids`: built exactly as a sent turn is. */
-  previewContext(input: Parsed<'build_context'>): Promise<ContextPreview> {
+  async previewContext(input: Parsed<'build_context'>): Promise<ContextPreview> {
     const persona = this.options.personas?.find(input.persona_id ?? this.graph.personaOf(input.flow_id)) ?? null
+    const ctx = {
+      nodeId: '',
+      flowId: input.flow_id,
+      personaId: persona?.id ?? null,
+      signal: new AbortController().signal,
+    }
     return promptContext(this.contextDeps(), {
       flowId: input.flow_id,
       parentIds: input.parent_ids ?? [],
@@ -224,7 +232,14 @@ export class ChatService {
       persona,
       nodeId: null,
       calibration: this.calibrationFor(input.flow_id, persona),
+      toolTokens: toolsTokens(await this.toolsFor(ctx, false)),
     })
+  }
+
+  /** The tools a reply is offered: the node lookup and every provider's; `start` lets MCP servers start. */
+  private async toolsFor(ctx: ChatToolContext, start: boolean): Promise<ToolSpec[]> {
+    const offered = [...this.toolProviders].map((p) => (!start && p.offered ? p.offered(ctx) : p.tools(ctx)))
+    return [nodeDetailsTool, ...(await Promise.all(offered)).flat()]
   }
 
   /** The chat model a turn in this flow goes to: the story's choice, else the persona's, else the default. */
@@ -360,8 +375,6 @@ export class ChatService {
       modelRef = `${ref.provider}:${ref.model}`
       const connector = this.llm.connector(ref.provider)
       const calibration = this.options.calibration?.of(modelRef) ?? null
-      const { messages, context } = await turnMessages(this.contextDeps(), turn, persona, calibration)
-      if (!turn.continueFrom) unsaved = context
       const budget = contextBudget(this.graph, this.settings, turn.flowId)
       const retry = {
         ...this.options.retry,
@@ -379,6 +392,16 @@ export class ChatService {
         personaId: persona?.id ?? null,
         signal: controller.signal,
       }
+      // The tools go beside the messages, so the context leaves room for their schemas.
+      let tools: ToolSpec[] | undefined = await this.toolsFor(toolContext, true)
+      const { messages, context } = await turnMessages(
+        this.contextDeps(),
+        turn,
+        persona,
+        calibration,
+        toolsTokens(tools),
+      )
+      if (!turn.continueFrom) unsaved = context
       const routed = persona && !turn.continueFrom ? await this.playbookAnswer(turn.prompt, toolContext) : null
       if (routed !== null) {
         if (!open()) throw new LlmError('aborted', 'the node could not be written')
@@ -388,10 +411,6 @@ export class ChatService {
         saveSentContext()
       }
       let requests = 0
-      let tools: ToolSpec[] | undefined = [
-        nodeDetailsTool,
-        ...(await Promise.all([...this.toolProviders].map((p) => p.tools(toolContext)))).flat(),
-      ]
       // Rounds: the model may call get_node_details a few times before it answers.
       for (let round = routed === null ? 0 : MAX_TOOL_ROUNDS + 1; round <= MAX_TOOL_ROUNDS; round++) {
         const calls: ToolCall[] = []
@@ -559,12 +578,17 @@ export class ChatService {
  * again (memory and history, a new text every turn) cost ~3 ms of the main thread per reply at
  * a 300-turn flow, before the reply's `done` went out.
  */
+/** What tool schemas take in a request, counted as they are sent (their JSON). */
+export function toolsTokens(tools: readonly ToolSpec[]): number {
+  return tokenCount(JSON.stringify(tools))
+}
+
 function sentTokens(
   context: ContextPreview,
   messages: readonly ChatMessage[],
   tools: readonly ToolSpec[] | undefined,
 ): number {
-  let n = tools ? tokenCount(JSON.stringify(tools)) : 0
+  let n = tools ? toolsTokens(tools) : 0
   for (const part of context.parts) n += tokenCount(part.text)
   for (const m of messages.slice(context.messages.length))
     n += tokenCount(

@@ -49,12 +49,17 @@ export async function promptContext(
     nodeId: string | null
     /** How the chat model counts against our count; the budget holds that much less of ours. */
     calibration?: Calibration | null
+    /**
+     * What the tools offered with the prompt take (their JSON schemas, in our count): they go to
+     * the model beside the messages, so the messages get that much less of the budget.
+     */
+    toolTokens?: number
   },
 ): Promise<ContextPreview> {
-  const { calibration = null, ...rest } = input
+  const { calibration = null, toolTokens = 0, ...rest } = input
   const flowBudget = contextBudget(deps.graph, deps.settings, input.flowId)
   // Built in our count against the budget as much of ours as the model's budget holds.
-  const budget = Math.max(1, Math.floor(flowBudget / (calibration?.ratio ?? 1)))
+  const budget = Math.max(1, Math.floor(flowBudget / (calibration?.ratio ?? 1)) - toolTokens)
   // The flow's part above the parents is read once for the history (the graph keeps the newest
   // paths, which memory's branch filter reads too).
   let above: ContextFlow | null = null
@@ -90,7 +95,9 @@ export async function promptContext(
     above: flowAbove,
     placed: lore?.placed,
   })
-  return calibration ? asTheModelCounts(context, calibration, flowBudget) : context
+  const withTools =
+    toolTokens > 0 ? { ...context, budget: context.budget + toolTokens, tool_tokens: toolTokens } : context
+  return calibration ? asTheModelCounts(withTools, calibration, flowBudget) : withTools
 }
 
 /**
@@ -103,6 +110,7 @@ function asTheModelCounts(context: ContextPreview, calibration: Calibration, flo
     ...context,
     parts: context.parts.map((p) => ({ ...p, tokens: scaled(p.tokens) })),
     total_tokens: scaled(context.total_tokens),
+    ...(context.tool_tokens ? { tool_tokens: scaled(context.tool_tokens) } : {}),
     budget: flowBudget,
     calibration,
   }

@@ -17,6 +17,7 @@ export async function turnMessages(
   turn: Turn,
   persona: Persona | null,
   calibration: Calibration | null = null,
+  toolTokens = 0,
 ): Promise<{ messages: ChatMessage[]; context: ContextPreview }> {
   const context = await promptContext(deps, {
     flowId: turn.flowId,
@@ -25,6 +26,7 @@ export async function turnMessages(
     persona,
     nodeId: turn.nodeId,
     calibration,
+    toolTokens,
   })
   const messages: ChatMessage[] = context.messages.map((m) => ({ role: m.role, content: m.content }) as ChatMessage)
   if (turn.images.length > 0) {

@@ -75,7 +75,7 @@ export function createMcp(deps: McpDeps): Mcp {
     },
     mcp_tool_calls: (i) => store.callsOfFlow(i.flow_id),
     mcp_offered_tools: (i) => {
-      const { specs, notStarted } = tools.offered({ flowId: i.flow_id, personaId: deps.graph.personaOf(i.flow_id) })
+      const { specs, notStarted } = tools.offeredNow({ flowId: i.flow_id, personaId: deps.graph.personaOf(i.flow_id) })
       // Counted as the chat counts what it sends: the tools' JSON (chatService's sentTokens).
       const counted = specs.map((s) => ({ name: s.name, tokens: tokenCount(JSON.stringify(s)) }))
       return { tools: counted, tokens: counted.reduce((n, t) => n + t.tokens, 0), not_started: notStarted }

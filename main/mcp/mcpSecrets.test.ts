@@ -115,13 +115,12 @@ describe('MCP secrets', () => {
       // mcp.json copied to a machine without its keys: the server says what to do.
       rmSync(join(h.core.paths.home, 'mcp-secrets.json'))
       const other = await setup()
-      writeFileSync(
-        join(other.core.paths.home, 'mcp.json'),
-        readFileSync(join(h.core.paths.home, 'mcp.json'), 'utf8'),
-      )
+      writeFileSync(join(other.core.paths.home, 'mcp.json'), readFileSync(join(h.core.paths.home, 'mcp.json'), 'utf8'))
       const tested = await other.call<{ status: string; error: string }>('mcp_test_server', { name: 'web' })
       expect(tested).toMatchObject({ status: 'failed' })
-      expect(tested.error).toMatch(/headers.Authorization is not stored on this machine .* edit "web" and type it again/)
+      expect(tested.error).toMatch(
+        /headers.Authorization is not stored on this machine .* edit "web" and type it again/,
+      )
     } finally {
       http.close()
     }

@@ -50,7 +50,12 @@ export class McpToolProvider implements ChatToolProvider {
   }
 
   /** What the next reply would be offered, from the servers already started; none is started for it. */
-  offered(ctx: Pick<ChatToolContext, 'personaId' | 'flowId'>): { specs: ToolSpec[]; notStarted: string[] } {
+  offered(ctx: Pick<ChatToolContext, 'personaId' | 'flowId'>): ToolSpec[] {
+    return this.offeredNow(ctx).specs
+  }
+
+  /** The same, naming the servers whose tools are not known yet (not started). */
+  offeredNow(ctx: Pick<ChatToolContext, 'personaId' | 'flowId'>): { specs: ToolSpec[]; notStarted: string[] } {
     const specs: ToolSpec[] = []
     const notStarted: string[] = []
     for (const server of this.serversFor(ctx)) {

@@ -230,6 +230,11 @@ export const ContextPreview = z.object({
   budget: z.number().int().positive(),
   /** Ancestors left out because the budget ran out, oldest first. */
   dropped_node_ids: z.array(Id),
+  /**
+   * What the tools offered beside the messages take (their schemas): the budget keeps room for
+   * them, so the parts get `budget - tool_tokens` at most.
+   */
+  tool_tokens: z.number().int().nonnegative().optional(),
   /** The messages as a chat model receives them. */
   messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })),
   /**

@@ -190,6 +190,7 @@ export const en = {
     sentAt: 'Sent {{at}}',
     noFlow: 'Open a conversation to see its context.',
     total: '{{tokens}} of {{budget}} tokens',
+    totalWithTools: '{{tokens}} + {{tools}} for the tools’ schemas, of {{budget}} tokens',
     calibrated_one:
       'Counted as {{model}} counts: ×{{ratio}} our count, learned from {{count}} reply; the budget holds that much less of ours.',
     calibrated_other:

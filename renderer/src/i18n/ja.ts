@@ -190,6 +190,7 @@ export const ja: Messages = {
     sentAt: '送信日時 {{at}}',
     noFlow: '会話を開くとコンテキストが表示されます。',
     total: '{{budget}} トークン中 {{tokens}} トークン',
+    totalWithTools: '{{budget}} トークン中 {{tokens}} トークン ＋ ツールのスキーマ {{tools}} トークン',
     calibrated_one:
       '{{model}} の数え方に合わせています（こちらの数え方の ×{{ratio}}、{{count}} 件の返答から学習）。その分、予算に入る量が減ります。',
     calibrated_other:

@@ -92,7 +92,13 @@ function ContextParts({ context }: { context: ContextPreview }) {
   return (
     <>
       <p className="context-total" data-testid="context-total">
-        {t('context.total', { tokens: context.total_tokens, budget: context.budget })}
+        {context.tool_tokens
+          ? t('context.totalWithTools', {
+              tokens: context.total_tokens,
+              tools: context.tool_tokens,
+              budget: context.budget,
+            })
+          : t('context.total', { tokens: context.total_tokens, budget: context.budget })}
       </p>
       {context.calibration && (
         <p className="hint" data-testid="context-calibration">

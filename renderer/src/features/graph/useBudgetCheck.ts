@@ -31,7 +31,7 @@ export function useBudgetCheck(draft: string): BudgetCheck | null {
       void invoke('build_context', { flow_id: flowId, parent_ids: parentId ? [parentId] : [], prompt: draft }).then(
         (context) => {
           if (!live || !context) return
-          const promptOver = Math.max(0, context.total_tokens - context.budget)
+          const promptOver = Math.max(0, context.total_tokens + (context.tool_tokens ?? 0) - context.budget)
           const dropped = context.dropped_node_ids.length
           setCheck(promptOver > 0 || dropped > 0 ? { budget: context.budget, promptOver, dropped } : null)
         },
