@@ -32,6 +32,11 @@ test('adds an MCP server in Settings, sees its tools, approves a call a reply ma
     .fill(JSON.stringify({ command: process.execPath, args: [everything, 'stdio'] }, null, 2))
   await dialog.getByRole('button', { name: 'Save and start' }).click()
   const row = dialog.getByTestId('mcp-server').filter({ hasText: 'everything' })
+  // Browser mode: a new command runs only once the user confirms it here, and nothing has run yet.
+  await expect(row.getByTestId('mcp-status')).toHaveText('Waits for your confirmation')
+  await expect(dialog.getByTestId('mcp-secrets-note')).toContainText('unencrypted in mcp-secrets.json')
+  await page.screenshot({ path: testInfo.outputPath('confirm.png') })
+  await row.getByRole('button', { name: 'Run…' }).click()
   await expect(row.getByTestId('mcp-status')).toHaveText('Connected', { timeout: 30_000 })
   await row.getByText(/\d+ tools/).click()
   await expect(row).toContainText('Echoes back the input string')
@@ -66,4 +71,35 @@ test('adds an MCP server in Settings, sees its tools, approves a call a reply ma
   await offered.locator('summary').click()
   await expect(offered).toContainText('everything__echo')
   await page.screenshot({ path: testInfo.outputPath('context.png') })
+
+  // "Always allow" stops the asking; revoked in Settings → Tools, the tool asks first again.
+  const askedAndAllowed = async (prompt: string, index: number, answerWith: string | null) => {
+    llm.script({
+      provider: 'openai',
+      times: 1,
+      reply: { toolCalls: [{ name: 'everything__echo', arguments: { message: prompt } }] },
+    })
+    llm.script({ provider: 'openai', times: 1, reply: `Echoed ${prompt}.` })
+    await page.getByLabel('Prompt', { exact: true }).fill(prompt)
+    await page.keyboard.press('Control+Enter')
+    const reply = transcript.reply(index)
+    if (answerWith) await reply.getByTestId('mcp-call').getByRole('button', { name: answerWith }).click()
+    await expect(reply.getByTestId('transcript-response')).toHaveText(`Echoed ${prompt}.`)
+    return reply
+  }
+  await askedAndAllowed('second', 2, 'Always allow for this persona')
+  const third = await askedAndAllowed('third', 3, null)
+  await expect(third.getByTestId('mcp-call')).toContainText('Done')
+
+  await app.settingsButton('Settings').click()
+  await page.getByRole('button', { name: 'Tools (MCP servers)…' }).click()
+  const grants = dialog.getByTestId('mcp-grants')
+  await grants.getByText('Always allowed: 1 tool').click()
+  await expect(grants.getByTestId('mcp-grant')).toHaveText(/everything__echo/)
+  await page.screenshot({ path: testInfo.outputPath('always-allowed.png') })
+  await grants.getByRole('button', { name: /^Revoke everything__echo for / }).click()
+  await expect(grants).toContainText('No tool is always allowed.')
+  await dialog.getByRole('button', { name: 'Close', exact: true }).last().click()
+  const fourth = await askedAndAllowed('fourth', 4, 'Allow once')
+  await expect(fourth.getByTestId('mcp-call')).toContainText('Done')
 })

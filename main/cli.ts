@@ -34,6 +34,7 @@ const help = `loomverse ${version} — a studio for long conversations with AI p
 
 Usage:
   loomverse serve [--port N] [--home DIR] [--token T]   run browser mode on 127.0.0.1
+                  [--no-mcp-commands]                   never run MCP servers' programs (only url servers)
   loomverse token [--new]                               print browser mode's address; --new makes a new
                                                         access token (a running host takes it at once)
   loomverse create-node (--prompt TEXT | --prompt-file F) (--response TEXT | --response-file F)
@@ -114,6 +115,7 @@ const options = {
   to: { type: 'string' },
   new: { type: 'boolean' },
   'allow-writes': { type: 'boolean' },
+  'no-mcp-commands': { type: 'boolean' },
 } as const
 
 function parse(argv: string[]) {
@@ -133,7 +135,7 @@ interface Command {
 }
 
 const commands: Record<string, Command> = {
-  serve: { options: ['port', 'token'], positionals: [], run: serveCommand },
+  serve: { options: ['port', 'token', 'no-mcp-commands'], positionals: [], run: serveCommand },
   token: { options: ['new'], positionals: [], run: browserTokenCommand },
   'create-node': {
     options: ['prompt', 'response', 'prompt-file', 'response-file', 'flow', 'parent', 'tags'],
@@ -207,15 +209,21 @@ async function serveCommand(values: Values, _: string[], io: CliIo): Promise<num
   const problem = token === undefined ? null : tokenProblem(token)
   if (problem) throw new UsageError(`--token ${problem}`)
   const home = resolveHome(values.home, io.env)
-  const serving = await serve({ home, port, token, staticDir: rendererDir(), ...workersFor(io), log: io.err }).catch(
-    (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EADDRINUSE') throw e
-      throw new Error(
-        `port ${port} is in use (by another program or another Loomverse); ` +
-          'give another with --port N, or --port 0 for any free one',
-      )
-    },
-  )
+  const serving = await serve({
+    home,
+    port,
+    token,
+    staticDir: rendererDir(),
+    ...workersFor(io),
+    log: io.err,
+    noMcpCommands: values['no-mcp-commands'] === true,
+  }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EADDRINUSE') throw e
+    throw new Error(
+      `port ${port} is in use (by another program or another Loomverse); ` +
+        'give another with --port N, or --port 0 for any free one',
+    )
+  })
   io.out(`Loomverse is running at ${serving.host.url}`)
   io.out(`Data: ${home}  (press Ctrl+C to stop)`)
   await io.untilStopped()

@@ -38,6 +38,7 @@ import { BackupService } from './backup/backupService'
 import { backupHandlers } from './backup/backupHandlers'
 import { createMcp, type McpDeps } from './mcp/mcp'
 import type { SecretFile } from './kernel/secretFile'
+import type { CommandConfirmer } from './mcp/mcpCommands'
 import { lorebookHandlers } from './lorebook/lorebookHandlers'
 import { LorebookService } from './lorebook/lorebookService'
 import { version as appVersion } from '../package.json'
@@ -74,6 +75,8 @@ export interface CoreOptions {
    * desktop app; by default (browser mode) a plain owner-only file beside mcp.json (McpDeps).
    */
   mcpSecretFile?: SecretFile
+  /** Who confirms a new or changed MCP stdio command before it runs: a native dialog in the desktop app. */
+  mcpCommands?: CommandConfirmer
   /** Tests damage a backup's copy before it is verified. */
   backupBeforeVerify?: (building: string) => void | Promise<void>
 }
@@ -201,6 +204,7 @@ export function startCore(options: CoreOptions): Core {
     recover: recovered !== null,
     timeouts: options.mcpTimeouts,
     secretFile: options.mcpSecretFile,
+    commands: options.mcpCommands,
     env: options.env,
   })
   const apiTokens = new ApiTokens(db)

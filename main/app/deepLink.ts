@@ -24,7 +24,9 @@ export function linkHash(url: string): string | null {
   const flow = params.get('flow')
   const node = params.get('node')
   if (!flow || !UUID.test(flow)) return null
-  return node && UUID.test(node) ? `#flow=${flow.toLowerCase()}&node=${node.toLowerCase()}` : `#flow=${flow.toLowerCase()}`
+  return node && UUID.test(node)
+    ? `#flow=${flow.toLowerCase()}&node=${node.toLowerCase()}`
+    : `#flow=${flow.toLowerCase()}`
 }
 
 /** The link among a process's arguments (Windows and Linux pass it so), as a renderer hash. */

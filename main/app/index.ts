@@ -24,6 +24,7 @@ import { LINK_SCHEME, linkHash, linkHashInArgv } from './deepLink'
 import { diagnosticsText } from './diagnostics'
 import { attachIpc, forwardEvents, trustOrigins } from './ipcAdapter'
 import { startLogging } from './logging'
+import { nativeCommandConfirmer } from './mcpCommandDialog'
 import { menuTemplate } from './menu'
 import { hardenApp } from './security'
 import { checkForUpdates } from './updater'
@@ -203,6 +204,9 @@ if (!app.requestSingleInstanceLock()) {
         mode: 'electron',
         keyStore: keyStore(),
         mcpSecretFile: mcpSecretFile(),
+        mcpCommands: nativeCommandConfirmer((options) =>
+          window && !window.isDestroyed() ? dialog.showMessageBox(window, options) : dialog.showMessageBox(options),
+        ),
         jobWorker: workers.job,
         memoryWorker: workers.memory,
         log: (message) => appLog.error(message),

@@ -1,5 +1,6 @@
 import { version } from '../../package.json'
 import { startCore, type Core } from '../core'
+import { refuseCommands } from '../mcp/mcpCommands'
 import type { RateLimits } from './rateLimit'
 import { homePaths } from '../kernel/home'
 import type { WorkerEntry } from '../kernel/jobs/jobService'
@@ -21,6 +22,8 @@ export interface ServeOptions {
   /** Per API token; tests lower them. */
   rateLimits?: RateLimits
   log?: (message: string) => void
+  /** Never run an MCP server's program, whatever a window confirms (--no-mcp-commands). */
+  noMcpCommands?: boolean
 }
 
 export interface Serving {
@@ -49,6 +52,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     jobWorker: options.jobWorker,
     memoryWorker: options.memoryWorker,
     backupSchedule: true,
+    ...(options.noMcpCommands ? { mcpCommands: refuseCommands } : {}),
     browserToken: {
       rotate: () => {
         if (!renew) throw new Error('the host is not serving yet')

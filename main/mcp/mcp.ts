@@ -7,6 +7,7 @@ import type { GraphService } from '../graph/graphService'
 import { tokenCount } from '../kernel/tokens'
 import { plainSecretFile, type SecretFile } from '../kernel/secretFile'
 import { mcpFilePath, mcpSecretsPath } from './mcpFile'
+import { confirmInApp, type CommandConfirmer } from './mcpCommands'
 import { McpSecrets } from './mcpSecrets'
 import { McpServers } from './mcpServers'
 import { McpStore } from './mcpStore'
@@ -24,6 +25,8 @@ export interface McpDeps {
   secretFile?: SecretFile
   /** What `${env:NAME}` in mcp.json reads; process.env by default. */
   env?: NodeJS.ProcessEnv
+  /** Who confirms a new or changed stdio command; by default the user's click in the app (browser mode). */
+  commands?: CommandConfirmer
   /** Tests shorten the waits. */
   timeouts?: { startMs?: number; callMs?: number; offerWaitMs?: number; backoffMs?: number; approvalMs?: number }
 }
@@ -36,15 +39,17 @@ export interface Mcp {
 
 /** The MCP client: the servers of mcp.json, their tools offered in chat, their calls kept on nodes. */
 export function createMcp(deps: McpDeps): Mcp {
+  const store = new McpStore(deps.db)
   const servers = new McpServers({
     file: mcpFilePath(deps.home),
     cwd: deps.home,
     bus: deps.bus,
     secrets: new McpSecrets(deps.secretFile ?? plainSecretFile(mcpSecretsPath(deps.home)), deps.env),
+    commands: deps.commands ?? confirmInApp,
+    confirmedCommands: store,
     startTimeoutMs: deps.timeouts?.startMs,
     backoffMs: deps.timeouts?.backoffMs,
   })
-  const store = new McpStore(deps.db)
   if (deps.recover) store.endInterrupted()
   const tools = new McpToolProvider({
     servers,
@@ -61,6 +66,7 @@ export function createMcp(deps: McpDeps): Mcp {
     mcp_remove_server: (i) => servers.remove(i.name),
     mcp_set_enabled: (i) => servers.setEnabled(i.name, i.enabled),
     mcp_test_server: (i) => servers.test(i.name),
+    mcp_confirm_command: (i) => servers.confirmCommand(i.name),
     mcp_server_log: (i) => ({ lines: servers.logOf(i.name) }),
     mcp_import: (i) => servers.importText(i.text),
     mcp_answer_call: (i) => ({ ok: tools.answer(i.call_id, i.answer) }),
@@ -74,6 +80,8 @@ export function createMcp(deps: McpDeps): Mcp {
       return { ok: true }
     },
     mcp_tool_calls: (i) => store.callsOfFlow(i.flow_id),
+    mcp_list_grants: () => store.allGrants(),
+    mcp_revoke_grant: (i) => ({ revoked: store.revoke(i.persona_id, i.server, i.tool) }),
     mcp_offered_tools: (i) => {
       const { specs, notStarted } = tools.offeredNow({ flowId: i.flow_id, personaId: deps.graph.personaOf(i.flow_id) })
       // Counted as the chat counts what it sends: the tools' JSON (chatService's sentTokens).

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import type { ContextPreview } from '@shared/contract'
 import { useLlmCore } from '../../tests/support/llmCore'
-import { withServer } from '../../tests/support/mcp/mcpTurns'
+import { withServer, userConfirms } from '../../tests/support/mcp/mcpTurns'
 
 // The tools' schemas go to the model beside the messages: the context keeps room for them, so
 // a conversation near its budget drops older history once a server's tools are offered.
 
-const setup = useLlmCore({ memoryWorker: null, mcpTimeouts: { startMs: 20_000, callMs: 4_000, backoffMs: 50 } })
+const setup = useLlmCore({
+  memoryWorker: null,
+  mcpCommands: userConfirms,
+  mcpTimeouts: { startMs: 20_000, callMs: 4_000, backoffMs: 50 },
+})
 
 describe('MCP tools in the context budget', () => {
   it('a conversation near the budget drops older turns when tools are on, and prompt + tools fit', async () => {

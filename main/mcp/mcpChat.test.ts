@@ -6,6 +6,7 @@ import {
   modelCalls,
   send,
   testServers,
+  userConfirms,
   toolMessages,
   waiting,
   withServer,
@@ -17,7 +18,11 @@ import { McpStore } from './mcpStore'
 // by the model. The unruly server crashes, floods its log, answers 50 MB or never answers.
 
 const servers = testServers
-const setup = useLlmCore({ memoryWorker: null, mcpTimeouts: { startMs: 20_000, callMs: 4_000, backoffMs: 50 } })
+const setup = useLlmCore({
+  memoryWorker: null,
+  mcpCommands: userConfirms,
+  mcpTimeouts: { startMs: 20_000, callMs: 4_000, backoffMs: 50 },
+})
 
 const start = (server: keyof typeof servers, callMs?: number) =>
   withServer(setup, server, callMs ? { mcpTimeouts: { startMs: 20_000, callMs, backoffMs: 50 } } : {})

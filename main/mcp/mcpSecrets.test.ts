@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { BackupResult, McpServerList } from '@shared/contract'
 import { useLlmCore } from '../../tests/support/llmCore'
-import { approvedTurn, calls, testServers, withServer } from '../../tests/support/mcp/mcpTurns'
+import { approvedTurn, calls, testServers, withServer, userConfirms } from '../../tests/support/mcp/mcpTurns'
 import { useTempHome } from '../../tests/support/tempHome'
 import { plainSecretFile, sealedSecretFile, type Sealer } from '../kernel/secretFile'
 import { McpSecrets } from './mcpSecrets'
@@ -15,7 +15,11 @@ import { McpSecrets } from './mcpSecrets'
 // mcp.json; the desktop app seals them with the OS keychain.
 
 const KEY = 'sk-live-0123456789abcdefWXYZ'
-const setup = useLlmCore({ memoryWorker: null, mcpTimeouts: { startMs: 20_000, callMs: 4_000, backoffMs: 50 } })
+const setup = useLlmCore({
+  memoryWorker: null,
+  mcpCommands: userConfirms,
+  mcpTimeouts: { startMs: 20_000, callMs: 4_000, backoffMs: 50 },
+})
 const withKey = { ...testServers.unruly, env: { API_KEY: KEY, FROM_APP: '${env:APP_VALUE}' } }
 
 const folders: string[] = []

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { McpServerList } from '@shared/contract'
 import { useLlmCore } from '../../tests/support/llmCore'
+import { userConfirms } from '../../tests/support/mcp/mcpTurns'
 
 // The servers of mcp.json as the app runs them: real MCP servers from npm (the reference
 // "everything" and "filesystem" servers), child processes speaking MCP over stdio, and the
@@ -15,7 +16,11 @@ const everything = {
   command: process.execPath,
   args: [join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
 }
-const setup = useLlmCore({ memoryWorker: null, mcpTimeouts: { startMs: 20_000, callMs: 3_000, backoffMs: 50 } })
+const setup = useLlmCore({
+  memoryWorker: null,
+  mcpCommands: userConfirms,
+  mcpTimeouts: { startMs: 20_000, callMs: 3_000, backoffMs: 50 },
+})
 
 const names = (l: McpServerList) => l.servers.map((s) => [s.name, s.status])
 

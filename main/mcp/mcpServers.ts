@@ -2,9 +2,17 @@ import { statSync } from 'node:fs'
 import type { McpServerConfig, McpServerInfo, McpServerList } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { EventBus } from '../kernel/events'
+import {
+  commandFingerprint,
+  commandLine,
+  commandRequest,
+  UnconfirmedCommand,
+  type CommandConfirmer,
+  type ConfirmedCommands,
+} from './mcpCommands'
 import type { McpSecrets } from './mcpSecrets'
 import { McpFileError, parseMcpText, readMcpFile, refuseWhileBroken, writeMcpFile, type McpFile } from './mcpFile'
-import { connectMcp, type McpConnection, type McpRawResult, type McpTool } from './mcpTransport'
+import { connectMcp, isHttp, type McpConnection, type McpRawResult, type McpTool } from './mcpTransport'
 
 export interface McpServersOptions {
   file: string
@@ -13,6 +21,9 @@ export interface McpServersOptions {
   bus: EventBus
   /** Where the values of env and headers are kept instead of mcp.json. */
   secrets: McpSecrets
+  /** Who confirms a new or changed stdio command before it runs, and what was confirmed. */
+  commands: CommandConfirmer
+  confirmedCommands: ConfirmedCommands
   /** Starting a server and listing its tools; a call has its own limit. */
   startTimeoutMs?: number
   /** The first wait before a lost server is started again; doubles per failure up to a minute. */
@@ -87,6 +98,8 @@ export class McpServers {
     if (s.config.disabled) throw new AppError('unavailable', `the MCP server "${name}" is disabled`)
     if (s.conn) return s.conn
     if (s.starting) return s.starting
+    // Asked once: the Run button (confirmCommand) or a changed command asks again.
+    if (s.status === 'unconfirmed') throw new AppError('unavailable', `the MCP server "${name}": ${s.error}`)
     if (s.status === 'failed' && Date.now() < s.retryAt)
       throw new AppError('unavailable', `the MCP server "${name}" failed: ${s.error ?? 'unknown reason'}`)
     return this.start(name, s)
@@ -245,19 +258,14 @@ export class McpServers {
     s.status = 'starting'
     s.error = undefined
     this.append(s, 'starting')
-    let config: McpServerConfig
-    try {
-      config = this.options.secrets.resolve(name, s.config)
-    } catch (e) {
-      this.failed(s, (e as Error).message)
-      return Promise.reject(e as Error)
-    }
-    const starting = connectMcp(config, {
-      cwd: this.options.cwd,
-      timeoutMs: this.options.startTimeoutMs ?? 30_000,
-      log: (line) => this.append(s, line),
-      onLost: (reason) => this.lost(name, s, reason),
-    })
+    const starting = this.confirmed(name, s).then((config) =>
+      connectMcp(config, {
+        cwd: this.options.cwd,
+        timeoutMs: this.options.startTimeoutMs ?? 30_000,
+        log: (line) => this.append(s, line),
+        onLost: (reason) => this.lost(name, s, reason),
+      }),
+    )
     s.starting = starting
     starting.then(
       (conn) => {
@@ -273,10 +281,53 @@ export class McpServers {
       (e: unknown) => {
         if (s.starting !== starting) return
         s.starting = null
-        this.failed(s, e instanceof Error ? e.message : String(e))
+        if (e instanceof UnconfirmedCommand) {
+          s.status = 'unconfirmed'
+          s.error = e.message
+          this.append(s, `not started: ${e.message}`)
+          this.changed()
+        } else this.failed(s, e instanceof Error ? e.message : String(e))
       },
     )
     return starting
+  }
+
+  /**
+   * The config the server starts with, its secrets resolved, once its command is confirmed: a
+   * stdio command not confirmed as it now stands is asked about (a native dialog) or left
+   * waiting for the user's confirmation in the app (mcpCommands).
+   */
+  private async confirmed(name: string, s: ServerState, ask = false): Promise<McpServerConfig> {
+    const config = this.options.secrets.resolve(name, s.config)
+    if (isHttp(config)) return config
+    const { commands, confirmedCommands } = this.options
+    const fingerprint = commandFingerprint(config, this.options.cwd)
+    if (confirmedCommands.isConfirmed(fingerprint)) return config
+    if (commands.refused) throw new UnconfirmedCommand(commands.refused)
+    if (!ask && !commands.asksOnStart)
+      throw new UnconfirmedCommand('its command runs once you confirm it (Settings → Tools → Run)')
+    const request = commandRequest(name, config, this.options.cwd)
+    if (!(await commands.confirm(request))) throw new UnconfirmedCommand('you did not allow its command to run')
+    confirmedCommands.confirm(fingerprint, name, commandLine(request))
+    this.append(s, `command confirmed: ${commandLine(request)}`)
+    return config
+  }
+
+  /** The user asks to run a server's command (the Run button): confirmed, then started. */
+  async confirmCommand(name: string): Promise<McpServerInfo> {
+    this.reload()
+    const s = this.state(name)
+    await this.stop(s)
+    try {
+      await this.confirmed(name, s, true)
+    } catch (e) {
+      if (!(e instanceof UnconfirmedCommand)) throw e
+      s.status = 'unconfirmed'
+      s.error = e.message
+      this.changed()
+      return this.info(name, s)
+    }
+    return this.test(name)
   }
 
   private lost(name: string, s: ServerState, reason: string): void {

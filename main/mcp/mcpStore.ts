@@ -4,7 +4,7 @@ import { statements } from '../db/statements'
 
 type CallRow = Omit<McpToolCall, 'content'> & { content: string; flow_id: string }
 
-/** The mcp domain's tables (migration 0032): servers per persona and conversation, grants, calls. */
+/** The mcp domain's tables (migrations 0032, 0036): servers per persona and conversation, grants, calls, confirmed commands. */
 export class McpStore {
   private readonly sql: ReturnType<typeof statements>
 
@@ -50,12 +50,46 @@ export class McpStore {
     )
   }
 
+  /** Every tool always allowed, for every persona: what Settings → Tools lists to revoke. */
+  allGrants(): Array<{ persona_id: string; server: string; tool: string; created: string }> {
+    return this.sql(
+      'SELECT persona_id, server, tool, created FROM mcp_grants ORDER BY persona_id, server, tool',
+    ).all() as Array<{
+      persona_id: string
+      server: string
+      tool: string
+      created: string
+    }>
+  }
+
+  /** The tool asks first again for this persona; whether it was always allowed. */
+  revoke(personaId: string, server: string, tool: string): boolean {
+    return (
+      this.sql('DELETE FROM mcp_grants WHERE persona_id = ? AND server = ? AND tool = ?').run(personaId, server, tool)
+        .changes > 0
+    )
+  }
+
   /** `server__tool` names of every tool always allowed for the persona. */
   grants(personaId: string): string[] {
     const rows = this.sql('SELECT server, tool FROM mcp_grants WHERE persona_id = ? ORDER BY server, tool').all(
       personaId,
     ) as Array<{ server: string; tool: string }>
     return rows.map((r) => `${r.server}__${r.tool}`)
+  }
+
+  /** Whether the user confirmed a stdio command with this fingerprint (migration 0036). */
+  isConfirmed(fingerprint: string): boolean {
+    return this.sql('SELECT 1 FROM mcp_commands WHERE fingerprint = ?').get(fingerprint) !== undefined
+  }
+
+  confirm(fingerprint: string, server: string, command: string): void {
+    this.sql('INSERT OR IGNORE INTO mcp_commands (fingerprint, server, command, created) VALUES (?, ?, ?, ?)').run(
+      fingerprint,
+      server,
+      command,
+      new Date().toISOString(),
+    )
   }
 
   saveCall(call: McpToolCall, flowId: string): void {

@@ -36,14 +36,17 @@ export const McpServerConfig = z.union([McpStdioConfig, McpHttpConfig])
 export type McpHttpConfig = z.infer<typeof McpHttpConfig>
 export type McpServerConfig = z.infer<typeof McpServerConfig>
 
-export const McpServerStatus = z.enum(['idle', 'starting', 'connected', 'failed', 'disabled'])
+export const McpServerStatus = z.enum(['idle', 'starting', 'connected', 'failed', 'disabled', 'unconfirmed'])
 export type McpServerStatus = z.infer<typeof McpServerStatus>
 
 export const McpToolInfo = z.object({ name: z.string(), description: z.string() })
 
 export const McpServerInfo = z.object({
   name: z.string(),
-  /** `idle`: not started yet (servers start when first needed). */
+  /**
+   * `idle`: not started yet (servers start when first needed). `unconfirmed`: a new or changed
+   * command waits for the user's confirmation before it runs (mcp_confirm_command).
+   */
   status: McpServerStatus,
   /** Why it failed, in the server's or the system's words. */
   error: z.string().optional(),
@@ -90,6 +93,10 @@ export const McpToolCall = z.object({
 })
 export type McpToolCall = z.infer<typeof McpToolCall>
 
+/** A tool a persona may call without asking (the user answered "Always allow for this persona"). */
+export const McpGrant = z.object({ persona_id: z.string(), server: z.string(), tool: z.string(), created: z.string() })
+export type McpGrant = z.infer<typeof McpGrant>
+
 const Name = z.object({ name: z.string().min(1).max(64) }).strict()
 
 export const mcpMethods = {
@@ -109,6 +116,12 @@ export const mcpMethods = {
   mcp_set_enabled: { input: Name.extend({ enabled: z.boolean() }).strict(), output: McpServerList },
   /** Starts (or restarts) the server now and lists its tools; a failure is in its status. */
   mcp_test_server: { input: Name, output: McpServerInfo },
+  /**
+   * The user asks to run the server's command: the desktop app asks again in a native dialog of
+   * its own (a page cannot answer it); browser mode takes this call as the confirmation, unless
+   * the host refuses commands (--no-mcp-commands). Then the server starts.
+   */
+  mcp_confirm_command: { input: Name, output: McpServerInfo },
   /** The server's recent log: what it wrote to stderr and what the app did with it. */
   mcp_server_log: { input: Name, output: z.object({ lines: z.array(z.string()) }) },
   /** Adds the servers of another app's mcp.json (its text); names already here are skipped. */
@@ -151,6 +164,17 @@ export const mcpMethods = {
       tokens: z.number().int(),
       not_started: z.array(z.string()),
     }),
+  },
+  /** Every tool a persona always allows (answered "Always allow"), for every persona. */
+  mcp_list_grants: {
+    input: z.object({}).strict(),
+    output: z.array(McpGrant),
+  },
+  /** The tool asks first again, for that persona. */
+  mcp_revoke_grant: {
+    /** persona_id '' stands for conversations without a persona. */
+    input: z.object({ persona_id: z.string(), server: z.string().min(1), tool: z.string().min(1) }).strict(),
+    output: z.object({ revoked: z.boolean() }),
   },
   /** The MCP tool calls kept on a conversation's nodes. */
   mcp_tool_calls: {

@@ -27,6 +27,7 @@ import { migrate as createMcpTables } from './0032-create-mcp-tables'
 import { migrate as createLorebooks } from './0033-create-lorebooks'
 import { migrate as createPersonaAvatars } from './0034-create-persona-avatars'
 import { migrate as addFlowCast } from './0035-add-flow-cast'
+import { migrate as createMcpCommands } from './0036-create-mcp-commands'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -61,4 +62,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 33, name: 'create-lorebooks', up: createLorebooks },
   { version: 34, name: 'create-persona-avatars', up: createPersonaAvatars },
   { version: 35, name: 'add-flow-cast', up: addFlowCast },
+  { version: 36, name: 'create-mcp-commands', up: createMcpCommands },
 ]

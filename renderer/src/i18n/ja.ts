@@ -290,6 +290,21 @@ export const ja: Messages = {
       connected: '接続済み',
       failed: '失敗',
       disabled: '無効',
+      unconfirmed: '確認待ち',
+    },
+    unconfirmedNote:
+      'このプログラムはまだ実行していません。上のコマンドを確かめ、信頼できるなら「実行…」を押してください。',
+    run: '実行…',
+    runHint:
+      '確認のうえ、表示されたコマンドを実行します。プログラムはあなたの権限で動きます。自分で追加した信頼できるサーバーだけを実行してください。',
+    grants: {
+      title_one: '常に許可: ツール {{count}} 個',
+      title_other: '常に許可: ツール {{count}} 個',
+      hint: 'ペルソナが確認なしで呼び出すツールです（「このペルソナには常に許可」と答えたもの）。取り消すと、次からまた確認します。',
+      none: '常に許可しているツールはありません。',
+      noPersona: 'ペルソナなし',
+      revoke: '取り消す',
+      revokeLabel: '{{persona}} の {{tool}} を取り消す',
     },
     tools_one: 'ツール {{count}} 個',
     tools_other: 'ツール {{count}} 個',

@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path'
 import type { McpServerConfig, McpToolCall } from '@shared/contract'
+import type { CommandConfirmer } from '../../../main/mcp/mcpCommands'
 import type { LlmHarness, useLlmCore } from '../llmCore'
 
 // A reply whose model (the fake LLM, over real HTTP) calls a tool of a real MCP server: the
@@ -15,6 +16,9 @@ export const testServers = {
   },
   unruly: { command: process.execPath, args: [join(repoRoot, 'tests/support/mcp/unrulyServer.mjs')] },
 } satisfies Record<string, McpServerConfig>
+
+/** A user who confirms every server's command when it is first run (the desktop app's dialog, answered Run). */
+export const userConfirms: CommandConfirmer = { asksOnStart: true, confirm: () => Promise.resolve(true) }
 
 /** The model calls `tool` with `args`, then (after the tool's answer) says `then`. */
 export function modelCalls(h: LlmHarness, tool: string, args: Record<string, unknown>, then = 'Done.'): void {

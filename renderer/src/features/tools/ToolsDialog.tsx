@@ -5,6 +5,7 @@ import { useApp } from '../../store'
 import { Button } from '../../ui/Button'
 import { Dialog } from '../../ui/Dialog'
 import { Field } from '../../ui/Field'
+import { AlwaysAllowed } from './AlwaysAllowed'
 
 const EXAMPLE =
   '{\n  "command": "npx",\n  "args": ["-y", "@modelcontextprotocol/server-filesystem", "/path/to/folder"]\n}'
@@ -98,6 +99,7 @@ export function ToolsDialog({ onClose }: { onClose: () => void }) {
                 void act(() => invoke('mcp_set_enabled', { name: s.name, enabled: s.status === 'disabled' }))
               }
               onTest={() => void act(() => invoke('mcp_test_server', { name: s.name }))}
+              onRun={() => void act(() => invoke('mcp_confirm_command', { name: s.name }))}
               onLog={() => void showLog(s.name)}
               onRemove={() => void act(() => invoke('mcp_remove_server', { name: s.name }))}
             />
@@ -155,6 +157,7 @@ export function ToolsDialog({ onClose }: { onClose: () => void }) {
           </Button>
         </div>
       )}
+      <AlwaysAllowed />
       <details className="mcp-import">
         <summary>{t('mcp.importTitle')}</summary>
         <p className="hint">{t('mcp.importHint')}</p>
@@ -189,6 +192,7 @@ function ServerRow(props: {
   onEdit: () => void
   onToggle: () => void
   onTest: () => void
+  onRun: () => void
   onLog: () => void
   onRemove: () => void
 }) {
@@ -207,7 +211,11 @@ function ServerRow(props: {
           {target}
         </code>
       </div>
-      {s.error && <p className="mcp-server-error">{s.error}</p>}
+      {s.status === 'unconfirmed' && !s.error?.includes('--no-mcp-commands') ? (
+        <p className="mcp-server-error mcp-server-waiting">{t('mcp.unconfirmedNote')}</p>
+      ) : (
+        s.error && <p className="mcp-server-error">{s.error}</p>
+      )}
       {s.tools.length > 0 && (
         <details>
           <summary>{t('mcp.tools', { count: s.tools.length })}</summary>
@@ -221,6 +229,11 @@ function ServerRow(props: {
         </details>
       )}
       <div className="mcp-server-actions">
+        {s.status === 'unconfirmed' && (
+          <Button size="sm" variant="primary" onClick={props.onRun} title={t('mcp.runHint')}>
+            {t('mcp.run')}
+          </Button>
+        )}
         <Button size="sm" onClick={props.onTest} disabled={s.status === 'disabled'}>
           {t('mcp.test')}
         </Button>
