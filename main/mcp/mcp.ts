@@ -7,6 +7,7 @@ import type { GraphService } from '../graph/graphService'
 import { tokenCount } from '../kernel/tokens'
 import { plainSecretFile, type SecretFile } from '../kernel/secretFile'
 import { mcpFilePath, mcpSecretsPath } from './mcpFile'
+import { McpCatalog } from './mcpCatalog'
 import { confirmInApp, type CommandConfirmer } from './mcpCommands'
 import { McpSecrets } from './mcpSecrets'
 import { McpServers } from './mcpServers'
@@ -60,6 +61,7 @@ export function createMcp(deps: McpDeps): Mcp {
     approvalWaitMs: deps.timeouts?.approvalMs,
   })
   const removeTools = deps.chat.registerTools(tools)
+  const catalog = new McpCatalog(servers)
   const handlers: HandlerModule<typeof mcpMethods> = {
     mcp_list_servers: (i) => (i.start ? servers.listStarted() : servers.list()),
     mcp_save_server: (i) => servers.save(i.name, i.config, i.previous_name),
@@ -80,6 +82,10 @@ export function createMcp(deps: McpDeps): Mcp {
       return { ok: true }
     },
     mcp_tool_calls: (i) => store.callsOfFlow(i.flow_id),
+    mcp_list_resources: (i) => catalog.resources(i.start === true),
+    mcp_read_resource: (i) => catalog.read(i.server, i.uri),
+    mcp_list_prompts: (i) => catalog.prompts(i.start === true),
+    mcp_get_prompt: (i) => catalog.prompt(i.server, i.name, i.arguments),
     mcp_list_grants: () => store.allGrants(),
     mcp_revoke_grant: (i) => ({ revoked: store.revoke(i.persona_id, i.server, i.tool) }),
     mcp_offered_tools: (i) => {

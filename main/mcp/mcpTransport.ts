@@ -24,8 +24,34 @@ export interface McpRawResult {
   _meta?: Record<string, unknown>
 }
 
+export interface McpResource {
+  uri: string
+  name: string
+  description?: string
+  mimeType?: string
+}
+
+export interface McpPrompt {
+  name: string
+  description?: string
+  arguments: Array<{ name: string; description?: string; required?: boolean }>
+}
+
+/** A resource's contents: each part text, or a blob (base64) with its type. */
+export type McpResourceContents = Array<{ uri: string; mimeType?: string; text?: string; blob?: string }>
+
 export interface McpConnection {
   tools: McpTool[]
+  /** The server's resources (none when it offers none). */
+  listResources(timeoutMs: number): Promise<McpResource[]>
+  readResource(uri: string, timeoutMs: number): Promise<McpResourceContents>
+  listPrompts(timeoutMs: number): Promise<McpPrompt[]>
+  /** The prompt's messages with the arguments filled in. */
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    timeoutMs: number,
+  ): Promise<Array<{ role: string; content: Record<string, unknown> }>>
   callTool(
     name: string,
     args: Record<string, unknown>,
@@ -66,8 +92,40 @@ export async function connectMcp(config: McpServerConfig, options: ConnectOption
         })
       cursor = page.nextCursor
     } while (cursor)
+    const caps = client.getServerCapabilities() ?? {}
     return {
       tools,
+      listResources: async (timeout) => {
+        if (!caps.resources) return []
+        const all: McpResource[] = []
+        let next: string | undefined
+        do {
+          const page = await client.listResources(next ? { cursor: next } : undefined, { timeout })
+          for (const r of page.resources)
+            all.push({ uri: r.uri, name: r.name, description: r.description, mimeType: r.mimeType })
+          next = page.nextCursor
+        } while (next && all.length < 1000)
+        return all
+      },
+      readResource: async (uri, timeout) =>
+        (await client.readResource({ uri }, { timeout })).contents as McpResourceContents,
+      listPrompts: async (timeout) => {
+        if (!caps.prompts) return []
+        const all: McpPrompt[] = []
+        let next: string | undefined
+        do {
+          const page = await client.listPrompts(next ? { cursor: next } : undefined, { timeout })
+          for (const p of page.prompts)
+            all.push({ name: p.name, description: p.description, arguments: p.arguments ?? [] })
+          next = page.nextCursor
+        } while (next && all.length < 1000)
+        return all
+      },
+      getPrompt: async (name, args, timeout) =>
+        (await client.getPrompt({ name, arguments: args }, { timeout })).messages as Array<{
+          role: string
+          content: Record<string, unknown>
+        }>,
       callTool: async (name, args, { signal, timeoutMs }) =>
         (await client.callTool({ name, arguments: args }, undefined, {
           signal,

@@ -97,6 +97,25 @@ export type McpToolCall = z.infer<typeof McpToolCall>
 export const McpGrant = z.object({ persona_id: z.string(), server: z.string(), tool: z.string(), created: z.string() })
 export type McpGrant = z.infer<typeof McpGrant>
 
+/** A resource a server offers (attached to a message like a file). */
+export const McpResourceInfo = z.object({
+  server: z.string(),
+  uri: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  mime: z.string().optional(),
+})
+export type McpResourceInfo = z.infer<typeof McpResourceInfo>
+
+/** A prompt a server offers (a command in the palette), with the arguments it asks for. */
+export const McpPromptInfo = z.object({
+  server: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  arguments: z.array(z.object({ name: z.string(), description: z.string().optional(), required: z.boolean() })),
+})
+export type McpPromptInfo = z.infer<typeof McpPromptInfo>
+
 const Name = z.object({ name: z.string().min(1).max(64) }).strict()
 
 export const mcpMethods = {
@@ -175,6 +194,32 @@ export const mcpMethods = {
     /** persona_id '' stands for conversations without a persona. */
     input: z.object({ persona_id: z.string(), server: z.string().min(1), tool: z.string().min(1) }).strict(),
     output: z.object({ revoked: z.boolean() }),
+  },
+  /** The resources of the connected servers; `start` starts the enabled ones first. */
+  mcp_list_resources: {
+    input: z.object({ start: z.boolean().optional() }).strict(),
+    output: z.array(McpResourceInfo),
+  },
+  /** A resource's text, to attach to the next message (cut to 256,000 characters, with a note). */
+  mcp_read_resource: {
+    input: z.object({ server: z.string().min(1).max(64), uri: z.string().min(1).max(4096) }).strict(),
+    output: z.object({ text: z.string(), note: z.string().nullable() }),
+  },
+  /** The prompts of the connected servers; `start` starts the enabled ones first. */
+  mcp_list_prompts: {
+    input: z.object({ start: z.boolean().optional() }).strict(),
+    output: z.array(McpPromptInfo),
+  },
+  /** A prompt with its arguments filled in, as text for the composer. */
+  mcp_get_prompt: {
+    input: z
+      .object({
+        server: z.string().min(1).max(64),
+        name: z.string().min(1).max(256),
+        arguments: z.record(z.string(), z.string().max(100_000)),
+      })
+      .strict(),
+    output: z.object({ text: z.string() }),
   },
   /** The MCP tool calls kept on a conversation's nodes. */
   mcp_tool_calls: {
