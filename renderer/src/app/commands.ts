@@ -154,6 +154,18 @@ export const commands: Command[] = [
   { id: 'transfer.open', label: 'transfer.open', enabled: always, run: (s) => s.openModal({ name: 'transfer' }) },
   { id: 'programs.open', label: 'programs.open', enabled: always, run: (s) => s.openModal({ name: 'programs' }) },
   { id: 'mcp.open', label: 'mcp.open', enabled: always, run: (s) => s.openModal({ name: 'tools' }) },
+  {
+    id: 'mcp.attachResource',
+    label: 'mcp.resources.open',
+    enabled: (s) => s.flowId !== null && (s.mcpServers?.servers.length ?? 0) > 0,
+    run: (s) => s.openModal({ name: 'mcp_resources' }),
+  },
+  {
+    id: 'mcp.prompts',
+    label: 'mcp.prompts.open',
+    enabled: (s) => s.flowId !== null && (s.mcpServers?.servers.length ?? 0) > 0,
+    run: (s) => s.openModal({ name: 'mcp_prompt' }),
+  },
   { id: 'backup.open', label: 'backup.open', enabled: always, run: (s) => s.openModal({ name: 'backup' }) },
   ...(['light', 'dark', 'system'] as const).map((theme): Command => ({
     id: `theme.${theme}`,

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand'
-import type { McpServerList, McpToolCall } from '@shared/contract'
+import type { McpPromptInfo, McpServerList, McpToolCall } from '@shared/contract'
 import type { Client } from '../bridge'
 import type { App, AppStore } from './index'
 
@@ -11,6 +11,28 @@ export interface McpSlice {
   loadMcpServers(start?: boolean): Promise<void>
   loadMcpCalls(flowId: string): Promise<void>
   answerMcpCall(callId: string, answer: 'once' | 'always' | 'deny'): Promise<void>
+  /** MCP resources going out with the next message, like attached files. */
+  attachedResources: AttachedResource[]
+  attachResource(resource: AttachedResource): void
+  detachResource(uri: string): void
+  /** The prompts of the connected servers, the palette's commands. */
+  mcpPrompts: McpPromptInfo[]
+  loadMcpPrompts(): Promise<void>
+}
+
+export interface AttachedResource {
+  server: string
+  uri: string
+  name: string
+  text: string
+}
+
+/** The message as it is sent: the typed text, then each attached resource as a tagged block. */
+export function withResources(text: string, resources: readonly AttachedResource[]): string {
+  const blocks = resources.map(
+    (r) => `<resource server="${r.server}" uri="${r.uri}" name="${r.name}">\n${r.text}\n</resource>`,
+  )
+  return [text, ...blocks].filter(Boolean).join('\n\n')
 }
 
 export const mcpSlice =
@@ -31,6 +53,17 @@ export const mcpSlice =
     },
     async answerMcpCall(callId, answer) {
       await get().invoke('mcp_answer_call', { call_id: callId, answer })
+    },
+    attachedResources: [],
+    attachResource: (resource) =>
+      set((s) => ({
+        attachedResources: [...s.attachedResources.filter((r) => r.uri !== resource.uri), resource],
+      })),
+    detachResource: (uri) => set((s) => ({ attachedResources: s.attachedResources.filter((r) => r.uri !== uri) })),
+    mcpPrompts: [],
+    async loadMcpPrompts() {
+      const prompts = await get().invoke('mcp_list_prompts', {})
+      if (prompts) set({ mcpPrompts: prompts })
     },
   })
 

@@ -16,6 +16,8 @@ export type Modal =
   | { name: 'backup' }
   | { name: 'lorebooks' }
   | { name: 'scene'; flowId: string }
+  | { name: 'mcp_resources' }
+  | { name: 'mcp_prompt'; server?: string; prompt?: string }
 
 export interface ModalSlice {
   modal: Modal | null

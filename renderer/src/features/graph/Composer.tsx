@@ -1,7 +1,9 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp, useAppStore } from '../../store'
+import { withResources } from '../../store/mcpSlice'
 import { StoryComposer } from '../story/StoryComposer'
+import { AttachedResources } from '../tools/AttachedResources'
 import { AttachedImages } from '../world/AttachedImages'
 import { SpeakerPicker } from '../scene/SpeakerPicker'
 import { placeChild } from './layout'
@@ -32,16 +34,18 @@ function ChatComposer() {
   const [sending, setSending] = useState(false)
 
   const send = async () => {
-    const { flow, positions, selectedId, send: sendPrompt } = store.getState()
+    const { flow, positions, selectedId, send: sendPrompt, attachedResources } = store.getState()
     const text = draft.trim()
     if (!text || !flow || sending) return
     const position = placeChild(flow, positions, selectedId ? [selectedId] : [])
     setSending(true)
     setDraft('')
-    const id = await sendPrompt(text, position)
+    const id = await sendPrompt(withResources(text, attachedResources), position)
     setSending(false)
-    if (id) store.getState().focusNode(id)
-    else setDraft(text) // nothing lost when the send failed
+    if (id) {
+      store.setState({ attachedResources: [] })
+      store.getState().focusNode(id)
+    } else setDraft(text) // nothing lost when the send failed
   }
 
   return (
@@ -65,6 +69,7 @@ function ChatComposer() {
                 {asRoot ? t('graph.continueInstead', { index: parentIndex }) : t('graph.newRootInstead')}
               </button>
             )}
+            <AttachedResources />
           </div>
           <SpeakerPicker draft={draft} busy={sending} />
           <AttachedImages />

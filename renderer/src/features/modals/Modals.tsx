@@ -9,6 +9,8 @@ import { PersonasDialog } from '../personas/PersonasDialog'
 import { SceneDialog } from '../scene/SceneDialog'
 import { ProgramsDialog } from '../programs/ProgramsDialog'
 import { ToolsDialog } from '../tools/ToolsDialog'
+import { McpPromptDialog } from '../tools/McpPromptDialog'
+import { McpResourcesDialog } from '../tools/McpResourcesDialog'
 import { McpAccess } from '../tools/McpAccess'
 import { BackupDialog } from '../backup/BackupDialog'
 import { OnboardingDialog } from '../providers/OnboardingDialog'
@@ -48,6 +50,10 @@ export function Modals() {
       return <LorebooksDialog onClose={close} />
     case 'scene':
       return <SceneDialog flowId={modal.flowId} onClose={close} />
+    case 'mcp_resources':
+      return <McpResourcesDialog onClose={close} />
+    case 'mcp_prompt':
+      return <McpPromptDialog server={modal.server} prompt={modal.prompt} onClose={close} />
   }
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { ChevronRight, MessageSquare, Search, UserRound } from 'lucide-react'
+import { ChevronRight, MessageSquare, Search, UserRound, Wrench } from 'lucide-react'
 import { commands } from '../../app/commands'
 import { useShell, type PaletteMode } from '../../app/shell'
 import { useApp, useAppStore } from '../../store'
@@ -38,6 +38,8 @@ function Palette({ mode }: { mode: PaletteMode }) {
   const flows = useApp((s) => s.flows)
   const flowId = useApp((s) => s.flowId)
   const personas = useApp((s) => s.personas)
+  const mcpPrompts = useApp((s) => s.mcpPrompts)
+  const loadMcpPrompts = useApp((s) => s.loadMcpPrompts)
   const [query, setQuery] = useState('')
   const [active, setActive] = useState(0)
   const box = useRef<HTMLDivElement>(null)
@@ -76,7 +78,7 @@ function Palette({ mode }: { mode: PaletteMode }) {
         run: finish(() => void store.getState().bindPersona(p.id)),
       }))
     }
-    return commands
+    const registered = commands
       .filter((c) => !c.hidden && c.enabled(state))
       .map((c) => ({
         id: c.id,
@@ -88,12 +90,25 @@ function Palette({ mode }: { mode: PaletteMode }) {
           c.run(store.getState())
         },
       }))
+    // Each prompt of a connected MCP server is a command: it asks for its arguments, then fills the composer.
+    const prompts = (state.flowId ? mcpPrompts : []).map((p) => ({
+      id: `mcp.prompt.${p.server}.${p.name}`,
+      label: t('mcp.prompts.command', { server: p.server, name: p.name }),
+      detail: p.description,
+      more: p.arguments.length > 0,
+      icon: Wrench,
+      run: finish(() => store.getState().openModal({ name: 'mcp_prompt', server: p.server, prompt: p.name })),
+    }))
+    return [...registered, ...prompts]
     // The lists are read when the palette opens or its source changes, not on every store change.
-  }, [mode, flows, personas, flowId, store, close, t])
+  }, [mode, flows, personas, flowId, mcpPrompts, store, close, t])
 
   const shown = useMemo(() => fuzzyFilter(entries, query, (e) => `${e.label} ${e.detail ?? ''}`), [entries, query])
   const at = Math.min(active, Math.max(shown.length - 1, 0))
 
+  useEffect(() => {
+    if (mode === 'commands') void loadMcpPrompts() // of servers already running: opening the palette starts none
+  }, [mode, loadMcpPrompts])
   useEffect(() => {
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null
     box.current?.querySelector('input')?.focus()

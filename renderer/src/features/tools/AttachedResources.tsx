@@ -1,0 +1,42 @@
+import { Paperclip } from 'lucide-react'
+import { useTranslation } from 'react-i18next'
+import { useApp } from '../../store'
+
+/**
+ * MCP resources going out with the next message, each removable, and Attach → from an MCP
+ * server (shown once a server is set up).
+ */
+export function AttachedResources() {
+  const { t } = useTranslation()
+  const resources = useApp((s) => s.attachedResources)
+  const detach = useApp((s) => s.detachResource)
+  const hasServers = useApp((s) => (s.mcpServers?.servers.length ?? 0) > 0)
+  const openModal = useApp((s) => s.openModal)
+  if (!hasServers && resources.length === 0) return null
+  return (
+    <div className="attached-resources">
+      {resources.length > 0 && (
+        <ul aria-label={t('mcp.resources.attached')}>
+          {resources.map((r) => (
+            <li key={r.uri} data-testid="attached-resource" title={r.uri}>
+              <Paperclip size={12} aria-hidden /> {r.name}
+              <button
+                type="button"
+                className="link"
+                aria-label={t('mcp.resources.detach', { name: r.name })}
+                onClick={() => detach(r.uri)}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {hasServers && (
+        <button type="button" className="link" onClick={() => openModal({ name: 'mcp_resources' })}>
+          {t('mcp.resources.open')}
+        </button>
+      )}
+    </div>
+  )
+}

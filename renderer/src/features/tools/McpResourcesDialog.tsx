@@ -1,0 +1,60 @@
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { McpResourceInfo } from '@shared/contract'
+import { useApp } from '../../store'
+import { Button } from '../../ui/Button'
+import { Dialog } from '../../ui/Dialog'
+
+/** Attach → from an MCP server: the servers' resources; one chosen goes out with the next message. */
+export function McpResourcesDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation()
+  const invoke = useApp((s) => s.invoke)
+  const attach = useApp((s) => s.attachResource)
+  const [resources, setResources] = useState<McpResourceInfo[] | null>(null)
+  const [note, setNote] = useState<string | null>(null)
+
+  useEffect(() => {
+    void invoke('mcp_list_resources', { start: true }).then((r) => setResources(r ?? []))
+  }, [invoke])
+
+  const choose = async (r: McpResourceInfo) => {
+    const read = await invoke('mcp_read_resource', { server: r.server, uri: r.uri })
+    if (!read) return
+    attach({ server: r.server, uri: r.uri, name: r.name, text: read.text })
+    if (read.note) setNote(read.note)
+    else onClose()
+  }
+
+  return (
+    <Dialog title={t('mcp.resources.title')} onClose={onClose} size="lg" className="mcp-catalog">
+      <p className="hint">{t('mcp.resources.hint')}</p>
+      {note && <p role="status">{t('mcp.resources.cut', { note })}</p>}
+      {resources === null ? (
+        <p>{t('mcp.resources.loading')}</p>
+      ) : resources.length === 0 ? (
+        <p>{t('mcp.resources.none')}</p>
+      ) : (
+        <ul className="mcp-catalog-list" aria-label={t('mcp.resources.title')}>
+          {resources.map((r) => (
+            <li key={`${r.server} ${r.uri}`} data-testid="mcp-resource">
+              <div>
+                <strong>{r.name}</strong> <span className="badge">{r.server}</span>
+                {r.description && <p className="hint">{r.description}</p>}
+              </div>
+              <Button
+                size="sm"
+                onClick={() => void choose(r)}
+                aria-label={t('mcp.resources.attachOne', { name: r.name })}
+              >
+                {t('mcp.resources.attach')}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="dialog-actions">
+        <Button onClick={onClose}>{t('settings.close')}</Button>
+      </div>
+    </Dialog>
+  )
+}
