@@ -1,15 +1,10 @@
-import { join, resolve } from 'node:path'
+import { testServers } from '../tests/support/mcp/testServers'
 import { expect, test } from './fixtures'
 import { TranscriptPage } from './pages/transcript.page'
 
 // Issue #39: a server added from Settings → Tools (the reference "everything" MCP server from
 // npm), its tools listed, then a reply (the fake LLM) calls one: the user approves it in the
 // transcript and reads the result there.
-
-const everything = join(
-  resolve(import.meta.dirname, '..'),
-  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-)
 
 test('adds an MCP server in Settings, sees its tools, approves a call a reply makes and reads its result', async ({
   app,
@@ -27,9 +22,7 @@ test('adds an MCP server in Settings, sees its tools, approves a call a reply ma
   await expect(dialog).toContainText('No MCP servers yet.')
   await dialog.getByRole('button', { name: 'Add server' }).click()
   await dialog.getByLabel('Name').fill('everything')
-  await dialog
-    .getByLabel('Server (JSON)')
-    .fill(JSON.stringify({ command: process.execPath, args: [everything, 'stdio'] }, null, 2))
+  await dialog.getByLabel('Server (JSON)').fill(JSON.stringify(testServers.everything, null, 2))
   await dialog.getByRole('button', { name: 'Save and start' }).click()
   const row = dialog.getByTestId('mcp-server').filter({ hasText: 'everything' })
   // Browser mode: a new command runs only once the user confirms it here, and nothing has run yet.

@@ -1,15 +1,11 @@
 import { writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
+import { testServers } from '../tests/support/mcp/testServers'
 import { expect, test } from './fixtures'
 
 // Issue #39: what an MCP server offers besides tools. A resource of the reference everything
 // server is attached to a message like a file and goes out with it; a prompt with an argument
 // is a command in the Ctrl+K palette that asks for it, then fills the message box.
-
-const everything = join(
-  resolve(import.meta.dirname, '..'),
-  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-)
 
 test('attaches an MCP resource to a message and runs an MCP prompt from the palette', async ({
   app,
@@ -19,10 +15,7 @@ test('attaches an MCP resource to a message and runs an MCP prompt from the pale
   server,
 }, testInfo) => {
   // The server as a user's mcp.json (copied from another app) would list it.
-  writeFileSync(
-    join(server.home, 'mcp.json'),
-    JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } } }),
-  )
+  writeFileSync(join(server.home, 'mcp.json'), JSON.stringify({ mcpServers: { everything: testServers.everything } }))
   await app.open()
   await graph.newFlow()
 

@@ -97,29 +97,30 @@ export async function connectMcp(config: McpServerConfig, options: ConnectOption
       tools,
       listResources: async (timeout) => {
         if (!caps.resources) return []
-        const all: McpResource[] = []
-        let next: string | undefined
-        do {
-          const page = await client.listResources(next ? { cursor: next } : undefined, { timeout })
-          for (const r of page.resources)
-            all.push({ uri: r.uri, name: r.name, description: r.description, mimeType: r.mimeType })
-          next = page.nextCursor
-        } while (next && all.length < 1000)
-        return all
+        return allPages(async (cursor) => {
+          const page = await client.listResources(cursor ? { cursor } : undefined, { timeout })
+          const items = page.resources.map((r) => ({
+            uri: r.uri,
+            name: r.name,
+            description: r.description,
+            mimeType: r.mimeType,
+          }))
+          return { items, next: page.nextCursor }
+        })
       },
       readResource: async (uri, timeout) =>
         (await client.readResource({ uri }, { timeout })).contents as McpResourceContents,
       listPrompts: async (timeout) => {
         if (!caps.prompts) return []
-        const all: McpPrompt[] = []
-        let next: string | undefined
-        do {
-          const page = await client.listPrompts(next ? { cursor: next } : undefined, { timeout })
-          for (const p of page.prompts)
-            all.push({ name: p.name, description: p.description, arguments: p.arguments ?? [] })
-          next = page.nextCursor
-        } while (next && all.length < 1000)
-        return all
+        return allPages(async (cursor) => {
+          const page = await client.listPrompts(cursor ? { cursor } : undefined, { timeout })
+          const items = page.prompts.map((p) => ({
+            name: p.name,
+            description: p.description,
+            arguments: p.arguments ?? [],
+          }))
+          return { items, next: page.nextCursor }
+        })
       },
       getPrompt: async (name, args, timeout) =>
         (await client.getPrompt({ name, arguments: args }, { timeout })).messages as Array<{
@@ -142,6 +143,18 @@ export async function connectMcp(config: McpServerConfig, options: ConnectOption
     await client.close().catch(() => {})
     throw e
   }
+}
+
+/** Every page of a list the server hands out in pages, up to a thousand items. */
+async function allPages<T>(page: (cursor?: string) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
+  const all: T[] = []
+  let cursor: string | undefined
+  do {
+    const got = await page(cursor)
+    all.push(...got.items)
+    cursor = got.next
+  } while (cursor && all.length < 1000)
+  return all
 }
 
 function transportFor(config: McpServerConfig, options: ConnectOptions): Transport {

@@ -1,21 +1,12 @@
-import { join, resolve } from 'node:path'
 import type { McpServerConfig, McpToolCall } from '@shared/contract'
 import type { CommandConfirmer } from '../../../main/mcp/mcpCommands'
 import type { LlmHarness, useLlmCore } from '../llmCore'
+import { testServers } from './testServers'
+
+export { testServers }
 
 // A reply whose model (the fake LLM, over real HTTP) calls a tool of a real MCP server: the
 // servers the tests start, and the steps of a turn they take.
-
-const repoRoot = resolve(import.meta.dirname, '../../..')
-
-/** The reference everything server and our misbehaving one, as mcp.json names them. */
-export const testServers = {
-  everything: {
-    command: process.execPath,
-    args: [join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
-  },
-  unruly: { command: process.execPath, args: [join(repoRoot, 'tests/support/mcp/unrulyServer.mjs')] },
-} satisfies Record<string, McpServerConfig>
 
 /** A user who confirms every server's command when it is first run (the desktop app's dialog, answered Run). */
 export const userConfirms: CommandConfirmer = { asksOnStart: true, confirm: () => Promise.resolve(true) }

@@ -5,6 +5,7 @@ import { useApp } from '../../store'
 import { Button } from '../../ui/Button'
 import { Dialog } from '../../ui/Dialog'
 import { Field } from '../../ui/Field'
+import { CatalogList } from './CatalogList'
 
 /**
  * An MCP server's prompt as a command: its arguments asked for, then its text put in the
@@ -34,14 +35,14 @@ export function McpPromptDialog({
     })
   }, [invoke, server, prompt])
 
-  const use = async (p: McpPromptInfo, args: Record<string, string>) => {
+  const fill = async (p: McpPromptInfo, args: Record<string, string>) => {
     const filled = await invoke('mcp_get_prompt', { server: p.server, name: p.name, arguments: args })
     if (!filled) return
     setDraft(filled.text)
     onClose()
     document.getElementById('composer-input')?.focus()
   }
-  const pick = (p: McpPromptInfo) => (p.arguments.length === 0 ? void use(p, {}) : setChosen(p))
+  const pick = (p: McpPromptInfo) => (p.arguments.length === 0 ? void fill(p, {}) : setChosen(p))
   const missing = chosen?.arguments.some((a) => a.required && !values[a.name]?.trim()) ?? true
 
   return (
@@ -55,7 +56,7 @@ export function McpPromptDialog({
           onSubmit={(e) => {
             e.preventDefault()
             const args = Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== ''))
-            if (!missing) void use(chosen, args)
+            if (!missing) void fill(chosen, args)
           }}
         >
           {chosen.description && <p className="hint">{chosen.description}</p>}
@@ -83,25 +84,13 @@ export function McpPromptDialog({
       ) : (
         <>
           <p className="hint">{t('mcp.prompts.hint')}</p>
-          {prompts === null ? (
-            <p>{t('mcp.resources.loading')}</p>
-          ) : prompts.length === 0 ? (
-            <p>{t('mcp.prompts.none')}</p>
-          ) : (
-            <ul className="mcp-catalog-list" aria-label={t('mcp.prompts.title')}>
-              {prompts.map((p) => (
-                <li key={`${p.server} ${p.name}`}>
-                  <div>
-                    <strong>{p.name}</strong> <span className="badge">{p.server}</span>
-                    {p.description && <p className="hint">{p.description}</p>}
-                  </div>
-                  <Button size="sm" onClick={() => pick(p)}>
-                    {t('mcp.prompts.choose')}
-                  </Button>
-                </li>
-              ))}
-            </ul>
-          )}
+          <CatalogList
+            items={prompts}
+            label={t('mcp.prompts.title')}
+            none={t('mcp.prompts.none')}
+            action={t('mcp.prompts.choose')}
+            onAction={pick}
+          />
           <div className="dialog-actions">
             <Button onClick={onClose}>{t('settings.close')}</Button>
           </div>

@@ -4,6 +4,7 @@ import type { McpResourceInfo } from '@shared/contract'
 import { useApp } from '../../store'
 import { Button } from '../../ui/Button'
 import { Dialog } from '../../ui/Dialog'
+import { CatalogList } from './CatalogList'
 
 /** Attach → from an MCP server: the servers' resources; one chosen goes out with the next message. */
 export function McpResourcesDialog({ onClose }: { onClose: () => void }) {
@@ -29,29 +30,15 @@ export function McpResourcesDialog({ onClose }: { onClose: () => void }) {
     <Dialog title={t('mcp.resources.title')} onClose={onClose} size="lg" className="mcp-catalog">
       <p className="hint">{t('mcp.resources.hint')}</p>
       {note && <p role="status">{t('mcp.resources.cut', { note })}</p>}
-      {resources === null ? (
-        <p>{t('mcp.resources.loading')}</p>
-      ) : resources.length === 0 ? (
-        <p>{t('mcp.resources.none')}</p>
-      ) : (
-        <ul className="mcp-catalog-list" aria-label={t('mcp.resources.title')}>
-          {resources.map((r) => (
-            <li key={`${r.server} ${r.uri}`} data-testid="mcp-resource">
-              <div>
-                <strong>{r.name}</strong> <span className="badge">{r.server}</span>
-                {r.description && <p className="hint">{r.description}</p>}
-              </div>
-              <Button
-                size="sm"
-                onClick={() => void choose(r)}
-                aria-label={t('mcp.resources.attachOne', { name: r.name })}
-              >
-                {t('mcp.resources.attach')}
-              </Button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <CatalogList
+        items={resources}
+        label={t('mcp.resources.title')}
+        none={t('mcp.resources.none')}
+        action={t('mcp.resources.attach')}
+        actionLabel={(r) => t('mcp.resources.attachOne', { name: r.name })}
+        onAction={(r) => void choose(r)}
+        testId="mcp-resource"
+      />
       <div className="dialog-actions">
         <Button onClick={onClose}>{t('settings.close')}</Button>
       </div>
