@@ -1,4 +1,5 @@
 import { Paperclip } from 'lucide-react'
+import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
 
@@ -11,7 +12,12 @@ export function AttachedResources() {
   const resources = useApp((s) => s.attachedResources)
   const detach = useApp((s) => s.detachResource)
   const hasServers = useApp((s) => (s.mcpServers?.servers.length ?? 0) > 0)
+  const loaded = useApp((s) => s.mcpServers !== null)
+  const load = useApp((s) => s.loadMcpServers)
   const openModal = useApp((s) => s.openModal)
+  useEffect(() => {
+    if (!loaded) void load() // the list only: no server is started for it
+  }, [loaded, load])
   if (!hasServers && resources.length === 0) return null
   return (
     <div className="attached-resources">
