@@ -11,7 +11,6 @@ test('a flow of 1,601 cards: the newest shows, a card drags and stays, Fit View 
   app,
   page,
   graph,
-  server,
 }) => {
   test.setTimeout(120_000)
   await app.open()
@@ -21,35 +20,12 @@ test('a flow of 1,601 cards: the newest shows, a card drags and stays, Fit View 
   const flowId = (await graph.currentFlow()).id
   // 1,600 more cards in a grid (overlapping a little, so that Fit View takes them in at the
   // window's size), sent down one socket without waiting for each answer.
-  const made = await page.evaluate(
-    ([url, flow, count, columns]) =>
-      new Promise<number>((resolve, reject) => {
-        const ws = new WebSocket(url as string)
-        let answered = 0
-        ws.onopen = () => {
-          for (let i = 0; i < (count as number); i++) {
-            const position = {
-              x: 1000 + (i % (columns as number)) * 200,
-              y: 1000 + Math.floor(i / (columns as number)) * 120,
-            }
-            ws.send(
-              JSON.stringify({ id: i, action: 'create_node', data: { flow_id: flow, prompt: `Card ${i}`, position } }),
-            )
-          }
-        }
-        ws.onmessage = (e) => {
-          const reply = JSON.parse(String(e.data)) as { id?: number; status?: string }
-          if (reply.id === undefined) return // an event
-          if (reply.status !== 'success') reject(new Error(`create_node ${reply.id} failed`))
-          if (++answered === count) {
-            ws.close()
-            resolve(answered)
-          }
-        }
-        ws.onclose = () => reject(new Error(`the socket closed after ${answered} answers`))
-      }),
-    [server.wsUrl, flowId, CARDS, COLUMNS] as const,
-  )
+  const cards = Array.from({ length: CARDS }, (_, i) => ({
+    flow_id: flowId,
+    prompt: `Card ${i}`,
+    position: { x: 1000 + (i % COLUMNS) * 200, y: 1000 + Math.floor(i / COLUMNS) * 120 },
+  }))
+  const made = await graph.requestMany('create_node', cards)
   expect(made).toBe(CARDS)
   const flow = await graph.currentFlow()
   const first = flow.nodes.find((n) => n.index === 1)!.id

@@ -104,36 +104,13 @@ test('the sidebar’s tabs work from the keyboard, and rows are walked with the 
 test('a thousand conversations: only the rows on screen are drawn, the far end is reached by keyboard and the filter finds one', async ({
   app,
   page,
-  server,
+  graph,
 }) => {
   // Made over one socket from the app's own page (a page without the token is the stale-token
   // page, whose policy allows no connection at all), then the app is loaded again to list them.
   await app.open()
-  const made = await page.evaluate(
-    ([url, count]) =>
-      new Promise<number>((resolve, reject) => {
-        const ws = new WebSocket(url as string)
-        let answered = 0
-        ws.onopen = () => {
-          for (let i = 0; i < (count as number); i++) {
-            const name = `Bulk ${String(i).padStart(4, '0')}`
-            ws.send(JSON.stringify({ id: i, action: 'create_flow', data: { name } }))
-          }
-        }
-        ws.onmessage = (e) => {
-          const reply = JSON.parse(String(e.data)) as { id?: number; status?: string }
-          if (reply.id === undefined) return // an event
-          if (reply.status !== 'success') reject(new Error(`create_flow ${reply.id} failed`))
-          if (++answered === count) {
-            ws.close()
-            resolve(answered)
-          }
-        }
-        // A socket that closes before every answer fails the step instead of hanging to the timeout.
-        ws.onclose = () => reject(new Error(`the socket closed after ${answered} answers`))
-      }),
-    [server.wsUrl, 1000] as const,
-  )
+  const names = Array.from({ length: 1000 }, (_, i) => ({ name: `Bulk ${String(i).padStart(4, '0')}` }))
+  const made = await graph.requestMany('create_flow', names)
   expect(made).toBe(1000)
 
   await page.reload()

@@ -108,6 +108,34 @@ export class GraphPage {
     return (await this.request('get_flow', { id: newest.id })) as FlowShape
   }
 
+  /**
+   * Many requests of one kind down one socket from the app's page, sent without waiting for each
+   * answer (thousands of them in seconds); resolves with how many were answered, all successes.
+   */
+  requestMany(action: string, data: readonly unknown[]): Promise<number> {
+    return this.page.evaluate(
+      ([url, act, payloads]) =>
+        new Promise<number>((resolve, reject) => {
+          const ws = new WebSocket(url as string)
+          let answered = 0
+          ws.onopen = () =>
+            payloads.forEach((payload, i) => ws.send(JSON.stringify({ id: i, action: act, data: payload })))
+          ws.onmessage = (e) => {
+            const reply = JSON.parse(String(e.data)) as { id?: number; status?: string }
+            if (reply.id === undefined) return // an event
+            if (reply.status !== 'success') reject(new Error(`${act as string} ${reply.id} failed`))
+            if (++answered === payloads.length) {
+              ws.close()
+              resolve(answered)
+            }
+          }
+          // A socket that closes before every answer fails the step instead of hanging to the timeout.
+          ws.onclose = () => reject(new Error(`the socket closed after ${answered} answers`))
+        }),
+      [this.wsUrl, action, data] as const,
+    )
+  }
+
   /** One request over the app's WebSocket, as a script on the page could make it. */
   request(action: string, data: unknown): Promise<unknown> {
     return this.page.evaluate(
