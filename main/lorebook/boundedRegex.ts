@@ -27,16 +27,21 @@ function testWithin(res: readonly RegExp[], text: string, ms: number): boolean[]
   }
 }
 
+/** Choices (`?`, each `|`) a pattern may hold and still be tested directly: at most 2^4 ways to try a place. */
+const MAX_CHOICES = 4
+
 /**
  * Whether a regular expression runs in time linear in the text whatever the text: no repetition
- * (`*`, `+`, `{n,}`, `{n,m}`) and no back-reference. Its worst case is the text's length times
- * the pattern's, so it is tested directly; every other one goes through the time bound (even one
- * `\w+ing` is quadratic: 20,000 letters took 0.9 s). Most keys are words with options:
+ * (`*`, `+`, `{…}`), no back-reference, and few choices (each `?` or `|` can double the ways a
+ * backtracking engine tries one place: `a?a?a?…aaa` is the classic runaway without repetition).
+ * It is then tested directly; every other one goes through the time bound (even one `\w+ing` is
+ * quadratic: 20,000 letters took 0.9 s). Most keys are words with an option or two:
  * `/\bdragons?\b/i`, `/colou?r/`, `/(cat|dog)s?/`.
  */
 export function runsInLinearTime(re: RegExp): boolean {
   const src = re.source
   let inClass = false
+  let choices = 0
   for (let i = 0; i < src.length; i++) {
     const c = src[i]!
     if (c === '\\') {
@@ -47,7 +52,10 @@ export function runsInLinearTime(re: RegExp): boolean {
     } else if (inClass) {
       if (c === ']') inClass = false
     } else if (c === '[') inClass = true
+    else if (c === '(' && src[i + 1] === '?')
+      i++ // (?: (?= (?! (?<…: a group's kind, not a choice
     else if (c === '*' || c === '+' || c === '{') return false
+    else if ((c === '?' || c === '|') && ++choices > MAX_CHOICES) return false
   }
   return true
 }
