@@ -90,6 +90,8 @@ test('the palette switches conversations by name', async ({ app, graph, page }) 
 
 test('Ctrl+/ lists the shortcuts, from anywhere, and the palette offers it too', async ({ app, page }) => {
   await app.open()
+  // The app has read its conversations (none yet) and shows what comes first.
+  await expect(page.getByRole('heading', { name: 'Welcome to Loomverse' })).toBeVisible()
   await page.keyboard.press('Control+/')
   const list = page.getByRole('dialog', { name: 'Keyboard shortcuts' })
   await expect(list.getByRole('row', { name: /Command palette/ })).toContainText('Ctrl+K')
