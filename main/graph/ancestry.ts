@@ -166,14 +166,7 @@ export class Ancestry {
 
   private read(flowId: string, nodeId: string): Kept {
     const edges = this.store.edgesAbove(flowId, [nodeId])
-    const path = new SharedPath()
-    for (const id of chainIn(edges, nodeId)?.order ?? this.ordered(edges, nodeId)) path.push(id, [])
-    path.edges.push(...edges)
-    return {
-      ancestry: path.view(path.order.length, edges.length, flowId, path.order.length),
-      path,
-      edgeCount: edges.length,
-    }
+    return keptPath(flowId, chainIn(edges, nodeId)?.order ?? this.ordered(edges, nodeId), edges)
   }
 
   /**
@@ -197,15 +190,7 @@ export class Ancestry {
     if (this.kept.has(key)) return flow
     const chain = chainIn(flow.connections, newest!.id)
     if (chain) {
-      const path = new SharedPath()
-      for (const id of chain.order) path.push(id, [])
-      path.edges.push(...chain.edges)
-      const length = chain.order.length
-      this.kept.set(key, {
-        ancestry: path.view(length, chain.edges.length, flowId, length),
-        path,
-        edgeCount: chain.edges.length,
-      })
+      this.kept.set(key, keptPath(flowId, chain.order, chain.edges))
     }
     return flow
   }
@@ -271,6 +256,14 @@ function chainIn(connections: readonly Connection[], nodeId: string): { order: s
     at = parent
   }
   return { order: up.reverse(), edges }
+}
+
+/** A path read whole (not extending a kept one): it owns every node on it. */
+function keptPath(flowId: string, order: readonly string[], edges: readonly Connection[]): Kept {
+  const path = new SharedPath()
+  for (const id of order) path.push(id, [])
+  path.edges.push(...edges)
+  return { ancestry: path.view(order.length, edges.length, flowId, order.length), path, edgeCount: edges.length }
 }
 
 function keyOf(flowId: string, nodeId: string): string {
