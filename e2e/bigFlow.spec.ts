@@ -37,6 +37,8 @@ test('a flow of 1,601 cards: the newest shows, a card drags and stays, Fit View 
   await expect(graph.card(1)).toBeVisible()
   await page.evaluate((hash) => (window.location.hash = hash), `#flow=${flowId}&node=${newest}`)
   await expect(graph.card(CARDS + 1)).toBeInViewport()
+  // It opened around that card and read the rest after it, saying so meanwhile.
+  await expect(page.locator('.canvas-loading')).toHaveCount(0, { timeout: 30_000 })
   await viewSettled(page)
 
   // A card dragged moves, and the place it was dropped is kept.
@@ -61,4 +63,7 @@ test('a flow of 1,601 cards: the newest shows, a card drags and stays, Fit View 
   await expect(graph.card(1)).toBeInViewport()
   await expect(graph.card(CARDS + 1)).toBeInViewport()
   await expect(page.locator(`.react-flow__edge[data-id="${first}->${newest}"]`)).toHaveCount(1)
+  // Cards far from where it opened show their text once in view (asked for as they came).
+  await expect(graph.card(6).getByTestId('node-prompt')).toHaveText('Card 4')
+  await expect(graph.card(CARDS - 40).getByTestId('node-prompt')).toHaveText(`Card ${CARDS - 42}`)
 })

@@ -19,8 +19,8 @@ const OPEN_FLOW = `async ([id, nodeId]) => {
   const frame = () => new Promise((r) => requestAnimationFrame(r))
   for (;;) {
     await frame()
-    // The flow opens centred on its newest node: done when that card is on screen.
-    const card = document.querySelector('.conv-node[data-node-id="' + nodeId + '"]')
+    // The flow opens centred on its newest node: done when that card is on screen with its text.
+    const card = document.querySelector('.conv-node:not(.loading)[data-node-id="' + nodeId + '"]')
     if (card && card.offsetHeight > 0) break
     if (performance.now() - t0 > 60000) throw new Error('flow did not render in 60 s')
   }
@@ -30,6 +30,13 @@ const OPEN_FLOW = `async ([id, nodeId]) => {
 
 async function timeOpen(page: Page, flow: { id: string; nodeIds: string[] }): Promise<number> {
   return run<number>(page, OPEN_FLOW, [flow.id, flow.nodeIds.at(-1)])
+}
+
+/** Waits until a big flow's rest has come in after its first part (the canvas says so meanwhile): the ms since it was shown. */
+async function timeWhole(page: Page): Promise<number> {
+  const t0 = performance.now()
+  await page.locator('.canvas-loading').waitFor({ state: 'detached', timeout: 120_000 })
+  return performance.now() - t0
 }
 
 /** A card wholly inside the canvas (the first in the page may lie under the header or a panel). */
@@ -83,11 +90,14 @@ try {
   await page.locator('.conv-node').first().waitFor()
 
   const loadMs = await timeOpen(page, big)
+  // Dragging and panning are measured on the flow whole, once its rest has come in.
+  const restMs = await timeWhole(page)
   console.log(
     JSON.stringify({
       bench: 'graph.load_flow',
       nodes: NODES,
       ms: +loadMs.toFixed(1),
+      rest_ms: Math.round(restMs),
       target_ms: 1000,
       seed_ms: Math.round(seedMs),
     }),

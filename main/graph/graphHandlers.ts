@@ -38,6 +38,8 @@ export function graphHandlers(
       return graph.personaFlowTail(EXTERNAL_FLOW_NAME, i.persona_id)
     },
     load_flow: (i) => graph.loadFlow(i.id),
+    open_flow: (i) => graph.openView(i.id, i.view),
+    load_flow_page: (i) => graph.flowPage(i.id, i.before, i.limit),
     update_flow: (i) => {
       if (i.persona_id) personas.get(i.persona_id) // refuses an unknown persona before anything changes
       return graph.updateFlow(i)
@@ -47,6 +49,7 @@ export function graphHandlers(
     restore_flow: (i) => graph.restoreFlow(i.id),
     create_node: (i) => graph.createNode(i),
     get_node: (i) => graph.getNode(i.id),
+    get_nodes: (i) => graph.nodes(i.ids),
     update_node: (i) => graph.updateNode(i),
     delete_node: (i) => graph.deleteNode(i),
     create_branch: (i) => graph.createBranch(i),

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import {
   DEFAULT_FLOW_NAME,
+  FLOW_OPEN_WHOLE_MAX,
   type ContextPreview,
   type CastMember,
   type Connection,
   type Flow,
   type FlowGraph,
+  type FlowPage,
   type FlowSummary,
+  type FlowView,
   type Node,
   type Parsed,
 } from '@shared/contract'
@@ -28,6 +31,7 @@ import { writeInSlices } from '../kernel/slicedWrites'
 import { sweepContextParts } from './sentContexts'
 import { isoNow } from '../kernel/time'
 import { UndoHistory } from './undo'
+import { around, flowCounts, newestMember, page } from './flowView'
 
 export type { PathMembers } from './ancestry'
 
@@ -193,6 +197,45 @@ export class GraphService {
     const version = this.patches.versionOf(id)
     const flow = this.openFlow(id)
     return { flow, nodes: this.store.flowNodes(id), version }
+  }
+
+  /**
+   * A flow as a window opens it (flowView.ts): whole when it is small or mostly waits for the
+   * automatic layout; else the members around its newest turn, the rest read by `flowPage` and
+   * other cards' content by `nodes`.
+   */
+  openView(id: string, view: { width: number; height: number }): FlowView {
+    const version = this.patches.versionOf(id)
+    const row = this.store.flowRow(id)
+    if (!row) throw new AppError('not_found', `flow ${id} not found`)
+    const { total, unplaced } = flowCounts(this.store, id)
+    const focus = newestMember(this.store, id)
+    // A flow mostly never placed is laid out whole by the canvas (which needs every card); a
+    // placed one with a few turns since places those below their parents.
+    if (total <= FLOW_OPEN_WHOLE_MAX || unplaced * 2 > total || focus === null) {
+      return { ...this.loadFlow(id), focus_id: focus, complete: true, total }
+    }
+    // The path above the newest turn is kept for the prompt the user is about to send, as
+    // openFlow does, once this answer is on its way: read now it would delay the first paint.
+    setImmediate(() => {
+      try {
+        this.ancestry.of(id, focus)
+      } catch {
+        // Gone or changed meanwhile: the next prompt reads its path itself.
+      }
+    })
+    return { ...around(this.store, row, focus, view), version, focus_id: focus, complete: false, total }
+  }
+
+  /** A page of a flow's members, newest first (flowView.ts `page`). */
+  flowPage(id: string, before: number | null, limit: number): FlowPage {
+    this.flowInfo(id) // not_found for an unknown flow
+    return page(this.store, id, before, limit)
+  }
+
+  /** These nodes' content; ids that name no node are left out. */
+  nodes(ids: readonly string[]): Node[] {
+    return this.store.nodesByIds(ids)
   }
 
   /** The flow whole, for the VizPrompt seed's clients that hear `flow_updated`; null when it is gone. */

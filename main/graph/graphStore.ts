@@ -719,7 +719,7 @@ export function castOf(row: Pick<FlowRow, 'cast_json' | 'turn_order'>): Pick<Flo
   return cast.length > 0 ? { cast, turn_order: row.turn_order } : {}
 }
 
-function toMember(id: string, index: number, x: number | null, y: number | null, pinned: number): FlowMember {
+export function toMember(id: string, index: number, x: number | null, y: number | null, pinned: number): FlowMember {
   return { index, id, position: x === null || y === null ? null : { x, y }, pinned: pinned === 1 }
 }
 

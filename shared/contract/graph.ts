@@ -143,6 +143,41 @@ export const FlowGraph = z.object({
 export type FlowGraph = z.infer<typeof FlowGraph>
 
 /**
+ * A flow bigger than this opens around its newest turn first and reads the rest in pages
+ * (`open_flow`, `load_flow_page`): what a window shows first then costs the same at 50,000
+ * cards as at 2,000. Smaller flows come whole in one answer.
+ */
+export const FLOW_OPEN_WHOLE_MAX = 1500
+/** Members a page of `load_flow_page` holds at most. */
+export const FLOW_PAGE_MAX = 10_000
+/** Nodes `get_nodes` answers at most in one call. */
+export const GET_NODES_MAX = 1000
+
+/** A flow as a window opens it: whole when small, else the part around its newest turn. */
+export const FlowView = FlowGraph.extend({
+  /** The newest turn (by time), where the window opens; null in an empty flow. */
+  focus_id: Id.nullable(),
+  /**
+   * True: `flow` holds every member and connection, `nodes` every node's content. False: only
+   * the members around the focus (and the far ends of their connections), with their content;
+   * the rest comes from `load_flow_page`, other cards' content from `get_nodes`.
+   */
+  complete: z.boolean(),
+  /** Members the flow has. */
+  total: z.number().int().nonnegative(),
+})
+export type FlowView = z.infer<typeof FlowView>
+
+/** A page of a flow's members, newest index first, with every connection into them. */
+export const FlowPage = z.object({
+  members: z.array(FlowMember),
+  connections: z.array(Connection),
+  /** The `before` of the next page; null after the last one. */
+  next: z.number().int().nullable(),
+})
+export type FlowPage = z.infer<typeof FlowPage>
+
+/**
  * What changed in a flow's shape since its previous announcement, as it now is: applied to the
  * flow at `previous` it gives the flow at `version` (shared/flowPatch.ts). Every part is the
  * current state of what it names, so applying a change the flow already holds changes nothing.
@@ -288,6 +323,26 @@ export const graphMethods = {
   },
   /** The flow with every node's content, for the canvas. */
   load_flow: { input: z.object({ id: Id }).strict(), output: FlowGraph },
+  /**
+   * The flow as a window opens it (FlowView). `view` is the size of the canvas in flow units at
+   * the zoom it opens at: the members within that distance of the newest turn come first.
+   */
+  open_flow: {
+    input: z
+      .object({
+        id: Id,
+        view: z.object({ width: z.number().positive().max(1e6), height: z.number().positive().max(1e6) }).strict(),
+      })
+      .strict(),
+    output: FlowView,
+  },
+  /** The members of a flow with an index below `before` (all when null), newest first, `limit` at most. */
+  load_flow_page: {
+    input: z
+      .object({ id: Id, before: z.number().int().nullable(), limit: z.number().int().min(1).max(FLOW_PAGE_MAX) })
+      .strict(),
+    output: FlowPage,
+  },
   update_flow: {
     input: z
       .object({
@@ -341,6 +396,8 @@ export const graphMethods = {
     output: Node,
   },
   get_node: { input: z.object({ id: Id }).strict(), output: Node },
+  /** The content of these nodes (the cards a window shows); ids that name no node are left out. */
+  get_nodes: { input: z.object({ ids: z.array(Id).min(1).max(GET_NODES_MAX) }).strict(), output: z.array(Node) },
   update_node: {
     input: z
       .object({

@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { createAppStore, type AppStore } from '../../renderer/src/store'
 import { fakeClient, memoryStorage, type FakeClient } from '../../renderer/src/store/fakeClient'
 import { pathTo } from '../../renderer/src/store/graphSlice'
+import { FLOW_OPEN_WHOLE_MAX, type FlowPage } from '@shared/contract'
+import { generateFlow } from '../../bench/graphFixture'
 import type { Core } from '../../main/core'
 import { randomGraphEdit } from '../support/randomGraphEdits'
 import { seededRandom } from '../support/seededRandom'
@@ -67,7 +69,7 @@ describe("the renderer's store kept by events", () => {
     await live.getState().loadFlows()
     await live.getState().openFlow(a)
     const next = seededRandom(20261127)
-    const reads = () => calls.filter((c) => c.method === 'load_flow').length
+    const reads = () => calls.filter((c) => c.method === 'open_flow' || c.method === 'load_flow').length
 
     for (let step = 0; step < 120; step++) {
       const nodes = graph.store.flow(a)!.nodes
@@ -96,4 +98,57 @@ describe("the renderer's store kept by events", () => {
     // The live store's open and the fresh stores' opens only: the live one never read the flow again.
     expect(reads()).toBe(121)
   }, 120_000)
+
+  it('opens a big flow around its newest turn, and holds the flow a full reload reads once its pages are in, with edits landing between and across them', async () => {
+    const h = await start()
+    const graph = h.core.graph
+    const big = generateFlow(graph, FLOW_OPEN_WHOLE_MAX + 900, { name: 'big', positioned: true })
+    const next = seededRandom(20261128)
+    let page = 0
+    // Between pages the flow changes: before a page is read (the page holds the edit), or after it
+    // is read and before it is answered (the page comes after the edit's announcement and must
+    // not undo it).
+    const fake = fakeClient(async (method, input) => {
+      if (method !== 'load_flow_page') return structuredClone(await h.core.router.call(method, input, { transport: 'ws' }))
+      const editFirst = page++ % 2 === 0
+      if (editFirst) randomGraphEdit(graph, next, [big.id], page)
+      const answer = structuredClone(await h.core.router.call(method, { ...(input as object), limit: 400 }, { transport: 'ws' }))
+      if (!editFirst) {
+        // An edit of a card this very page holds, as it stood when read: moved, or deleted.
+        const { members } = (answer as { value: FlowPage }).value
+        const target = members[Math.floor(next() * members.length)]!
+        if (page % 4 === 1) graph.deleteNode({ flow_id: big.id, id: target.id, mode: 'reattach' })
+        else graph.setPositions({ flow_id: big.id, positions: [{ id: target.id, position: { x: -900, y: page * 10 } }] })
+      }
+      await settled()
+      return answer
+    })
+    h.core.bus.listen((event, data) => fake.emit(event, structuredClone(data)))
+    const live = createAppStore(fake.client)
+    await live.getState().loadFlows()
+    await live.getState().openFlow(big.id)
+    // At first only the part around the newest turn, with its content.
+    const first = live.getState()
+    expect(first.flowLoading).not.toBeNull()
+    expect(first.flow!.nodes.length).toBeLessThan(200)
+    expect(first.nodes[big.nodeIds.at(-1)!]?.prompt).toContain(`Turn ${FLOW_OPEN_WHOLE_MAX + 899}`)
+    await vi.waitFor(() => expect(live.getState().flowLoading).toBeNull(), { timeout: 60_000, interval: 20 })
+    expect(page).toBeGreaterThan(5)
+    await settled()
+
+    const whole = createAppStore(coreClient(h.core).client)
+    await whole.getState().loadFlows()
+    await whole.getState().openFlow(big.id)
+    await vi.waitFor(() => expect(whole.getState().flowLoading).toBeNull(), { timeout: 60_000, interval: 20 })
+    const { nodes: _live, ...liveShape } = shown(live)
+    const { nodes: _whole, ...wholeShape } = shown(whole)
+    expect(liveShape).toEqual(wholeShape)
+    expect(live.getState().flow).toEqual(graph.store.flow(big.id))
+    // The content held is the host's, and any other card's comes when asked for.
+    for (const [id, node] of Object.entries(_live)) expect(node).toEqual(graph.getNode(id))
+    const far = big.nodeIds[3]!
+    expect(live.getState().nodes[far]).toBeUndefined()
+    live.getState().wantContent([far])
+    await vi.waitFor(() => expect(live.getState().nodes[far]).toEqual(graph.getNode(far)), { timeout: 10_000 })
+  }, 180_000)
 })

@@ -28,6 +28,7 @@ import { migrate as createLorebooks } from './0033-create-lorebooks'
 import { migrate as createPersonaAvatars } from './0034-create-persona-avatars'
 import { migrate as addFlowCast } from './0035-add-flow-cast'
 import { migrate as createMcpCommands } from './0036-create-mcp-commands'
+import { migrate as addPlaceIndex } from './0037-add-place-index'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -63,4 +64,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 34, name: 'create-persona-avatars', up: createPersonaAvatars },
   { version: 35, name: 'add-flow-cast', up: addFlowCast },
   { version: 36, name: 'create-mcp-commands', up: createMcpCommands },
+  { version: 37, name: 'add-place-index', up: addPlaceIndex },
 ]

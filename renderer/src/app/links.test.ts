@@ -55,7 +55,8 @@ function linkedStore() {
   }
   const fake = fakeClient((method, input) => {
     if (method === 'list_flows') return { ok: true, value: [summary(F, 'Trip'), summary(OTHER, 'Other')] }
-    if (method === 'load_flow') return input.id === F ? { ok: true, value: graph } : undefined
+    if (method === 'open_flow')
+      return input.id === F ? { ok: true, value: { ...graph, focus_id: N2, complete: true, total: 2 } } : undefined
     if (method === 'get_undo_state')
       return { ok: true, value: { can_undo: false, can_redo: false, undo_label: null, redo_label: null } }
     return undefined

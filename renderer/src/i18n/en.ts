@@ -49,6 +49,7 @@ export const en = {
     undo: 'Undo',
   },
   canvas: {
+    reading: 'Reading the rest of this conversation… {{loaded}} of {{total}} turns',
     dropHere: 'Drop a picture to attach it to your next message',
     nodeLabel: 'Turn #{{index}}',
     edgeLabel: 'From #{{from}} to #{{to}}',

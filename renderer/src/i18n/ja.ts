@@ -51,6 +51,7 @@ export const ja: Messages = {
     undo: '元に戻す',
   },
   canvas: {
+    reading: 'この会話の残りを読み込んでいます… {{loaded}} / {{total}} ターン',
     dropHere: '画像をドロップすると次のメッセージに添付されます',
     nodeLabel: 'ターン #{{index}}',
     edgeLabel: '#{{from}} から #{{to}} へ',

@@ -5,15 +5,20 @@ import type {
   Flow,
   FlowGraph,
   FlowMember,
+  FlowPage,
   FlowPatch,
   FlowSummary,
+  FlowView,
   Node,
   Position,
 } from '@shared/contract'
 import { withListed } from '@shared/flowList'
+import { applyFlowPatch as patchedFlow } from '@shared/flowPatch'
 import type { App } from './index'
 import { sceneSpeaker } from './sceneSpeaker'
 import { mergesAmong, patchGraph, sameMember } from './flowPatching'
+import { FLOW_PAGE_SIZE, withPage } from './flowPages'
+import { nodeContent } from './nodeContent'
 
 export interface UndoState {
   can_undo: boolean
@@ -29,8 +34,15 @@ export interface GraphSlice {
   flow: Flow | null
   /** The version of the open flow the store holds (`flow_changed`); null while none is open. */
   flowVersion: number | null
-  /** Content of the open flow's nodes, by id. Node cards select their own entry. */
+  /**
+   * Content of the open flow's nodes, by id. Node cards select their own entry. A big flow
+   * holds only what was shown so far: cards ask for theirs with `wantContent`.
+   */
   nodes: Record<string, Node>
+  /** Asks the host for these nodes' content, unless held or asked already (useNodeContent). */
+  wantContent(ids: readonly string[]): void
+  /** A big flow's members still being read after its first part was shown; null once whole. */
+  flowLoading: { loaded: number; total: number } | null
   selectedId: string | null
   /** Ids on the active path root → selected node, for highlighting. */
   activeIds: ReadonlySet<string>
@@ -88,12 +100,75 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
   }
   /** A reload of the open flow under way, and the patches heard meanwhile (applied after it, in order). */
   let reloading: { flowId: string; heard: FlowPatch[] } | null = null
+  /**
+   * A big flow's rest being read in pages, and the patches applied meanwhile: applied again at
+   * the end, since a page read before one of them would otherwise undo it.
+   */
+  let paging: { flowId: string; heard: FlowPatch[] } | null = null
+  const content = nodeContent({
+    has: (id) => get().nodes[id] !== undefined,
+    fetch: (ids) => get().invoke('get_nodes', { ids }),
+    take(found) {
+      // Only this flow's cards: the answer may come after another flow opened.
+      const mine = found.filter((n) => get().members[n.id])
+      if (mine.length === 0) return
+      for (const n of mine) get().discardStream(n.id)
+      set((s) => {
+        const nodes = { ...s.nodes }
+        for (const n of mine) nodes[n.id] = n
+        return { nodes }
+      })
+    },
+  })
+
+  /** The open flow as a window shows it first (whole when small), the rest read after it in pages. */
+  async function readView(flowId: string): Promise<FlowView | null> {
+    paging = null
+    content.reset()
+    return get().invoke('open_flow', { id: flowId, view: viewAround() })
+  }
+
+  async function readRest(flowId: string, view: FlowView): Promise<void> {
+    if (view.complete) {
+      set({ flowLoading: null })
+      return
+    }
+    const mine = { flowId, heard: [] as FlowPatch[] }
+    paging = mine
+    let loaded = view.flow.nodes.length
+    set({ flowLoading: { loaded, total: view.total } })
+    for (let before: number | null = null; ; ) {
+      const page: FlowPage | null = await get().invoke('load_flow_page', { id: flowId, before, limit: FLOW_PAGE_SIZE })
+      if (paging !== mine || get().flowId !== flowId || !get().flow) return
+      if (!page) break // the error is on screen; what was read stays shown
+      loaded += page.members.length
+      showShape(withPage(get().flow!, page))
+      set({ flowLoading: { loaded: Math.min(loaded, view.total), total: view.total } })
+      if (page.next === null) break
+      before = page.next
+    }
+    paging = null
+    let flow = get().flow!
+    for (const patch of mine.heard) flow = patchedFlow(flow, patch)
+    showShape(flow)
+    set({ flowLoading: null })
+  }
+
+  /** A new shape of the open flow, its cards' content and selection kept. */
+  function showShape(flow: Flow) {
+    const selectedId = get().selectedId
+    set({
+      flow,
+      ...shape(flow, get().members),
+      activeIds: selectedId && flow.nodes.some((m) => m.id === selectedId) ? pathTo(flow, selectedId) : new Set(),
+    })
+  }
 
   async function reloadFlow(flowId: string) {
     if (reloading?.flowId === flowId) return
     const current = { flowId, heard: [] as FlowPatch[] }
     reloading = current
-    const graph = await get().invoke('load_flow', { id: flowId })
+    const graph = await readView(flowId)
     if (reloading === current) reloading = null
     if (!graph || get().flowId !== flowId) return
     // The cards as read: events may have been missed for them too.
@@ -101,6 +176,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
     get().applyFlow(graph.flow)
     set({ flowVersion: graph.version })
     for (const patch of current.heard) get().applyFlowPatch(patch)
+    await readRest(flowId, graph)
   }
 
   function withFlow<T>(fn: (flowId: string) => Promise<T>): Promise<T | null> {
@@ -114,6 +190,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
     flow: null,
     flowVersion: null,
     nodes: {},
+    flowLoading: null,
     selectedId: null,
     activeIds: new Set(),
     members: {},
@@ -124,6 +201,8 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
     positions: {},
     focus: null,
     expandedIds: new Set(),
+
+    wantContent: content.want,
 
     toggleExpanded(id) {
       const next = new Set(get().expandedIds)
@@ -148,7 +227,9 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
 
     async openFlow(id) {
       if (id === null) {
+        paging = null
         set({
+          flowLoading: null,
           flowId: null,
           flow: null,
           flowVersion: null,
@@ -163,11 +244,9 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
         })
         return
       }
-      const graph = await get().invoke('load_flow', { id })
+      const graph = await readView(id)
       if (!graph) return
       const nodes = contentOf(graph)
-      // Open on the newest leaf: where a returning user most likely left off.
-      const latest = graph.nodes.reduce<Node | null>((a, n) => (!a || n.timestamp > a.timestamp ? n : a), null)
       set({
         flowId: id,
         flow: graph.flow,
@@ -180,8 +259,10 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
         context: null,
         speakerPick: null,
       })
-      if (latest) get().focusNode(latest.id)
+      // Open on the newest turn: where a returning user most likely left off.
+      if (graph.focus_id) get().focusNode(graph.focus_id)
       localStorage.setItem('loomverse.lastFlow', id)
+      void readRest(id, graph)
       await refreshUndo()
     },
 
@@ -338,6 +419,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
         ...patchGraph({ flow, members, nodes, parentIds, merges, selectedId, activeIds }, patch, pathTo),
         flowVersion: patch.version,
       })
+      if (paging?.flowId === patch.flow_id) paging.heard.push(patch)
       void refreshUndo()
     },
 
@@ -381,4 +463,16 @@ export function pathTo(flow: Flow, id: string): Set<string> {
     }
   }
   return seen
+}
+
+/**
+ * The part of the canvas a flow opens on, in flow units, around its newest turn: the window's
+ * size at the smallest zoom the canvas opens at (a narrow canvas beside the transcript), which
+ * holds whatever part of the window the canvas takes.
+ */
+function viewAround(): { width: number; height: number } {
+  const OPEN_ZOOM_MIN = 0.4
+  const width = typeof window === 'undefined' ? 1400 : window.innerWidth
+  const height = typeof window === 'undefined' ? 900 : window.innerHeight
+  return { width: Math.max(width, 1) / OPEN_ZOOM_MIN, height: Math.max(height, 1) / OPEN_ZOOM_MIN }
 }

@@ -74,8 +74,10 @@ function storyClient() {
   let made = 0
   return fakeClient((method, input) => {
     switch (method) {
-      case 'load_flow':
-        return { ok: true, value: graphs[input.id as string] }
+      case 'open_flow': {
+        const g = graphs[input.id as string]!
+        return { ok: true, value: { ...g, focus_id: g.nodes.at(-1)?.id ?? null, complete: true, total: g.flow.nodes.length } }
+      }
       case 'story_list':
         return { ok: true, value: stories }
       case 'story_get': {

@@ -2,6 +2,7 @@ import { Handle, Position, type NodeProps, type Node as FlowNode } from '@xyflow
 import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
+import { useNodeContent } from '../../store/useNodeContent'
 import { NodeToolCalls } from '../world/NodeToolCalls'
 import { MarkdownText } from '../../ui/MarkdownText'
 import { llmErrorText } from '@shared/llmErrorText'
@@ -21,7 +22,7 @@ const STREAM_TAIL = 400
  */
 export const ConversationNode = memo(function ConversationNode({ id, selected }: NodeProps<ConversationFlowNode>) {
   const { t, i18n } = useTranslation()
-  const node = useApp((s) => s.nodes[id])
+  const node = useNodeContent(id)
   const member = useApp((s) => s.members[id])
   const merge = useApp((s) => s.merges[id])
   const onPath = useApp((s) => s.activeIds.has(id))
@@ -30,7 +31,22 @@ export const ConversationNode = memo(function ConversationNode({ id, selected }:
   const status = useApp((s) => s.replyStatus[id])
   const stopReply = useApp((s) => s.stopReply)
   const continueReply = useApp((s) => s.continueReply)
-  if (!node) return null
+  if (!node) {
+    // A big flow's card whose content is on its way (useNodeContent): its place, index and
+    // lines are already right, so nothing moves when the text comes.
+    return (
+      <div className="conv-node fixed loading" data-node-id={id} data-index={member?.index} aria-busy="true">
+        <Handle type="target" position={Position.Top} />
+        <div className="conv-node-header">
+          <span className="conv-node-index">#{member?.index}</span>
+        </div>
+        <div className="skeleton-line" />
+        <div className="skeleton-line" />
+        <div className="skeleton-line short" />
+        <Handle type="source" position={Position.Bottom} />
+      </div>
+    )
+  }
 
   const long = node.prompt.length + node.response.length > COLLAPSE_CHARS
   const stats = node.metadata.stats.assistant

@@ -73,13 +73,14 @@ export function GraphCanvas() {
 }
 
 function Canvas({ flow }: { flow: Flow }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   useFlowLayout(flow)
   const positions = useApp((s) => s.positions)
   const selectedId = useApp((s) => s.selectedId)
   const activeIds = useApp((s) => s.activeIds)
   const expandedIds = useApp((s) => s.expandedIds)
   const focus = useApp((s) => s.focus)
+  const loading = useApp((s) => s.flowLoading)
   const select = useApp((s) => s.select)
   const revealInTranscript = useApp((s) => s.revealInTranscript)
   const connect = useApp((s) => s.connect)
@@ -149,12 +150,15 @@ function Canvas({ flow }: { flow: Flow }) {
   )
   const index = useMemo(() => new CanvasIndex(positions, allEdges, heightOf), [positions, allEdges, heightOf])
   const win = useViewWindow()
+  // Counted whole while a big flow's pages come in: the canvas must not show a minimap for the
+  // first part read and take it away again.
+  const big = (loading?.total ?? base.length) > MINIMAP_MAX_NODES
   const { nodes, edges } = useMemo(() => {
     // The selected card, cards being dragged and expanded ones (tall, and measured for Tidy) always.
     const always = [...Object.keys(dragAt), ...expandedIds, ...(selectedId ? [selectedId] : [])]
     // A flow small enough for the minimap goes to React Flow whole: the minimap draws what it has.
     const shown =
-      base.length <= MINIMAP_MAX_NODES
+      !big
         ? { ids: new Set(byId.keys()), edges: allEdges }
         : win
           ? index.inside(win, always)
@@ -169,7 +173,7 @@ function Canvas({ flow }: { flow: Flow }) {
     }
     // A connection to a card not placed yet (laid out a moment later) waits for it.
     return { nodes, edges: shown.edges.filter((e) => byId.has(e.source) && byId.has(e.target)) }
-  }, [base, allEdges, index, win, byId, dragAt, selectedId, expandedIds])
+  }, [allEdges, index, win, byId, dragAt, selectedId, expandedIds, big])
   const fitAll = useFitAll(heightOf)
 
   useEffect(() => {
@@ -268,7 +272,7 @@ function Canvas({ flow }: { flow: Flow }) {
         colorMode={dark ? 'dark' : 'light'}
       >
         <Background gap={24} />
-        {base.length <= MINIMAP_MAX_NODES && (
+        {!big && (
           <MiniMap
             pannable
             zoomable
@@ -291,6 +295,14 @@ function Canvas({ flow }: { flow: Flow }) {
         </Controls>
       </ReactFlow>
       <CanvasToolbar fitAll={fitAll} />
+      {loading && (
+        <p className="canvas-loading" role="status">
+          {t('canvas.reading', {
+            loaded: loading.loaded.toLocaleString(i18n.language),
+            total: loading.total.toLocaleString(i18n.language),
+          })}
+        </p>
+      )}
       {menu && <NodeMenu menu={menu} onClose={() => setMenu(null)} />}
     </div>
   )

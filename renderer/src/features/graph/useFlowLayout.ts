@@ -1,7 +1,14 @@
 import { useEffect, useRef } from 'react'
-import type { Flow, Position } from '@shared/contract'
+import { FLOW_OPEN_WHOLE_MAX, type Flow, type Position } from '@shared/contract'
 import { useApp, useAppStore } from '../../store'
-import { layoutInWorker } from './layout'
+import { layoutInWorker, placeChild } from './layout'
+
+/**
+ * Turns of a big placed flow written without a place (by the local API, a script) are put below
+ * their parents, as the composer places a new turn, up to this many: a full layout of 50,000
+ * cards for a few new ones would take the worker many seconds.
+ */
+const PLACE_BELOW_MAX = 200
 
 /**
  * Keeps the store's effective positions in step with the open flow: stored positions as
@@ -22,6 +29,16 @@ export function useFlowLayout(flow: Flow): void {
       const p = m.position ?? known[m.id]
       if (p) effective[m.id] = p
       else missing.push(m.id)
+    }
+    const big = flow.nodes.length > FLOW_OPEN_WHOLE_MAX || store.getState().flowLoading !== null
+    if (big && missing.length > 0 && missing.length <= PLACE_BELOW_MAX) {
+      // In index order: a parent written without a place is placed before its children.
+      for (const m of flow.nodes) {
+        if (effective[m.id]) continue
+        const parents = flow.connections.filter((c) => c.to === m.id).map((c) => c.from)
+        effective[m.id] = known[m.id] = placeChild(flow, effective, parents)
+      }
+      missing.length = 0
     }
     setPositions(effective)
     if (missing.length === 0) return

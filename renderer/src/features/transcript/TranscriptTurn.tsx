@@ -16,6 +16,7 @@ import { useTranslation } from 'react-i18next'
 import { llmErrorText } from '@shared/llmErrorText'
 import { nodeCommand } from '../../app/commands'
 import { useApp, useAppStore } from '../../store'
+import { useNodeContent } from '../../store/useNodeContent'
 import { Button, IconButton } from '../../ui/Button'
 import { MarkdownText } from '../../ui/MarkdownText'
 import { NodeImages } from '../graph/NodeImages'
@@ -51,7 +52,7 @@ export const TranscriptTurn = memo(function TranscriptTurn({
 }: Props) {
   const { t, i18n } = useTranslation()
   const store = useAppStore()
-  const node = useApp((s) => s.nodes[id])
+  const node = useNodeContent(id)
   const index = useApp((s) => s.members[id]?.index)
   const merge = useApp((s) => s.merges[id])
   const selected = useApp((s) => s.selectedId === id)
@@ -61,7 +62,16 @@ export const TranscriptTurn = memo(function TranscriptTurn({
     store.setState({ choseInTranscript: id })
     nodeCommand(command).run(store.getState(), id)
   }
-  if (!node || index === undefined) return null
+  if (index === undefined) return null
+  if (!node) {
+    // A turn of a big flow whose text is on its way (useNodeContent).
+    return (
+      <div className="turn turn-loading" data-node-id={id} aria-busy="true">
+        <div className="skeleton-line" />
+        <div className="skeleton-line short" />
+      </div>
+    )
+  }
 
   const position = alternatives.indexOf(id)
   const streaming = node.status === 'streaming'
