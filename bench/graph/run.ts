@@ -10,7 +10,8 @@ import { exportVizprompt, importVizprompt } from '../../main/interop/vizprompt'
 import { generateFlow } from '../graphFixture'
 import { START_FRAMES, STOP_FRAMES, chromiumArgs, executablePath, run, stats } from './frames'
 
-const NODES = Number(process.env.BENCH_NODES ?? 10_000)
+/** Flow sizes, measured one after another in this run (`BENCH_NODES=10000,50000`): their ratios are the figures to compare. */
+const SIZES = (process.env.BENCH_NODES ?? '10000').split(',').map(Number)
 
 /** Opens a flow by its link (as a pasted link or the conversation list does) and resolves with the ms until its node cards are painted. */
 const OPEN_FLOW = `async ([id, nodeId]) => {
@@ -40,7 +41,9 @@ async function timeWhole(page: Page): Promise<number> {
 }
 
 /** A card wholly inside the canvas (the first in the page may lie under the header or a panel). */
-async function cardInView(page: Page): Promise<{ id: string; box: { x: number; y: number; width: number; height: number } }> {
+async function cardInView(
+  page: Page,
+): Promise<{ id: string; box: { x: number; y: number; width: number; height: number } }> {
   const pane = (await page.locator('.react-flow__pane').boundingBox())!
   for (const card of await page.locator('.conv-node').all()) {
     const box = await card.boundingBox()
@@ -72,12 +75,8 @@ const serving = await serve({ home, port: 0, staticDir: join(import.meta.dirname
 const browser = await chromium.launch({ executablePath, args: chromiumArgs })
 try {
   const graph = serving.core.graph
-  const t0 = performance.now()
-  const big = generateFlow(graph, NODES, { name: 'bench 10k', positioned: true })
-  const unplaced = generateFlow(graph, NODES, { name: 'bench 10k unplaced', positioned: false })
   const smallFlow = graph.createFlow({ name: 'small' })
   const small = { id: smallFlow.id, nodeIds: [graph.createNode({ flow_id: smallFlow.id, prompt: 'hello' }).id] }
-  const seedMs = performance.now() - t0
 
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
   if (process.env.BENCH_DEBUG) page.on('console', (m) => console.error('page:', m.text()))
@@ -89,72 +88,101 @@ try {
   await page.goto(serving.host.url)
   await page.locator('.conv-node').first().waitFor()
 
-  const loadMs = await timeOpen(page, big)
-  // Dragging and panning are measured on the flow whole, once its rest has come in.
-  const restMs = await timeWhole(page)
-  console.log(
-    JSON.stringify({
-      bench: 'graph.load_flow',
-      nodes: NODES,
-      ms: +loadMs.toFixed(1),
-      rest_ms: Math.round(restMs),
-      target_ms: 1000,
-      seed_ms: Math.round(seedMs),
-    }),
-  )
-
-  // Dragging a card that is on screen to a new place.
-  const { id: dragged, box: card } = await cardInView(page)
-  await run(page, START_FRAMES)
-  await page.mouse.move(card.x + card.width / 2, card.y + 20)
-  await page.mouse.down()
-  for (let i = 1; i <= 60; i++) await page.mouse.move(card.x + card.width / 2 + i * 4, card.y + 20 + i * 2)
-  await page.mouse.up()
-  const dragFrames = await run<number[]>(page, STOP_FRAMES)
-  const moved = (await page.locator(`.conv-node[data-node-id="${dragged}"]`).boundingBox())!
-  if (Math.abs(moved.x - card.x) < 100) throw new Error('the card did not move: the drag measured nothing')
-  console.log(JSON.stringify({ bench: 'graph.drag_card_frame_time', nodes: NODES, ...stats(dragFrames) }))
-
-  const frames = await panFrames(page)
-  console.log(JSON.stringify({ bench: 'graph.pan_frame_time', nodes: NODES, ...stats(frames), target_p95_ms: 20 }))
-
-  await timeOpen(page, small)
-  const unplacedMs = await timeOpen(page, unplaced)
-  console.log(
-    JSON.stringify({
-      bench: 'graph.load_flow_without_positions',
-      nodes: NODES,
-      ms: +unplacedMs.toFixed(1),
-      note: 'automatic layout in a worker',
-    }),
-  )
-
-  // The VizPrompt text format: export the 10k flow, import it into an empty data folder.
-  // Once in the data folder's file system, and once in memory (tmpfs) where the machine has one:
-  // creating 10k files costs what the file system makes it cost, and the two lines tell that
-  // apart from what our code costs.
-  const places = [{ fs: 'data folder', dir: home }]
-  if (existsSync('/dev/shm')) places.push({ fs: 'tmpfs', dir: mkdtempSync(join('/dev/shm', 'loomverse-bench-')) })
-  for (const place of places) {
-    const out = join(place.dir, 'export')
-    const e0 = performance.now()
-    await exportVizprompt(serving.core, { outDir: out, flowIds: [big.id] })
-    const exportMs = performance.now() - e0
-    const fresh = startCore({ home: join(place.dir, 'fresh'), mode: 'browser' })
-    const i0 = performance.now()
-    const imported = await importVizprompt(fresh, out)
-    const importMs = performance.now() - i0
-    await fresh.dispose()
-    if (place.dir !== home) rmSync(place.dir, { recursive: true, force: true })
+  const bySize: Array<{ nodes: number; open: number; drag: number; pan: number; perNode: number }> = []
+  for (const [n, NODES] of SIZES.entries()) {
+    const t0 = performance.now()
+    const big = generateFlow(graph, NODES, { name: `bench ${NODES}`, positioned: true })
+    const seedMs = performance.now() - t0
+    await timeOpen(page, small)
+    const loadMs = await timeOpen(page, big)
+    // Dragging and panning are measured on the flow whole, once its rest has come in.
+    const restMs = await timeWhole(page)
     console.log(
       JSON.stringify({
-        bench: 'graph.vizprompt_export_import',
-        fs: place.fs,
-        nodes: imported.nodes,
-        export_ms: Math.round(exportMs),
-        import_ms: Math.round(importMs),
-        total_ms: Math.round(exportMs + importMs),
-        target_total_ms: 2000,
+        bench: 'graph.load_flow',
+        nodes: NODES,
+        ms: +loadMs.toFixed(1),
+        rest_ms: Math.round(restMs),
+        target_ms: 1000,
+        seed_ms: Math.round(seedMs),
+      }),
+    )
+
+    // Dragging a card that is on screen to a new place.
+    const { id: dragged, box: card } = await cardInView(page)
+    await run(page, START_FRAMES)
+    await page.mouse.move(card.x + card.width / 2, card.y + 20)
+    await page.mouse.down()
+    for (let i = 1; i <= 60; i++) await page.mouse.move(card.x + card.width / 2 + i * 4, card.y + 20 + i * 2)
+    await page.mouse.up()
+    const dragFrames = await run<number[]>(page, STOP_FRAMES)
+    const moved = (await page.locator(`.conv-node[data-node-id="${dragged}"]`).boundingBox())!
+    if (Math.abs(moved.x - card.x) < 100) throw new Error('the card did not move: the drag measured nothing')
+    const drag = stats(dragFrames)
+    console.log(JSON.stringify({ bench: 'graph.drag_card_frame_time', nodes: NODES, ...drag }))
+
+    const pan = stats(await panFrames(page))
+    console.log(JSON.stringify({ bench: 'graph.pan_frame_time', nodes: NODES, ...pan, target_p95_ms: 20 }))
+
+    if (n === 0) {
+      // The automatic layout, once: a flow never placed opens whole and is laid out in a worker.
+      const unplaced = generateFlow(graph, NODES, { name: `bench ${NODES} unplaced`, positioned: false })
+      await timeOpen(page, small)
+      const unplacedMs = await timeOpen(page, unplaced)
+      console.log(
+        JSON.stringify({
+          bench: 'graph.load_flow_without_positions',
+          nodes: NODES,
+          ms: +unplacedMs.toFixed(1),
+          note: 'automatic layout in a worker',
+        }),
+      )
+    }
+
+    // The VizPrompt text format: export the flow, import it into an empty data folder.
+    // Once in the data folder's file system, and once in memory (tmpfs) where the machine has one:
+    // creating 10k files costs what the file system makes it cost, and the two lines tell that
+    // apart from what our code costs.
+    const places = [{ fs: 'data folder', dir: home }]
+    if (existsSync('/dev/shm')) places.push({ fs: 'tmpfs', dir: mkdtempSync(join('/dev/shm', 'loomverse-bench-')) })
+    let perNode = 0
+    for (const place of places) {
+      const out = join(place.dir, `export-${NODES}`)
+      const e0 = performance.now()
+      await exportVizprompt(serving.core, { outDir: out, flowIds: [big.id] })
+      const exportMs = performance.now() - e0
+      const fresh = startCore({ home: join(place.dir, `fresh-${NODES}`), mode: 'browser' })
+      const i0 = performance.now()
+      const imported = await importVizprompt(fresh, out)
+      const importMs = performance.now() - i0
+      await fresh.dispose()
+      rmSync(out, { recursive: true, force: true })
+      if (place.dir !== home) rmSync(place.dir, { recursive: true, force: true })
+      if (place.fs === 'data folder') perNode = (exportMs + importMs) / imported.nodes
+      console.log(
+        JSON.stringify({
+          bench: 'graph.vizprompt_export_import',
+          fs: place.fs,
+          nodes: imported.nodes,
+          export_ms: Math.round(exportMs),
+          import_ms: Math.round(importMs),
+          total_ms: Math.round(exportMs + importMs),
+          target_total_ms: 2000,
+        }),
+      )
+    }
+    bySize.push({ nodes: NODES, open: loadMs, drag: drag.p95_ms, pan: pan.p95_ms, perNode })
+  }
+  // What the issue's bounds compare, within this run: the largest size against the smallest.
+  if (bySize.length > 1) {
+    const [a, b] = [bySize[0]!, bySize.at(-1)!]
+    console.log(
+      JSON.stringify({
+        bench: 'graph.scale',
+        nodes: [a.nodes, b.nodes],
+        open_ratio: +(b.open / a.open).toFixed(2),
+        drag_over_pan_p95: +(b.drag / b.pan).toFixed(2),
+        vizprompt_per_node_ratio: +(b.perNode / a.perNode).toFixed(2),
       }),
     )
   }

@@ -86,6 +86,19 @@ describe('opening a flow', () => {
     expect(view.flow.nodes.find((m) => m.id === later)!.position).toBeNull()
   })
 
+  it('opens around a message a link names, far from the newest turn, or around the newest when the link names none of its own', () => {
+    const { graph } = setup()
+    const flow = generateFlow(graph, BIG, { name: 'long', positioned: true })
+    const linked = flow.nodeIds[5]!
+    const view = graph.openView(flow.id, VIEW, linked)
+    expect(view.focus_id).toBe(linked)
+    const ids = new Set(view.flow.nodes.map((m) => m.id))
+    expect(ids.has(linked)).toBe(true)
+    expect(ids.has(flow.nodeIds.at(-1)!)).toBe(false)
+    expect(view.nodes.some((n) => n.id === linked)).toBe(true)
+    expect(graph.openView(flow.id, VIEW, '00000000-0000-4000-8000-000000000002').focus_id).toBe(flow.nodeIds.at(-1))
+  })
+
   it('answers the content of the cards asked for, leaving out ids that name no node, and refuses an unknown flow', () => {
     const { graph, flow, add } = setup()
     const f = flow()

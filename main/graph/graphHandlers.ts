@@ -38,7 +38,7 @@ export function graphHandlers(
       return graph.personaFlowTail(EXTERNAL_FLOW_NAME, i.persona_id)
     },
     load_flow: (i) => graph.loadFlow(i.id),
-    open_flow: (i) => graph.openView(i.id, i.view),
+    open_flow: (i) => graph.openView(i.id, i.view, i.focus_id),
     load_flow_page: (i) => graph.flowPage(i.id, i.before, i.limit),
     update_flow: (i) => {
       if (i.persona_id) personas.get(i.persona_id) // refuses an unknown persona before anything changes

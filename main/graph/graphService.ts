@@ -204,12 +204,12 @@ export class GraphService {
    * automatic layout; else the members around its newest turn, the rest read by `flowPage` and
    * other cards' content by `nodes`.
    */
-  openView(id: string, view: { width: number; height: number }): FlowView {
+  openView(id: string, view: { width: number; height: number }, at?: string): FlowView {
     const version = this.patches.versionOf(id)
     const row = this.store.flowRow(id)
     if (!row) throw new AppError('not_found', `flow ${id} not found`)
-    const { total, unplaced } = flowCounts(this.store, id)
-    const focus = newestMember(this.store, id)
+    const { total, unplaced } = flowCounts(this.store, row)
+    const focus = at && this.store.member(id, at) ? at : newestMember(this.store, id)
     // A flow mostly never placed is laid out whole by the canvas (which needs every card); a
     // placed one with a few turns since places those below their parents.
     if (total <= FLOW_OPEN_WHOLE_MAX || unplaced * 2 > total || focus === null) {

@@ -155,7 +155,7 @@ export const GET_NODES_MAX = 1000
 
 /** A flow as a window opens it: whole when small, else the part around its newest turn. */
 export const FlowView = FlowGraph.extend({
-  /** The newest turn (by time), where the window opens; null in an empty flow. */
+  /** Where the window opens: the node asked for, else the newest turn (by time); null in an empty flow. */
   focus_id: Id.nullable(),
   /**
    * True: `flow` holds every member and connection, `nodes` every node's content. False: only
@@ -325,13 +325,15 @@ export const graphMethods = {
   load_flow: { input: z.object({ id: Id }).strict(), output: FlowGraph },
   /**
    * The flow as a window opens it (FlowView). `view` is the size of the canvas in flow units at
-   * the zoom it opens at: the members within that distance of the newest turn come first.
+   * the zoom it opens at: the members within that distance of the newest turn come first, or of
+   * `focus_id` (a link to a message) when it is one of the flow's.
    */
   open_flow: {
     input: z
       .object({
         id: Id,
         view: z.object({ width: z.number().positive().max(1e6), height: z.number().positive().max(1e6) }).strict(),
+        focus_id: Id.optional(),
       })
       .strict(),
     output: FlowView,

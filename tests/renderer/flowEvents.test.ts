@@ -109,16 +109,20 @@ describe("the renderer's store kept by events", () => {
     // is read and before it is answered (the page comes after the edit's announcement and must
     // not undo it).
     const fake = fakeClient(async (method, input) => {
-      if (method !== 'load_flow_page') return structuredClone(await h.core.router.call(method, input, { transport: 'ws' }))
+      if (method !== 'load_flow_page')
+        return structuredClone(await h.core.router.call(method, input, { transport: 'ws' }))
       const editFirst = page++ % 2 === 0
       if (editFirst) randomGraphEdit(graph, next, [big.id], page)
-      const answer = structuredClone(await h.core.router.call(method, { ...(input as object), limit: 400 }, { transport: 'ws' }))
+      const answer = structuredClone(
+        await h.core.router.call(method, { ...(input as object), limit: 400 }, { transport: 'ws' }),
+      )
       if (!editFirst) {
         // An edit of a card this very page holds, as it stood when read: moved, or deleted.
         const { members } = (answer as { value: FlowPage }).value
         const target = members[Math.floor(next() * members.length)]!
         if (page % 4 === 1) graph.deleteNode({ flow_id: big.id, id: target.id, mode: 'reattach' })
-        else graph.setPositions({ flow_id: big.id, positions: [{ id: target.id, position: { x: -900, y: page * 10 } }] })
+        else
+          graph.setPositions({ flow_id: big.id, positions: [{ id: target.id, position: { x: -900, y: page * 10 } }] })
       }
       await settled()
       return answer

@@ -48,7 +48,11 @@ export async function followLink(store: AppStore, link: Link): Promise<boolean> 
     s.toast('error', i18next.t('links.noFlow'))
     return false
   }
-  if (s.flowId !== link.flowId) await s.openFlow(link.flowId)
+  // Opened around the message: a big flow's first part then holds it. Open already, a big flow
+  // still reading its rest may not hold it yet: opened again around it.
+  const held = link.nodeId === null || s.members[link.nodeId] !== undefined
+  if (s.flowId !== link.flowId || (!held && s.flowLoading !== null))
+    await s.openFlow(link.flowId, link.nodeId ?? undefined)
   s = store.getState()
   if (s.flowId !== link.flowId) return false
   if (link.nodeId) {

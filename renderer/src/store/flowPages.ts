@@ -1,10 +1,11 @@
-import type { Connection, Flow, FlowPage } from '@shared/contract'
+import { FLOW_PAGE_MAX, type Connection, type Flow, type FlowPage } from '@shared/contract'
 
 /**
- * Members read per `load_flow_page` call once a big flow's first part is shown: a page is a few
- * milliseconds to apply, so the canvas keeps panning while the rest comes in.
+ * Members read per `load_flow_page` call once a big flow's first part is shown. Each page applied
+ * rebuilds the canvas's view of the flow (its cost grows with what is held), so pages are as
+ * large as the host allows: five for 50,000 cards.
  */
-export const FLOW_PAGE_SIZE = 5000
+export const FLOW_PAGE_SIZE = FLOW_PAGE_MAX
 
 /**
  * The flow with a page of members added. A page holds every connection into its members as

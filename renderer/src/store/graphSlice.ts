@@ -65,7 +65,8 @@ export interface GraphSlice {
   focusNode(id: string): void
 
   loadFlows(): Promise<void>
-  openFlow(id: string | null): Promise<void>
+  /** Opens a flow on its newest turn, or on `at` (a link to a message) when it is one of its nodes. */
+  openFlow(id: string | null, at?: string): Promise<void>
   /** A new conversation called `placeholder` until its first prompt names it; opened at once. */
   createFlow(placeholder: string): Promise<void>
   renameFlow(id: string, name: string): Promise<boolean>
@@ -122,10 +123,10 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
   })
 
   /** The open flow as a window shows it first (whole when small), the rest read after it in pages. */
-  async function readView(flowId: string): Promise<FlowView | null> {
+  async function readView(flowId: string, at?: string): Promise<FlowView | null> {
     paging = null
     content.reset()
-    return get().invoke('open_flow', { id: flowId, view: viewAround() })
+    return get().invoke('open_flow', { id: flowId, view: viewAround(), ...(at ? { focus_id: at } : {}) })
   }
 
   async function readRest(flowId: string, view: FlowView): Promise<void> {
@@ -137,7 +138,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
     paging = mine
     let loaded = view.flow.nodes.length
     set({ flowLoading: { loaded, total: view.total } })
-    for (let before: number | null = null; ; ) {
+    for (let before: number | null = null; ;) {
       const page: FlowPage | null = await get().invoke('load_flow_page', { id: flowId, before, limit: FLOW_PAGE_SIZE })
       if (paging !== mine || get().flowId !== flowId || !get().flow) return
       if (!page) break // the error is on screen; what was read stays shown
@@ -168,7 +169,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
     if (reloading?.flowId === flowId) return
     const current = { flowId, heard: [] as FlowPatch[] }
     reloading = current
-    const graph = await readView(flowId)
+    const graph = await readView(flowId, get().selectedId ?? undefined)
     if (reloading === current) reloading = null
     if (!graph || get().flowId !== flowId) return
     // The cards as read: events may have been missed for them too.
@@ -225,7 +226,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
       if (flows) set({ flows })
     },
 
-    async openFlow(id) {
+    async openFlow(id, at) {
       if (id === null) {
         paging = null
         set({
@@ -244,7 +245,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
         })
         return
       }
-      const graph = await readView(id)
+      const graph = await readView(id, at)
       if (!graph) return
       const nodes = contentOf(graph)
       set({

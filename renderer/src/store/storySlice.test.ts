@@ -76,7 +76,10 @@ function storyClient() {
     switch (method) {
       case 'open_flow': {
         const g = graphs[input.id as string]!
-        return { ok: true, value: { ...g, focus_id: g.nodes.at(-1)?.id ?? null, complete: true, total: g.flow.nodes.length } }
+        return {
+          ok: true,
+          value: { ...g, focus_id: g.nodes.at(-1)?.id ?? null, complete: true, total: g.flow.nodes.length },
+        }
       }
       case 'story_list':
         return { ok: true, value: stories }

@@ -157,12 +157,11 @@ function Canvas({ flow }: { flow: Flow }) {
     // The selected card, cards being dragged and expanded ones (tall, and measured for Tidy) always.
     const always = [...Object.keys(dragAt), ...expandedIds, ...(selectedId ? [selectedId] : [])]
     // A flow small enough for the minimap goes to React Flow whole: the minimap draws what it has.
-    const shown =
-      !big
-        ? { ids: new Set(byId.keys()), edges: allEdges }
-        : win
-          ? index.inside(win, always)
-          : { ids: new Set(always), edges: [] }
+    const shown = !big
+      ? { ids: new Set(byId.keys()), edges: allEdges }
+      : win
+        ? index.inside(win, always)
+        : { ids: new Set(always), edges: [] }
     const nodes: ConversationFlowNode[] = []
     for (const id of shown.ids) {
       const n = byId.get(id)
