@@ -91,8 +91,8 @@ export default tseslint.config(
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
-    plugins: { 'react-hooks': reactHooks },
-    rules: { ...restrict('renderer'), ...reactHooks.configs.recommended.rules },
+    plugins: { 'react-hooks': reactHooks, loomverse: layersPlugin },
+    rules: { ...restrict('renderer'), ...reactHooks.configs.recommended.rules, 'loomverse/renderer-layers': 'error' },
   },
   { files: ['preload/**/*.ts'], rules: restrict('preload') },
   {
