@@ -1,7 +1,7 @@
 // The loomverse/layers lint rule: every import inside main/ is checked against main/layers.json,
 // in the spirit of VS Code's code-layering rule. Kernel folders import lower kernel folders;
 // a domain imports the kernel and the public modules of the domains listed for it; composition
-// roots import anything. Production code never imports test support, and only app/ imports
+// roots import the kernel, each other, and a domain's public and wiring modules. Production code never imports test support, and only app/ imports
 // Electron. Test files (*.test.ts) compose freely and are not checked.
 // The loomverse/renderer-layers rule does the same for renderer/src with renderer/src/layers.json:
 // app → features → ui/store/bridge → i18n, and no feature imports another.
@@ -35,7 +35,15 @@ export function layerViolation(from, target) {
   if (isTestSupport(target))
     return 'production code in main/ never imports test support or benchmarks; inject what a test needs'
   const unit = unitOf(target)
-  if (unit === null || unit === source || isRoot(source)) return null
+  if (unit === null || unit === source) return null
+  const module = () => relative(join(mainDir, unit), target).replace(/\.(ts|tsx|js)$/, '')
+  if (isRoot(source)) {
+    if (!domains.includes(unit)) return null
+    const offered = [...(layers.public[unit] ?? []), ...(layers.wiring[unit] ?? [])]
+    return offered.includes(module())
+      ? null
+      : `a composition root (main/${source}) reaches main/${unit} only through its public or wiring modules in main/layers.json (${offered.join(', ') || 'none'}), not ${unit}/${module()}`
+  }
   if (isRoot(unit)) return `main/${source} may not import the composition root main/${unit}`
   if (kernel.includes(source)) {
     return layers.kernel[source].includes(unit)
@@ -46,11 +54,10 @@ export function layerViolation(from, target) {
     if (kernel.includes(unit)) return null
     if (!layers.domains[source].includes(unit))
       return `main/${source} may not import the domain main/${unit} (main/layers.json lists what it may: ${layers.domains[source].join(', ') || 'only the kernel'})`
-    const module = relative(join(mainDir, unit), target).replace(/\.(ts|tsx|js)$/, '')
     const offered = layers.public[unit] ?? []
-    return offered.includes(module)
+    return offered.includes(module())
       ? null
-      : `main/${source} may reach main/${unit} only through its public modules (${offered.join(', ')}), not ${unit}/${module}`
+      : `main/${source} may reach main/${unit} only through its public modules (${offered.join(', ')}), not ${unit}/${module()}`
   }
   return `main/${source} is not in main/layers.json: add it to a floor before it imports main/${unit}`
 }

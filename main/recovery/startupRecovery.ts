@@ -4,7 +4,7 @@ import { JobQueue } from '../kernel/jobs/jobQueue'
 import { finishInterruptedReplies } from './interruptedReplies'
 import { sweepFiles } from './sweepFiles'
 import { sweepStoryTemps } from './sweepStories'
-import { removeUnfinishedImports } from './unfinishedImports'
+import { removeUnfinishedImports } from '../graph/unfinishedImports'
 
 export interface RecoveryReport {
   replies: number
