@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, relative, resolve, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { productionFiles } from './support/productionFiles'
 // @ts-expect-error a plain ES module shared with eslint.config.js
 import { layers, rendererLayers, rendererUnitOf } from '../scripts/eslintLayers.mjs'
 
@@ -16,13 +17,7 @@ function folderImports(
   unit = (file: string) => relative(mainDir, file).split(sep)[0]!,
 ): Map<string, Set<string>> {
   const edges = new Map<string, Set<string>>()
-  const walk = (dir: string): string[] =>
-    readdirSync(dir).flatMap((name) => {
-      const path = join(dir, name)
-      if (statSync(path).isDirectory()) return walk(path)
-      return /\.tsx?$/.test(name) && !name.endsWith('.test.ts') ? [path] : []
-    })
-  for (const file of walk(dir)) {
+  for (const file of productionFiles(dir)) {
     const from = unit(file)
     const targets = edges.get(from) ?? new Set<string>()
     edges.set(from, targets)

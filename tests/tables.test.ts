@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import tables from '../main/tables.json'
+import { productionFiles } from './support/productionFiles'
 
 // Each domain owns its tables (DESIGN.md): production SQL names only its own folder's tables,
 // as main/tables.json maps them. Like the import-graph test, it reads the source: every string
@@ -54,14 +55,9 @@ function foreignTables(
   return found.sort()
 }
 
-function productionFiles(): Array<{ path: string; source: string }> {
-  const walk = (dir: string): string[] =>
-    readdirSync(dir).flatMap((name) => {
-      const path = join(dir, name)
-      if (statSync(path).isDirectory()) return name === 'migrations' ? [] : walk(path)
-      return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [path] : []
-    })
-  return walk(mainDir).map((file) => ({
+/** The production files of main/ with their text; migrations make the tables, so they are left out. */
+function mainSources(): Array<{ path: string; source: string }> {
+  return productionFiles(mainDir, ['migrations']).map((file) => ({
     path: relative(mainDir, file).split(sep).join('/'),
     source: readFileSync(file, 'utf8'),
   }))
@@ -79,7 +75,7 @@ describe('the tables of main/ (main/tables.json)', () => {
   })
 
   it('finds production SQL naming only its own folder’s tables, besides the known cases being removed', () => {
-    const found = foreignTables(productionFiles(), tables.owners, memoryTables)
+    const found = foreignTables(mainSources(), tables.owners, memoryTables)
     expect(found.length).toBeGreaterThan(0) // the scan reads real files: today's known cases are there
     // A new entry is a domain reaching into another's table: go through the owner's service.
     expect(found.filter((f) => !(f in known))).toEqual([])
