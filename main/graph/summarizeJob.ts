@@ -95,7 +95,7 @@ export function parseSummary(text: string): { summary: string; tags: string[] } 
   return { summary: (summary ?? text.trim()).replace(/^\[|\]$/g, '').slice(0, 2000), tags }
 }
 
-/** The LIGHTWEIGHT_MODEL of the persona whose conversation holds the node, if any. */
+/** The lightweight model of a persona whose conversation holds the node, if any has one. */
 function personaModel(ctx: JobContext, nodeId: string): string | null {
   const personaIds = ctx.db
     .prepare(
