@@ -47,6 +47,22 @@ export const layerRules = {
   ],
 }
 
+// The main thread and the worker threads share each SQLite file. A plain (deferred)
+// transaction that reads and then writes fails with SQLITE_BUSY when the other thread
+// commits in between, and busy_timeout cannot help it: say which kind every one is.
+const transactionKind = {
+  selector: "CallExpression[arguments.length=0] > CallExpression.callee[callee.property.name='transaction']",
+  message:
+    'Call .immediate() (a write transaction: takes the write lock at BEGIN) or .deferred() (read only) on db.transaction(fn).',
+}
+// A model's whole answer is collected in one place; only the chat's reply, which streams each
+// delta on to the window, reads a chat stream's deltas itself.
+const oneStreamedTextHelper = {
+  selector: "BinaryExpression[operator='==='][right.value='delta'][left.property.name='type']",
+  message:
+    "Take a model's whole answer from llm/completeText (completeText or completeWithUsage) instead of collecting the stream's deltas again.",
+}
+
 const restrict = (key) => ({ 'no-restricted-imports': ['error', { patterns: layerRules[key] }] })
 
 export default tseslint.config(
@@ -57,17 +73,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
-      // The main thread and the worker threads share each SQLite file. A plain (deferred)
-      // transaction that reads and then writes fails with SQLITE_BUSY when the other thread
-      // commits in between, and busy_timeout cannot help it: say which kind every one is.
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[arguments.length=0] > CallExpression.callee[callee.property.name='transaction']",
-          message:
-            'Call .immediate() (a write transaction: takes the write lock at BEGIN) or .deferred() (read only) on db.transaction(fn).',
-        },
-      ],
+      'no-restricted-syntax': ['error', transactionKind],
     },
   },
   {
@@ -91,8 +97,8 @@ export default tseslint.config(
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
-    plugins: { 'react-hooks': reactHooks },
-    rules: { ...restrict('renderer'), ...reactHooks.configs.recommended.rules },
+    plugins: { 'react-hooks': reactHooks, loomverse: layersPlugin },
+    rules: { ...restrict('renderer'), ...reactHooks.configs.recommended.rules, 'loomverse/renderer-layers': 'error' },
   },
   { files: ['preload/**/*.ts'], rules: restrict('preload') },
   {
@@ -100,6 +106,11 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
     plugins: { loomverse: layersPlugin },
     rules: { ...restrict('main'), 'loomverse/layers': 'error' },
+  },
+  {
+    files: ['main/**/*.ts'],
+    ignores: ['main/llm/completeText.ts', 'main/chat/chatService.ts', '**/*.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', transactionKind, oneStreamedTextHelper] },
   },
   {
     files: ['**/*.{js,mjs}', 'e2e/**/*.ts', 'bench/**/*.ts', 'scripts/**/*'],

@@ -13,6 +13,7 @@ import { ProviderService } from './llm/providerService'
 import { LlmRegistry } from './llm/providers'
 import { PersonaService } from './persona/personaService'
 import { createMemory, type MemoryDeps } from './memory/memory'
+import { memoryHandlers } from './memory/memoryHandlers'
 import { createWorld } from './world/world'
 import { worldHandlers } from './world/worldHandlers'
 import { interopHandlers } from './interop/interopHandlers'
@@ -224,7 +225,7 @@ export function startCore(options: CoreOptions): Core {
     persona: personaHandlers(personas),
     llm: llmHandlers(llm, providers, settings),
     world: worldHandlers(world.service, worldDeps),
-    memory: memory.handlers,
+    memory: memoryHandlers(memory, shared),
     interop: interopHandlers({
       graph,
       bus,

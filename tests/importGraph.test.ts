@@ -1,29 +1,30 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, relative, resolve, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { productionFiles } from './support/productionFiles'
 // @ts-expect-error a plain ES module shared with eslint.config.js
-import { layers } from '../scripts/eslintLayers.mjs'
+import { layers, rendererLayers, rendererUnitOf } from '../scripts/eslintLayers.mjs'
 
 const mainDir = resolve(import.meta.dirname, '../main')
+const rendererDir = resolve(import.meta.dirname, '../renderer/src')
 
-/** Every production file of main/ and the folders (or top-level files) of main/ it imports. */
-function folderImports(): Map<string, Set<string>> {
+/**
+ * Every production file under `dir` and the units it imports: for main/ its folders (or
+ * top-level files), for renderer/src its folders with each feature on its own.
+ */
+function folderImports(
+  dir = mainDir,
+  unit = (file: string) => relative(mainDir, file).split(sep)[0]!,
+): Map<string, Set<string>> {
   const edges = new Map<string, Set<string>>()
-  const unit = (file: string) => relative(mainDir, file).split(sep)[0]!
-  const walk = (dir: string): string[] =>
-    readdirSync(dir).flatMap((name) => {
-      const path = join(dir, name)
-      if (statSync(path).isDirectory()) return walk(path)
-      return /\.tsx?$/.test(name) && !name.endsWith('.test.ts') ? [path] : []
-    })
-  for (const file of walk(mainDir)) {
+  for (const file of productionFiles(dir)) {
     const from = unit(file)
     const targets = edges.get(from) ?? new Set<string>()
     edges.set(from, targets)
     const source = readFileSync(file, 'utf8')
-    for (const m of source.matchAll(/(?:from|import\()\s*['"](\.[^'"]+)['"]/g)) {
+    for (const m of source.matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)) {
       const target = resolve(dirname(file), m[1]!)
-      if (!target.startsWith(mainDir + sep)) continue
+      if (!target.startsWith(dir + sep)) continue
       const to = unit(target)
       if (to !== from) targets.add(to)
     }
@@ -83,7 +84,32 @@ describe('the import graph of main/', () => {
 
   it('names every folder of main/ in a floor of main/layers.json', () => {
     const named = new Set([...Object.keys(layers.kernel), ...Object.keys(layers.domains), ...layers.roots])
-    const folders = readdirSync(mainDir).filter((f) => f !== 'layers.json' && !f.endsWith('.test.ts'))
+    const folders = readdirSync(mainDir).filter((f) => !f.endsWith('.json') && !f.endsWith('.test.ts'))
+    expect(folders.filter((f) => !named.has(f))).toEqual([])
+  })
+})
+
+describe('the import graph of renderer/src', () => {
+  const rendererImports = () => folderImports(rendererDir, rendererUnitOf)
+
+  it('has no cycle between its folders and features', () => {
+    const edges = rendererImports()
+    expect(edges.size).toBeGreaterThan(10)
+    expect(cycles(edges)).toEqual([])
+  })
+
+  it('has no import from one feature into another', () => {
+    const crossing = [...rendererImports()].flatMap(([from, targets]) =>
+      from.startsWith('features/')
+        ? [...targets].filter((to) => to.startsWith('features/')).map((to) => `${from} → ${to}`)
+        : [],
+    )
+    expect(crossing).toEqual([])
+  })
+
+  it('names every folder of renderer/src in renderer/src/layers.json', () => {
+    const named = new Set([...Object.keys(rendererLayers.floors), ...rendererLayers.entry])
+    const folders = readdirSync(rendererDir).filter((f) => f !== 'layers.json' && !f.endsWith('.test.ts'))
     expect(folders.filter((f) => !named.has(f))).toEqual([])
   })
 })

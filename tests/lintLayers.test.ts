@@ -7,7 +7,11 @@ const eslint = new ESLint({ cwd: process.cwd() })
 async function importErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath })
   return result!.messages
-    .filter((m) => ['no-restricted-imports', 'no-restricted-globals', 'loomverse/layers'].includes(m.ruleId ?? ''))
+    .filter((m) =>
+      ['no-restricted-imports', 'no-restricted-globals', 'loomverse/layers', 'loomverse/renderer-layers'].includes(
+        m.ruleId ?? '',
+      ),
+    )
     .map((m) => m.message)
 }
 
@@ -86,9 +90,19 @@ describe('layer rules', () => {
       expect(await imports('main/chat/x.ts', '../kernel/events')).toEqual([])
     })
 
-    it('lets composition roots import everything but test support, and only app/ import Electron', async () => {
-      expect(await imports('main/core.ts', './graph/graphStore')).toEqual([])
+    it('lets composition roots import a domain only through its public and wiring modules, and only app/ import Electron', async () => {
+      // A root once opened the graph's store itself to remove unfinished imports (recovery/unfinishedImports.ts).
+      expect(await imports('main/recovery/x.ts', '../graph/graphStore')).toEqual([
+        expect.stringMatching(
+          /a composition root \(main\/recovery\) reaches main\/graph only through .* not graph\/graphStore/,
+        ),
+      ])
+      expect(await imports('main/core.ts', './memory/store')).toHaveLength(1)
+      expect(await imports('main/core.ts', './graph/graphService')).toEqual([])
+      expect(await imports('main/core.ts', './memory/memoryHandlers')).toEqual([])
       expect(await imports('main/workers/x.ts', '../world/worldJobs')).toEqual([])
+      expect(await imports('main/core.ts', './kernel/events')).toEqual([])
+      expect(await imports('main/cli.ts', './host/wsHost')).toEqual([])
       expect(await imports('main/core.ts', '../tests/support/fakeLlm')).toEqual([
         expect.stringMatching(/never imports test support/),
       ])
@@ -99,6 +113,47 @@ describe('layer rules', () => {
     it('refuses a folder no floor names (unknown = disallowed)', async () => {
       expect(await imports('main/newthing/x.ts', '../graph/graphService')).toEqual([
         expect.stringMatching(/main\/newthing is not in main\/layers.json/),
+      ])
+    })
+  })
+
+  describe('the floors of renderer/src (renderer/src/layers.json)', () => {
+    const imports = (file: string, spec: string) =>
+      importErrors(file, `import * as m from '${spec}'\nexport const x = m\n`)
+
+    it('keeps each feature out of every other feature', async () => {
+      // The import that tied the canvas's cards to the scene feature before SpeakerName moved to ui/.
+      expect(await imports('renderer/src/features/graph/ConversationNode.tsx', '../scene/SpeakerName')).toEqual([
+        expect.stringMatching(/a feature imports no other feature \(features\/graph → features\/scene\)/),
+      ])
+      expect(await imports('renderer/src/features/graph/x.tsx', './layout')).toEqual([])
+      expect(await imports('renderer/src/features/graph/x.tsx', '../../ui/SpeakerName')).toEqual([])
+      expect(await imports('renderer/src/features/graph/x.tsx', '../../store/commands')).toEqual([])
+    })
+
+    it('lets only app/ and the entry reach up to features, and nothing reach app/', async () => {
+      expect(await imports('renderer/src/features/graph/x.tsx', '../../app/commands')).toEqual([
+        expect.stringMatching(/features\/graph may import only store, ui, i18n .* not app/),
+      ])
+      expect(await imports('renderer/src/store/x.ts', '../features/transcript/activePath')).toEqual([
+        expect.stringMatching(/store may import only bridge, i18n .* not features\/transcript/),
+      ])
+      expect(await imports('renderer/src/ui/x.tsx', '../features/graph/layout')).toHaveLength(1)
+      expect(await imports('renderer/src/i18n/x.ts', '../store')).toHaveLength(1)
+      expect(await imports('renderer/src/ui/x.tsx', '../main')).toEqual([
+        expect.stringMatching(/may not import the entry/),
+      ])
+      expect(await imports('renderer/src/app/x.tsx', '../features/graph/GraphCanvas')).toEqual([])
+      expect(await imports('renderer/src/main.tsx', './app/App')).toEqual([])
+    })
+
+    it('keeps test support out of production code, and refuses a folder no floor names', async () => {
+      expect(await imports('renderer/src/store/x.ts', '../../../tests/renderer/support/fakeClient')).toEqual([
+        expect.stringMatching(/never imports test support/),
+      ])
+      expect(await imports('renderer/src/store/x.test.ts', '../../../tests/renderer/support/fakeClient')).toEqual([])
+      expect(await imports('renderer/src/widgets/x.tsx', '../store')).toEqual([
+        expect.stringMatching(/renderer\/src\/widgets is not in renderer\/src\/layers.json/),
       ])
     })
   })

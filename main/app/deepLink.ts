@@ -1,5 +1,5 @@
 // Links into the desktop app: `loomverse://open#flow=<id>&node=<id>`, the same `#flow=…&node=…`
-// the renderer keeps in its address (renderer/src/app/links.ts), behind a scheme the OS hands
+// the renderer keeps in its address (renderer/src/store/links.ts), behind a scheme the OS hands
 // to the app. "Copy link" in the app gives one; opening it (from a note, a chat, a browser)
 // brings the app forward at that conversation and message.
 

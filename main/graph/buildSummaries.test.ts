@@ -46,6 +46,21 @@ describe('build summaries (seed §7.2) in the job worker', () => {
     expect(await h.call('build_summaries', { flow_id: flow.id })).toMatchObject({ queued: 0 })
   })
 
+  it('summarises with the lightweight model of the persona whose conversation holds the node', async () => {
+    const h = await start({ jobWorker: sourceWorker() })
+    const persona = await h.call<{ id: string }>('create_persona', {
+      name: 'Aoi',
+      lightweight_model: 'openai:aoi-light',
+    })
+    const flow = await h.call<Flow>('create_flow', { name: 'trip', persona_id: persona.id })
+    await h.call<Node>('create_node', { flow_id: flow.id, prompt: '紅葉の時期は？', response: '11月下旬です。' })
+    h.fake.script({ provider: 'openai', model: 'aoi-light', reply: '要約: 紅葉の時期を尋ねた。\nタグ: 紅葉' })
+    const finished = h.next('job_progress', (p) => p.state === 'done')
+    await h.call('build_summaries', { flow_id: flow.id })
+    expect((await finished) as JobProgress).toMatchObject({ done: 1, total: 1 })
+    expect(h.fake.requests.at(-1)!.model).toBe('aoi-light')
+  })
+
   it('dead-letters a job the provider refuses for good, and shows the failure in progress', async () => {
     const h = await start({ jobWorker: sourceWorker(), openaiKey: 'sk-wrong' })
     const flow = await h.call<Flow>('create_flow', { name: 'x' })

@@ -95,15 +95,19 @@ export function parseSummary(text: string): { summary: string; tags: string[] } 
   return { summary: (summary ?? text.trim()).replace(/^\[|\]$/g, '').slice(0, 2000), tags }
 }
 
-/** The LIGHTWEIGHT_MODEL of the persona whose conversation holds the node, if any. */
+/** The lightweight model of a persona whose conversation holds the node, if any has one. */
 function personaModel(ctx: JobContext, nodeId: string): string | null {
-  const row = ctx.db
+  const personaIds = ctx.db
     .prepare(
-      `SELECT a.LIGHTWEIGHT_MODEL AS model FROM flow_nodes m JOIN flows f ON f.id = m.flow_id JOIN ai a ON a.AIID = f.persona_id
-       WHERE m.node_id = ? AND a.LIGHTWEIGHT_MODEL IS NOT NULL LIMIT 1`,
+      'SELECT DISTINCT f.persona_id FROM flow_nodes m JOIN flows f ON f.id = m.flow_id WHERE m.node_id = ? AND f.persona_id IS NOT NULL',
     )
-    .get(nodeId) as { model: string } | undefined
-  return row?.model ?? null
+    .pluck()
+    .all(nodeId) as string[]
+  for (const id of personaIds) {
+    const model = ctx.persona(id)?.lightweight_model
+    if (model) return model
+  }
+  return null
 }
 
 /** The summarisation defaults chosen in the settings (read here: the worker has no settings service). */

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 
+/** writeFileAtomic's temp files: `.tmp-<uuid>`, left behind only by a crash mid-write (start-up sweeps them). */
+export const TEMP_FILE = /^\.tmp-[0-9a-f-]{36}$/
+
 /**
  * Writes the whole file or nothing: a temp file beside it, flushed to disk, then renamed
  * over the target (atomic on one file system). A crash leaves the old file or the new one,

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { MemoryPack, MemoryStatus, MemoryUnitDetail, memoryMethods, Parsed, Persona } from '@shared/contract'
+import type { MemoryPack, MemoryStatus, MemoryUnitDetail, Parsed, Persona } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import { uiLanguage } from '../kernel/language'
 import { whenFree } from '../kernel/afterFirstText'
@@ -9,7 +9,7 @@ import type { GraphService, PathMembers } from '../graph/graphService'
 import type { HomePaths } from '../kernel/home'
 import type { EventBus } from '../kernel/events'
 import type { QueueSettings } from '../kernel/jobs/protocol'
-import { callerNamesAnyPath, type CallContext, type HandlerModule } from '../kernel/router'
+import { callerNamesAnyPath, type CallContext } from '../kernel/router'
 import type { JobService, WorkerEntry } from '../kernel/jobs/jobService'
 import { JobQueue } from '../kernel/jobs/jobQueue'
 import type { RestartPolicy } from '../kernel/jobs/workerSupervisor'
@@ -22,7 +22,7 @@ import { chooseImportPath } from '../kernel/importFile'
 import { inUserWords, refuseOtherKind } from '../kernel/importGuess'
 import { readChatLog } from './chatLogFile'
 import { importRowsInSteps } from './importer'
-import { listJobs, retryJobs } from './jobList'
+import { retryJobs } from './jobList'
 import { MemoryJobPlanner } from './jobPlanner'
 import { memoryControl, setDailyBudget, setPaused } from './memoryBreaker'
 import { ENTITY_JOBS } from './memoryJobs'
@@ -37,7 +37,7 @@ import { isSentenceModel } from './sentenceModel'
 import { ExternalMessages } from './externalMessages'
 import { entityGraph, listUnits, memoryStatus, packsForNode, spendStatus, unitDetail } from './memoryQueries'
 import { prunePacks } from './packHistory'
-import { reachOf, unitReach } from './reach'
+import { reachOf } from './reach'
 import { buildPack, choosePack, type PathMembership } from './scheduler'
 import { nowSeconds, REPLY_BY, type MemoryStore, type Payload } from './store'
 import { MemoryWorkerHost } from './workerHost'
@@ -97,7 +97,6 @@ export interface ChatMemory {
 }
 
 export interface Memory {
-  handlers: HandlerModule<typeof memoryMethods>
   chat: ChatMemory | null
   /** The service itself, for the CLI and tests. */
   service: MemoryService
@@ -120,51 +119,7 @@ export function createMemory(deps: MemoryDeps): Memory {
   })
   // Like memory jobs' leases: only a process alone on the home may take over what a dead one left.
   if (deps.releaseLeases) external.resume(s.openMemories())
-  const handlers: Memory['handlers'] = {
-    memory_notify: (i) => external.receive({ ...i, type: 'notification' }),
-    memory_meta_request: (i) =>
-      external.receive({ ...i, persona_id: i.persona_id ?? i.memory_id, type: 'meta_request' }),
-    memory_pack: (i) => s.pack(i),
-    memory_import: (i, ctx) => s.importFile(i, ctx),
-    memory_list_units: (i) => s.listUnits(i),
-    memory_get_unit: (i) => s.detail(i.persona_id, i.unit_id),
-    memory_add_unit: (i) => s.addUnit(i),
-    memory_edit_unit: (i) => s.editUnit(i),
-    memory_pin_unit: (i) => s.setMeta(i.persona_id, i.unit_id, { pin: i.pin }, i.pin ? 'pinned' : 'unpinned'),
-    memory_archive_unit: (i) =>
-      s.setMeta(
-        i.persona_id,
-        i.unit_id,
-        { state: i.archived ? UnitState.ARCHIVED : UnitState.VALIDATED },
-        i.archived ? 'archived' : 'unarchived',
-      ),
-    memory_set_sensitivity: (i) =>
-      s.setMeta(
-        i.persona_id,
-        i.unit_id,
-        { sensitivity: sensitivityValue(i.sensitivity) },
-        `sensitivity ${i.sensitivity}`,
-      ),
-    memory_set_global: (i) =>
-      s.setMeta(
-        i.persona_id,
-        i.unit_id,
-        { is_global: i.global },
-        i.global ? 'promoted to global' : 'made branch-local',
-      ),
-    memory_delete_unit: (i) => s.deleteUnit(i.persona_id, i.unit_id),
-    memory_unit_reach: (i) => unitReach(deps.graph, deps.personas.get(i.persona_id), s.store(i.persona_id), i.unit_id),
-    memory_list_entities: (i) => s.entities(i.persona_id, i.query),
-    memory_packs_for_node: (i) => s.packsForNode(i.persona_id, i.node_id),
-    memory_status: (i) => s.status(i.persona_id),
-    memory_set_paused: (i) => s.setPaused(i.persona_id, i.paused, i.retry_failed ?? false),
-    memory_set_budget: (i) => s.setBudget(i.persona_id, i.daily_tokens),
-    memory_reindex: (i) => s.reindex(i.persona_id),
-    memory_list_jobs: (i) => ({ jobs: listJobs(s.store(i.persona_id).db, i.status, i.limit) }),
-    memory_retry_jobs: (i) => s.retryJobs(i.persona_id, i.job_ids),
-  }
   return {
-    handlers,
     chat: service,
     service,
     external,

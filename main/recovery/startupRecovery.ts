@@ -2,9 +2,9 @@ import type { Db } from '../db/open'
 import type { HomePaths } from '../kernel/home'
 import { JobQueue } from '../kernel/jobs/jobQueue'
 import { finishInterruptedReplies } from './interruptedReplies'
-import { sweepFiles } from './sweepFiles'
+import { sweepFiles } from '../world/sweepFiles'
 import { sweepStoryTemps } from './sweepStories'
-import { removeUnfinishedImports } from './unfinishedImports'
+import { removeUnfinishedImports } from '../graph/unfinishedImports'
 
 export interface RecoveryReport {
   replies: number

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { HomePaths } from '../kernel/home'
 import { exists } from '../world/files/moveFile'
 import { checkFolderInsideHome } from '../world/files/safePaths'
-import { TEMP_FILE } from './sweepFiles'
+import { TEMP_FILE } from '../kernel/atomicWrite'
 
 /** Folders below a project walked for temp files: the seed's layout is three deep; a user's may be deeper. */
 const MAX_DEPTH = 8

@@ -55,10 +55,7 @@ function storyOf(ctx: LlmJobContext, p: z.output<typeof Common>) {
   const story = store.get(p.story_id)
   if (!story) return null
   const files = new ScenarioFiles(join(p.home, 'scenarios', story.name))
-  const lightweight = ctx.db
-    .prepare('SELECT LIGHTWEIGHT_MODEL FROM ai WHERE AIID = ?')
-    .pluck()
-    .get(story.persona_id) as string | null | undefined
+  const lightweight = ctx.persona(story.persona_id)?.lightweight_model
   const model = (purpose: 'summary' | 'character_update') =>
     resolveModel('lightweight', files.settings().models[purpose] ?? lightweight, ctx.env)
   return { store, story, files, model }

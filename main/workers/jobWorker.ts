@@ -9,6 +9,8 @@ import type { FromWorker, ToWorker, WorkerInit } from '../kernel/jobs/protocol'
 import { claimedMessage, finishedMessage, runWorkerLoop } from '../kernel/jobs/workerLoop'
 import type { LlmJobContext, LlmJobHandler } from '../llm/jobContext'
 import { LlmRegistry, providersFromEnv, type ProviderConfig } from '../llm/providers'
+import { EventBus } from '../kernel/events'
+import { PersonaService } from '../persona/personaService'
 import { storyJobHandlers } from '../story/storyJobs'
 import { worldJobHandlers } from '../world/worldJobs'
 
@@ -29,9 +31,12 @@ const dbPath = init.dbPath!
 
 const { db } = openDatabase(dbPath, { migrations: appMigrations, label: 'loomverse.db' })
 const llm = new LlmRegistry(init.config ? new Map(init.config.map((p) => [p.id, p])) : providersFromEnv(process.env))
+// Jobs only read personas; a bus of its own, which no window hears, keeps the service whole.
+const personas = new PersonaService(db, new EventBus())
 const runner = new JobRunner<LlmJobContext>(new JobQueue(db, init.queue), handlers, (_, signal) => ({
   db,
   llm,
+  persona: (id) => personas.find(id),
   env: process.env,
   signal,
   nodesChanged: (ids) => send({ type: 'nodes_changed', node_ids: ids }),

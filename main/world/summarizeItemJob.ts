@@ -54,19 +54,19 @@ export async function summarizeItem(raw: unknown, ctx: JobContext): Promise<void
   if (!item || !item.file_path || item.type === 'object') return
   if (p.version !== null && store.latestVersion(item.id) !== p.version) return
   const files = new ItemFiles(p.home)
-  const persona = personaModels(ctx, p.persona_id)
+  const persona = ctx.persona(p.persona_id)
 
   let content: ContentPart[]
   let ref
   if (item.type === 'picture') {
-    ref = resolveModel('lightweight_vision', persona?.LIGHTWEIGHT_VISION_MODEL, ctx.env)
+    ref = resolveModel('lightweight_vision', persona?.lightweight_vision_model, ctx.env)
     const mime = typeof item.state.mime_type === 'string' ? item.state.mime_type : 'image/png'
     content = [
       { type: 'text', text: prompts[p.language].picture },
       { type: 'image', mime, data_base64: files.readBytes(item.file_path).toString('base64') },
     ]
   } else {
-    ref = resolveModel('lightweight', persona?.LIGHTWEIGHT_MODEL, ctx.env)
+    ref = resolveModel('lightweight', persona?.lightweight_model, ctx.env)
     const text = files.readText(item.file_path).slice(0, DOCUMENT_PROMPT_CHARS)
     content = [{ type: 'text', text: `${prompts[p.language].document}\n\n${text}` }]
   }
@@ -95,15 +95,4 @@ export async function summarizeItem(raw: unknown, ctx: JobContext): Promise<void
 export function clampSummary(text: string): string {
   const chars = [...text.trim().replace(/^(要約|summary)\s*[:：]\s*/i, '')]
   return chars.length <= SUMMARY_MAX ? chars.join('') : chars.slice(0, SUMMARY_MAX - 1).join('') + '…'
-}
-
-function personaModels(
-  ctx: JobContext,
-  personaId: string | null,
-): { LIGHTWEIGHT_MODEL: string | null; LIGHTWEIGHT_VISION_MODEL: string | null } | null {
-  if (!personaId) return null
-  return (
-    (ctx.db.prepare('SELECT LIGHTWEIGHT_MODEL, LIGHTWEIGHT_VISION_MODEL FROM ai WHERE AIID = ?').get(personaId) as
-      { LIGHTWEIGHT_MODEL: string | null; LIGHTWEIGHT_VISION_MODEL: string | null } | undefined) ?? null
-  )
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { createAppStore, type AppStore } from '../../renderer/src/store'
-import { fakeClient, memoryStorage, type FakeClient } from '../../renderer/src/store/fakeClient'
+import { fakeClient, memoryStorage, type FakeClient } from './support/fakeClient'
 import { pathTo } from '../../renderer/src/store/graphSlice'
 import { FLOW_OPEN_WHOLE_MAX, type FlowPage } from '@shared/contract'
 import { generateFlow } from '../../bench/graphFixture'

@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3'
 /**
  * flow_imports: flows an import is still writing. A large import commits in slices so the app
  * keeps answering; until its last slice a flow is listed here, left out of the flow list, and
- * removed at start-up if the app stopped before it was finished (recovery/unfinishedImports.ts).
+ * removed at start-up if the app stopped before it was finished (graph/unfinishedImports.ts).
  */
 export function migrate(db: Database): void {
   db.exec(`

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { useAppStore } from '../store'
-import { commands, isTyping } from './commands'
+import { commands, isTyping } from '../store/commands'
 
 export function useShortcuts(): void {
   const store = useAppStore()

@@ -1,7 +1,7 @@
 import i18next from 'i18next'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import type { MemoryJob, MemoryUnit, MemoryUnitState } from '@shared/contract'
-import { fakeClient } from './fakeClient'
+import { fakeClient } from '../../../tests/renderer/support/fakeClient'
 import { en } from '../i18n/en'
 import { createAppStore } from './index'
 import { MEMORY_PAGE } from './memorySlice'

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Flow, FlowGraph, Node, Story } from '@shared/contract'
-import { fakeClient, memoryStorage } from './fakeClient'
+import { fakeClient, memoryStorage } from '../../../tests/renderer/support/fakeClient'
 import { createAppStore } from './index'
 
 const ids = {

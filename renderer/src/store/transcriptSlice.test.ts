@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Flow, Story } from '@shared/contract'
-import { fakeClient } from './fakeClient'
+import { fakeClient } from '../../../tests/renderer/support/fakeClient'
 import { createAppStore } from './index'
 
 /** A flow from "a>b" edges; nodes arrive in the order listed. */

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand'
-import { flowShape, newestLeafBelow, resolveLeaf } from '../features/transcript/activePath'
+import { flowShape, newestLeafBelow, resolveLeaf } from './activePath'
 import type { App, AppStore } from './index'
 
 /** What the conversation area shows: the transcript, the graph, or both side by side. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { WorkerStatus } from '@shared/contract'
-import { fakeClient } from './fakeClient'
+import { fakeClient } from '../../../tests/renderer/support/fakeClient'
 import { createAppStore } from './index'
 
 const paused: WorkerStatus = { worker: 'jobs', state: 'paused', reason: 'EMFILE: too many open files', restarts: 4 }

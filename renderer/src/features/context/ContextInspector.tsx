@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
 import type { ContextPart, ContextPreview } from '@shared/contract'
 import { useApp } from '../../store'
-import { NodeImages } from '../graph/NodeImages'
-import { OfferedTools } from '../tools/OfferedTools'
+import { NodeImages } from '../../ui/NodeImages'
+import { OfferedTools } from './OfferedTools'
 
 const DEBOUNCE_MS = 300
 

@@ -1,7 +1,7 @@
 import { useReactFlow } from '@xyflow/react'
 import { LayoutGrid, Redo2, Sparkles, Undo2 } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
-import { command } from '../../app/commands'
+import { command } from '../../store/commands'
 import { useApp, useAppStore } from '../../store'
 import { NODE_HEIGHT, layoutInWorker } from './layout'
 

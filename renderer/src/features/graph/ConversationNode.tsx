@@ -3,11 +3,11 @@ import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
 import { useNodeContent } from '../../store/useNodeContent'
-import { NodeToolCalls } from '../world/NodeToolCalls'
+import { NodeToolCalls } from '../../ui/NodeToolCalls'
 import { MarkdownText } from '../../ui/MarkdownText'
 import { llmErrorText } from '@shared/llmErrorText'
-import { NodeImages } from './NodeImages'
-import { SpeakerName } from '../scene/SpeakerName'
+import { NodeImages } from '../../ui/NodeImages'
+import { SpeakerName } from '../../ui/SpeakerName'
 
 export type ConversationFlowNode = FlowNode<Record<string, never>, 'conversation'>
 

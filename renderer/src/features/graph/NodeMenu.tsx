@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useShallow } from 'zustand/react/shallow'
-import { nodeCommandLabel, nodeCommands } from '../../app/commands'
+import { nodeCommandLabel, nodeCommands } from '../../store/commands'
 import { useApp, useAppStore } from '../../store'
 
 export interface NodeMenuState {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Flow } from '@shared/contract'
-import { NODE_HEIGHT, NODE_WIDTH, layeredLayout, layoutSpacing, placeChild } from './layout'
+import { NODE_HEIGHT, NODE_WIDTH, layeredLayout, layoutSpacing } from './layout'
 
 describe('layered layout', () => {
   it('puts each node below its deepest parent and keeps the main line straight', () => {
@@ -40,22 +39,5 @@ describe('layered layout', () => {
     const edges = nodes.slice(1).map((to, i) => ({ from: nodes[i]!, to }))
     const laid = layeredLayout({ nodes, edges })
     expect(laid['n49999']!.y).toBeGreaterThan(laid['n0']!.y + 49_998 * NODE_HEIGHT)
-  })
-})
-
-describe('placing a new child', () => {
-  const flow = (connections: Array<[string, string]>) =>
-    ({ connections: connections.map(([from, to]) => ({ from, to })) }) as Flow
-
-  it('goes below its parent, right of siblings already there', () => {
-    const positions = { p: { x: 0, y: 0 }, s: { x: 0, y: NODE_HEIGHT + 70 } }
-    const at = placeChild(flow([['p', 's']]), positions, ['p'])
-    expect(at.y).toBe(positions.s.y)
-    expect(at.x).toBeGreaterThanOrEqual(NODE_WIDTH)
-  })
-
-  it('starts a new root to the right of everything', () => {
-    const at = placeChild(flow([]), { a: { x: 500, y: 0 } }, [])
-    expect(at).toEqual({ x: 500 + NODE_WIDTH + 80, y: 0 })
   })
 })

@@ -1,12 +1,11 @@
-import type { Flow, Position } from '@shared/contract'
+import type { Position } from '@shared/contract'
+import { GAP_X, GAP_Y, NODE_HEIGHT, NODE_WIDTH } from '../../store/placement'
 
-/** Card size used for layout; the card itself may be a little shorter when collapsed. */
-export const NODE_WIDTH = 320
-export const NODE_HEIGHT = 190
+// The card's size lives with where new cards are placed (the store places them); the canvas reads it here.
+export { NODE_HEIGHT, NODE_WIDTH }
+
 /** Fitting the view leaves the bottom strip to the zoom controls and the minimap, so no card sits under them. */
 export const FIT_PADDING = { top: '24px', right: '24px', bottom: '132px', left: '24px' } as const
-const GAP_X = 40
-const GAP_Y = 70
 
 export interface LayoutRequest {
   nodes: string[]
@@ -39,31 +38,6 @@ export function layoutInWorker(request: LayoutRequest): Promise<LayoutResult> {
     }
     worker.postMessage(request)
   })
-}
-
-/**
- * Where a new child goes without a full layout: below its parent, right of the siblings
- * already there. Cheap, so sending never waits for dagre.
- */
-export function placeChild(flow: Flow, positions: Record<string, Position>, parentIds: readonly string[]): Position {
-  const parents = parentIds.map((id) => positions[id]).filter((p): p is Position => p !== undefined)
-  if (parents.length === 0) {
-    const roots = Object.values(positions)
-    const right = roots.length > 0 ? Math.max(...roots.map((p) => p.x)) + NODE_WIDTH + GAP_X * 2 : 0
-    return { x: right, y: 0 }
-  }
-  const x = Math.min(...parents.map((p) => p.x))
-  const y = Math.max(...parents.map((p) => p.y)) + NODE_HEIGHT + GAP_Y
-  const siblings = flow.connections.filter((c) => parentIds.includes(c.from)).map((c) => positions[c.to])
-  const taken = siblings.filter((p): p is Position => p !== undefined && Math.abs(p.y - y) < NODE_HEIGHT)
-  const freeX = taken.length > 0 ? Math.max(x, ...taken.map((p) => p.x + NODE_WIDTH + GAP_X)) : x
-  return { x: freeX, y }
-}
-
-/** Where a new sibling of a node goes (a retry, an edited prompt): as a child of the same parents. */
-export function placeSibling(flow: Flow, positions: Record<string, Position>, nodeId: string): Position {
-  const parents = flow.connections.filter((c) => c.to === nodeId).map((c) => c.from)
-  return placeChild(flow, positions, parents)
 }
 
 export const layoutSpacing = { GAP_X, GAP_Y }

@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react'
 import { FLOW_OPEN_WHOLE_MAX, type Flow, type Position } from '@shared/contract'
 import { useApp, useAppStore } from '../../store'
-import { layoutInWorker, placeChild } from './layout'
+import { placeChild } from '../../store/placement'
+import { layoutInWorker } from './layout'
 
 /**
  * Turns of a big placed flow written without a place (by the local API, a script) are put below

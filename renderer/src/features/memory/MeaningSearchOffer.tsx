@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { SENTENCE_MODEL } from '@shared/contract'
 import { useApp } from '../../store'
-import { defaultEmbeddingModel } from '../personas/MemorySearchField'
+import { defaultEmbeddingModel } from '../../ui/MemorySearchField'
 
 const DISMISSED = 'loomverse.meaningOffer.dismissed.'
 

@@ -8,7 +8,7 @@ import { MemorySpend } from './MemorySpend'
 import { UnitDetail } from './UnitDetail'
 import { UnitList } from './UnitList'
 import { WhyRemembered } from './WhyRemembered'
-import { PersonaOptions } from '../personas/PersonaOptions'
+import { PersonaOptions } from '../../ui/PersonaOptions'
 
 /** The persona's memory: units, versions, evidence, entities, why something was remembered, and its jobs. */
 export function MemoryInspector() {

@@ -1,12 +1,12 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ChevronRight, MessageSquare, Search, UserRound, Wrench } from 'lucide-react'
-import { commands } from '../../app/commands'
-import { useShell, type PaletteMode } from '../../app/shell'
+import { commands } from '../../store/commands'
+import { useShell, type PaletteMode } from '../../store/shell'
 import { useApp, useAppStore } from '../../store'
 import { enterModalLayer, trapTab } from '../../ui/Dialog'
 import { fuzzyFilter } from '../../ui/fuzzy'
-import { keyLabel } from './keys'
+import { keyLabel } from '../../ui/keys'
 import './palette.css'
 
 interface Entry {

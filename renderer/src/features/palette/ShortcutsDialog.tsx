@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next'
-import { commands } from '../../app/commands'
-import { useShell } from '../../app/shell'
+import { commands } from '../../store/commands'
+import { useShell } from '../../store/shell'
 import { Button } from '../../ui/Button'
 import { Dialog } from '../../ui/Dialog'
-import { keyLabel } from './keys'
+import { keyLabel } from '../../ui/keys'
 
 /** Keys that belong to a place rather than to a command (the composer, the canvas, lists). */
 const placeKeys = [

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { BookMarked, FileArchive, FileDown, IdCard } from 'lucide-react'
 import type { Persona } from '@shared/contract'
@@ -8,11 +8,9 @@ import { Dialog } from '../../ui/Dialog'
 import { downloadFile } from '../../ui/download'
 import { Field } from '../../ui/Field'
 import { Menu } from '../../ui/Menu'
-import { PrivateMemorySwitch } from '../memory/PrivateMemorySwitch'
-import { McpAccess } from '../tools/McpAccess'
-import { defaultEmbeddingModel, MemorySearchField } from './MemorySearchField'
+import { PrivateMemorySwitch } from '../../ui/PrivateMemorySwitch'
+import { defaultEmbeddingModel, MemorySearchField } from '../../ui/MemorySearchField'
 import { PersonaPicture } from './PersonaPicture'
-import { AuthorsNoteForm } from '../lorebooks/AuthorsNoteForm'
 import { DeleteInTwoSteps } from '../../ui/DeleteInTwoSteps'
 
 type Draft = Pick<
@@ -63,8 +61,18 @@ function modelOptions(refs: string[]): ComboOption[] {
   })
 }
 
-/** Create, edit and delete personas: who they are, what they promised, which models play each role. */
-export function PersonasDialog({ onClose }: { onClose: () => void }) {
+/**
+ * Create, edit and delete personas: who they are, what they promised, which models play each role.
+ * `settingsOf` shows what other features keep per persona (its author's note, its tools) under the
+ * form of a saved persona: the app fills it, so this feature imports no other.
+ */
+export function PersonasDialog({
+  onClose,
+  settingsOf,
+}: {
+  onClose: () => void
+  settingsOf?: (persona: Persona) => ReactNode
+}) {
   const { t } = useTranslation()
   const personas = useApp((s) => s.personas)
   const invoke = useApp((s) => s.invoke)
@@ -99,6 +107,7 @@ export function PersonasDialog({ onClose }: { onClose: () => void }) {
           persona={current ?? null}
           onSaved={(id) => setSelected(id)}
           onDeleted={() => setSelected(personas.find((p) => p.id !== selected)?.id ?? 'new')}
+          settings={current && settingsOf?.(current)}
         />
       </div>
       <div className="dialog-actions">
@@ -115,12 +124,14 @@ function PersonaForm({
   models,
   onSaved,
   onDeleted,
+  settings,
 }: {
   persona: Persona | null
   /** `provider:model` refs every configured provider lists, for the role pickers. */
   models: string[]
   onSaved: (id: string) => void
   onDeleted: () => void
+  settings?: ReactNode
 }) {
   const { t, i18n } = useTranslation()
   const rememberPersona = useApp((s) => s.rememberPersona)
@@ -225,8 +236,7 @@ function PersonaForm({
         checked={draft.memory_private}
         onChange={(memory_private) => setDraft((d) => ({ ...d, memory_private }))}
       />
-      {persona && <AuthorsNoteForm kind="persona" targetId={persona.id} />}
-      {persona && <McpAccess personaId={persona.id} />}
+      {settings}
       <div className="dialog-actions">
         {persona && (
           <Menu

@@ -4,7 +4,7 @@ import { useApp, useAppStore } from '../../store'
 import { sceneSpeaker } from '../../store/sceneSpeaker'
 import { Button } from '../../ui/Button'
 import { PersonaAvatar } from '../../ui/PersonaAvatar'
-import { placeChild } from '../graph/layout'
+import { placeChild } from '../../store/placement'
 import './scene.css'
 
 /**

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
-import { PromptBox } from '../graph/PromptBox'
+import { PromptBox } from '../../ui/PromptBox'
 
 /**
  * The player's turn in a story's own conversation, in the composer's place under the story's

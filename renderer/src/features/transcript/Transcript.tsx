@@ -3,7 +3,7 @@ import { ArrowDown } from 'lucide-react'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp, useAppStore } from '../../store'
-import { flowShape, readingPath } from './activePath'
+import { flowShape, readingPath } from '../../store/activePath'
 import { TranscriptTurn } from './TranscriptTurn'
 import './transcript.css'
 

@@ -14,16 +14,16 @@ import {
 import { memo, useEffect, useState, type MouseEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { llmErrorText } from '@shared/llmErrorText'
-import { nodeCommand } from '../../app/commands'
+import { nodeCommand } from '../../store/commands'
 import { useApp, useAppStore } from '../../store'
 import { useNodeContent } from '../../store/useNodeContent'
 import { Button, IconButton } from '../../ui/Button'
 import { MarkdownText } from '../../ui/MarkdownText'
-import { NodeImages } from '../graph/NodeImages'
-import { NodeToolCalls } from '../world/NodeToolCalls'
+import { NodeImages } from '../../ui/NodeImages'
+import { NodeToolCalls } from '../../ui/NodeToolCalls'
 import { McpToolCalls } from './McpToolCalls'
-import { SpeakerName } from '../scene/SpeakerName'
-import { RetryAs } from '../scene/RetryAs'
+import { SpeakerName } from '../../ui/SpeakerName'
+import { RetryAs } from './RetryAs'
 
 /** Past this many characters a message shows its beginning and offers the rest in place. */
 export const LONG_MESSAGE_CHARS = 20_000

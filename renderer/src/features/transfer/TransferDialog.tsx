@@ -4,7 +4,7 @@ import type { Out } from '@shared/contract'
 import { useApp } from '../../store'
 import { Dialog } from '../../ui/Dialog'
 import { uploadToImports } from './upload'
-import { PersonaOptions } from '../personas/PersonaOptions'
+import { PersonaOptions } from '../../ui/PersonaOptions'
 
 type Entry = Out<'imports_list'>[number]
 type Kind = Entry['kind']

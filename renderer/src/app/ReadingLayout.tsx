@@ -1,13 +1,13 @@
 import { Columns2, MessageSquareText, Network } from 'lucide-react'
 import { useRef, type KeyboardEvent, type PointerEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useApp } from '../../store'
-import { MAX_SPLIT, MIN_SPLIT, type ReadingLayout as Layout } from '../../store/transcriptSlice'
-import { Composer } from '../graph/Composer'
-import { GraphCanvas } from '../graph/GraphCanvas'
-import { Transcript } from './Transcript'
-import { SceneButton } from '../scene/SceneButton'
-import './transcript.css'
+import { useApp } from '../store'
+import { MAX_SPLIT, MIN_SPLIT, type ReadingLayout as Layout } from '../store/transcriptSlice'
+import { Composer } from './Composer'
+import { GraphCanvas } from '../features/graph/GraphCanvas'
+import { Transcript } from '../features/transcript/Transcript'
+import { SceneButton } from '../features/scene/SceneButton'
+import '../features/transcript/transcript.css'
 
 const views: Array<{ layout: Layout; label: string; Icon: typeof Network }> = [
   { layout: 'transcript', label: 'transcript.viewTranscript', Icon: MessageSquareText },

@@ -1,6 +1,6 @@
 import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useApp } from '../../store'
+import { useApp } from '../store'
 
 /** The tools a reply called and what they answered, shown on its node card. */
 export const NodeToolCalls = memo(function NodeToolCalls({ nodeId }: { nodeId: string }) {

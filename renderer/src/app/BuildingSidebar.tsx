@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
-import { useApp } from '../../store'
-import { BuildingList } from '../world/BuildingList'
-import { ItemList } from '../world/ItemList'
+import { useApp } from '../store'
+import { BuildingList } from '../features/world/BuildingList'
+import { ItemList } from '../features/world/ItemList'
 
 /** The world beside the graph: buildings, who is where, and what the user's building holds. */
 export function BuildingSidebar() {

@@ -1,7 +1,7 @@
 import { memo, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Node } from '@shared/contract'
-import { useApp } from '../../store'
+import { useApp } from '../store'
 
 type Pictures = NonNullable<Node['metadata']['images']>
 

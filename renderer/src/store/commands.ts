@@ -1,7 +1,7 @@
 import i18next from 'i18next'
-import { placeSibling } from '../features/graph/layout'
+import { placeSibling } from './placement'
 import { linkUrl } from './links'
-import type { App } from '../store'
+import type { App } from '.'
 import { useShell } from './shell'
 
 /**

@@ -2,7 +2,7 @@ import { UsersRound } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { useApp, useAppStore } from '../../store'
 import { Menu } from '../../ui/Menu'
-import { placeSibling } from '../graph/layout'
+import { placeSibling } from '../../store/placement'
 
 /** In a group scene, beside Retry: the same turn answered again by another member (an alternative of its own). */
 export function RetryAs({ nodeId }: { nodeId: string }) {

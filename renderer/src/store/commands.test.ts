@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Flow, FlowPatch, Node } from '@shared/contract'
-import { fakeClient } from '../store/fakeClient'
-import { createAppStore, type App, type AppStore } from '../store'
+import { fakeClient } from '../../../tests/renderer/support/fakeClient'
+import { createAppStore, type App, type AppStore } from '.'
 import { command, nodeCommand, nodeCommandLabel, nodeCommands } from './commands'
 
 function node(id: string, prompt: string, response: string): Node {

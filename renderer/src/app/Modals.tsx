@@ -1,23 +1,24 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useApp, useAppStore } from '../../store'
-import type { Modal } from '../../store/modalSlice'
-import { placeSibling } from '../graph/layout'
-import { PrivateMemorySwitch } from '../memory/PrivateMemorySwitch'
-import { LorebooksDialog } from '../lorebooks/LorebooksDialog'
-import { PersonasDialog } from '../personas/PersonasDialog'
-import { SceneDialog } from '../scene/SceneDialog'
-import { ProgramsDialog } from '../programs/ProgramsDialog'
-import { ToolsDialog } from '../tools/ToolsDialog'
-import { McpPromptDialog } from '../tools/McpPromptDialog'
-import { McpResourcesDialog } from '../tools/McpResourcesDialog'
-import { McpAccess } from '../tools/McpAccess'
-import { BackupDialog } from '../backup/BackupDialog'
-import { OnboardingDialog } from '../providers/OnboardingDialog'
-import { ProvidersDialog } from '../providers/ProvidersDialog'
-import { StoryPickerDialog } from '../story/StoryPickerDialog'
-import { TransferDialog } from '../transfer/TransferDialog'
-import { Dialog } from '../../ui/Dialog'
+import { useApp, useAppStore } from '../store'
+import type { Modal } from '../store/modalSlice'
+import { placeSibling } from '../store/placement'
+import { PrivateMemorySwitch } from '../ui/PrivateMemorySwitch'
+import { AuthorsNoteForm } from '../features/lorebooks/AuthorsNoteForm'
+import { LorebooksDialog } from '../features/lorebooks/LorebooksDialog'
+import { PersonasDialog } from '../features/personas/PersonasDialog'
+import { SceneDialog } from '../features/scene/SceneDialog'
+import { ProgramsDialog } from '../features/programs/ProgramsDialog'
+import { ToolsDialog } from '../features/tools/ToolsDialog'
+import { McpPromptDialog } from '../features/tools/McpPromptDialog'
+import { McpResourcesDialog } from '../features/tools/McpResourcesDialog'
+import { McpAccess } from '../features/tools/McpAccess'
+import { BackupDialog } from '../features/backup/BackupDialog'
+import { OnboardingDialog } from '../features/providers/OnboardingDialog'
+import { ProvidersDialog } from '../features/providers/ProvidersDialog'
+import { StoryPickerDialog } from '../features/story/StoryPickerDialog'
+import { TransferDialog } from '../features/transfer/TransferDialog'
+import { Dialog } from '../ui/Dialog'
 
 export function Modals() {
   const modal = useApp((s) => s.modal)
@@ -31,7 +32,17 @@ export function Modals() {
     case 'flow_settings':
       return <FlowSettings modal={modal} onClose={close} />
     case 'personas':
-      return <PersonasDialog onClose={close} />
+      return (
+        <PersonasDialog
+          onClose={close}
+          settingsOf={(persona) => (
+            <>
+              <AuthorsNoteForm kind="persona" targetId={persona.id} />
+              <McpAccess personaId={persona.id} />
+            </>
+          )}
+        />
+      )
     case 'providers':
       return <ProvidersDialog onClose={close} />
     case 'onboarding':

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { FlowGraph, FlowSummary, Node } from '@shared/contract'
-import { fakeClient } from '../store/fakeClient'
-import { createAppStore } from '../store'
+import { fakeClient } from '../../../tests/renderer/support/fakeClient'
+import { createAppStore } from '.'
 import { followLink, linkHash, linkUrl, parseLink } from './links'
 
 const F = '00000000-0000-4000-8000-00000000000f'

@@ -1,4 +1,4 @@
-import './memorySpan.css'
+import './privateMemorySwitch.css'
 
 /**
  * "Remembers only itself": the switch the conversation settings and the persona form share.

@@ -15,12 +15,12 @@ import {
   Settings as SettingsIcon,
   Waypoints,
 } from 'lucide-react'
-import { useShell } from '../../app/shell'
-import { useApp } from '../../store'
-import { Button, IconButton } from '../../ui/Button'
-import { Menu } from '../../ui/Menu'
-import { keyLabel } from '../palette/keys'
-import { SettingsPanel } from '../settings/SettingsPanel'
+import { useShell } from '../store/shell'
+import { useApp } from '../store'
+import { Button, IconButton } from '../ui/Button'
+import { Menu } from '../ui/Menu'
+import { keyLabel } from '../ui/keys'
+import { SettingsPanel } from '../features/settings/SettingsPanel'
 import { PersonaPicker } from './PersonaPicker'
 import './header.css'
 

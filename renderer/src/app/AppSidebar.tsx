@@ -1,9 +1,9 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Building2, MessagesSquare } from 'lucide-react'
-import { Tabs } from '../../ui/Tabs'
-import { ConversationList } from '../conversations/ConversationList'
-import { ItemModal } from '../world/ItemModal'
+import { Tabs } from '../ui/Tabs'
+import { ConversationList } from '../features/conversations/ConversationList'
+import { ItemModal } from '../features/world/ItemModal'
 import { BuildingSidebar } from './BuildingSidebar'
 
 type Tab = 'conversations' | 'world'

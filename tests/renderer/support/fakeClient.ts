@@ -1,5 +1,5 @@
 import type { Result } from '@shared/errors'
-import type { Client } from '../bridge'
+import type { Client } from '../../../renderer/src/bridge'
 
 export interface FakeClient {
   client: Client

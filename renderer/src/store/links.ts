@@ -1,5 +1,5 @@
 import i18next from 'i18next'
-import type { AppStore } from '../store'
+import type { AppStore } from '.'
 
 // Links to a conversation and a message in it: `#flow=<id>&node=<id>` after the page's address,
 // in browser mode and inside the desktop app alike. The hash follows what is open (replaced, not

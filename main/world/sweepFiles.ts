@@ -2,12 +2,11 @@ import { lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Db } from '../db/open'
 import type { HomePaths } from '../kernel/home'
-import { ITEM_FILE_NAME, timeStamp } from '../world/files/itemFileName'
-import { exists, moveFile } from '../world/files/moveFile'
-import { checkFolderInsideHome } from '../world/files/safePaths'
+import { TEMP_FILE } from '../kernel/atomicWrite'
+import { ITEM_FILE_NAME, timeStamp } from './files/itemFileName'
+import { exists, moveFile } from './files/moveFile'
+import { checkFolderInsideHome } from './files/safePaths'
 
-/** writeFileAtomic's temp files: `.tmp-<uuid>`, left behind only by a crash mid-write. */
-export const TEMP_FILE = /^\.tmp-[0-9a-f-]{36}$/
 const ITEM_FOLDERS = ['image', 'documents'] as const
 
 export interface SweepResult {

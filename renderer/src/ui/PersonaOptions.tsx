@@ -1,4 +1,4 @@
-import { useApp } from '../../store'
+import { useApp } from '../store'
 
 /** Every persona as an option of a select, by name: the pickers of the header, memory and imports share it. */
 export function PersonaOptions() {

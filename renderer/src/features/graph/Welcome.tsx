@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { Check, MessageSquarePlus, MessagesSquare, Sparkles, UserRound, UserRoundPlus } from 'lucide-react'
-import { useShell } from '../../app/shell'
+import { useShell } from '../../store/shell'
 import { useApp } from '../../store'
 import { Button } from '../../ui/Button'
 import { EmptyState } from '../../ui/EmptyState'

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next'
 import { UsersRound } from 'lucide-react'
-import { useApp } from '../../store'
-import { IconButton } from '../../ui/Button'
-import { PersonaOptions } from '../personas/PersonaOptions'
+import { useApp } from '../store'
+import { IconButton } from '../ui/Button'
+import { PersonaOptions } from '../ui/PersonaOptions'
 
 /** Who speaks in the open conversation; also the way into managing personas. */
 export function PersonaPicker() {

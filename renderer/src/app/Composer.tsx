@@ -1,14 +1,14 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useApp, useAppStore } from '../../store'
-import { withResources } from '../../store/mcpSlice'
-import { StoryComposer } from '../story/StoryComposer'
-import { AttachedResources } from '../tools/AttachedResources'
-import { AttachedImages } from '../world/AttachedImages'
-import { SpeakerPicker } from '../scene/SpeakerPicker'
-import { placeChild } from './layout'
-import { PromptBox } from './PromptBox'
-import { useBudgetCheck } from './useBudgetCheck'
+import { useApp, useAppStore } from '../store'
+import { withResources } from '../store/mcpSlice'
+import { StoryComposer } from '../features/story/StoryComposer'
+import { AttachedResources } from '../features/tools/AttachedResources'
+import { AttachedImages } from '../features/world/AttachedImages'
+import { SpeakerPicker } from '../features/scene/SpeakerPicker'
+import { placeChild } from '../store/placement'
+import { PromptBox } from '../ui/PromptBox'
+import { useBudgetCheck } from '../features/graph/useBudgetCheck'
 
 /**
  * The prompt box under the transcript and the graph. It continues from the selected node (or

@@ -1,8 +1,8 @@
 import { ScanSearch, SendHorizontal } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useApp } from '../../store'
-import { Button } from '../../ui/Button'
+import { useApp } from '../store'
+import { Button } from './Button'
 
 interface Props {
   label: string

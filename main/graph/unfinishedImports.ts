@@ -1,5 +1,5 @@
 import type { Db } from '../db/open'
-import { GraphStore } from '../graph/graphStore'
+import { GraphStore } from './graphStore'
 
 /**
  * Flows an import was still writing when the app stopped (listed in flow_imports until their

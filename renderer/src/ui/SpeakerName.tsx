@@ -1,6 +1,6 @@
-import { useApp } from '../../store'
-import { PersonaAvatar } from '../../ui/PersonaAvatar'
-import './scene.css'
+import { useApp } from '../store'
+import { PersonaAvatar } from './PersonaAvatar'
+import './speakerName.css'
 
 /**
  * Who spoke a reply, with the persona's avatar: shown in a group scene, and wherever a reply was

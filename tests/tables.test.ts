@@ -1,0 +1,100 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative, resolve, sep } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import tables from '../main/tables.json'
+import { productionFiles } from './support/productionFiles'
+
+// Each domain owns its tables (DESIGN.md): production SQL names only its own folder's tables,
+// as main/tables.json maps them. Like the import-graph test, it reads the source: every string
+// literal of a production file of main/ (migrations aside), each table after FROM, JOIN, INTO,
+// UPDATE or TABLE. SQL keywords are written in capitals here, so prose ("update the item") is
+// not taken for SQL.
+
+const mainDir = resolve(import.meta.dirname, '../main')
+
+/** The tables each migration folder makes. */
+function tablesMadeBy(folder: string): Set<string> {
+  const dir = join(mainDir, folder)
+  const made = new Set<string>()
+  for (const name of readdirSync(dir)) {
+    const source = readFileSync(join(dir, name), 'utf8')
+    for (const m of source.matchAll(/CREATE (?:VIRTUAL )?TABLE (?:IF NOT EXISTS )?([a-z_][a-z0-9_]*)/gi))
+      made.add(m[1]!)
+  }
+  return made
+}
+
+/** Every table a source names in its SQL strings. */
+function tablesNamed(source: string): string[] {
+  const named = new Set<string>()
+  for (const literal of source.matchAll(/`[^`]*`|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g))
+    for (const m of literal[0].matchAll(/\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+([a-z_][a-z0-9_]*)/g)) named.add(m[1]!)
+  return [...named]
+}
+
+type Owners = Record<string, string>
+
+/**
+ * Every `folder/file.ts → table` where a file names a table its folder does not own. The tables
+ * of a persona's memory database (`memoryTables`) are memory's, its own `jobs` among them.
+ */
+function foreignTables(
+  files: Array<{ path: string; source: string }>,
+  owners: Owners,
+  memoryTables: ReadonlySet<string>,
+): string[] {
+  const found: string[] = []
+  for (const { path, source } of files) {
+    const unit = path.split('/')[0]!
+    for (const table of tablesNamed(source)) {
+      if (unit === 'memory' && memoryTables.has(table)) continue
+      const owner = owners[table] ?? (memoryTables.has(table) ? 'memory' : undefined)
+      if (owner !== undefined && owner !== unit) found.push(`${path} → ${table} (${owner}'s)`)
+    }
+  }
+  return found.sort()
+}
+
+/** The production files of main/ with their text; migrations make the tables, so they are left out. */
+function mainSources(): Array<{ path: string; source: string }> {
+  return productionFiles(mainDir, ['migrations']).map((file) => ({
+    path: relative(mainDir, file).split(sep).join('/'),
+    source: readFileSync(file, 'utf8'),
+  }))
+}
+
+const { $comment: _, ...known } = tables.known as Record<string, string>
+
+describe('the tables of main/ (main/tables.json)', () => {
+  const memoryTables = tablesMadeBy('memory/migrations')
+
+  it('gives every table of the app database an owner that is a folder of main/', () => {
+    const folders = new Set(readdirSync(mainDir))
+    expect([...tablesMadeBy('db/migrations')].filter((t) => !(t in tables.owners))).toEqual([])
+    expect(Object.values(tables.owners).filter((owner) => !folders.has(owner))).toEqual([])
+  })
+
+  it('finds production SQL naming only its own folder’s tables, besides the known cases being removed', () => {
+    const found = foreignTables(mainSources(), tables.owners, memoryTables)
+    expect(found.length).toBeGreaterThan(0) // the scan reads real files: today's known cases are there
+    // A new entry is a domain reaching into another's table: go through the owner's service.
+    expect(found.filter((f) => !(f in known))).toEqual([])
+    // A known case that no longer happens leaves the list, so it only shrinks.
+    expect(Object.keys(known).filter((k) => !found.includes(k))).toEqual([])
+  })
+
+  it('fails on SQL naming another domain’s table (the check can fail)', () => {
+    const files = [
+      { path: 'world/x.ts', source: "db.prepare('UPDATE ai SET current_building = ? WHERE id = ?')" },
+      { path: 'story/x.ts', source: 'db.prepare(`SELECT s.id FROM stories s JOIN nodes n ON n.id = s.node_id`)' },
+      { path: 'memory/x.ts', source: "db.prepare('SELECT id FROM jobs WHERE status = ?')" },
+      { path: 'host/x.ts', source: "db.prepare('SELECT COUNT(*) FROM units')" },
+      { path: 'graph/x.ts', source: "throw new Error('could not update item 3 from the list')" },
+    ]
+    expect(foreignTables(files, tables.owners, memoryTables)).toEqual([
+      "host/x.ts → units (memory's)",
+      "story/x.ts → nodes (graph's)",
+      "world/x.ts → ai (persona's)",
+    ])
+  })
+})
