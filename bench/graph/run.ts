@@ -12,6 +12,8 @@ import { START_FRAMES, STOP_FRAMES, chromiumArgs, executablePath, run, stats } f
 
 /** Flow sizes, measured one after another in this run (`BENCH_NODES=10000,50000`): their ratios are the figures to compare. */
 const SIZES = (process.env.BENCH_NODES ?? '10000').split(',').map(Number)
+/** Opens per size; the median is the figure. */
+const OPENS = 5
 
 /** Opens a flow by its link (as a pasted link or the conversation list does) and resolves with the ms until its node cards are painted. */
 const OPEN_FLOW = `async ([id, nodeId]) => {
@@ -93,8 +95,14 @@ try {
     const t0 = performance.now()
     const big = generateFlow(graph, NODES, { name: `bench ${NODES}`, positioned: true })
     const seedMs = performance.now() - t0
-    await timeOpen(page, small)
-    const loadMs = await timeOpen(page, big)
+    // Opened several times (from another flow each time, which also stops the reading of the
+    // rest): a figure of a few hundred ms on a busy machine is mostly noise once.
+    const opens: number[] = []
+    for (let i = 0; i < OPENS; i++) {
+      await timeOpen(page, small)
+      opens.push(await timeOpen(page, big))
+    }
+    const loadMs = opens.sort((a, b) => a - b)[Math.floor(OPENS / 2)]!
     // Dragging and panning are measured on the flow whole, once its rest has come in.
     const restMs = await timeWhole(page)
     console.log(
@@ -102,6 +110,7 @@ try {
         bench: 'graph.load_flow',
         nodes: NODES,
         ms: +loadMs.toFixed(1),
+        opens_ms: opens.map((o) => Math.round(o)),
         rest_ms: Math.round(restMs),
         target_ms: 1000,
         seed_ms: Math.round(seedMs),

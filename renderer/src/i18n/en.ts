@@ -49,7 +49,7 @@ export const en = {
     undo: 'Undo',
   },
   canvas: {
-    reading: 'Reading the rest of this conversation… {{loaded}} of {{total}} turns',
+    reading: 'Reading turns… {{loaded}} of {{total}}',
     dropHere: 'Drop a picture to attach it to your next message',
     nodeLabel: 'Turn #{{index}}',
     edgeLabel: 'From #{{from}} to #{{to}}',

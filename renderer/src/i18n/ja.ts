@@ -51,7 +51,7 @@ export const ja: Messages = {
     undo: '元に戻す',
   },
   canvas: {
-    reading: 'この会話の残りを読み込んでいます… {{loaded}} / {{total}} ターン',
+    reading: 'ターンを読み込み中… {{loaded}} / {{total}}',
     dropHere: '画像をドロップすると次のメッセージに添付されます',
     nodeLabel: 'ターン #{{index}}',
     edgeLabel: '#{{from}} から #{{to}} へ',

@@ -56,17 +56,22 @@ export function Transcript() {
     directDomUpdates: true,
   })
 
-  // Following the newest reply: on while the reader is at the end, off once they scroll up.
-  // Growth (a new turn, a streaming reply, a row measured) fires no scroll event, so it keeps
-  // the view at the end; only the reader's own scrolling (or a jump to a turn) changes it.
+  // Following the newest reply: on once the reader is at the end, off once they scroll up.
+  // Growth (a new turn, a streaming reply, a row measured, a big flow's earlier turns coming in
+  // above) keeps the view at the end: it may fire a scroll event before the view is put back at
+  // the end, and only a move up is the reader's own (or a jump to a turn, which says so).
   const following = useRef(true)
   const rowsRef = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const el = scrollRef.current
     const rows = rowsRef.current
     if (!el || !rows) return
+    let lastTop = el.scrollTop
     const onScroll = () => {
-      following.current = el.scrollHeight - el.scrollTop - el.clientHeight <= FOLLOW_PX
+      const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight <= FOLLOW_PX
+      if (atEnd) following.current = true
+      else if (el.scrollTop < lastTop) following.current = false
+      lastTop = el.scrollTop
       setAtEnd(following.current)
     }
     const stick = () => {
