@@ -310,6 +310,9 @@ export const en = {
       detach: 'Remove {{name}}',
       cut: 'Attached, with a note: {{note}}',
     },
+    slash: {
+      keys: '↑ ↓ to choose · Enter to use · Esc to close',
+    },
     prompts: {
       open: 'Use a prompt from an MCP server…',
       title: 'Prompts from MCP servers',

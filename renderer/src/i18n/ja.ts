@@ -310,6 +310,9 @@ export const ja: Messages = {
       detach: '{{name}} を外す',
       cut: '添付しました（注記: {{note}}）',
     },
+    slash: {
+      keys: '↑ ↓ で選ぶ・Enter で使う・Esc で閉じる',
+    },
     prompts: {
       open: 'MCP サーバーのプロンプトを使う…',
       title: 'MCP サーバーのプロンプト',
