@@ -6,12 +6,12 @@ import { expect, test } from './fixtures'
 import type { AppPage } from './pages/app.page'
 import { words } from './pages/words'
 
-/** The reference everything server, listed in mcp.json, run once confirmed in Settings → Tools (browser mode). */
-async function runEverything(page: Page, app: AppPage): Promise<void> {
+/** A server listed in mcp.json, run once confirmed in Settings → Tools (browser mode). */
+async function runServer(page: Page, app: AppPage, name = 'everything'): Promise<void> {
   await app.settingsButton('Settings').click()
   await page.getByRole('button', { name: 'Tools (MCP servers)…' }).click()
   const tools = page.getByRole('dialog', { name: 'Tools (MCP servers)' })
-  const row = tools.getByTestId('mcp-server').filter({ hasText: 'everything' })
+  const row = tools.getByTestId('mcp-server').filter({ hasText: name })
   await row.getByRole('button', { name: 'Run…' }).click()
   await expect(row.getByTestId('mcp-status')).toHaveText('Connected')
   await tools.getByRole('button', { name: 'Close', exact: true }).last().click()
@@ -33,7 +33,7 @@ test('attaches an MCP resource to a message and runs an MCP prompt from the pale
   await app.open()
   await graph.newFlow()
 
-  await runEverything(page, app)
+  await runServer(page, app)
 
   await page.getByRole('button', { name: 'Attach from an MCP server…' }).click()
   const resources = page.getByRole('dialog', { name: 'Attach a resource from an MCP server' })
@@ -77,7 +77,7 @@ test('lists the MCP prompts when / starts the message box: filtered as you type,
   await box.fill('/')
   await expect(list).toBeHidden()
 
-  await runEverything(page, app)
+  await runServer(page, app)
   await box.fill('')
   await box.pressSequentially('/')
   const options = list.getByRole('option')
@@ -122,4 +122,41 @@ test('lists the MCP prompts when / starts the message box: filtered as you type,
   const jaList = page.getByRole('listbox', { name: words('ja').mcp.prompts.title })
   await expect(jaList.getByRole('option').first()).toHaveAttribute('aria-selected', 'true')
   await page.screenshot({ path: testInfo.outputPath('slash-dark-ja.png') })
+})
+
+test('attaches binary MCP resources as files: a picture as a picture, a PDF named with type and size, one too big refused with its size', async ({
+  app,
+  page,
+  graph,
+  llm,
+  server,
+}, testInfo) => {
+  writeFileSync(join(server.home, 'mcp.json'), JSON.stringify({ mcpServers: { unruly: testServers.unruly } }))
+  await app.open()
+  await graph.newFlow()
+  await runServer(page, app, 'unruly')
+  const attach = async (name: string) => {
+    await page.getByRole('button', { name: 'Attach from an MCP server…' }).click()
+    await page
+      .getByRole('dialog', { name: 'Attach a resource from an MCP server' })
+      .getByRole('button', { name: `Attach ${name}` })
+      .click()
+  }
+
+  await attach('dot.png')
+  await expect(page.getByRole('list', { name: 'Images attached to your next message' }).getByRole('img')).toHaveCount(1)
+  await attach('report.pdf')
+  await expect(page.getByTestId('attached-resource')).toHaveText(/report\.pdf\s*\(application\/pdf, 3\.0 KB\)/)
+  await attach('big.bin')
+  await expect(page.getByRole('alert').filter({ hasText: 'big.bin' })).toContainText('16.0 MiB')
+  await page.keyboard.press('Escape')
+  await page.screenshot({ path: testInfo.outputPath('binary-attached.png') })
+
+  llm.script({ provider: 'openai', times: 1, reply: 'I see a dot and a report.' })
+  await page.getByLabel('Prompt', { exact: true }).fill('What are these?')
+  await page.keyboard.press('Control+Enter')
+  await expect(page.getByTestId('transcript-response')).toHaveText('I see a dot and a report.')
+  const sent = JSON.stringify(llm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body)
+  expect(sent).toContain('data:image/png;base64,iVBORw0KGgo')
+  expect(sent).toContain('[unruly://report.pdf: application/pdf, 3,009 bytes of binary, not included]')
 })

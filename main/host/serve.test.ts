@@ -104,8 +104,8 @@ describe('loopback host: the memory server for agents', () => {
     const dir = home()
     serving = await serve({ home: join(dir, 'data'), port: 0, staticDir: null })
     const tools = async (s: Serving) => {
-      const { token } = (await s.core.router.call('api_token_create', { name: 'agent' }, { transport: 'internal' }))
-        .value as { token: string }
+      const made = await s.core.router.call('api_token_create', { name: 'agent' }, { transport: 'internal' })
+      const { token } = (made as { value: { token: string } }).value
       const client = new Client({ name: 'probe', version: '1' })
       const url = new URL(`http://127.0.0.1:${s.host.port}/api/mcp`)
       await client.connect(

@@ -301,13 +301,15 @@ export const en = {
     resources: {
       open: 'Attach from an MCP server…',
       title: 'Attach a resource from an MCP server',
-      hint: 'A resource goes out with your next message, like an attached file (its text, after what you type).',
+      hint: 'A resource goes out with your next message, like an attached file: its text after what you type, its pictures as pictures.',
       loading: 'Loading…',
       none: 'The running MCP servers offer no resources.',
       attach: 'Attach',
       attachOne: 'Attach {{name}}',
       attached: 'Attached resources',
       detach: 'Remove {{name}}',
+      file: '({{mime}}, {{size}})',
+      fileHint: '{{uri}}: binary; the model is told its name, type and size, not its contents',
       cut: 'Attached, with a note: {{note}}',
     },
     slash: {

@@ -1,6 +1,7 @@
 // An MCP server (the official SDK, over stdio) that misbehaves on request, for the client's
 // tests: it crashes mid-call, floods stderr, answers 50 MB, or never answers; and it tells
-// whether it was given an environment variable (without showing its value).
+// whether it was given an environment variable (without showing its value). Its resources are
+// binary: a picture, a PDF, text sent as a blob, and one too big to read whole.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod'
@@ -41,6 +42,18 @@ server.registerTool(
     )
   },
 )
+// Resources whose parts are binary, as a file server or a screenshot tool offers them.
+const DOT_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
+const blob = (name, mimeType, bytes) =>
+  server.registerResource(name, `unruly://${name}`, { mimeType }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType, blob: bytes().toString('base64') }],
+  }))
+blob('dot.png', 'image/png', () => Buffer.from(DOT_PNG, 'base64'))
+blob('report.pdf', 'application/pdf', () => Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(3000, 1)]))
+blob('notes.txt', 'text/plain', () => Buffer.from('Notes: buy milk'))
+// 12 MiB: over what a stdio answer is read whole (10 MiB), under the attachment limit.
+blob('big.bin', 'application/octet-stream', () => Buffer.alloc(12 * 1024 * 1024, 7))
+
 server.registerTool('hang', { description: 'Never answers', inputSchema: {} }, () => new Promise(() => {}))
 
 await server.connect(new StdioServerTransport())
