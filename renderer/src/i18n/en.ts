@@ -281,9 +281,9 @@ export const en = {
       'Personas can use tools from MCP servers: programs on this computer or addresses on the web. They are kept in mcp.json in the data folder, in the same format as Claude Desktop, Cursor and LM Studio. Every call asks you first.',
     fileError: 'mcp.json could not be read and is kept as it is until you fix it: {{error}}',
     secretsKeychain:
-      'The values of "env" and "headers" (keys, tokens) are kept in the system keychain, never in mcp.json, backups or exports; the file holds ${secret:…} in their place. Leave one as it is to keep its value, or type a new value.',
+      'The values of "env" and "headers" (keys, tokens), and a key in "args" after a flag such as --api-key or in a URL\'s password, are kept in the system keychain, never in mcp.json, backups or exports; the file holds ${secret:…} in their place. Leave one as it is to keep its value, or type a new value.',
     secretsPlain:
-      'Browser mode has no keychain: the values of "env" and "headers" are kept unencrypted in mcp-secrets.json in the data folder (readable by you only, left out of backups), never in mcp.json; the file holds ${secret:…} in their place.',
+      'Browser mode has no keychain: the values of "env" and "headers", and a key in "args" (after a flag such as --api-key, a URL\'s password), are kept unencrypted in mcp-secrets.json in the data folder (readable by you only, left out of backups), never in mcp.json; the file holds ${secret:…} in their place.',
     none: 'No MCP servers yet.',
     listLabel: 'MCP servers',
     status: {

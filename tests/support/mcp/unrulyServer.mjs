@@ -54,6 +54,21 @@ blob('notes.txt', 'text/plain', () => Buffer.from('Notes: buy milk'))
 // 12 MiB: over what a stdio answer is read whole (10 MiB), under the attachment limit.
 blob('big.bin', 'application/octet-stream', () => Buffer.alloc(12 * 1024 * 1024, 7))
 
+server.registerTool(
+  'argv',
+  {
+    description:
+      'Says how it was started: each argument after its script, a long one by length and last four characters',
+    inputSchema: {},
+  },
+  async () =>
+    text(
+      process.argv
+        .slice(2)
+        .map((a) => (a.length > 12 ? `${a.length} characters ending ${a.slice(-4)}` : a))
+        .join(' | '),
+    ),
+)
 server.registerTool('hang', { description: 'Never answers', inputSchema: {} }, () => new Promise(() => {}))
 
 await server.connect(new StdioServerTransport())
