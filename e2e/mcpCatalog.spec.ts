@@ -4,7 +4,15 @@ import { testServers } from '../tests/support/mcp/testServers'
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
 import type { AppPage } from './pages/app.page'
+import type { GraphPage } from './pages/graph.page'
 import { words } from './pages/words'
+
+/** A new conversation, with one of the test servers listed in mcp.json as a user's file would list it. */
+async function openWithServer(app: AppPage, graph: GraphPage, home: string, name: keyof typeof testServers) {
+  writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { [name]: testServers[name] } }))
+  await app.open()
+  await graph.newFlow()
+}
 
 /** A server listed in mcp.json, run once confirmed in Settings → Tools (browser mode). */
 async function runServer(page: Page, app: AppPage, name = 'everything'): Promise<void> {
@@ -28,11 +36,7 @@ test('attaches an MCP resource to a message and runs an MCP prompt from the pale
   llm,
   server,
 }, testInfo) => {
-  // The server as a user's mcp.json (copied from another app) would list it.
-  writeFileSync(join(server.home, 'mcp.json'), JSON.stringify({ mcpServers: { everything: testServers.everything } }))
-  await app.open()
-  await graph.newFlow()
-
+  await openWithServer(app, graph, server.home, 'everything')
   await runServer(page, app)
 
   await page.getByRole('button', { name: 'Attach from an MCP server…' }).click()
@@ -67,9 +71,7 @@ test('lists the MCP prompts when / starts the message box: filtered as you type,
   graph,
   server,
 }, testInfo) => {
-  writeFileSync(join(server.home, 'mcp.json'), JSON.stringify({ mcpServers: { everything: testServers.everything } }))
-  await app.open()
-  await graph.newFlow()
+  await openWithServer(app, graph, server.home, 'everything')
   const box = page.getByLabel('Prompt', { exact: true })
   const list = page.getByRole('listbox', { name: 'Prompts from MCP servers' })
 
@@ -131,9 +133,7 @@ test('attaches binary MCP resources as files: a picture as a picture, a PDF name
   llm,
   server,
 }, testInfo) => {
-  writeFileSync(join(server.home, 'mcp.json'), JSON.stringify({ mcpServers: { unruly: testServers.unruly } }))
-  await app.open()
-  await graph.newFlow()
+  await openWithServer(app, graph, server.home, 'unruly')
   await runServer(page, app, 'unruly')
   const attach = async (name: string) => {
     await page.getByRole('button', { name: 'Attach from an MCP server…' }).click()

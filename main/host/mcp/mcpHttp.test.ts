@@ -4,9 +4,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { apiCall, type ApiAnswer } from '../../../tests/support/apiClient'
+import { UI_TOKEN, useApiHost } from '../../../tests/support/apiHost'
 import { useLlmCore, type LlmHarness } from '../../../tests/support/llmCore'
-import { resultText as text, seedMemory } from '../../../tests/support/mcpMemorySeed'
-import { startHost, type Host } from '../wsHost'
+import { expectMikasMemory, resultText as text, seedMemory } from '../../../tests/support/mcpMemorySeed'
 import { mcpCallLog } from './callLog'
 import { memoryOverHttp } from './mcpHttp'
 
@@ -15,30 +15,17 @@ import { memoryOverHttp } from './mcpHttp'
 // HTTP client the way an agent configured with a URL would.
 
 const start = useLlmCore({ memoryWorker: null })
-const hosts: Host[] = []
+const startApiHost = useApiHost()
 const clients: Client[] = []
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close()
-  for (const h of hosts.splice(0)) await h.close()
 })
 
-const UI_TOKEN = 'ui-launch-token-0123456789abcdef'
-
+/** The host as serve runs it: the memory server at /api/mcp; an API token for the agent. */
 async function serving(h: LlmHarness, allowWrites = false) {
-  const host = await startHost({
-    router: h.core.router,
-    bus: h.core.bus,
-    token: UI_TOKEN,
-    port: 0,
-    staticDir: null,
-    api: {
-      useToken: (t) => h.core.apiTokens.use(t),
-      version: 'test',
-      rateLimits: { burst: 1000, perSecond: 1000 },
-      mcp: memoryOverHttp({ core: h.core, allowWrites, logCall: mcpCallLog(h.core.paths.home, () => {}) }),
-    },
+  const host = await startApiHost(h, {
+    mcp: memoryOverHttp({ core: h.core, allowWrites, logCall: mcpCallLog(h.core.paths.home, () => {}) }),
   })
-  hosts.push(host)
   const { token } = await h.call<{ token: string }>('api_token_create', { name: 'Cursor' })
   return { port: host.port, token }
 }
@@ -72,22 +59,10 @@ const message = (a: ApiAnswer) => (a.json() as { error: { message: string } }).e
 describe('memory server over Streamable HTTP (serve, /api/mcp)', () => {
   it("searches a persona's memory with the conversation it came from and reads a conversation; never a SECRET unit; every call logged", async () => {
     const h = await start()
-    const { flow, first } = await seedMemory(h)
+    const seeded = await seedMemory(h)
     const { port, token } = await serving(h)
     const client = await connect(port, { Authorization: `Bearer ${token}` }, '?persona=Mika')
-
-    const tools = (await client.listTools()).tools.map((t) => t.name).sort()
-    expect(tools).toEqual(['list_conversations', 'memory_pack', 'memory_search', 'read_node'])
-
-    const search = await client.callTool({ name: 'memory_search', arguments: { query: 'Pepper' } })
-    const found = JSON.parse(text(search)) as {
-      persona: string
-      units: Array<{ text: string; conversation: { id: string; name: string } | null; node_id: string | null }>
-    }
-    expect(found.persona).toBe('Mika')
-    expect(found.units.map((u) => u.text).join('\n')).toContain('Pepper is a tabby cat.')
-    expect(found.units.find((u) => u.node_id === first)?.conversation).toEqual({ id: flow.id, name: 'Pets' })
-    expect(text(search)).not.toContain('4111')
+    await expectMikasMemory(client, seeded)
     expect(text(await client.callTool({ name: 'memory_pack', arguments: { query: 'Pepper?' } }))).not.toContain('4111')
 
     const resources = await client.listResources()

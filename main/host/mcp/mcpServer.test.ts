@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { useLlmCore, type LlmHarness } from '../../../tests/support/llmCore'
-import { resultText as text, seedMemory } from '../../../tests/support/mcpMemorySeed'
+import { expectMikasMemory, resultText as text, seedMemory } from '../../../tests/support/mcpMemorySeed'
 
 // `loomverse mcp` as Claude Desktop or Cursor runs it: a child process speaking MCP on its
 // stdin/stdout, driven by the SDK's own client, while the app (the harness's core) has the
@@ -44,22 +44,10 @@ async function connect(h: LlmHarness, args: string[]): Promise<{ client: Client;
 describe('loomverse mcp', () => {
   it('offers one persona read-only: search with the conversation it came from, pack, conversations, nodes; never a SECRET unit', async () => {
     const h = await setup()
-    const { mika, flow, first } = await seedMemory(h)
+    const seeded = await seedMemory(h)
+    const { mika, first } = seeded
     const { client } = await connect(h, ['--persona', 'Mika'])
-
-    const tools = (await client.listTools()).tools.map((t) => t.name).sort()
-    expect(tools).toEqual(['list_conversations', 'memory_pack', 'memory_search', 'read_node'])
-
-    const search = await client.callTool({ name: 'memory_search', arguments: { query: 'Pepper' } })
-    const found = JSON.parse(text(search)) as {
-      persona: string
-      units: Array<{ text: string; conversation: { id: string; name: string } | null; node_id: string | null }>
-    }
-    expect(found.persona).toBe('Mika')
-    expect(found.units.map((u) => u.text).join('\n')).toContain('Pepper is a tabby cat.')
-    const episode = found.units.find((u) => u.node_id === first)
-    expect(episode?.conversation).toEqual({ id: flow.id, name: 'Pets' })
-    expect(text(search)).not.toContain('4111')
+    await expectMikasMemory(client, seeded)
 
     const pack = await client.callTool({ name: 'memory_pack', arguments: { query: 'What is Pepper?', budget: 800 } })
     expect(text(pack)).toContain('tabby')
