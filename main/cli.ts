@@ -35,8 +35,8 @@ const help = `loomverse ${version} — a studio for long conversations with AI p
 Usage:
   loomverse serve [--port N] [--home DIR] [--token T]   run browser mode on 127.0.0.1
                   [--no-mcp-commands]                   never run MCP servers' programs (only url servers)
-                  [--mcp-allow-writes]                  let agents using /api/mcp (with an API token)
-                                                        notify the persona; read-only without it
+                  [--mcp-allow-writes]                  let every API token's agent notify personas over
+                                                        /api/mcp (else only tokens made to notify)
   loomverse token [--new]                               print browser mode's address; --new makes a new
                                                         access token (a running host takes it at once)
   loomverse create-node (--prompt TEXT | --prompt-file F) (--response TEXT | --response-file F)

@@ -43,7 +43,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     verb: 'POST',
     path: '/api/mcp',
     summary:
-      "A persona's memory as an MCP server (Streamable HTTP, stateless, JSON responses): memory_search, memory_pack, list_conversations, read_node, and notify when serve runs with --mcp-allow-writes; conversations as resources. ?persona=NAME_OR_ID serves that persona alone.",
+      "A persona's memory as an MCP server (Streamable HTTP, stateless, JSON responses): memory_search, memory_pack, list_conversations, read_node, and notify for a token made to (or when serve runs with --mcp-allow-writes); conversations as resources. ?persona=NAME_OR_ID serves that persona alone.",
   },
   {
     verb: 'POST',

@@ -26,7 +26,7 @@ export interface ServeOptions {
   log?: (message: string) => void
   /** Never run an MCP server's program, whatever a window confirms (--no-mcp-commands). */
   noMcpCommands?: boolean
-  /** Offer notify to agents using the memory server at /api/mcp (--mcp-allow-writes); else it only reads. */
+  /** Offer notify to every API token's agent at /api/mcp (--mcp-allow-writes); else only to tokens made to notify. */
   mcpAllowWrites?: boolean
 }
 

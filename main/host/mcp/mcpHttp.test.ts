@@ -101,7 +101,7 @@ describe('memory server over Streamable HTTP (serve, /api/mcp)', () => {
     expect((await initialize(port, bearer)).status).toBe(200)
   }, 60_000)
 
-  it('refuses notify unless serve grants writes (--mcp-allow-writes); granted, the persona gets the notification', async () => {
+  it('refuses notify unless the token or serve grants writes (mcp_writes, --mcp-allow-writes); granted, the persona gets the notification', async () => {
     const h = await start()
     const { mika } = await seedMemory(h)
     const readOnly = await serving(h)
@@ -117,6 +117,11 @@ describe('memory server over Streamable HTTP (serve, /api/mcp)', () => {
     expect(
       (await h.call<{ units: unknown[] }>('memory_list_units', { persona_id: mika.id, query: 'healthy' })).units,
     ).toEqual([])
+
+    // A token made to notify (Connected programs) may, on the same read-only host.
+    const made = await h.call<{ token: string }>('api_token_create', { name: 'Claude Desktop', mcp_writes: true })
+    const granted = await connect(readOnly.port, { Authorization: `Bearer ${made.token}` }, '?persona=Mika')
+    expect((await granted.listTools()).tools.map((t) => t.name)).toContain('notify')
 
     const writable = await serving(h, true)
     const writer = await connect(writable.port, { Authorization: `Bearer ${writable.token}` }, '?persona=Mika')

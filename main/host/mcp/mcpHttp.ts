@@ -8,7 +8,7 @@ import { call, memoryServer } from './mcpServer'
 
 export interface MemoryOverHttpOptions {
   core: Core
-  /** `serve --mcp-allow-writes`: offer notify to every API token. */
+  /** `serve --mcp-allow-writes`: offer notify to every API token, not only to those made to write. */
   allowWrites: boolean
   logCall: (line: string) => void
 }
@@ -16,7 +16,7 @@ export interface MemoryOverHttpOptions {
 /**
  * `loomverse mcp` over Streamable HTTP at `/api/mcp`, for agents that take a URL. Stateless: each
  * POST gets a server of its own, so nothing is kept between requests and a revoked token is
- * refused on its very next call. `?persona=NAME_OR_ID` makes it that persona's alone, as
+ * refused on its very next call, and a token's right to write is read on each. `?persona=NAME_OR_ID` makes it that persona's alone, as
  * `--persona` does for stdio; the call log names the API token each call came with.
  */
 export function memoryOverHttp(options: MemoryOverHttpOptions): McpEndpoint {
@@ -27,7 +27,7 @@ export function memoryOverHttp(options: MemoryOverHttpOptions): McpEndpoint {
     const server = memoryServer({
       cores,
       personaId,
-      allowWrites: options.allowWrites,
+      allowWrites: options.allowWrites || token.mcp_writes,
       logCall: (line) => options.logCall(`"${token.name}": ${line}`),
     })
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
