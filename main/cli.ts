@@ -35,6 +35,8 @@ const help = `loomverse ${version} — a studio for long conversations with AI p
 Usage:
   loomverse serve [--port N] [--home DIR] [--token T]   run browser mode on 127.0.0.1
                   [--no-mcp-commands]                   never run MCP servers' programs (only url servers)
+                  [--mcp-allow-writes]                  let every API token's agent notify personas over
+                                                        /api/mcp (else only tokens made to notify)
   loomverse token [--new]                               print browser mode's address; --new makes a new
                                                         access token (a running host takes it at once)
   loomverse create-node (--prompt TEXT | --prompt-file F) (--response TEXT | --response-file F)
@@ -72,7 +74,8 @@ Usage:
                                                         other agents (Claude Desktop, Cursor…) as an MCP
                                                         server on stdin/stdout; read-only unless
                                                         --allow-writes (notify); every call is logged in
-                                                        logs/mcp-server.log
+                                                        logs/mcp-server.log; serve offers the same over
+                                                        Streamable HTTP at /api/mcp (API tokens)
   loomverse --version
   loomverse --help
 
@@ -116,6 +119,7 @@ const options = {
   new: { type: 'boolean' },
   'allow-writes': { type: 'boolean' },
   'no-mcp-commands': { type: 'boolean' },
+  'mcp-allow-writes': { type: 'boolean' },
 } as const
 
 function parse(argv: string[]) {
@@ -135,7 +139,7 @@ interface Command {
 }
 
 const commands: Record<string, Command> = {
-  serve: { options: ['port', 'token', 'no-mcp-commands'], positionals: [], run: serveCommand },
+  serve: { options: ['port', 'token', 'no-mcp-commands', 'mcp-allow-writes'], positionals: [], run: serveCommand },
   token: { options: ['new'], positionals: [], run: browserTokenCommand },
   'create-node': {
     options: ['prompt', 'response', 'prompt-file', 'response-file', 'flow', 'parent', 'tags'],
@@ -217,6 +221,7 @@ async function serveCommand(values: Values, _: string[], io: CliIo): Promise<num
     ...workersFor(io),
     log: io.err,
     noMcpCommands: values['no-mcp-commands'] === true,
+    mcpAllowWrites: values['mcp-allow-writes'] === true,
   }).catch((e: NodeJS.ErrnoException) => {
     if (e.code !== 'EADDRINUSE') throw e
     throw new Error(

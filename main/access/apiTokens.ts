@@ -17,6 +17,7 @@ interface Row {
   last_used_at: string | null
   calls: number
   revoked_at: string | null
+  mcp_writes: number
 }
 
 /** Tokens of the programs connected to the HTTP API: made, listed, revoked, and checked per request. */
@@ -31,14 +32,15 @@ export class ApiTokens {
     this.sql = statements(db)
   }
 
-  create(name: string): ApiToken & { token: string } {
+  create(name: string, mcpWrites = false): ApiToken & { token: string } {
     const token = API_TOKEN_PREFIX + randomBytes(32).toString('base64url')
     const id = randomUUID()
-    this.sql('INSERT INTO api_tokens (id, name, hash, created_at) VALUES (?, ?, ?, ?)').run(
+    this.sql('INSERT INTO api_tokens (id, name, hash, created_at, mcp_writes) VALUES (?, ?, ?, ?, ?)').run(
       id,
       name,
       hashOf(token),
       isoNow(),
+      mcpWrites ? 1 : 0,
     )
     return { ...this.get(id), token }
   }
@@ -104,5 +106,6 @@ function toToken(row: Row): ApiToken {
     last_used_at: row.last_used_at,
     calls: row.calls,
     revoked: row.revoked_at !== null,
+    mcp_writes: row.mcp_writes === 1,
   }
 }

@@ -41,6 +41,12 @@ export const apiRoutes: readonly ApiRoute[] = [
   },
   {
     verb: 'POST',
+    path: '/api/mcp',
+    summary:
+      "A persona's memory as an MCP server (Streamable HTTP, stateless, JSON responses): memory_search, memory_pack, list_conversations, read_node, and notify for a token made to (or when serve runs with --mcp-allow-writes); conversations as resources. ?persona=NAME_OR_ID serves that persona alone.",
+  },
+  {
+    verb: 'POST',
     path: '/api/notification',
     summary:
       'Hands the persona a notification to pass on: {persona_id?, source_system, text, images?} → {unit_id} at once; the reply follows on /api/events/stream.',

@@ -1,32 +1,19 @@
 import { request } from 'node:http'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Flow, FlowSummary, Node } from '@shared/contract'
 import { apiCall, sseCall, ssePost } from '../../tests/support/apiClient'
+import { UI_TOKEN, useApiHost } from '../../tests/support/apiHost'
 import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
 import type { Router } from '../kernel/router'
 import type { RateLimits } from './rateLimit'
-import { startHost, type Host } from './wsHost'
 
 const start = useLlmCore()
-const hosts: Host[] = []
-afterEach(async () => {
-  for (const h of hosts.splice(0)) await h.close()
-})
-
-const UI_TOKEN = 'ui-launch-token-0123456789abcdef'
+const startApiHost = useApiHost()
 
 /** A real core (fake LLM over HTTP) behind the real host, with a persona and one API token. */
 async function setup(rateLimits: RateLimits = { burst: 1000, perSecond: 1000 }) {
   const h = await start()
-  const host = await startHost({
-    router: h.core.router,
-    bus: h.core.bus,
-    token: UI_TOKEN,
-    port: 0,
-    staticDir: null,
-    api: { useToken: (t) => h.core.apiTokens.use(t), version: 'test', rateLimits },
-  })
-  hosts.push(host)
+  const host = await startApiHost(h, { rateLimits })
   const persona = await h.call<{ id: string }>('create_persona', { name: 'Mika' })
   const { token, id } = await h.call<{ token: string; id: string }>('api_token_create', { name: 'camera script' })
   const auth = { authorization: `Bearer ${token}` }
@@ -226,22 +213,16 @@ describe('HTTP API: refusals happen before any handler runs', () => {
         return h.core.router.call(method, input, ctx)
       },
     }
-    const host = await startHost({
-      router,
-      bus: h.core.bus,
-      token: UI_TOKEN,
-      port: 0,
-      staticDir: null,
-      api: {
+    const host = await startApiHost(
+      h,
+      {
         useToken: (t) => {
           if (++arrived === calls) release()
           return h.core.apiTokens.use(t)
         },
-        version: 'test',
-        rateLimits: { burst: 1000, perSecond: 1000 },
       },
-    })
-    hosts.push(host)
+      router,
+    )
     const persona = await h.call<{ id: string }>('create_persona', { name: 'Mika' })
     const { token } = await h.call<{ token: string }>('api_token_create', { name: 'camera script' })
     h.fake.script({ chunks: ['ok'], times: calls })

@@ -20,7 +20,12 @@ export interface HttpApiOptions {
   uiToken: () => string
   rateLimits?: RateLimits
   version: string
+  /** The memory server over Streamable HTTP at /api/mcp (serve's); absent: that path is not found. */
+  mcp?: McpEndpoint
 }
+
+/** Serves one MCP request that has passed every check below (Host, Origin, API token, rate, body). */
+export type McpEndpoint = (req: IncomingMessage, res: ServerResponse, body: unknown, token: ApiToken) => Promise<void>
 
 const STATUS: Partial<Record<ErrorCode, number>> = {
   bad_input: 400,
@@ -71,6 +76,15 @@ export function httpApi(options: HttpApiOptions) {
       body = read.json
     }
 
+    if (route.path === '/api/mcp') {
+      if (!options.mcp) return fail(res, 404, 'not_found', 'this host offers no MCP server')
+      try {
+        await options.mcp(req, res, body, token)
+      } catch (e) {
+        if (!res.headersSent) return failWith(res, toErrorValue(e))
+      }
+      return
+    }
     if (route.path === '/api/openapi.json') return sendJson(res, 200, openApiDocument(options.version))
     if (route.path === '/api/chat') {
       const parsed = ApiChatRequest.safeParse(body)

@@ -1,5 +1,7 @@
 import { lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
 import { appMigrations } from '../db/migrations'
@@ -94,6 +96,29 @@ describe('loopback host: HTTP', () => {
     await s.stop()
     serving = null
     expect(() => statSync(file)).toThrow()
+  })
+})
+
+describe('loopback host: the memory server for agents', () => {
+  it('offers MCP at /api/mcp to an API token, read-only unless started with --mcp-allow-writes', async () => {
+    const dir = home()
+    serving = await serve({ home: join(dir, 'data'), port: 0, staticDir: null })
+    const tools = async (s: Serving) => {
+      const made = await s.core.router.call('api_token_create', { name: 'agent' }, { transport: 'internal' })
+      const { token } = (made as { value: { token: string } }).value
+      const client = new Client({ name: 'probe', version: '1' })
+      const url = new URL(`http://127.0.0.1:${s.host.port}/api/mcp`)
+      await client.connect(
+        new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+      )
+      const names = (await client.listTools()).tools.map((t) => t.name)
+      await client.close()
+      return names
+    }
+    expect(await tools(serving)).not.toContain('notify')
+    await serving.stop()
+    serving = await serve({ home: join(dir, 'data'), port: 0, staticDir: null, mcpAllowWrites: true })
+    expect(await tools(serving)).toContain('notify')
   })
 })
 

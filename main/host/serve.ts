@@ -5,6 +5,8 @@ import type { RateLimits } from './rateLimit'
 import { homePaths } from '../kernel/home'
 import type { WorkerEntry } from '../kernel/jobs/jobService'
 import { graphEventFlows } from './eventFlows'
+import { mcpCallLog } from './mcp/callLog'
+import { memoryOverHttp } from './mcp/mcpHttp'
 import { liveHost, removeHostFile, writeHostFile } from './hostFile'
 import { keptToken } from './tokenFile'
 import { startHost, type Host } from './wsHost'
@@ -24,6 +26,8 @@ export interface ServeOptions {
   log?: (message: string) => void
   /** Never run an MCP server's program, whatever a window confirms (--no-mcp-commands). */
   noMcpCommands?: boolean
+  /** Offer notify to every API token's agent at /api/mcp (--mcp-allow-writes); else only to tokens made to notify. */
+  mcpAllowWrites?: boolean
 }
 
 export interface Serving {
@@ -73,7 +77,16 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       staticDir: options.staticDir,
       eventFlows: graphEventFlows(core.graph),
       wholeFlow: (flowId) => core.graph.wholeFlow(flowId),
-      api: { useToken: (t) => core.apiTokens.use(t), version, rateLimits: options.rateLimits },
+      api: {
+        useToken: (t) => core.apiTokens.use(t),
+        version,
+        rateLimits: options.rateLimits,
+        mcp: memoryOverHttp({
+          core,
+          allowWrites: options.mcpAllowWrites === true,
+          logCall: mcpCallLog(core.paths.home, options.log ?? (() => {})),
+        }),
+      },
       log: options.log,
     })
   } catch (e) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { McpPromptInfo, McpResourceInfo } from '@shared/contract'
+import type { McpPromptInfo, McpResourceInfo, McpResourceRead } from '@shared/contract'
 import { useLlmCore } from '../../tests/support/llmCore'
 import { testServers, userConfirms } from '../../tests/support/mcp/mcpTurns'
 
@@ -17,12 +17,50 @@ describe('MCP resources and prompts', () => {
     const resources = await h.call<McpResourceInfo[]>('mcp_list_resources', { start: true })
     const text = resources.find((r) => r.name === 'architecture.md')!
     expect(text).toMatchObject({ server: 'everything', mime: 'text/markdown' })
-    const read = await h.call<{ text: string; note: string | null }>('mcp_read_resource', {
+    const read = await h.call<McpResourceRead>('mcp_read_resource', {
       server: 'everything',
       uri: text.uri,
     })
     expect(read.text.length).toBeGreaterThan(10)
     expect(read.note).toBeNull()
+  }, 60_000)
+
+  it('reads binary resources as a file is attached: a picture as a picture, text sent as a blob as text, other bytes named with type and size; too big is refused, saying how big', async () => {
+    const h = await setup()
+    await h.call('mcp_save_server', { name: 'unruly', config: testServers.unruly })
+    const uris = new Map(
+      (await h.call<McpResourceInfo[]>('mcp_list_resources', { start: true })).map((r) => [r.name, r.uri]),
+    )
+    const read = (name: string) =>
+      h.core.router.call('mcp_read_resource', { server: 'unruly', uri: uris.get(name)! }, { transport: 'internal' })
+
+    expect(await read('dot.png')).toMatchObject({
+      ok: true,
+      value: {
+        text: '',
+        images: [{ uri: 'unruly://dot.png', mime: 'image/png', data_base64: expect.stringMatching(/^iVBORw0KGgo/) }],
+        files: [],
+      },
+    })
+    expect(await read('notes.txt')).toMatchObject({
+      ok: true,
+      value: { text: 'Notes: buy milk', images: [], files: [] },
+    })
+    expect(await read('report.pdf')).toMatchObject({
+      ok: true,
+      value: { text: '', images: [], files: [{ uri: 'unruly://report.pdf', mime: 'application/pdf', bytes: 3009 }] },
+    })
+    expect(await read('big.bin')).toMatchObject({
+      ok: false,
+      error: {
+        code: 'bad_input',
+        message: expect.stringMatching(
+          /"unruly:\/\/big\.bin" is 16\.0 MiB as the server sent it, more than the 10\.0 MiB .*cannot be attached/,
+        ),
+      },
+    })
+    // The server is still there for the next read.
+    expect(await read('notes.txt')).toMatchObject({ ok: true })
   }, 60_000)
 
   it('lists prompts with their arguments and fills one in', async () => {

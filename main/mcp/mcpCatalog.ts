@@ -1,7 +1,8 @@
-import type { McpPromptInfo, McpResourceInfo } from '@shared/contract'
+import type { McpPromptInfo, McpResourceInfo, McpResourceRead } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import { KEPT_TEXT_LIMIT } from './mcpResult'
 import type { McpServers } from './mcpServers'
+import { resourceParts } from './resourceParts'
 
 /** Listing or reading one server's resources or prompts. */
 const CATALOG_TIMEOUT_MS = 30_000
@@ -43,24 +44,10 @@ export class McpCatalog {
     return lists.flat()
   }
 
-  /** A resource's text, cut to what a node keeps; parts that are not text are named, not attached. */
-  async read(server: string, uri: string): Promise<{ text: string; note: string | null }> {
+  /** A resource's parts to attach to a message: its text, its pictures, its other files named (resourceParts). */
+  async read(server: string, uri: string): Promise<McpResourceRead> {
     const conn = await this.servers.connection(server)
-    const contents = await conn.readResource(uri, CATALOG_TIMEOUT_MS)
-    const notes: string[] = []
-    const text = contents
-      .map((c) => {
-        if (typeof c.text === 'string') return c.text
-        notes.push(`${c.uri} (${c.mimeType ?? 'binary'}) is not text and was left out`)
-        return ''
-      })
-      .filter(Boolean)
-      .join('\n\n')
-    if (text.length > KEPT_TEXT_LIMIT)
-      notes.push(
-        `the resource was ${text.length.toLocaleString('en')} characters; cut at ${KEPT_TEXT_LIMIT.toLocaleString('en')}`,
-      )
-    return { text: text.slice(0, KEPT_TEXT_LIMIT), note: notes.length > 0 ? notes.join('; ') : null }
+    return resourceParts(uri, await conn.readResource(uri, CATALOG_TIMEOUT_MS))
   }
 
   /** The prompt's messages as one text for the composer (what the user then sends or edits). */

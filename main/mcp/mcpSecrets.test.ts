@@ -8,6 +8,7 @@ import { useLlmCore } from '../../tests/support/llmCore'
 import { approvedTurn, calls, testServers, withServer, userConfirms } from '../../tests/support/mcp/mcpTurns'
 import { useTempHome } from '../../tests/support/tempHome'
 import { plainSecretFile, sealedSecretFile, type Sealer } from '../kernel/secretFile'
+import { commandLine, type CommandRequest } from './mcpCommands'
 import { McpSecrets } from './mcpSecrets'
 
 // The keys in a server's env and headers never reach mcp.json, a backup or an export; the
@@ -75,6 +76,41 @@ describe('MCP secrets', () => {
     expect(allText(exported.out_dir)).not.toContain(KEY)
     const markdown = await h.call<{ markdown: string }>('export_markdown', { flow_id: flowId })
     expect(markdown.markdown).not.toContain(KEY)
+  }, 60_000)
+
+  it('a key given to a command as an argument is kept like one in env: mcp.json, the confirmation and the log show its reference, the program gets the key', async () => {
+    const asked: string[] = []
+    const confirmer = {
+      asksOnStart: true,
+      confirm: (r: CommandRequest) => (asked.push(commandLine(r)), Promise.resolve(true)),
+    }
+    const config = {
+      ...testServers.unruly,
+      args: [...testServers.unruly.args, '--api-key', KEY, '--db=${env:DB_NAME}'],
+    }
+    const { h, flowId } = await withServer(
+      setup,
+      'unruly',
+      { mcpCommands: confirmer, env: { DB_NAME: 'pets' } },
+      config,
+    )
+    const file = JSON.parse(readFileSync(join(h.core.paths.home, 'mcp.json'), 'utf8'))
+    expect(file.mcpServers.unruly.args.slice(-3)).toEqual([
+      '--api-key',
+      '${secret:unruly/--api-key}',
+      '--db=${env:DB_NAME}',
+    ])
+
+    await approvedTurn(h, flowId, 'unruly__argv', {})
+    expect((await calls(h, flowId))[0]!.content).toEqual([
+      { type: 'text', text: `--api-key | ${KEY.length} characters ending WXYZ | --db=pets` },
+    ])
+    expect(asked.join('\n')).toContain('${secret:unruly/--api-key}')
+    expect(asked.join('\n')).not.toContain(KEY)
+    const log = (await h.call<{ lines: string[] }>('mcp_server_log', { name: 'unruly' })).lines.join('\n')
+    expect(log).toContain('command confirmed')
+    expect(log).not.toContain(KEY)
+    expect(JSON.stringify(await h.call<McpServerList>('mcp_list_servers', {}))).not.toContain(KEY)
   }, 60_000)
 
   it("another app's file brings its keys into the secret file; so does a key typed into mcp.json by hand", async () => {
@@ -150,6 +186,51 @@ describe('McpSecrets', () => {
     expect(readFileSync(path).toString('latin1')).not.toContain(KEY)
     const again = new McpSecrets(sealedSecretFile(path, sealer, 'linux'))
     expect(again.resolve('a', sealed)).toEqual({ command: 'x', env: { TOKEN: KEY } })
+  })
+
+  it('finds keys in args by their flag or in a URL, leaves other arguments alone, and resolves them back', () => {
+    const secrets = new McpSecrets(plainSecretFile(join(dir(), 'mcp-secrets.json')), { HOME_DB: 'notes' })
+    const args = [
+      '--access-token',
+      KEY,
+      '--client-secret=abc123',
+      'postgresql://me:hunter2@localhost:5432/${env:HOME_DB}',
+      '--max-tokens',
+      '500',
+      '--key-file',
+      '/home/me/key.pem',
+      '--verbose',
+    ]
+    const sealed = secrets.seal('db', { command: 'x', args })
+    expect(sealed).toEqual({
+      command: 'x',
+      args: [
+        '--access-token',
+        '${secret:db/--access-token}',
+        '--client-secret=${secret:db/--client-secret}',
+        'postgresql://me:${secret:db/password:me@localhost:5432}@localhost:5432/${env:HOME_DB}',
+        '--max-tokens',
+        '500',
+        '--key-file',
+        '/home/me/key.pem',
+        '--verbose',
+      ],
+    })
+    expect(secrets.hasPlain(sealed)).toBe(false)
+    expect(secrets.hasPlain({ command: 'x', args: ['--token', 't'] })).toBe(true)
+    expect(secrets.hasPlain({ command: 'x', args: ['--max-tokens', '500'] })).toBe(false)
+    expect(secrets.resolve('db', sealed)).toEqual({
+      command: 'x',
+      args: [...args.slice(0, 3), 'postgresql://me:hunter2@localhost:5432/notes', ...args.slice(4)],
+    })
+    // Renamed, the keys go along; the old names are forgotten once nothing refers to them.
+    const renamed = secrets.seal('pg', sealed)
+    secrets.prune([renamed])
+    expect((renamed as { args: string[] }).args[1]).toBe('${secret:pg/--access-token}')
+    expect((secrets.resolve('pg', renamed) as { args: string[] }).args[3]).toBe(
+      'postgresql://me:hunter2@localhost:5432/notes',
+    )
+    expect(() => secrets.resolve('db', sealed)).toThrow(/args\[1\] is not stored on this machine/)
   })
 
   it('a renamed server takes its keys along; a reference shown back keeps its value', () => {

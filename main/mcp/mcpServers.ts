@@ -306,7 +306,8 @@ export class McpServers {
     if (commands.refused) throw new UnconfirmedCommand(commands.refused)
     if (!ask && !commands.asksOnStart)
       throw new UnconfirmedCommand('its command runs once you confirm it (Settings → Tools → Run)')
-    const request = commandRequest(name, config, this.options.cwd)
+    // Shown, kept and logged as the file has it: a key in its args stays a ${secret:…} reference.
+    const request = commandRequest(name, s.config, this.options.cwd)
     if (!(await commands.confirm(request))) throw new UnconfirmedCommand('you did not allow its command to run')
     confirmedCommands.confirm(fingerprint, name, commandLine(request))
     this.append(s, `command confirmed: ${commandLine(request)}`)

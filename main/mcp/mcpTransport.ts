@@ -2,9 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { z } from 'zod'
 import type { McpHttpConfig, McpServerConfig } from '@shared/contract'
 import { version } from '../../package.json'
-import { CappedReadBuffer } from './mcpReadBuffer'
+import { CappedReadBuffer, CUT_META_KEY, type CutMeta } from './mcpReadBuffer'
 
 // The only file that speaks to the MCP SDK as a client: the rest of the app sees McpConnection,
 // so the SDK's v2 client can replace this one file.
@@ -40,11 +41,36 @@ export interface McpPrompt {
 /** A resource's contents: each part text, or a blob (base64) with its type. */
 export type McpResourceContents = Array<{ uri: string; mimeType?: string; text?: string; blob?: string }>
 
+/** A resource as read: its parts, or none and the reader's note that the answer was too big to read whole. */
+export interface McpResourceRead {
+  contents: McpResourceContents
+  cut: CutMeta | null
+}
+
+/**
+ * resources/read's answer, or the stand-in the capped reader makes of one too big to read
+ * whole (no contents, a cut mark): the SDK's own schema would refuse that with a parse error
+ * that says nothing of the size.
+ */
+const ResourceReadAnswer = z.looseObject({
+  contents: z
+    .array(
+      z.looseObject({
+        uri: z.string(),
+        mimeType: z.string().optional(),
+        text: z.string().optional(),
+        blob: z.string().optional(),
+      }),
+    )
+    .optional(),
+  _meta: z.record(z.string(), z.unknown()).optional(),
+})
+
 export interface McpConnection {
   tools: McpTool[]
   /** The server's resources (none when it offers none). */
   listResources(timeoutMs: number): Promise<McpResource[]>
-  readResource(uri: string, timeoutMs: number): Promise<McpResourceContents>
+  readResource(uri: string, timeoutMs: number): Promise<McpResourceRead>
   listPrompts(timeoutMs: number): Promise<McpPrompt[]>
   /** The prompt's messages with the arguments filled in. */
   getPrompt(
@@ -108,8 +134,12 @@ export async function connectMcp(config: McpServerConfig, options: ConnectOption
           return { items, next: page.nextCursor }
         })
       },
-      readResource: async (uri, timeout) =>
-        (await client.readResource({ uri }, { timeout })).contents as McpResourceContents,
+      readResource: async (uri, timeout) => {
+        const answer = await client.request({ method: 'resources/read', params: { uri } }, ResourceReadAnswer, {
+          timeout,
+        })
+        return { contents: answer.contents ?? [], cut: (answer._meta?.[CUT_META_KEY] as CutMeta | undefined) ?? null }
+      },
       listPrompts: async (timeout) => {
         if (!caps.prompts) return []
         return allPages(async (cursor) => {

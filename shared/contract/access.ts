@@ -15,13 +15,15 @@ export const ApiToken = z.object({
   last_used_at: z.string().nullable(),
   calls: z.number().int().nonnegative(),
   revoked: z.boolean(),
+  /** May change things through the memory server at /api/mcp (notify); otherwise it only reads there. */
+  mcp_writes: z.boolean(),
 })
 export type ApiToken = z.infer<typeof ApiToken>
 
 export const accessMethods = {
   /** Makes a token for a program; `token` is in this answer only — it is stored hashed. */
   api_token_create: {
-    input: z.object({ name: DisplayName(100) }).strict(),
+    input: z.object({ name: DisplayName(100), mcp_writes: z.boolean().optional() }).strict(),
     output: ApiToken.extend({ token: z.string() }),
   },
   api_token_list: { input: z.object({}).strict(), output: z.array(ApiToken) },

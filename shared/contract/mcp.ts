@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ImageInput } from './chat'
 import type { EventSpecs, MethodSpecs } from './spec'
 
 // Tools from MCP servers (issue #39): the servers listed in `<home>/mcp.json`, in the
@@ -116,6 +117,16 @@ export const McpPromptInfo = z.object({
 })
 export type McpPromptInfo = z.infer<typeof McpPromptInfo>
 
+export const McpResourceRead = z.object({
+  text: z.string(),
+  note: z.string().nullable(),
+  /** Pictures among its parts, sent as a picture dropped on the window is. */
+  images: z.array(z.object({ uri: z.string(), mime: ImageInput.shape.mime, data_base64: z.string() })),
+  /** Its other binary parts, named with their type and size: a model cannot read them as text. */
+  files: z.array(z.object({ uri: z.string(), mime: z.string(), bytes: z.number().int().nonnegative() })),
+})
+export type McpResourceRead = z.infer<typeof McpResourceRead>
+
 const Name = z.object({ name: z.string().min(1).max(64) }).strict()
 
 export const mcpMethods = {
@@ -200,10 +211,14 @@ export const mcpMethods = {
     input: z.object({ start: z.boolean().optional() }).strict(),
     output: z.array(McpResourceInfo),
   },
-  /** A resource's text, to attach to the next message (cut to 256,000 characters, with a note). */
+  /**
+   * A resource's parts, to attach to the next message like a file: its text (cut to 256,000
+   * characters, with a note), its pictures, its other binary parts named. Refused when a part is
+   * over 20 MiB.
+   */
   mcp_read_resource: {
     input: z.object({ server: z.string().min(1).max(64), uri: z.string().min(1).max(4096) }).strict(),
-    output: z.object({ text: z.string(), note: z.string().nullable() }),
+    output: McpResourceRead,
   },
   /** The prompts of the connected servers; `start` starts the enabled ones first. */
   mcp_list_prompts: {

@@ -29,6 +29,7 @@ import { migrate as createPersonaAvatars } from './0034-create-persona-avatars'
 import { migrate as addFlowCast } from './0035-add-flow-cast'
 import { migrate as createMcpCommands } from './0036-create-mcp-commands'
 import { migrate as addPlaceIndex } from './0037-add-place-index'
+import { migrate as addApiTokenMcpWrites } from './0038-add-api-token-mcp-writes'
 import { worldSteps } from './worldSteps'
 
 /** The schema history of `loomverse.db`, oldest first. Append; never edit a shipped step. */
@@ -65,4 +66,5 @@ export const appMigrations: readonly Migration[] = [
   { version: 35, name: 'add-flow-cast', up: addFlowCast },
   { version: 36, name: 'create-mcp-commands', up: createMcpCommands },
   { version: 37, name: 'add-place-index', up: addPlaceIndex },
+  { version: 38, name: 'add-api-token-mcp-writes', up: addApiTokenMcpWrites },
 ]

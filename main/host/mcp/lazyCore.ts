@@ -1,5 +1,17 @@
 import { startCore, type Core } from '../../core'
 
+/** How the memory server reaches a core: `loomverse mcp` opens one lazily, `serve` has its own open. */
+export interface CoreAccess {
+  use<T>(work: (core: Core) => Promise<T> | T): Promise<T>
+  /** Keeps the core open until `done` settles (a notification's reply). */
+  holdUntil(done: Promise<unknown>): void
+}
+
+/** A core that is open anyway (the one `serve` runs on): nothing to open, hold or close. */
+export function openCore(core: Core): CoreAccess {
+  return { use: async (work) => work(core), holdUntil: () => {} }
+}
+
 /** How long the core stays open after the last call (and the last notification's reply). */
 export const IDLE_CLOSE_MS = 30_000
 
@@ -16,7 +28,7 @@ export const IDLE_CLOSE_MS = 30_000
  * a call, held while a notification it received is being answered, closed after a quiet spell.
  * A notification whose reply is cut by a close stays stored and is answered by the next start.
  */
-export class LazyCore {
+export class LazyCore implements CoreAccess {
   private core: Core | null = null
   private timer: NodeJS.Timeout | null = null
   private busy = 0

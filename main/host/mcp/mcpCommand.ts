@@ -1,8 +1,5 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { appendRegularFile } from '../../kernel/appendFile'
-import { homePaths } from '../../kernel/home'
+import { mcpCallLog } from './callLog'
 import { LazyCore, openCoreFor } from './lazyCore'
 import { memoryServer } from './mcpServer'
 
@@ -18,16 +15,7 @@ export interface McpCommandOptions {
 
 /** Serves MCP over this process's stdin/stdout until the client closes stdin or a signal stops it. */
 export async function runMcpServer(options: McpCommandOptions): Promise<void> {
-  const logFile = mcpServerLog(options.home)
-  const logCall = (line: string) => {
-    const stamped = `${new Date().toISOString()} ${line}`
-    options.err(`[mcp] ${line}`)
-    try {
-      appendRegularFile(logFile, stamped + '\n', 'logs/mcp-server.log')
-    } catch (e) {
-      options.err(`[mcp] could not write the call log: ${(e as Error).message}`)
-    }
-  }
+  const logCall = mcpCallLog(options.home, options.err)
   const cores = new LazyCore(openCoreFor(options.home, options.err))
   const server = memoryServer({ cores, personaId: options.personaId, allowWrites: options.allowWrites, logCall })
   const closed = new Promise<void>((resolve) => {
@@ -42,11 +30,4 @@ export async function runMcpServer(options: McpCommandOptions): Promise<void> {
   await Promise.race([closed, options.untilStopped()])
   await server.close()
   await cores.dispose()
-}
-
-/** `<home>/logs/mcp-server.log`: every call other agents made, one line each. */
-export function mcpServerLog(home: string): string {
-  const dir = join(homePaths(home).home, 'logs')
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
-  return join(dir, 'mcp-server.log')
 }

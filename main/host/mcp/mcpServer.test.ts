@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest'
-import { exchange, useLlmCore, type LlmHarness } from '../../../tests/support/llmCore'
+import { useLlmCore, type LlmHarness } from '../../../tests/support/llmCore'
+import { expectMikasMemory, resultText as text, seedMemory } from '../../../tests/support/mcpMemorySeed'
 
 // `loomverse mcp` as Claude Desktop or Cursor runs it: a child process speaking MCP on its
 // stdin/stdout, driven by the SDK's own client, while the app (the harness's core) has the
@@ -40,43 +41,13 @@ async function connect(h: LlmHarness, args: string[]): Promise<{ client: Client;
   return { client, stderr: () => stderr }
 }
 
-async function seed(h: LlmHarness) {
-  const mika = await h.call<{ id: string }>('create_persona', { name: 'Mika' })
-  const other = await h.call<{ id: string }>('create_persona', { name: 'Ren' })
-  const flow = await h.call<{ id: string }>('create_flow', { name: 'Pets', persona_id: mika.id })
-  await h.call('create_flow', { name: 'Ren talk', persona_id: other.id })
-  const first = await exchange(h, { flowId: flow.id, prompt: 'I adopted a cat named Pepper.', reply: 'Pepper!' })
-  await h.call('memory_add_unit', { persona_id: mika.id, kind: 'fact', text: 'Pepper is a tabby cat.' })
-  await h.call('memory_add_unit', {
-    persona_id: mika.id,
-    kind: 'fact',
-    text: 'Pepper vet bill paid with card 4111 1111 1111 1111.',
-    sensitivity: 'secret',
-  })
-  return { mika, flow, first }
-}
-
-const text = (r: unknown) => (r as { content: Array<{ text: string }> }).content.map((c) => c.text).join('\n')
-
 describe('loomverse mcp', () => {
   it('offers one persona read-only: search with the conversation it came from, pack, conversations, nodes; never a SECRET unit', async () => {
     const h = await setup()
-    const { mika, flow, first } = await seed(h)
+    const seeded = await seedMemory(h)
+    const { mika, first } = seeded
     const { client } = await connect(h, ['--persona', 'Mika'])
-
-    const tools = (await client.listTools()).tools.map((t) => t.name).sort()
-    expect(tools).toEqual(['list_conversations', 'memory_pack', 'memory_search', 'read_node'])
-
-    const search = await client.callTool({ name: 'memory_search', arguments: { query: 'Pepper' } })
-    const found = JSON.parse(text(search)) as {
-      persona: string
-      units: Array<{ text: string; conversation: { id: string; name: string } | null; node_id: string | null }>
-    }
-    expect(found.persona).toBe('Mika')
-    expect(found.units.map((u) => u.text).join('\n')).toContain('Pepper is a tabby cat.')
-    const episode = found.units.find((u) => u.node_id === first)
-    expect(episode?.conversation).toEqual({ id: flow.id, name: 'Pets' })
-    expect(text(search)).not.toContain('4111')
+    await expectMikasMemory(client, seeded)
 
     const pack = await client.callTool({ name: 'memory_pack', arguments: { query: 'What is Pepper?', budget: 800 } })
     expect(text(pack)).toContain('tabby')
@@ -101,7 +72,7 @@ describe('loomverse mcp', () => {
 
   it('says what was wrong: an unknown node, a missing persona among several; notify only with --allow-writes', async () => {
     const h = await setup()
-    const { mika } = await seed(h)
+    const { mika } = await seedMemory(h)
     const { client } = await connect(h, [])
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('notify')
 

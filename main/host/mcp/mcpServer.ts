@@ -7,13 +7,13 @@ import { version } from '../../../package.json'
 import type { Core } from '../../core'
 import { newestNode, pathMarkdown } from '../../interop/markdownExport'
 import { matchPersona } from '../../persona/personaRef'
-import type { LazyCore } from './lazyCore'
+import type { CoreAccess } from './lazyCore'
 
 export interface MemoryServerOptions {
-  cores: LazyCore
+  cores: CoreAccess
   /** The persona every call is about (`--persona`); null: each call names one, or there is only one. */
   personaId: string | null
-  /** `--allow-writes`: offer the tools that change something (notify). */
+  /** `--allow-writes` (`serve --mcp-allow-writes` over HTTP): offer the tools that change something (notify). */
   allowWrites: boolean
   /** One line per call: the tool, its outcome and how long it took. */
   logCall: (line: string) => void
@@ -229,7 +229,7 @@ function asText(value: unknown): CallToolResult {
 }
 
 /** Through the router, so other agents get the same checks as every window. */
-async function call<M extends Method>(core: Core, method: M, input: In<M>): Promise<Out<M>> {
+export async function call<M extends Method>(core: Core, method: M, input: In<M>): Promise<Out<M>> {
   const result = await core.router.call(method, input, { transport: 'internal' })
   if (result.ok) return result.value as Out<M>
   throw new AppError(result.error.code, result.error.message)

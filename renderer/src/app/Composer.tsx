@@ -4,6 +4,7 @@ import { useApp, useAppStore } from '../store'
 import { withResources } from '../store/mcpSlice'
 import { StoryComposer } from '../features/story/StoryComposer'
 import { AttachedResources } from '../features/tools/AttachedResources'
+import { useSlashPrompts } from '../features/tools/useSlashPrompts'
 import { AttachedImages } from '../features/world/AttachedImages'
 import { SpeakerPicker } from '../features/scene/SpeakerPicker'
 import { placeChild } from '../store/placement'
@@ -30,6 +31,7 @@ function ChatComposer() {
   const asRoot = useApp((s) => s.asRoot)
   const setAsRoot = useApp((s) => s.setAsRoot)
   const over = useBudgetCheck(draft)
+  const slash = useSlashPrompts(draft, setDraft)
   // One send at a time: the next prompt must continue from the node this one creates.
   const [sending, setSending] = useState(false)
 
@@ -56,6 +58,7 @@ function ChatComposer() {
       onChange={setDraft}
       onSend={() => void send()}
       canSend={draft.trim() !== '' && !sending}
+      assist={slash}
       head={
         <>
           <div className="composer-target">

@@ -281,9 +281,9 @@ export const en = {
       'Personas can use tools from MCP servers: programs on this computer or addresses on the web. They are kept in mcp.json in the data folder, in the same format as Claude Desktop, Cursor and LM Studio. Every call asks you first.',
     fileError: 'mcp.json could not be read and is kept as it is until you fix it: {{error}}',
     secretsKeychain:
-      'The values of "env" and "headers" (keys, tokens) are kept in the system keychain, never in mcp.json, backups or exports; the file holds ${secret:…} in their place. Leave one as it is to keep its value, or type a new value.',
+      'The values of "env" and "headers" (keys, tokens), and a key in "args" after a flag such as --api-key or in a URL\'s password, are kept in the system keychain, never in mcp.json, backups or exports; the file holds ${secret:…} in their place. Leave one as it is to keep its value, or type a new value.',
     secretsPlain:
-      'Browser mode has no keychain: the values of "env" and "headers" are kept unencrypted in mcp-secrets.json in the data folder (readable by you only, left out of backups), never in mcp.json; the file holds ${secret:…} in their place.',
+      'Browser mode has no keychain: the values of "env" and "headers", and a key in "args" (after a flag such as --api-key, a URL\'s password), are kept unencrypted in mcp-secrets.json in the data folder (readable by you only, left out of backups), never in mcp.json; the file holds ${secret:…} in their place.',
     none: 'No MCP servers yet.',
     listLabel: 'MCP servers',
     status: {
@@ -301,14 +301,19 @@ export const en = {
     resources: {
       open: 'Attach from an MCP server…',
       title: 'Attach a resource from an MCP server',
-      hint: 'A resource goes out with your next message, like an attached file (its text, after what you type).',
+      hint: 'A resource goes out with your next message, like an attached file: its text after what you type, its pictures as pictures.',
       loading: 'Loading…',
       none: 'The running MCP servers offer no resources.',
       attach: 'Attach',
       attachOne: 'Attach {{name}}',
       attached: 'Attached resources',
       detach: 'Remove {{name}}',
+      file: '({{mime}}, {{size}})',
+      fileHint: '{{uri}}: binary; the model is told its name, type and size, not its contents',
       cut: 'Attached, with a note: {{note}}',
+    },
+    slash: {
+      keys: '↑ ↓ to choose · Enter to use · Esc to close',
     },
     prompts: {
       open: 'Use a prompt from an MCP server…',
@@ -399,6 +404,10 @@ export const en = {
     listLabel: 'Connected programs',
     lastUsed: 'Last used',
     calls: 'Calls',
+    mcpWrites: 'Agents with this token may also notify personas through MCP (/api/mcp); otherwise they only read there',
+    mcp: 'MCP',
+    mcpReadWrite: 'reads, notifies',
+    mcpRead: 'reads',
     never: 'never',
     revoked: 'Revoked',
     revoke: 'Revoke {{name}}',

@@ -280,9 +280,9 @@ export const ja: Messages = {
       'ペルソナは MCP サーバー（このコンピューター上のプログラムや Web 上のアドレス）のツールを使えます。設定はデータフォルダーの mcp.json に、Claude Desktop・Cursor・LM Studio と同じ形式で保存されます。呼び出しのたびに、先にあなたの許可を求めます。',
     fileError: 'mcp.json を読めませんでした。直すまでファイルはそのまま残します: {{error}}',
     secretsKeychain:
-      '"env" と "headers" の値（キーやトークン）はシステムのキーチェーンに保存し、mcp.json・バックアップ・エクスポートには入れません。ファイルには代わりに ${secret:…} が入ります。そのままにすれば値は保たれ、新しい値を入力すれば置き換わります。',
+      '"env" と "headers" の値（キーやトークン）、および "args" 中のキー（--api-key などのフラグの値や URL のパスワード）はシステムのキーチェーンに保存し、mcp.json・バックアップ・エクスポートには入れません。ファイルには代わりに ${secret:…} が入ります。そのままにすれば値は保たれ、新しい値を入力すれば置き換わります。',
     secretsPlain:
-      'ブラウザーモードにはキーチェーンがないため、"env" と "headers" の値はデータフォルダーの mcp-secrets.json に暗号化せずに保存します（あなただけが読め、バックアップには含めません）。mcp.json には入れず、代わりに ${secret:…} が入ります。',
+      'ブラウザーモードにはキーチェーンがないため、"env" と "headers" の値、および "args" 中のキー（--api-key などのフラグの値や URL のパスワード）はデータフォルダーの mcp-secrets.json に暗号化せずに保存します（あなただけが読め、バックアップには含めません）。mcp.json には入れず、代わりに ${secret:…} が入ります。',
     none: 'MCP サーバーはまだありません。',
     listLabel: 'MCP サーバー',
     status: {
@@ -301,14 +301,19 @@ export const ja: Messages = {
     resources: {
       open: 'MCP サーバーから添付…',
       title: 'MCP サーバーのリソースを添付',
-      hint: 'リソースはファイルの添付のように次のメッセージと一緒に送られます（入力した文のあとにその内容が付きます）。',
+      hint: 'リソースはファイルの添付のように次のメッセージと一緒に送られます（文は入力した文のあとに、画像は画像として）。',
       loading: '読み込み中…',
       none: '実行中の MCP サーバーにはリソースがありません。',
       attach: '添付',
       attachOne: '{{name}} を添付',
       attached: '添付したリソース',
       detach: '{{name}} を外す',
+      file: '（{{mime}}・{{size}}）',
+      fileHint: '{{uri}}: バイナリ。モデルには名前・種類・大きさだけを伝え、中身は送りません',
       cut: '添付しました（注記: {{note}}）',
+    },
+    slash: {
+      keys: '↑ ↓ で選ぶ・Enter で使う・Esc で閉じる',
     },
     prompts: {
       open: 'MCP サーバーのプロンプトを使う…',
@@ -399,6 +404,10 @@ export const ja: Messages = {
     listLabel: '連携プログラム',
     lastUsed: '最終利用',
     calls: '呼び出し回数',
+    mcpWrites: 'このトークンのエージェントに MCP（/api/mcp）でのペルソナへの通知も許す（許さなければ読み取りのみ）',
+    mcp: 'MCP',
+    mcpReadWrite: '読み取り・通知',
+    mcpRead: '読み取りのみ',
     never: 'なし',
     revoked: '取り消し済み',
     revoke: '{{name}} を取り消す',

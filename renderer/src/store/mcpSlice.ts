@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand'
-import type { McpPromptInfo, McpServerList, McpToolCall } from '@shared/contract'
+import type { McpPromptInfo, McpResourceRead, McpServerList, McpToolCall } from '@shared/contract'
 import type { Client } from '../bridge'
 import type { App, AppStore } from './index'
 
@@ -25,13 +25,22 @@ export interface AttachedResource {
   uri: string
   name: string
   text: string
+  /** Its binary parts that are not pictures (its pictures go as pictures): named, not sent. */
+  files: McpResourceRead['files']
 }
 
-/** The message as it is sent: the typed text, then each attached resource as a tagged block. */
+/**
+ * The message as it is sent: the typed text, then each attached resource as a tagged block,
+ * its binary parts named with type and size so the model knows they exist.
+ */
 export function withResources(text: string, resources: readonly AttachedResource[]): string {
-  const blocks = resources.map(
-    (r) => `<resource server="${r.server}" uri="${r.uri}" name="${r.name}">\n${r.text}\n</resource>`,
-  )
+  const blocks = resources.map((r) => {
+    const named = r.files.map(
+      (f) => `[${f.uri}: ${f.mime}, ${f.bytes.toLocaleString('en')} bytes of binary, not included]`,
+    )
+    const body = [r.text, ...named].filter(Boolean).join('\n')
+    return `<resource server="${r.server}" uri="${r.uri}" name="${r.name}">\n${body}\n</resource>`
+  })
   return [text, ...blocks].filter(Boolean).join('\n\n')
 }
 

@@ -4,7 +4,7 @@ import { BACKUP_JOB, BackupInterval, type BackupSettingsPatch, type BackupStatus
 import { useApp } from '../../store'
 import { Dialog } from '../../ui/Dialog'
 import { RestoreSection } from './RestoreSection'
-import { formatBytes } from './formatBytes'
+import { formatBytes } from '../../ui/formatBytes'
 
 /**
  * Settings → Backup: where backups go (a typed path: browser mode has no native picker; the

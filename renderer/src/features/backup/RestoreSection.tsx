@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { BackupEntry, RestoreReport } from '@shared/contract'
 import { useApp } from '../../store'
-import { formatBytes } from './formatBytes'
+import { formatBytes } from '../../ui/formatBytes'
 
 /**
  * Restoring never touches the data in use: the user picks a backup (from the folder's list or

@@ -6,13 +6,15 @@ import { Dialog } from '../../ui/Dialog'
 
 /**
  * Settings → Connected programs: a token per program that uses the local HTTP API. A new token
- * is shown once (only its hash is kept); revoking one refuses that program's next request.
+ * is shown once (only its hash is kept); revoking one refuses that program's next request. An
+ * agent using the memory server at /api/mcp only reads unless its token was made to notify.
  */
 export function ProgramsDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation()
   const invoke = useApp((s) => s.invoke)
   const [tokens, setTokens] = useState<ApiToken[]>([])
   const [name, setName] = useState('')
+  const [mcpWrites, setMcpWrites] = useState(false)
   const [fresh, setFresh] = useState<{ name: string; token: string } | null>(null)
 
   const reload = useCallback(() => invoke('api_token_list', {}).then((list) => list && setTokens(list)), [invoke])
@@ -21,10 +23,11 @@ export function ProgramsDialog({ onClose }: { onClose: () => void }) {
   }, [reload])
 
   const create = async () => {
-    const made = await invoke('api_token_create', { name })
+    const made = await invoke('api_token_create', { name, mcp_writes: mcpWrites })
     if (!made) return
     setFresh({ name: made.name, token: made.token })
     setName('')
+    setMcpWrites(false)
     await reload()
   }
   const revoke = async (id: string) => {
@@ -49,6 +52,10 @@ export function ProgramsDialog({ onClose }: { onClose: () => void }) {
         <button type="submit" className="primary" disabled={!name.trim()}>
           {t('programs.create')}
         </button>
+        <label className="programs-writes">
+          <input type="checkbox" checked={mcpWrites} onChange={(e) => setMcpWrites(e.target.checked)} />
+          {t('programs.mcpWrites')}
+        </label>
       </form>
       {fresh && (
         <div className="programs-fresh" role="status">
@@ -68,6 +75,7 @@ export function ProgramsDialog({ onClose }: { onClose: () => void }) {
               <th>{t('programs.name')}</th>
               <th>{t('programs.lastUsed')}</th>
               <th>{t('programs.calls')}</th>
+              <th>{t('programs.mcp')}</th>
               <th />
             </tr>
           </thead>
@@ -77,6 +85,7 @@ export function ProgramsDialog({ onClose }: { onClose: () => void }) {
                 <td>{token.name}</td>
                 <td>{when(token.last_used_at)}</td>
                 <td>{token.calls}</td>
+                <td>{token.mcp_writes ? t('programs.mcpReadWrite') : t('programs.mcpRead')}</td>
                 <td>
                   {token.revoked ? (
                     t('programs.revoked')

@@ -2,6 +2,7 @@ import { Paperclip } from 'lucide-react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
+import { formatBytes } from '../../ui/formatBytes'
 
 /**
  * MCP resources going out with the next message, each removable, and Attach → from an MCP
@@ -26,6 +27,11 @@ export function AttachedResources() {
           {resources.map((r) => (
             <li key={r.uri} data-testid="attached-resource" title={r.uri}>
               <Paperclip size={12} aria-hidden /> {r.name}
+              {r.files.map((f) => (
+                <span key={f.uri} className="attached-file" title={t('mcp.resources.fileHint', { uri: f.uri })}>
+                  {t('mcp.resources.file', { mime: f.mime, size: formatBytes(f.bytes) })}
+                </span>
+              ))}
               <button
                 type="button"
                 className="link"

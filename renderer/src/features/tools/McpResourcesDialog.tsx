@@ -11,6 +11,7 @@ export function McpResourcesDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation()
   const invoke = useApp((s) => s.invoke)
   const attach = useApp((s) => s.attachResource)
+  const uploadPicture = useApp((s) => s.uploadPicture)
   const [resources, setResources] = useState<McpResourceInfo[] | null>(null)
   const [note, setNote] = useState<string | null>(null)
 
@@ -20,8 +21,15 @@ export function McpResourcesDialog({ onClose }: { onClose: () => void }) {
 
   const choose = async (r: McpResourceInfo) => {
     const read = await invoke('mcp_read_resource', { server: r.server, uri: r.uri })
-    if (!read) return
-    attach({ server: r.server, uri: r.uri, name: r.name, text: read.text })
+    if (!read) return // refused (too big, unreadable): the toast says why
+    // Its pictures go as a picture dropped on the window does: kept in the building, sent with the message.
+    for (const [i, image] of read.images.entries())
+      await uploadPicture({
+        name: read.images.length > 1 ? `${r.name} (${i + 1})` : r.name,
+        data_base64: image.data_base64,
+      })
+    if (read.text || read.files.length > 0)
+      attach({ server: r.server, uri: r.uri, name: r.name, text: read.text, files: read.files })
     if (read.note) setNote(read.note)
     else onClose()
   }

@@ -1,4 +1,4 @@
-/** 1234567 → "1.2 MB": sizes of backups, in decimal units as file managers show them. */
+/** 1234567 → "1.2 MB": sizes of backups and attachments, in decimal units as file managers show them. */
 export function formatBytes(bytes: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB']
   let value = bytes
