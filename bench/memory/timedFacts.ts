@@ -49,28 +49,18 @@ const LIKINGS = [
   },
 ] as const
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-]
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
-
-/** "Saturday, 14 January 2023": the day `back` days before `at` (seconds, UTC), or its last `weekday`. */
+/** "Saturday 14 January 2023": the day `back` days before `at` (seconds, UTC), or its last `weekday`. */
 export function dayBefore(at: number, day: { back?: number; weekday?: number }): string {
   const d = new Date(at * 1000)
   const back = day.back ?? ((d.getUTCDay() - day.weekday! + 7) % 7 || 7)
   d.setUTCDate(d.getUTCDate() - back)
-  return `${WEEKDAYS[d.getUTCDay()]}, ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`
+  return d.toLocaleDateString('en-GB', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  })
 }
 
 export interface TimedFact {
