@@ -256,9 +256,14 @@ describe('reading a query', () => {
     const may = (d: number) => Date.UTC(2023, 4, d) / 1000
     expect(queryTimeWindow('What did Maria do on May 3, 2023?', now)?.days).toEqual({ from: may(3), to: may(4) })
     expect(queryTimeWindow('What did I tell you yesterday?', now)?.days).toEqual({ from: may(7), to: may(8) })
+    // Beside a date written out, a relative day counts from it (3 May 2023 was a Wednesday).
     expect(queryTimeWindow('What did we do last weekend before May 3, 2023?', now)?.days).toEqual({
-      from: may(3),
-      to: may(4),
+      from: Date.UTC(2023, 3, 29) / 1000,
+      to: Date.UTC(2023, 4, 1) / 1000,
+    })
+    expect(queryTimeWindow('What did Mel do in the week before 9 May 2023?', now)?.days).toEqual({
+      from: may(2),
+      to: may(9),
     })
   })
 })

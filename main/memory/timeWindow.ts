@@ -21,18 +21,22 @@ export interface TimeWindow {
   days?: Span
 }
 
+const DAY = 86_400
 /** The longest time a query's named day may span: a week ("last week"). */
-const WEEK = 7 * 86_400
+const WEEK = 7 * DAY
 
 /**
  * The month and year a query names, or null. "May" counts only after a preposition ("in May",
  * "during May") or beside a year: "may" is also a verb. Years 1900–2099.
  */
 export function queryTimeWindow(query: string, now?: number): TimeWindow | null {
-  // A day, told as a date or relatively to now ("yesterday", "last Saturday").
-  // A date written out wins over a relative day ("last weekend before April 10, 2023").
-  const days = toldTimes(query, now ?? Date.now() / 1000).filter((t) => t.to - t.from <= WEEK)
-  const day = days.find((t) => !t.relative) ?? days[0]
+  // A day, told as a date or relatively to now ("yesterday", "last Saturday"); beside a date
+  // written out, a relative day counts from that date ("last weekend before April 10, 2023").
+  const told = toldTimes(query, now ?? Date.now() / 1000)
+  const written = told.find((t) => !t.relative)
+  const relative = told.find((t) => t.relative)
+  const anchored = relative && written ? toldTimes(relative.text, written.from + DAY / 2)[0] : relative
+  const day = [anchored, written].find((t) => t && t.to - t.from <= WEEK)
   if (day) return { month: null, year: null, days: { from: day.from, to: day.to } }
   const text = query.toLowerCase()
   const year = /\b(19|20)\d\d\b/.exec(text)

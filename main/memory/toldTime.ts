@@ -17,7 +17,8 @@ const RELATIVE = new RegExp(
   `\\b(yesterday|today|tonight|tomorrow|ago|(last|next|this|past) (week|weekend|month|year|${WEEKDAY})|${WEEKDAY}|weekend)\\b`,
   'i',
 )
-const MONTH = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d|\b\d{1,2}(st|nd|rd|th)?\s+(of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i
+const MONTH =
+  /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d|\b\d{1,2}(st|nd|rd|th)?\s+(of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i
 
 /** A stretch of time a text names, in seconds (UTC, from inclusive, to exclusive). */
 export interface Span {
@@ -52,12 +53,13 @@ export function toldTimes(text: string, at: number): ToldTime[] {
     const known = (c: 'day' | 'weekday' | 'month' | 'year') => start.isCertain(c)
     const dayStart = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()) / 1000
     let span: Span
-    if (/\b(last|next|this|past) week\b/i.test(r.text) && !known('weekday')) {
+    // "The week before 9 June": the seven days up to that day.
+    if (/\bweek before\b/i.test(r.text)) span = { from: dayStart, to: dayStart + 7 * DAY }
+    else if (/\b(last|next|this|past) week\b/i.test(r.text) && !known('weekday')) {
       // That calendar week, Monday to Sunday.
       const from = dayStart - ((date.getUTCDay() + 6) % 7) * DAY
       span = { from, to: from + 7 * DAY }
-    }
-    else if (/\bweekend\b/i.test(r.text)) span = { from: dayStart - DAY, to: dayStart + DAY }
+    } else if (/\bweekend\b/i.test(r.text)) span = { from: dayStart - DAY, to: dayStart + DAY }
     else if (known('day') || known('weekday')) span = { from: dayStart, to: dayStart + DAY }
     else if (known('month'))
       span = {
@@ -65,7 +67,10 @@ export function toldTimes(text: string, at: number): ToldTime[] {
         to: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / 1000,
       }
     else if (known('year'))
-      span = { from: Date.UTC(date.getUTCFullYear(), 0, 1) / 1000, to: Date.UTC(date.getUTCFullYear() + 1, 0, 1) / 1000 }
+      span = {
+        from: Date.UTC(date.getUTCFullYear(), 0, 1) / 1000,
+        to: Date.UTC(date.getUTCFullYear() + 1, 0, 1) / 1000,
+      }
     else continue
     // "On Friday, 17 February 2023" needs no anchor; "last Friday", "two days ago" do.
     const relative = !/\d{4}|\d{1,2}(st|nd|rd|th)?\s+[a-z]{3}|[a-z]{3}[a-z]*\.?\s+\d/i.test(r.text)
