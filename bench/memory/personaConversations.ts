@@ -313,8 +313,9 @@ function conversation(r: Rand, seed: number, n: number, sessions: number): Conve
     }
   }
   for (const fact of facts) place(fact, r)
-  // The facts only time tells apart draw from a generator of their own: the ones above, and
-  // where they go, stay as they were before these were added.
+  // The facts only time tells apart draw from a generator of their own, but the small talk after
+  // them draws from the set's: the first conversation kept its facts when these were added, the
+  // others were drawn anew (90 questions then, 105 now, multi-hop 12 then 9).
   const timed = seeded(seed + 1 + n)
   const told = timedFacts(timed, user).map((f): Planted => {
     const [first, ...later] = f.parts.map((turns, p) => ({
