@@ -1,4 +1,5 @@
 import type { Conversation } from './locomoData'
+import { timedFacts } from './timedFacts'
 
 // The second development set (issue 36): long synthetic conversations between a user and a
 // persona, made here from a fixed seed, not from LoCoMo. Dozens of dated sessions of small talk
@@ -13,7 +14,7 @@ import type { Conversation } from './locomoData'
 export const SYNTHETIC_SEED = 20261127
 
 /** Categories of the synthetic set (LoCoMo's are numbers; these are named). */
-export type SyntheticCategory = 'single-hop' | 'multi-hop' | 'temporal' | 'paraphrase' | 'inference'
+export type SyntheticCategory = 'single-hop' | 'multi-hop' | 'temporal' | 'paraphrase' | 'inference' | 'changed'
 
 /** A seeded generator (mulberry32): the same seed gives the same conversations everywhere. */
 function seeded(seed: number) {
@@ -182,6 +183,8 @@ interface Planted {
   later?: Planted[]
   /** Turns of the user's on the same topic that do not answer the question, told in other sessions. */
   decoys?: string[]
+  /** A question that names its session's day (timedFacts.ts): made once that day is drawn. */
+  ask?: (at: number) => string
 }
 
 function fill(template: string, user: string, city: string): string {
@@ -292,7 +295,7 @@ function plantFacts(r: Rand, user: string): Planted[] {
 }
 
 /** One conversation: `sessions` dated sessions of small talk holding the planted facts. */
-function conversation(r: Rand, n: number, sessions: number): Conversation {
+function conversation(r: Rand, seed: number, n: number, sessions: number): Conversation {
   const user = USERS[n % USERS.length]!
   const persona = PERSONAS[n % PERSONAS.length]!
   const city = r.pick(CITIES)
@@ -301,14 +304,30 @@ function conversation(r: Rand, n: number, sessions: number): Conversation {
   const bySession = new Map<number, Array<{ fact: Planted; part: Planted }>>()
   const put = (session: number, fact: Planted, part: Planted) =>
     bySession.set(session, [...(bySession.get(session) ?? []), { fact, part }])
-  for (const fact of facts) {
+  const place = (fact: Planted, draws: Rand) => {
     const parts = [fact, ...(fact.later ?? [])]
-    let at = r.int(Math.max(1, sessions - parts.length * 3))
+    let at = draws.int(Math.max(1, sessions - parts.length * 3))
     for (const part of parts) {
       put(at, fact, part)
-      at += 1 + r.int(3)
+      at += 1 + draws.int(3)
     }
   }
+  for (const fact of facts) place(fact, r)
+  // The facts only time tells apart draw from a generator of their own, but the small talk after
+  // them draws from the set's: the first conversation kept its facts when these were added, the
+  // others were drawn anew (90 questions then, 105 now, multi-hop 12 then 9).
+  const timed = seeded(seed + 1 + n)
+  const told = timedFacts(timed, user).map((f): Planted => {
+    const [first, ...later] = f.parts.map((turns, p) => ({
+      turns: turns.map((text): [boolean, string] => [true, text]),
+      evidence: f.evidence.filter(([at]) => at === p).map(([, turn]) => turn),
+      question: '',
+      category: f.category,
+    }))
+    return { ...first!, later, ask: (at) => f.ask(at) }
+  })
+  for (const fact of told) place(fact, timed)
+  facts.push(...told)
   // Decoys go to sessions drawn at random, before or after the fact.
   const decoysBySession = new Map<number, string[]>()
   for (const fact of facts)
@@ -318,6 +337,7 @@ function conversation(r: Rand, n: number, sessions: number): Conversation {
     }
   const turns: Conversation['turns'] = []
   const evidence = new Map<Planted, string[]>()
+  const askedAt = new Map<Planted, number>()
   // 2023-01-09 09:00 UTC onwards, a session every 2–12 days, at a time of day of its own.
   let day = Date.UTC(2023, 0, 9, 9) / 1000
   for (let s = 1; s <= sessions; s++) {
@@ -336,6 +356,7 @@ function conversation(r: Rand, n: number, sessions: number): Conversation {
       small(r.int(2))
     }
     for (const { fact, part } of bySession.get(s - 1) ?? []) {
+      if (part === fact) askedAt.set(fact, start)
       const first = lines.length
       lines.push(...part.turns)
       const ids = part.evidence.map((e) => `D${s}:${first + e + 1}`)
@@ -352,7 +373,7 @@ function conversation(r: Rand, n: number, sessions: number): Conversation {
     turns,
     lines: turns.map((t) => JSON.stringify({ id: t.id, speaker: t.speaker, text: t.text, time: t.at })),
     questions: facts.map((f) => ({
-      question: f.question,
+      question: f.ask ? f.ask(askedAt.get(f)!) : f.question,
       category: CATEGORY_CODES[f.category],
       evidence: evidence.get(f)!,
     })),
@@ -366,6 +387,7 @@ const CATEGORY_CODES: Record<SyntheticCategory, number> = {
   temporal: 3,
   paraphrase: 4,
   inference: 5,
+  changed: 6,
 }
 export const SYNTHETIC_CATEGORY_NAMES = Object.fromEntries(
   Object.entries(CATEGORY_CODES).map(([name, code]) => [code, name]),
@@ -374,5 +396,5 @@ export const SYNTHETIC_CATEGORY_NAMES = Object.fromEntries(
 /** The synthetic set: `count` conversations of `sessions` sessions, the same for a seed. */
 export function personaConversations(seed = SYNTHETIC_SEED, count = 6, sessions = 40): Conversation[] {
   const r = seeded(seed)
-  return Array.from({ length: count }, (_, n) => conversation(r, n, sessions))
+  return Array.from({ length: count }, (_, n) => conversation(r, seed, n, sessions))
 }

@@ -1,7 +1,7 @@
 import { rrf, type Hit } from './retrieval'
 import { namedSpeaker } from './speakers'
 import { isoDate, type MemoryStore } from './store'
-import { inWindow, queryTimeWindow } from './timeWindow'
+import type { NamedTime } from './timeWindow'
 import { unitRowsOf } from './unitRows'
 import type { WordSearch } from './wordRanking'
 
@@ -36,7 +36,7 @@ export const FEATURES = [
   'vectors_similarity',
   'spoken_by_named', // its speaker is someone the query names
   'spoken_by_other', // the query names someone, and not its speaker
-  'in_named_time', // of the month or year the query names
+  'in_named_time', // of the day, month or year the query names (said then, or telling of it)
   'neighbour', // came only as the turn beside a hit
   'neighbour_of_score', // that hit's fused score over the best's
   'entity_linked',
@@ -69,6 +69,7 @@ export function rankFeatures(
   hits: ReadonlyMap<number, Hit>,
   lists: RetrievalLists,
   linked: ReadonlyMap<number, string>,
+  time: NamedTime | null = null,
 ): Map<number, number[]> {
   const { words } = lists
   const rankOf = (ids: Iterable<number>) => {
@@ -105,7 +106,7 @@ export function rankFeatures(
     words.words.map((w) => [w, Math.log(1 + lists.units / Math.max(1, words.byWord.get(w)?.size ?? 0))]),
   )
   const allRarity = [...rarity.values()].reduce((a, b) => a + b, 0)
-  const window = queryTimeWindow(query)
+  const inTime = time?.of([...hits.values()].map((h) => h.unit)) ?? new Set<number>()
   const texts = unitRowsOf(store).textsOf([...hits.keys()])
   /** A hit's fused score over the best's; 0 for a unit retrieval did not find. */
   const scoreOf = (id: number) => (hits.get(id)?.score ?? 0) / bestScore
@@ -136,7 +137,7 @@ export function rankFeatures(
       d === undefined ? 0 : 1 - d,
       byNamed ? 1 : 0,
       words.names.size > 0 && !byNamed ? 1 : 0,
-      window && inWindow(hit.unit, window) ? 1 : 0,
+      inTime.has(id) ? 1 : 0,
       hit.near === undefined ? 0 : 1,
       near ? near.score / bestScore : 0,
       linked.has(id) ? 1 : 0,

@@ -202,6 +202,23 @@ describe('MemoryPack retrieval on an imported chat log', () => {
     expect(packed(store, 'What class did Caroline start in October 2023?', 60)).toEqual(['t1'])
   })
 
+  it('finds what was told relatively of the day a question names, and writes that day beside it', () => {
+    const store = memory()
+    const sunday = Date.UTC(2023, 1, 19, 9) / 1000
+    log(store, [
+      ['Nadia', 'We went to the market on Friday the week before, nothing special.', sunday - 9 * DAY],
+      ...chatter(12).map(([speaker, text], i): [string, string, number] => [speaker, text, sunday - 2 * DAY + i * 60]),
+      ['Nadia', 'Two days ago I had my wisdom tooth pulled, my face is still puffy.', sunday],
+      ...chatter(12).map(([speaker, text], i): [string, string, number] => [speaker, text, sunday + DAY + i * 60]),
+    ])
+    // Said on the 19th, it tells of the 17th; the turns said on the 17th tell of nothing.
+    const question = 'What did Nadia do on Friday, 17 February 2023?'
+    expect(packed(store, question, 80)).toContain('t14')
+    expect(buildPack(store, { query: question, budget: 80, path: null }).text).toContain(
+      'Two days ago (2023-02-17) I had my wisdom tooth pulled',
+    )
+  })
+
   it('finds memories written before the word index existed once the database is upgraded', () => {
     const file = join(tempDir(), 'memory_old.db')
     const { db } = openDatabase(file, { migrations: memoryMigrations.slice(0, 3), label: 'memory database' })
@@ -232,5 +249,21 @@ describe('reading a query', () => {
     expect(queryTimeWindow('What did John do during 2022?')).toEqual({ month: null, year: 2022 })
     expect(queryTimeWindow('What may Caroline do next?')).toBeNull()
     expect(queryTimeWindow('How was the march for rights?')).toBeNull()
+  })
+
+  it('reads a named day, written out or relative to now', () => {
+    const now = Date.UTC(2023, 4, 8, 12) / 1000
+    const may = (d: number) => Date.UTC(2023, 4, d) / 1000
+    expect(queryTimeWindow('What did Maria do on May 3, 2023?', now)?.days).toEqual({ from: may(3), to: may(4) })
+    expect(queryTimeWindow('What did I tell you yesterday?', now)?.days).toEqual({ from: may(7), to: may(8) })
+    // Beside a date written out, a relative day counts from it (3 May 2023 was a Wednesday).
+    expect(queryTimeWindow('What did we do last weekend before May 3, 2023?', now)?.days).toEqual({
+      from: Date.UTC(2023, 3, 29) / 1000,
+      to: Date.UTC(2023, 4, 1) / 1000,
+    })
+    expect(queryTimeWindow('What did Mel do in the week before 9 May 2023?', now)?.days).toEqual({
+      from: may(2),
+      to: may(9),
+    })
   })
 })

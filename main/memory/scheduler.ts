@@ -7,7 +7,7 @@ import { rankFeatures } from './rankFeatures'
 import { relevance } from './ranker'
 import { addNeighbours, entityLinked, hybridRetrieve, unitsByIds } from './retrieval'
 import { boostNamedSpeakers } from './speakers'
-import { boostNamedTime } from './timeWindow'
+import { addTellers, boostNamedTime, namedTime } from './timeWindow'
 import { itemLine } from './itemText'
 import { unitRowsOf } from './unitRows'
 import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from './store'
@@ -150,7 +150,9 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
   const linkedOnly = [...linked.keys()].filter((id) => !fused.has(id))
   for (const unit of unitsByIds(store, linkedOnly)) fused.set(unit.id, { unit, score: 0, why: '' })
   boostNamedSpeakers(store, request.query, fused)
-  boostNamedTime(request.query, fused)
+  const time = namedTime(store, request.query, now)
+  addTellers(store, time, fused)
+  boostNamedTime(time, fused)
   addNeighbours(store, fused)
   // An entity the query names lifts its units in the hand fusion, which the ranker reads
   // (rankFeatures.ts): LoCoMo, imported without a model, has no entities to fit a weight on.
@@ -161,7 +163,7 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
   lap('boosts')
   // What each find is worth: the learned ranker's chance that it answers the query, from where
   // each search ranked it and the hand fusion's score among other things (rankFeatures.ts).
-  const features = rankFeatures(store, request.query, fused, lists, linked)
+  const features = rankFeatures(store, request.query, fused, lists, linked, time)
   request.onFeatures?.(features)
   lap('ranker')
   for (const [id, hit] of fused) {
@@ -208,7 +210,7 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
   const found = usable.filter((c) => c.found).sort((a, b) => b.value - a.value)
   const kept = new Set(found.slice(0, foundKept(request.budget)))
   const packable = usable.filter((c) => !c.found || kept.has(c))
-  const itemLines = unitRowsOf(store).linesOf(packable.map((c) => c.unit.id))
+  const itemLines = unitRowsOf(store).linesOf(packable.map((c) => c.unit))
   lap('texts')
   const seen = new Set<string>()
   const pool: Array<Packable & { estimate: number }> = []

@@ -37,7 +37,7 @@ function setup() {
   const kept = () => {
     const ids = (store.db.prepare('SELECT id FROM units').pluck().all() as number[]).concat([999_999])
     const texts = unitRowsOf(store).textsOf(ids)
-    const lines = unitRowsOf(store).linesOf(ids)
+    const lines = unitRowsOf(store).linesOf(unitsByIds(store, ids))
     return {
       rows: unitsByIds(store, ids).sort((a, b) => a.id - b.id),
       texts: [...texts].sort((a, b) => a[0] - b[0]).map(([id, text]) => ({ id, text })),

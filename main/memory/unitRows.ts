@@ -1,6 +1,8 @@
 import { LRUCache } from 'lru-cache'
 import { LogReader, tableLog } from '../kernel/changeLogReader'
+import { UnitKind } from './enums'
 import { itemLine, type ItemLine } from './itemText'
+import { anchorTold } from './toldTime'
 import type { MemoryStore, UnitRow } from './store'
 
 /** Rows kept per memory: what a few hundred packs read (a row is ~300 bytes). */
@@ -65,19 +67,24 @@ export class UnitRows {
     return this.catchUp() ? this.keptTexts(ids) : readTexts(this.store, ids)
   }
 
-  /** The pack lines of these units' texts (null for an empty text), by id; units without a text are left out. */
-  linesOf(ids: readonly number[]): Map<number, ItemLine | null> {
-    return this.derivedOf('line', ids, itemLine)
+  /**
+   * The pack lines of these units' texts (null for an empty text), by id; units without a text
+   * are left out. An episode's days told relatively get their date (toldTime.ts).
+   */
+  linesOf(units: readonly UnitRow[]): Map<number, ItemLine | null> {
+    const said = new Map(units.map((u) => [u.id, u.kind === UnitKind.EPISODE ? u.occurred_at : null]))
+    return this.derivedOf('line', [...said.keys()], (text, id) => itemLine(anchorTold(text, said.get(id) ?? null)))
   }
 
   /**
-   * `make(text)` of each of these units' texts, by id, kept under `kind` with the text and
-   * forgotten with it; units without a text are left out. `make` must depend on the text alone.
+   * `make(text, id)` of each of these units' texts, by id, kept under `kind` with the text and
+   * forgotten with it; units without a text are left out. `make` may depend on the text and the
+   * unit's row (its time): neither is written without the change log saying so.
    */
-  derivedOf<T>(kind: string, ids: readonly number[], make: (text: string) => T): Map<number, T> {
+  derivedOf<T>(kind: string, ids: readonly number[], make: (text: string, id: number) => T): Map<number, T> {
     const out = new Map<number, T>()
     if (!this.catchUp()) {
-      for (const [id, text] of readTexts(this.store, ids)) out.set(id, make(text))
+      for (const [id, text] of readTexts(this.store, ids)) out.set(id, make(text, id))
       return out
     }
     let kept = this.derived.get(kind)
@@ -97,7 +104,7 @@ export class UnitRows {
       else missing.push(id)
     }
     for (const [id, text] of this.keptTexts(missing)) {
-      const value = make(text)
+      const value = make(text, id)
       kept.set(id, { value, size: Math.max(1, text.length) })
       out.set(id, value)
     }
