@@ -21,7 +21,14 @@ import { WARM_UP_NOTE, pct, steadyPacks } from './packTiming'
 import { benchQueries, sentence } from './syntheticMemory'
 
 const { values } = parseArgs({
-  options: { units: { type: 'string', default: '1000000' }, first: { type: 'string', default: '100000' } },
+  options: {
+    units: { type: 'string', default: '1000000' },
+    first: { type: 'string', default: '100000' },
+    // Keeps the data folder (an empty or new folder): the packs can then be timed again on it.
+    keep: { type: 'string' },
+    // Only the packs, on the memory a --keep run left in that folder.
+    'packs-only': { type: 'boolean', default: false },
+  },
 })
 const units = Number(values.units)
 const first = Number(values.first)
@@ -34,8 +41,13 @@ const RSS_BOUND_MB = 1536
 /** Printed beside each figure: the machine is shared. */
 const loadAverage = () => loadavg().map((x) => +x.toFixed(2))
 
-const home = mkdtempSync(join(tmpdir(), 'loomverse-bench-million-'))
+const home = values.keep ?? mkdtempSync(join(tmpdir(), 'loomverse-bench-million-'))
 try {
+  if (values['packs-only']) {
+    const personaId = await withCore(async (call) => (await call<Array<{ id: string }>>('list_personas', {}))[0]!.id)
+    packs(personaId, benchQueries(), units)
+    process.exit(0)
+  }
   // Queries first: benchQueries and sentence draw from one seeded generator.
   const queries = benchQueries()
   const personaId = await withCore(async (call) => {
@@ -55,7 +67,7 @@ try {
     packs(personaId, queries, to)
   }
 } finally {
-  rmSync(home, { recursive: true, force: true })
+  if (!values.keep) rmSync(home, { recursive: true, force: true })
 }
 
 /** A core as the command line starts one (no workers), for one piece of work. */
