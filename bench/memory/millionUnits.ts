@@ -52,8 +52,16 @@ try {
   const queries = benchQueries()
   const personaId = await withCore(async (call) => {
     const persona = await call<{ id: string }>('create_persona', { name: 'Million' })
-    await call('memory_add_unit', { persona_id: persona.id, kind: 'persona', text: 'You are Mika, a calm librarian who loves tea.' })
-    await call('memory_add_unit', { persona_id: persona.id, kind: 'contract', text: 'Be honest; never give medical advice.' })
+    await call('memory_add_unit', {
+      persona_id: persona.id,
+      kind: 'persona',
+      text: 'You are Mika, a calm librarian who loves tea.',
+    })
+    await call('memory_add_unit', {
+      persona_id: persona.id,
+      kind: 'contract',
+      text: 'Be honest; never give medical advice.',
+    })
     return persona.id
   })
   for (const [from, to] of [
@@ -71,7 +79,9 @@ try {
 }
 
 /** A core as the command line starts one (no workers), for one piece of work. */
-async function withCore<T>(run: (call: ReturnType<typeof callerOf>, core: Awaited<ReturnType<typeof startCore>>) => Promise<T>) {
+async function withCore<T>(
+  run: (call: ReturnType<typeof callerOf>, core: Awaited<ReturnType<typeof startCore>>) => Promise<T>,
+) {
   const core = startCore({ home, mode: 'browser', log: () => {} })
   try {
     return await run(callerOf(core), core)
@@ -147,10 +157,7 @@ async function importLog(personaId: string, file: string, count: number, total: 
 function packs(personaId: string, queries: string[], total: number): void {
   const store = openMemory(join(home, 'memory', `memory_${personaId}.db`))
   try {
-    const { first_pack_ms, ms } = steadyPacks(
-      (query) => buildPack(store, { query, budget: 2000, path: null }),
-      queries,
-    )
+    const { first_pack_ms, ms } = steadyPacks((query) => buildPack(store, { query, budget: 2000, path: null }), queries)
     const tokens = queries.slice(0, 20).map((q) => buildPack(store, { query: q, budget: 2000, path: null }).tokens)
     print({
       bench: 'memory.pack',

@@ -9,7 +9,12 @@ import type { SourceRow } from './importSources'
 const memory = useMemoryFiles()
 
 const line = (i: number) =>
-  JSON.stringify({ id: `m${i}`, speaker: i % 2 ? 'Mika' : 'User', text: `message number ${i}`, time: 1_700_000_000 + i })
+  JSON.stringify({
+    id: `m${i}`,
+    speaker: i % 2 ? 'Mika' : 'User',
+    text: `message number ${i}`,
+    time: 1_700_000_000 + i,
+  })
 
 describe('importing a chat log in steps', () => {
   it('streams a file: rows are read as they are written, a step at a time, with progress up to the total', async () => {
@@ -43,5 +48,4 @@ describe('importing a chat log in steps', () => {
     }
     expect(seen.length).toBe(Math.ceil(n / 64))
   })
-
 })
