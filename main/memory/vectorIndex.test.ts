@@ -197,6 +197,47 @@ describe('vector index', () => {
   })
 })
 
+describe('a partition larger than a search reads', () => {
+  it('searches only its newest rows, exactly; one within the bound is read whole', () => {
+    const part = new Partition(100)
+    const vectors = new Map<number, Float32Array>()
+    const { sentence } = corpus(7)
+    for (let id = 1; id <= 300; id++) {
+      const v = embedLocal(sentence(6))
+      vectors.set(id, v)
+      part.put(id, 0, 0, v)
+    }
+    const sparse = (query: Float32Array) => {
+      const dims: number[] = []
+      const vals: number[] = []
+      query.forEach((x, i) => {
+        if (x !== 0) {
+          dims.push(i)
+          vals.push(x)
+        }
+      })
+      return { dims, vals }
+    }
+    const filter = { excludeState: 3, sensitivityBelow: 2 }
+    // The oldest unit's own vector finds it no more: it is past the rows read.
+    const { dims, vals } = sparse(vectors.get(1)!)
+    expect(part.nearest(dims, vals, 1, 10, filter).map((h) => h.id)).not.toContain(1)
+    // Among the rows read, the answer is the exact one.
+    const query = embedLocal(sentence(4))
+    const q = sparse(query)
+    const want = [...vectors]
+      .filter(([id]) => id > 200)
+      .map(([id, v]) => ({ id, distance: 1 - v.reduce((s, x, i) => s + x * query[i]!, 0) }))
+      .sort((a, b) => a.distance - b.distance)
+      .slice(0, 15)
+    expectSame(part.nearest(q.dims, q.vals, 1, 15, filter), want)
+    // A partition within the bound is read whole: the oldest unit is its own nearest.
+    const whole = new Partition()
+    for (const [id, v] of vectors) whole.put(id, 0, 0, v)
+    expect(whole.nearest(dims, vals, 1, 1, filter)[0]!.id).toBe(1)
+  })
+})
+
 describe('the vector index loaded in slices', () => {
   const tick = () => new Promise((resolve) => setImmediate(resolve))
 
