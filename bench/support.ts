@@ -1,7 +1,10 @@
-import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import { fork } from 'node:child_process'
+import { join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Core } from '../main/core'
 import type { FromOutside, ToOutside } from './api/outside'
+
+const repoRoot = resolve(import.meta.dirname, '..')
 
 /** The p-th percentile of unsorted samples, to 0.01 ms. */
 export function percentile(samples: readonly number[], p: number): number {
@@ -19,35 +22,36 @@ export function callerOf(core: Core) {
 }
 
 /**
- * The fake LLM on a thread of its own (bench/api/outside.ts, which also runs bench/api's
- * /api/chat client): on a user's machine a model server is another process, and sharing the
- * app's event loop would charge the app for its work. `env` points a core at it.
+ * The fake LLM in a process of its own (bench/api/outside.ts, which also runs bench/api's
+ * /api/chat client): on a user's machine a model server and the program calling the API are
+ * other processes, and sharing the app's event loop, or its process's threads and collector,
+ * would charge the app for their work. `env` points a core at it.
  */
 export async function startOutside() {
-  const worker = new Worker(new URL('../tests/support/tsWorkerBootstrap.mjs', import.meta.url), {
-    workerData: {
-      tsEntry: fileURLToPath(new URL('./api/outside.ts', import.meta.url)),
-      tsconfig: fileURLToPath(new URL('../tsconfig.node.json', import.meta.url)),
-    },
+  const child = fork(fileURLToPath(new URL('./api/outside.ts', import.meta.url)), [], {
+    execArgv: ['--import', pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href],
+    env: { ...process.env, TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.node.json') },
   })
   const llmUrl = await new Promise<string>((resolve, reject) => {
     const ready = (m: FromOutside) => {
       if (m.type !== 'ready') return
-      worker.off('message', ready)
+      child.off('message', ready)
       resolve(m.llmUrl)
     }
-    worker.on('message', ready)
-    worker.once('error', reject)
+    child.on('message', ready)
+    child.once('error', reject)
+    child.once('exit', (code) => reject(new Error(`the outside process exited (${code}) before it was ready`)))
   })
   return {
-    worker,
+    send: (m: ToOutside) => child.send(m),
+    onMessage: (listener: (m: FromOutside) => void) => child.on('message', listener),
     env: {
       OPENAI_BASE_URL: `${llmUrl}/v1`,
       OPENAI_API_KEY: 'sk-test',
       LOOMVERSE_DEFAULT_MODEL: 'openai:gpt-4o-mini',
       LOOMVERSE_DEFAULT_LIGHTWEIGHT_MODEL: 'openai:gpt-4o-mini',
     },
-    close: () => worker.postMessage({ type: 'close' } satisfies ToOutside),
+    close: () => child.send({ type: 'close' } satisfies ToOutside),
   }
 }
 

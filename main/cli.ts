@@ -417,7 +417,8 @@ async function memoryCommand(values: Values, positionals: string[], io: CliIo): 
   return withCore(values, io, async (core) => {
     const { id, name } = await findPersona(core, ref)
     const noLlm = values['no-llm'] ?? false
-    const result = await call(core, 'memory_import', { persona_id: id, path, no_llm: noLlm })
+    const stopProgress = importProgress(core, id, io)
+    const result = await call(core, 'memory_import', { persona_id: id, path, no_llm: noLlm }).finally(stopProgress)
     for (const e of result.errors) io.err(`Skipped ${e}`)
     if (result.unreadable > result.errors.length) io.err(`… and ${result.unreadable - result.errors.length} more`)
     const repeats = result.skipped - result.unreadable
@@ -517,6 +518,26 @@ async function restoreCommand(values: Values, positionals: string[], io: CliIo):
   for (const f of report.failed) io.err(`Not restored, failed verification: ${f.path}: ${f.reason}`)
   io.out(`Open it with: loomverse serve --home "${report.home}" (or LOOMVERSE_HOME="${report.home}")`)
   return report.ok ? 0 : 1
+}
+
+/** Below this many lines an import is over in moments: no progress lines. */
+const IMPORT_PROGRESS_MIN_LINES = 10_000
+
+/**
+ * A long import's progress on stderr, a line at each tenth of the file (a million lines take
+ * many minutes), from the events a window's status bar shows. Answers the listener's stop.
+ */
+function importProgress(core: Core, personaId: string, io: CliIo): () => void {
+  let tenths = 0
+  return core.bus.listen((event, data) => {
+    if (event !== 'job_progress') return
+    const p = data as { job_id: string; label: string; done: number; total: number }
+    if (p.job_id !== `memory-import:${personaId}` || p.total < IMPORT_PROGRESS_MIN_LINES) return
+    const reached = Math.floor((10 * p.done) / p.total)
+    if (reached <= tenths) return
+    tenths = reached
+    io.err(`${p.label}: ${p.done.toLocaleString('en')} of ${p.total.toLocaleString('en')} lines`)
+  })
 }
 
 async function withCore(values: Values, io: CliIo, run: (core: Core) => Promise<number>): Promise<number> {

@@ -1,10 +1,9 @@
 // What runs outside the app in the benches (bench/support.ts startOutside): the fake LLM server and, for bench/api, the program calling
-// /api/chat, on a thread of their own. On a user's machine both are other processes (a model
-// server, curl or an assistant); sharing the app's event loop would charge the app for the
-// client's and the server's work, and the client would read its first byte only once the app's
-// turn of the loop was over.
+// /api/chat, in a process of their own, as on a user's machine (a model server, curl or an
+// assistant). Sharing the app's event loop would charge the app for the client's and the
+// server's work, and the client would read its first byte only once the app's turn of the loop
+// was over; sharing its process (a worker thread) still shares its collector and its cores' queue.
 import { request } from 'node:http'
-import { parentPort } from 'node:worker_threads'
 import { ssePost } from '../../tests/support/apiClient'
 import { startFakeLlm } from '../../tests/support/fakeLlm'
 
@@ -18,11 +17,13 @@ export type FromOutside =
   | { type: 'chat'; id: number; ms: number }
   | { type: 'chat'; id: number; error: string }
 
-const port = parentPort!
+const send = (m: FromOutside) => process.send!(m)
 const fake = await startFakeLlm({ keepRequests: false })
-port.on('message', (m: ToOutside) => {
+// A bench that ends without saying so (an error, Ctrl+C) must not leave this process behind.
+process.on('disconnect', () => process.exit(0))
+process.on('message', (m: ToOutside) => {
   if (m.type === 'close') {
-    void fake.close().then(() => port.close())
+    void fake.close().then(() => process.disconnect())
     return
   }
   if (m.type === 'first_token_ms') {
@@ -31,11 +32,11 @@ port.on('message', (m: ToOutside) => {
     return
   }
   firstDelta(m.port, m.token, m.body).then(
-    (ms) => port.postMessage({ type: 'chat', id: m.id, ms } satisfies FromOutside),
-    (e: Error) => port.postMessage({ type: 'chat', id: m.id, error: e.message } satisfies FromOutside),
+    (ms) => send({ type: 'chat', id: m.id, ms }),
+    (e: Error) => send({ type: 'chat', id: m.id, error: e.message }),
   )
 })
-port.postMessage({ type: 'ready', llmUrl: fake.url } satisfies FromOutside)
+send({ type: 'ready', llmUrl: fake.url })
 
 /** Milliseconds from sending POST /api/chat to its first `delta` event, reported when the stream ends. */
 function firstDelta(port: number, token: string, body: unknown): Promise<number> {

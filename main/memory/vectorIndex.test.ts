@@ -39,6 +39,39 @@ function expectSame(got: Array<{ id: number; distance: number }>, want: Array<{ 
   for (const w of want) if (w.distance < kth - 1e-4) expect(gotIds.has(Number(w.id))).toBe(true)
 }
 
+/** A partition of `n` units, ids 1…n, each a sentence of the corpus; and their vectors by id. */
+function filledPartition(part: Partition, n: number, seed: number): Map<number, Float32Array> {
+  const vectors = new Map<number, Float32Array>()
+  const { sentence } = corpus(seed)
+  for (let id = 1; id <= n; id++) {
+    const v = embedLocal(sentence(6))
+    vectors.set(id, v)
+    part.put(id, 0, 0, v)
+  }
+  return vectors
+}
+
+/** A query as Partition.nearest takes it: its non-zero dimensions and their values. */
+function sparse(query: Float32Array): { dims: number[]; vals: number[] } {
+  const dims: number[] = []
+  const vals: number[] = []
+  query.forEach((x, i) => {
+    if (x !== 0) {
+      dims.push(i)
+      vals.push(x)
+    }
+  })
+  return { dims, vals }
+}
+
+/** The k nearest of `vectors` to `query` by exact cosine distance (all unit vectors). */
+function bruteForce(vectors: ReadonlyMap<number, Float32Array>, query: Float32Array, k: number) {
+  return [...vectors]
+    .map(([id, v]) => ({ id, distance: 1 - v.reduce((s, x, i) => s + x * query[i]!, 0) }))
+    .sort((a, b) => a.distance - b.distance)
+    .slice(0, k)
+}
+
 describe('vector index', () => {
   it('answers what sqlite-vec answers, per kind, with archived and SECRET units filtered', () => {
     const store = memory()
@@ -160,13 +193,7 @@ describe('vector index', () => {
 
   it('keeps rows dense through growth and swap-removal', () => {
     const part = new Partition()
-    const vectors = new Map<number, Float32Array>()
-    const { sentence } = corpus(5)
-    for (let id = 1; id <= 700; id++) {
-      const v = embedLocal(sentence(6))
-      vectors.set(id, v)
-      part.put(id, 0, 0, v)
-    }
+    const vectors = filledPartition(part, 700, 5)
     for (let id = 1; id <= 700; id += 3) {
       part.remove(id)
       vectors.delete(id)
@@ -179,21 +206,30 @@ describe('vector index', () => {
     vectors.delete(5)
     expect(part.size).toBe(700 - 234)
     const query = embedLocal('entirely different words')
-    const dims: number[] = []
-    const vals: number[] = []
-    query.forEach((x, i) => {
-      if (x !== 0) {
-        dims.push(i)
-        vals.push(x)
-      }
-    })
+    const { dims, vals } = sparse(query)
     const got = part.nearest(dims, vals, 1, 20, { excludeState: 3, sensitivityBelow: 2 })
-    const want = [...vectors]
-      .map(([id, v]) => ({ id, distance: 1 - v.reduce((s, x, i) => s + x * query[i]!, 0) }))
-      .sort((a, b) => a.distance - b.distance)
-      .slice(0, 20)
     expect(got[0]!.id).toBe(2)
-    expectSame(got, want)
+    expectSame(got, bruteForce(vectors, query, 20))
+  })
+})
+
+describe('a partition larger than a search reads', () => {
+  it('searches only its newest rows, exactly; one within the bound is read whole', () => {
+    const part = new Partition(100)
+    const vectors = filledPartition(part, 300, 7)
+    const filter = { excludeState: 3, sensitivityBelow: 2 }
+    // The oldest unit's own vector finds it no more: it is past the rows read.
+    const { dims, vals } = sparse(vectors.get(1)!)
+    expect(part.nearest(dims, vals, 1, 10, filter).map((h) => h.id)).not.toContain(1)
+    // Among the rows read, the answer is the exact one.
+    const query = embedLocal('garden concert winter')
+    const q = sparse(query)
+    const newest = new Map([...vectors].filter(([id]) => id > 200))
+    expectSame(part.nearest(q.dims, q.vals, 1, 15, filter), bruteForce(newest, query, 15))
+    // A partition within the bound is read whole: the oldest unit is its own nearest.
+    const whole = new Partition()
+    for (const [id, v] of vectors) whole.put(id, 0, 0, v)
+    expect(whole.nearest(dims, vals, 1, 1, filter)[0]!.id).toBe(1)
   })
 })
 

@@ -78,6 +78,27 @@ describe('the kept word index', () => {
     expect(index.stats.loads).toBe(1)
   })
 
+  it('keeps a common word’s newest units only, and ranks as FTS5 through edits and deletes of older and newer ones', () => {
+    const { store, worker, sentence, episode, compare } = setup()
+    // 'lake' in 1,500 units: more than a word keeps (TAIL_KEPT, 1,000).
+    const ids = store.db
+      .transaction(() => Array.from({ length: 1_500 }, (_, i) => episode(store, `the lake ${sentence(3)} ${i}`)))
+      .immediate()
+    compare('read')
+    const reads = wordIndexOf(store).stats.postingReads
+    episode(worker, 'a lake at dusk')
+    compare('a new unit')
+    expect(wordIndexOf(store).stats.postingReads).toBe(reads)
+    // Older than the kept units: whether they held a word cannot be told, so those words are read again.
+    worker.deleteUnit(ids[3]!)
+    worker.editPayload(ids[10]!, { user_text: 'no water here' }, 'test')
+    compare('older units edited and deleted')
+    // Among the kept ones.
+    worker.deleteUnit(ids[1_400]!)
+    worker.editPayload(ids[1_450]!, { user_text: 'the lake again, twice: lake' }, 'test')
+    compare('newer units edited and deleted')
+  })
+
   it('reads no postings for a word the memory never used, and finds it once a unit does', () => {
     const { store, worker, episode } = setup()
     episode(store, 'painting the lake at sunrise')

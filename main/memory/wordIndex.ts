@@ -23,10 +23,20 @@ const LENGTHS_PAGE = 4096
 /** Posting entries kept in memory (an entry is a unit id and its count: ~16 bytes). */
 const KEPT_ENTRIES = 2_000_000
 
-/** One term's units, ascending, each with how often the term occurs in it. */
+/**
+ * A term in more units than this keeps only its newest this many, and how many there are: a
+ * pack scores a term's newest `tuning.wordsPerTerm` (100) only. At a million units a common
+ * word is in ~200,000 of them; its whole postings pushed the others out of KEPT_ENTRIES, to be
+ * read again in every pack (1.3 s of a 1.34 s pack).
+ */
+const TAIL_KEPT = 1_000
+
+/** One term's units, ascending, each with how often the term occurs in it (the newest TAIL_KEPT of them). */
 interface Postings {
   ids: number[]
   counts: number[]
+  /** Units that hold the term: more than `ids` when only the newest were kept. */
+  hits: number
 }
 
 /**
@@ -85,7 +95,8 @@ export class WordIndex {
    */
   rank(words: readonly string[], newest: number): Map<string, Array<{ id: number; s: number }>> | null {
     const { db } = this.store
-    if (db.inTransaction || this.slices) return null
+    // A term keeps its newest TAIL_KEPT units only: more is FTS5's to answer.
+    if (db.inTransaction || this.slices || newest > TAIL_KEPT) return null
     // Read before the transaction: reading the log may trim it, a write. What committed after
     // it is applied again at the next call, which changes nothing (see apply).
     const changed = this.changes ? this.changes.next() : null
@@ -160,13 +171,13 @@ export class WordIndex {
 
   private score(p: Postings, newest: number): Array<{ id: number; s: number }> {
     const { rows, tokens } = this.totals
-    const hits = p.ids.length
+    const { hits } = p
     if (hits === 0 || rows === 0) return []
     let idf = Math.log((rows - hits + 0.5) / (hits + 0.5))
     if (idf <= 0) idf = 1e-6
     const avgdl = tokens / rows
     const out: Array<{ id: number; s: number }> = []
-    for (let i = hits - 1; i >= 0 && out.length < newest; i--) {
+    for (let i = p.ids.length - 1; i >= 0 && out.length < newest; i--) {
       const id = p.ids[i]!
       const f = p.counts[i]!
       const d = this.lengths.get(id)?.tokens ?? 0
@@ -195,7 +206,10 @@ export class WordIndex {
         counts.push(1)
       }
     }
-    const p = { ids, counts }
+    const hits = ids.length
+    ids.splice(0, hits - TAIL_KEPT)
+    counts.splice(0, hits - TAIL_KEPT)
+    const p = { ids, counts, hits }
     this.postings.set(term, p)
     return p
   }
@@ -268,7 +282,8 @@ export class WordIndex {
       // The text was rewritten, or the unit is gone, or it is new.
       if (was) {
         this.lengths.delete(id)
-        for (const p of this.postings.values()) remove(p, id)
+        // A unit older than a term's kept units may or may not hold it: that term is read again.
+        for (const [term, p] of [...this.postings.entries()]) if (!remove(p, id)) this.postings.delete(term)
       }
       if (!now) continue
       this.lengths.set(id, { tokens: varints(now.sz, 1)[0]!, origin: now.origin })
@@ -283,7 +298,7 @@ export class WordIndex {
       for (const [term, { count }] of terms) {
         this.terms?.add(term)
         const p = this.postings.peek(term)
-        if (p) insert(p, id, count)
+        if (p && !insert(p, id, count)) this.postings.delete(term)
       }
   }
 
@@ -376,20 +391,32 @@ function find(ids: readonly number[], id: number): number {
   return -(lo + 1)
 }
 
-function remove(p: Postings, id: number): void {
-  const at = find(p.ids, id)
-  if (at < 0) return
-  p.ids.splice(at, 1)
-  p.counts.splice(at, 1)
+/** Whether the postings are only the newest of the term's units, and `id` is older than all of them. */
+function beforeKept(p: Postings, id: number): boolean {
+  return p.ids.length < p.hits && (p.ids.length === 0 || id < p.ids[0]!)
 }
 
-function insert(p: Postings, id: number, count: number): void {
+/** Takes `id` out; false when it cannot be told whether `id` held the term (beforeKept). */
+function remove(p: Postings, id: number): boolean {
+  if (beforeKept(p, id)) return false
+  const at = find(p.ids, id)
+  if (at < 0) return true
+  p.ids.splice(at, 1)
+  p.counts.splice(at, 1)
+  p.hits--
+  return true
+}
+
+/** Puts `id` in with its count; false when it falls before the units kept (beforeKept). */
+function insert(p: Postings, id: number, count: number): boolean {
+  if (beforeKept(p, id)) return false
   const at = find(p.ids, id)
   if (at >= 0) {
     p.counts[at] = count
-    return
+    return true
   }
   const to = -at - 1
+  p.hits++
   if (to === p.ids.length) {
     p.ids.push(id)
     p.counts.push(count)
@@ -397,6 +424,7 @@ function insert(p: Postings, id: number, count: number): void {
     p.ids.splice(to, 0, id)
     p.counts.splice(to, 0, count)
   }
+  return true
 }
 
 const indexes = new WeakMap<MemoryStore, WordIndex>()
