@@ -9,8 +9,8 @@ const SLOT = 8
 /** Nested values counted this deep; below it, only their header. */
 const DEPTH = 6
 
-/** Characters V8 stores in two bytes each (anything past Latin-1); the others take one. */
-const TWO_BYTE = /[^\u0000-\u00ff]/
+/** A character V8 stores in two bytes (anything past Latin-1) makes the whole string two-byte. */
+const TWO_BYTE = /[\u0100-\uffff]/
 
 /**
  * Roughly the bytes `value` takes: strings at one or two bytes a character, arrays and plain
