@@ -2,7 +2,7 @@ import type { ContextPart, Persona } from '@shared/contract'
 import type { ContextFlow, PlacedPart } from '../graph/flowContext'
 import type { GraphService } from '../graph/graphService'
 import { tokenCount } from '../kernel/tokens'
-import type { EngineBook, FiredRecord } from '../lorebook/loreEngine'
+import type { EngineBook, FiredRecord, SkippedKey } from '../lorebook/loreEngine'
 import { loreContext, type LoreInsert } from '../lorebook/loreContext'
 import type { LorebookService } from '../lorebook/lorebookService'
 import { expandMacros } from '../lorebook/macros'
@@ -16,6 +16,8 @@ export interface LorePlacement {
   fired: FiredRecord[]
   /** The persona with macros filled in its texts. */
   persona: Persona | null
+  /** Keys left out of matching for taking too long: the inspector says so beside the turn. */
+  skipped: SkippedKey[]
 }
 
 /**
@@ -48,7 +50,7 @@ export function lorePlacement(
   }
   const seed = `${input.flowId}|${input.parentIds.join(',')}|${input.prompt}`
   const names = { char: input.persona?.name ?? 'Assistant', user: deps.userName || 'User', now: new Date() }
-  const { inserts, fired, outlets } = loreContext(deps.lore, {
+  const { inserts, fired, outlets, skipped } = loreContext(deps.lore, {
     scope: { personaId: input.persona?.id ?? null, flowId: input.flowId, storyId: input.story?.storyId ?? null },
     extraBooks: input.story?.book ? [input.story.book] : [],
     branch,
@@ -64,7 +66,7 @@ export function lorePlacement(
         contract_text: fill(input.persona.contract_text),
       }
     : null
-  return { placed: inserts.map(toPlaced), fired, persona }
+  return { placed: inserts.map(toPlaced), fired, persona, skipped }
 }
 
 function toPlaced(i: LoreInsert): PlacedPart {

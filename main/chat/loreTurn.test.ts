@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ContextPart, Flow, LoreBook, Node, Persona } from '@shared/contract'
+import type { ContextPart, ContextPreview, Flow, LoreBook, Node, Persona } from '@shared/contract'
 import { useLlmCore } from '../../tests/support/llmCore'
 
 const start = useLlmCore()
@@ -135,9 +135,25 @@ describe('lorebooks in a chat turn', () => {
     const answered = await turn(h, flow.id, null, `A scream: ${'a'.repeat(48)}b!`)
     expect(answered.messages[0]!.content).toContain('Screams echo in the keep.')
     expect(answered.messages[0]!.content).not.toContain('Never reached.')
+    // The user is told: the inspector's context of that turn and the book's editor name the key left out.
+    const skipped = { book_id: hostile.id, book_name: 'shared', uid: 0, comment: '', key: '/(a+)+$/' }
+    const sent = await h.call<{ context: ContextPreview }>('get_sent_context', { node_id: answered.nodeId })
+    expect(sent.context.skipped_lore_keys).toEqual([skipped])
     // The book still reads, and the next turn is answered too.
-    expect(await h.call<LoreBook>('get_lorebook', { id: hostile.id })).toMatchObject({ name: 'shared' })
+    expect(await h.call<LoreBook>('get_lorebook', { id: hostile.id })).toMatchObject({
+      name: 'shared',
+      skipped_keys: [{ uid: 0, key: '/(a+)+$/' }],
+    })
     const again = await turn(h, flow.id, answered.nodeId, 'Another scream, aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab')
     expect(again.messages[0]!.content).toContain('Screams echo in the keep.')
+    const preview = await h.call<ContextPreview>('build_context', {
+      flow_id: flow.id,
+      parent_ids: [again.nodeId],
+      prompt: 'hello',
+    })
+    expect(preview.skipped_lore_keys).toEqual([skipped])
+    // Once the key is edited, it is tried afresh: nothing is said about the new one.
+    await h.call('update_lore_entry', { book_id: hostile.id, uid: 0, keys: ['/keep/'] })
+    expect((await h.call<LoreBook>('get_lorebook', { id: hostile.id })).skipped_keys).toBeUndefined()
   })
 })

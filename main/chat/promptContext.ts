@@ -95,8 +95,9 @@ export async function promptContext(
     above: flowAbove,
     placed: lore?.placed,
   })
+  const withLore = lore?.skipped.length ? { ...context, skipped_lore_keys: lore.skipped } : context
   const withTools =
-    toolTokens > 0 ? { ...context, budget: context.budget + toolTokens, tool_tokens: toolTokens } : context
+    toolTokens > 0 ? { ...withLore, budget: withLore.budget + toolTokens, tool_tokens: toolTokens } : withLore
   return calibration ? asTheModelCounts(withTools, calibration, flowBudget) : withTools
 }
 

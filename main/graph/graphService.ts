@@ -537,7 +537,8 @@ export class GraphService {
       if (later !== undefined) throw new AppError('bad_input', `node ${i} names a later node (${later}) as its parent`)
     })
     const id = randomUUID()
-    const ids = nodes.map(() => randomUUID())
+    // Made row by row inside the slices: 40,000 at once held the loop ~40 ms (0.8 s on a busy machine).
+    const ids: string[] = []
     const now = isoNow()
     this.db
       .transaction(() => {
@@ -557,7 +558,8 @@ export class GraphService {
         nodes.length,
         (i) => {
           const n = nodes[i]!
-          this.store.insertNode({ id: ids[i]!, ...n })
+          ids[i] = randomUUID()
+          this.store.insertNode({ id: ids[i], ...n })
           this.store.addMember(id, ids[i]!, null)
           for (const p of n.parents) this.store.addEdge(id, ids[p]!, ids[i]!)
         },

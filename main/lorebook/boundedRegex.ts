@@ -85,6 +85,11 @@ export class BoundedRegexes {
     return [...this.tooSlow].map((id) => `/${this.list[id]!.source}/${this.list[id]!.flags}`)
   }
 
+  /** Whether the one of this id was left out for taking too long. */
+  isSlow(id: number): boolean {
+    return this.tooSlow.has(id)
+  }
+
   /** The ids of those that match `text`. */
   matching(text: string): Set<number> {
     const found = new Set<number>()

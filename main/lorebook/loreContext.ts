@@ -1,5 +1,5 @@
 import type { AuthorsNote, LorePosition } from '@shared/contract'
-import { activateLore, type EngineBook, type FiredEntry, type FiredRecord } from './loreEngine'
+import { activateLore, type EngineBook, type FiredEntry, type FiredRecord, type SkippedKey } from './loreEngine'
 import type { LorebookService, LoreScope } from './lorebookService'
 import { expandMacros, type MacroScope } from './macros'
 import { seededRandom } from './seededRandom'
@@ -40,13 +40,13 @@ const HISTORY_TURNS = 100
 export function loreContext(
   books: LorebookService,
   input: LoreContextInput,
-): { inserts: LoreInsert[]; fired: FiredRecord[]; outlets: Map<string, string> } {
+): { inserts: LoreInsert[]; fired: FiredRecord[]; outlets: Map<string, string>; skipped: SkippedKey[] } {
   const random = seededRandom(input.seed)
   const outlets = new Map<string, string>()
   const expand = (text: string) => expandMacros(text, { ...input.names, random, outlets })
   const note = books.note('flow', input.scope.flowId, input.scope.personaId)
   const engineBooks = [...books.booksFor(input.scope), ...(input.extraBooks ?? [])]
-  if (engineBooks.length === 0 && !note.text.trim()) return { inserts: [], fired: [], outlets }
+  if (engineBooks.length === 0 && !note.text.trim()) return { inserts: [], fired: [], outlets, skipped: [] }
   let read: ReturnType<LoreContextInput['branch']> | null = null
   const branch = () => (read ??= input.branch())
   const result =
@@ -58,7 +58,7 @@ export function loreContext(
           random,
           character: input.names.char,
         })
-      : { fired: [], over_budget: [] }
+      : { fired: [], over_budget: [], skipped_keys: [] }
 
   const entry = (f: FiredEntry, place: LoreInsert['place'], depth: number, role: LoreInsert['role']): LoreInsert => ({
     kind: 'lore',
@@ -107,5 +107,5 @@ export function loreContext(
   const fired = result.fired
     .filter((f) => due || (f.entry.position !== 'an_top' && f.entry.position !== 'an_bottom'))
     .map((f) => ({ book_id: f.book_id, uid: f.entry.uid, kind: f.reason.kind }))
-  return { inserts, fired, outlets }
+  return { inserts, fired, outlets, skipped: result.skipped_keys }
 }

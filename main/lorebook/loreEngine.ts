@@ -50,6 +50,17 @@ export interface LoreResult {
   fired: FiredEntry[]
   /** Entries that fired but found no room in their book's token budget. */
   over_budget: FiredEntry[]
+  /** Keys of the books in play left out of matching: regular expressions that took too long on a text. */
+  skipped_keys: SkippedKey[]
+}
+
+/** A regular expression key left out for taking too long (boundedRegex), and its entry. */
+export interface SkippedKey {
+  book_id: string
+  book_name: string
+  uid: number
+  comment: string
+  key: string
 }
 
 interface Slot {
@@ -135,7 +146,20 @@ export function activateLore(compiled: CompiledLore, input: LoreInput): LoreResu
     next = settle(candidates(compiled, hits, texts, level, input, timed, fired), groupsTaken, input)
     for (const f of next) fired.set(f.index, f.fired)
   }
-  return withinBudgets(compiled, [...fired.values()])
+  return { ...withinBudgets(compiled, [...fired.values()]), skipped_keys: skippedKeys(compiled) }
+}
+
+/** The keys of every entry in play that are left out for taking too long (none, nearly always). */
+export function skippedKeys(compiled: CompiledLore, bookId?: string): SkippedKey[] {
+  if (compiled.keys.slowKeys.length === 0) return []
+  const out: SkippedKey[] = []
+  for (const { book, entry } of compiled.slots) {
+    if (bookId !== undefined && book.id !== bookId) continue
+    for (const key of new Set([...entry.keys, ...entry.secondary_keys]))
+      if (compiled.keys.isSlow(key))
+        out.push({ book_id: book.id, book_name: book.name, uid: entry.uid, comment: entry.comment, key })
+  }
+  return out
 }
 
 interface Candidate {
@@ -319,7 +343,7 @@ function timedState(
 const POSITIONS: readonly LoreEntry['position'][] = LorePosition.options
 
 /** Each book's budget, higher `order` first (constant entries before all); then insertion order. */
-function withinBudgets(compiled: CompiledLore, fired: FiredEntry[]): LoreResult {
+function withinBudgets(compiled: CompiledLore, fired: FiredEntry[]): Omit<LoreResult, 'skipped_keys'> {
   const inBook = new Map<string, FiredEntry[]>()
   for (const f of fired) {
     const list = inBook.get(f.book_id)

@@ -47,6 +47,8 @@ export interface KeyTable {
   readonly primary: { exact: PrimaryRef[][]; folded: PrimaryRef[][]; regex: PrimaryRef[][] }
   /** Regular expression keys left out for taking too long on a text (boundedRegex). */
   readonly slowKeys: string[]
+  /** Whether a key, as written, is a regular expression left out for taking too long. */
+  isSlow(key: string): boolean
 }
 
 /** Characters of scanned text kept per table. */
@@ -100,6 +102,10 @@ export function compileKeys(): KeyTable {
     primary,
     get slowKeys() {
       return regexes.slow
+    },
+    isSlow(key) {
+      const id = ids.regex.get(key)
+      return id !== undefined && regexes.isSlow(id)
     },
     addPrimary(key, slot, index, options) {
       const ref = compile(key, options)

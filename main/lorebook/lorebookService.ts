@@ -12,7 +12,7 @@ import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
 import { isoNow } from '../kernel/time'
 import { DEFAULT_BOOK_SETTINGS, newEntry } from './loreDefaults'
-import { compileLore, type CompiledLore, type EngineBook, type FiredRecord } from './loreEngine'
+import { compileLore, skippedKeys, type CompiledLore, type EngineBook, type FiredRecord } from './loreEngine'
 import { regexKeyProblem } from './loreKeys'
 import { LorebookStore, type BookRow } from './lorebookStore'
 
@@ -67,16 +67,19 @@ export class LorebookService {
 
   get(id: string): LoreBook {
     const b = this.row(id)
+    const entries = this.store.entries(id)
+    const skipped = this.skippedKeys(id, entries)
     return {
       id: b.id,
       name: b.name,
       description: b.description,
       settings: b.settings,
-      entries: this.store.entries(id),
+      entries,
       attachments: this.store.attachments(id),
       extra: b.extra,
       created: b.created_at,
       updated: b.updated_at,
+      ...(skipped.length > 0 ? { skipped_keys: skipped } : {}),
     }
   }
 
@@ -210,6 +213,22 @@ export class LorebookService {
       this.compiled.set(key, (c = compileLore(books)))
     }
     return c
+  }
+
+  /**
+   * The keys of a book's entries that a compiling of it in play left out for taking too long,
+   * those the entries still have (an edited key is tried afresh).
+   */
+  private skippedKeys(bookId: string, current: readonly LoreEntry[]): Array<{ uid: number; key: string }> {
+    const out = new Map<string, { uid: number; key: string }>()
+    const entries = new Map(current.map((e) => [e.uid, e]))
+    for (const c of this.compiled.values())
+      for (const { uid, key } of skippedKeys(c, bookId)) {
+        const entry = entries.get(uid)
+        if (entry && (entry.keys.includes(key) || entry.secondary_keys.includes(key)))
+          out.set(`${uid}\0${key}`, { uid, key })
+      }
+    return [...out.values()]
   }
 
   recordFired(nodeId: string, fired: readonly FiredRecord[]): void {

@@ -4,7 +4,7 @@ import { UnitKind, UnitState } from './enums'
 import { buildPack } from './scheduler'
 import type { MemoryStore } from './store'
 import { unitsByIds } from './retrieval'
-import { unitRowsOf } from './unitRows'
+import { KEPT_SHARE_BYTES, unitRowsOf } from './unitRows'
 import { itemLine } from './itemText'
 import { seededRandom } from '../../tests/support/seededRandom'
 import { useTwoOpenings } from '../../tests/support/twoConnections'
@@ -94,4 +94,26 @@ describe('the unit rows, texts and pack lines kept between packs', () => {
       ;(row as { salience: number }).salience = 1
     }).toThrow()
   })
+
+  it('stay within their byte shares however many units are read, and still answer every one', () => {
+    const { store, episode } = setup()
+    // 1,000 units of ~6,000 characters: kept whole, they take over 10 MB.
+    const ids = store.db
+      .transaction(() =>
+        Array.from({ length: 1_000 }, (_, i) => episode(store, `Day ${i}: ${'we walked by the river and talked. '.repeat(170)}`)),
+      )
+      .immediate()
+    const rows = unitRowsOf(store)
+    for (let at = 0; at < ids.length; at += 100) {
+      const batch = ids.slice(at, at + 100)
+      expect(unitsByIds(store, batch)).toHaveLength(100)
+      expect(rows.textsOf(batch).size).toBe(100)
+      expect([...rows.linesOf(batch).values()].every((line) => line !== null && line.text.includes('river'))).toBe(true)
+    }
+    // Rows, texts and one kind of derived value (pack lines): three shares, under 8 MB of the ~24.
+    expect(rows.keptBytes).toBeLessThanOrEqual(3 * KEPT_SHARE_BYTES + 20_000)
+    expect(rows.keptBytes).toBeLessThan(8 * 1024 * 1024)
+    // What the last packs read is still kept.
+    expect(rows.textsOf(ids.slice(-100)).get(ids.at(-1)!)).toContain('Day 999')
+  }, 60_000)
 })

@@ -1,20 +1,31 @@
 import { LRUCache } from 'lru-cache'
+import { approxBytes } from '../kernel/approxBytes'
 import { LogReader, tableLog } from '../kernel/changeLogReader'
 import { UnitKind } from './enums'
 import { itemLine, type ItemLine } from './itemText'
 import { anchorTold } from './toldTime'
 import type { MemoryStore, UnitRow } from './store'
 
-/** Rows kept per memory: what a few hundred packs read (a row is ~300 bytes). */
-const KEPT = 50_000
 /**
- * Things made from texts kept per memory, of each kind, within this many characters of the
- * texts they were made from (a pack line is up to ~2 KB of text with its key and bullet). A
- * pack makes ~130, and consecutive packs share most. Kept by count (5,000), a 10k-unit memory
- * made new ones every pack and let old ones go: each young-generation GC then copied those
- * still kept, 5–7 ms, once every ~18 packs, which was a pack's p95 (10 ms; 4 ms kept by size).
+ * What one memory keeps between packs, in bytes of heap (approxBytes): rows, texts, and each
+ * kind of thing made from texts, each within its share. A pack reads a few hundred rows and the
+ * texts of the best hundred, and consecutive packs share most of them: a share holds those of
+ * ten packs or more (~4,500 rows, ~1,300 lines of 500 characters). Bounded by count (50,000 rows) and by characters of text (16M, with pack
+ * lines holding each text three times over), the caches grew with the memory itself, ~2 KB a
+ * turn for as long as a companion talked (bench/graph/hostMemory: most of the host's growth).
+ * Kept by count (5,000) instead, pack lines turned over every pack of a 10k-unit memory, and
+ * each young-generation GC copied the ones still kept (a pack's p95 10 ms): a byte share lets
+ * short lines stay many.
  */
-const DERIVED_CHARS = 16_000_000
+export const KEPT_SHARE_BYTES = 2 * 1024 * 1024
+
+/**
+ * What an entry costs beside its value: lru-cache's Map slot for the key and its list slots,
+ * and a derived value's { value, size }. Left out, a share of small values (a unit's feedback
+ * words) held ~35% more than its bound (heap snapshots at 6,000 turns).
+ */
+const ENTRY_BYTES = 100
+const keptSize = (value: unknown) => ENTRY_BYTES + approxBytes(value)
 
 /**
  * The unit rows and texts MemoryPacks have read, kept between packs. A pack weighs a few
@@ -26,12 +37,14 @@ const DERIVED_CHARS = 16_000_000
  * frozen: every pack shares them.
  */
 export class UnitRows {
-  private readonly kept = new LRUCache<number, UnitRow>({ max: KEPT })
-  /** Texts kept, within this many characters (an episode's is a few hundred to a few thousand). */
+  private readonly kept = new LRUCache<number, UnitRow>({
+    maxSize: KEPT_SHARE_BYTES,
+    sizeCalculation: keptSize,
+  })
+  /** Texts kept (an episode's is a few hundred to a few thousand characters). */
   private readonly texts = new LRUCache<number, string>({
-    max: KEPT,
-    maxSize: 16_000_000,
-    sizeCalculation: (text) => Math.max(1, text.length),
+    maxSize: KEPT_SHARE_BYTES,
+    sizeCalculation: keptSize,
   })
   /**
    * What packs make from the kept texts, by what it is (`derivedOf`): pack lines (itemText.ts;
@@ -92,8 +105,7 @@ export class UnitRows {
       this.derived.set(
         kind,
         (kept = new LRUCache<number, { value: unknown; size: number }>({
-          max: KEPT,
-          maxSize: DERIVED_CHARS,
+          maxSize: KEPT_SHARE_BYTES,
           sizeCalculation: (entry) => entry.size,
         })),
       )
@@ -105,7 +117,7 @@ export class UnitRows {
     }
     for (const [id, text] of this.keptTexts(missing)) {
       const value = make(text, id)
-      kept.set(id, { value, size: Math.max(1, text.length) })
+      kept.set(id, { value, size: keptSize(value) })
       out.set(id, value)
     }
     return out
@@ -124,6 +136,15 @@ export class UnitRows {
       out.set(id, text)
     }
     return out
+  }
+
+  /** The heap the kept rows, texts and derived values take, as keptSize counts it (for tests). */
+  get keptBytes(): number {
+    let bytes = 0
+    for (const row of this.kept.values()) bytes += keptSize(row)
+    for (const text of this.texts.values()) bytes += keptSize(text)
+    for (const kept of this.derived.values()) for (const { value } of kept.values()) bytes += keptSize(value)
+    return bytes
   }
 
   /**

@@ -279,6 +279,22 @@ export const ContextPreview = z.object({
   calibration: z
     .object({ model: z.string(), ratio: z.number().positive(), samples: z.number().int().positive() })
     .optional(),
+  /**
+   * Lorebook keys left out of this turn's matching: regular expressions that took too long on a
+   * text once (a runaway pattern) and are skipped from then on, so their entries fire only by
+   * their other keys.
+   */
+  skipped_lore_keys: z
+    .array(
+      z.object({
+        book_id: z.string(),
+        book_name: z.string(),
+        uid: z.number().int(),
+        comment: z.string(),
+        key: z.string(),
+      }),
+    )
+    .optional(),
 })
 export type ContextPreview = z.infer<typeof ContextPreview>
 

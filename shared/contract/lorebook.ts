@@ -139,6 +139,11 @@ export const LoreBook = z.object({
   extra: z.record(z.string(), z.unknown()),
   created: z.string(),
   updated: z.string(),
+  /**
+   * Regular expression keys of its entries left out of matching since the app started: each took
+   * too long on a text (a runaway pattern), so the entry fires only by its other keys.
+   */
+  skipped_keys: z.array(z.object({ uid: z.number().int(), key: z.string() })).optional(),
 })
 export type LoreBook = z.infer<typeof LoreBook>
 

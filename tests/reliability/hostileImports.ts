@@ -12,6 +12,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { deflateSync } from 'node:zlib'
+import { zipSync, type Zippable } from 'fflate'
 import type { Flow, Node } from '@shared/contract'
 import { renderExport } from '../../main/interop/vizprompt'
 import {
@@ -19,6 +20,7 @@ import {
   MAX_BOOK_ENTRIES,
   MAX_CARD_GREETINGS,
   MAX_CARD_INFLATED_BYTES,
+  MAX_CHARX_ENTRIES,
   MAX_IMPORT_CONVERSATIONS,
   MAX_LOREBOOK_CHARS,
   MAX_NESTING,
@@ -518,6 +520,92 @@ export const cardCases: HostileCase[] = [
   ),
 ]
 
+// ---- CHARX cards (a zip holding card.json), as a window imports them
+
+const v3Card = { spec: 'chara_card_v3', spec_version: '3.0', data: { ...v2Card.data, group_only_greetings: [] } }
+const charx = (files: Zippable) => Buffer.from(zipSync(files))
+const cardJson = (c: unknown = v3Card) => Buffer.from(JSON.stringify(c))
+
+/**
+ * A zip whose card.json inflates to `size` zeros but whose headers say it holds 100 bytes: the
+ * limit must hold on what comes out, not on what the archive claims.
+ */
+function lyingCharx(size: number): Buffer {
+  const zip = charx({ 'card.json': [Buffer.alloc(size), { level: 9 }] })
+  const local = zip.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]))
+  const central = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]))
+  zip.writeUInt32LE(100, local + 22)
+  zip.writeUInt32LE(100, central + 24)
+  return zip
+}
+
+export const charxCases: HostileCase[] = [
+  // Zeros deflate a thousandfold: some 50 KB on disk.
+  card(
+    'a CHARX card.json inflating past 50 MiB',
+    'bomb.charx',
+    () => charx({ 'card.json': [Buffer.alloc(MAX_CARD_INFLATED_BYTES + 1), { level: 9 }] }),
+    { reason: 'inflates past' },
+  ),
+  card(
+    'a CHARX card.json whose headers say 100 bytes and that inflates past 50 MiB',
+    'liar.charx',
+    () => lyingCharx(MAX_CARD_INFLATED_BYTES + 1),
+    { reason: 'inflates past' },
+  ),
+  card(
+    `a CHARX archive of ${MAX_CHARX_ENTRIES + 1} files`,
+    'many.charx',
+    () =>
+      charx({
+        'card.json': cardJson(),
+        ...Object.fromEntries(
+          Array.from({ length: MAX_CHARX_ENTRIES }, (_, i) => [`assets/other/${i}.txt`, Buffer.from('x')]),
+        ),
+      }),
+    { reason: `more than ${MAX_CHARX_ENTRIES} files` },
+  ),
+  card(
+    'a CHARX entry named ../outside.png',
+    'climb.charx',
+    () => charx({ '../outside.png': Buffer.from(SECRET_CANARY), 'card.json': cardJson() }),
+    { reason: 'points outside the archive' },
+  ),
+  card(
+    'a CHARX entry with an absolute name',
+    'absolute.charx',
+    () => charx({ 'card.json': cardJson(), '/etc/outside.png': Buffer.from('x') }),
+    { reason: 'not a relative path' },
+  ),
+  card(
+    'a CHARX card.json nested 100,000 deep',
+    'deep.charx',
+    () =>
+      charx({
+        'card.json': Buffer.from(
+          JSON.stringify({ ...v3Card, data: { ...v3Card.data, extensions: {} } }).replace(
+            '"extensions":{}',
+            `"extensions":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+          ),
+        ),
+      }),
+    { reason: `more than ${MAX_NESTING} deep` },
+  ),
+  card('a file named .charx that is not a zip', 'renamed.charx', () => cardJson(), { reason: 'not a zip archive' }),
+  card(
+    'a zip named .charx without card.json',
+    'empty.charx',
+    () => charx({ 'character.json': cardJson(), 'assets/icon/images/main.png': pngWith({}) }),
+    { reason: 'without card.json' },
+  ),
+  card('a CHARX archive cut short inside card.json', 'cut.charx', () => {
+    const whole = charx({
+      'card.json': [cardJson({ ...v3Card, data: { ...v3Card.data, description: 'x'.repeat(100_000) } }), { level: 0 }],
+    })
+    return whole.subarray(0, 5_000)
+  }),
+]
+
 // ---- lorebooks: SillyTavern World Info and NovelAI .lorebook, as a window sends their text
 
 /** A case whose file is sent as a window sends a lorebook: its text, named by the file's name. */
@@ -592,5 +680,6 @@ export const hostileCases: HostileCase[] = [
   ...memoryCases,
   ...chatgptCases,
   ...cardCases,
+  ...charxCases,
   ...lorebookCases,
 ]

@@ -61,6 +61,14 @@ describe('CHARX cards', () => {
     expect(refusal(() => readCard(broken, 'y.charx')).message).toBe('y.charx: has a card.json that is not JSON')
   })
 
+  it('refuses a file named .charx that is no zip, even one a JSON card renamed', () => {
+    expect(refusal(() => readCard(json(v3()), 'renamed.CHARX'))).toEqual({
+      code: 'bad_file',
+      message: 'renamed.CHARX: is named .charx but is not a zip archive (a CHARX card is one)',
+    })
+    expect(readCard(json(v3()), 'card.json')).toMatchObject({ format: 'json' })
+  })
+
   it('refuses entry names that climb out of the archive or are absolute', () => {
     for (const name of ['../evil.txt', 'assets/../../evil.txt', '/etc/passwd', 'C:/evil.txt', 'a\\..\\b']) {
       const file = Buffer.from(zipSync({ 'card.json': json(v3()), [name]: Buffer.from('x') }))

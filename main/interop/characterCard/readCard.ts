@@ -63,6 +63,9 @@ export interface ReadCard {
 /** The card in a file's bytes, or an error naming the file and what was wrong. */
 export function readCard(bytes: Buffer, name: string): ReadCard {
   if (isZip(bytes)) return readCharx(bytes, name)
+  // Read as JSON, a renamed file would be refused as "neither a PNG card nor JSON": say what a CHARX card must be.
+  if (/\.charx$/i.test(name))
+    throw new ImportFileError(name, null, 'is named .charx but is not a zip archive (a CHARX card is one)')
   const picture = bytes.subarray(0, 8).equals(PNG_SIGNATURE)
   let text: string
   if (picture) {

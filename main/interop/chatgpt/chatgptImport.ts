@@ -11,7 +11,7 @@ import {
   ConversationEnvelope,
   MappingEntry,
   OverLimit,
-  pairNodes,
+  pairNodesInSlices,
   planConversation,
   type Conversation,
   type ConversationPlan,
@@ -69,7 +69,7 @@ export async function importChatgpt(
   }
   let written = 0
   for (const { title, id, plan } of planned) {
-    const nodes = pairNodes(plan)
+    const nodes = await pairNodesInSlices(plan)
     // importFlow hands the event loop back between its slices, and so between conversations.
     await deps.graph.importFlow({ name: title, description: id ? sourceNote(id) : 'Imported from ChatGPT' }, nodes, {
       onProgress: (n) => progress(written + n, 'running'),

@@ -61,7 +61,7 @@ export async function importVizprompt(
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const contents = await readExport(dir)
-  const { chosen, collisions } = resolveCollisions(contents.nodes)
+  const { chosen, collisions } = await resolveCollisions(contents.nodes)
   const { db } = deps
   const rows = new ImportRows(db)
   const plan = await planImport(rows, chosen, contents.flows)

@@ -198,6 +198,8 @@ export const en = {
       'Counted as {{model}} counts: ×{{ratio}} our count, learned from {{count}} replies; the budget holds that much less of ours.',
     dropped_one: '{{count}} older node left out to fit the budget',
     dropped_other: '{{count}} older nodes left out to fit the budget',
+    loreKeySkipped:
+      "{{book}} · {{entry}}: key “{{key}}” left out — this key's regular expression took too long and is skipped",
     tokens_one: '{{count}} token',
     tokens_other: '{{count}} tokens',
     kind: {
@@ -896,6 +898,7 @@ export const en = {
     comment: 'Title',
     keys: 'Keys',
     keysHint: 'Comma-separated; /regex/i for a pattern',
+    keySkipped: "“{{key}}”: this key's regular expression took too long and is skipped",
     secondaryKeys: 'Secondary keys',
     logic: 'Secondary logic',
     logicOption: {

@@ -198,6 +198,8 @@ export const ja: Messages = {
       '{{model}} の数え方に合わせています（こちらの数え方の ×{{ratio}}、{{count}} 件の返答から学習）。その分、予算に入る量が減ります。',
     dropped_one: '予算に収めるため古いノード {{count}} 件を省きました',
     dropped_other: '予算に収めるため古いノード {{count}} 件を省きました',
+    loreKeySkipped:
+      '{{book}} ・ {{entry}}：キー「{{key}}」を除外 — このキーの正規表現は時間がかかりすぎたため、飛ばしています',
     tokens_one: '{{count}} トークン',
     tokens_other: '{{count}} トークン',
     kind: {
@@ -894,6 +896,7 @@ export const ja: Messages = {
     comment: 'タイトル',
     keys: 'キー',
     keysHint: 'カンマ区切り。/正規表現/i も使えます',
+    keySkipped: '「{{key}}」：このキーの正規表現は時間がかかりすぎたため、飛ばしています',
     secondaryKeys: '副キー',
     logic: '副キーの条件',
     logicOption: {

@@ -112,6 +112,11 @@ function ContextParts({ context }: { context: ContextPreview }) {
       {context.dropped_node_ids.length > 0 && (
         <p className="hint">{t('context.dropped', { count: context.dropped_node_ids.length })}</p>
       )}
+      {context.skipped_lore_keys?.map((s) => (
+        <p key={`${s.book_id}:${s.uid}:${s.key}`} className="hint skipped-key" data-testid="context-skipped-key">
+          {t('context.loreKeySkipped', { book: s.book_name, entry: s.comment || `#${s.uid}`, key: s.key })}
+        </p>
+      ))}
       <ol className="context-parts">
         {context.parts.map((part, i) => (
           <li key={i} className={`context-part part-${part.kind}`} data-kind={part.kind}>

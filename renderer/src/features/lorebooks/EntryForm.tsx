@@ -67,10 +67,13 @@ function Tristate({
  */
 export function EntryForm({
   entry,
+  skippedKeys = [],
   onSave,
   onDelete,
 }: {
   entry: LoreEntry
+  /** Its regular expression keys left out of matching for taking too long. */
+  skippedKeys?: readonly string[]
   onSave: (fields: Partial<LoreEntry>) => Promise<unknown>
   onDelete: () => Promise<unknown>
 }) {
@@ -164,6 +167,11 @@ export function EntryForm({
           placeholder={t('lore.keysHint')}
         />
       </label>
+      {skippedKeys.map((key) => (
+        <p key={key} className="hint skipped-key" role="status">
+          {t('lore.keySkipped', { key })}
+        </p>
+      ))}
       <label className="field">
         {t('lore.content')}
         <textarea rows={5} value={draft.content} onChange={(e) => set({ content: e.target.value })} />

@@ -117,6 +117,7 @@ export function LorebooksDialog({ onClose }: { onClose: () => void }) {
                 <EntryForm
                   key={`${book.id}:${entry.uid}:${book.updated}`}
                   entry={entry}
+                  skippedKeys={book.skipped_keys?.filter((k) => k.uid === entry.uid).map((k) => k.key)}
                   onSave={(fields: Partial<LoreEntry>) =>
                     invoke('update_lore_entry', { book_id: book.id, uid: entry.uid, ...fields }).then(changed)
                   }
