@@ -106,9 +106,10 @@ describe('the unit rows, texts and pack lines kept between packs', () => {
     const rows = unitRowsOf(store)
     for (let at = 0; at < ids.length; at += 100) {
       const batch = ids.slice(at, at + 100)
-      expect(unitsByIds(store, batch)).toHaveLength(100)
+      const units = unitsByIds(store, batch)
+      expect(units).toHaveLength(100)
       expect(rows.textsOf(batch).size).toBe(100)
-      expect([...rows.linesOf(batch).values()].every((line) => line !== null && line.text.includes('river'))).toBe(true)
+      expect([...rows.linesOf(units).values()].every((line) => line !== null && line.text.includes('river'))).toBe(true)
     }
     // Rows, texts and one kind of derived value (pack lines): three shares, under 8 MB of the ~24.
     expect(rows.keptBytes).toBeLessThanOrEqual(3 * KEPT_SHARE_BYTES + 20_000)
