@@ -67,13 +67,24 @@ export function Transcript() {
     const rows = rowsRef.current
     if (!el || !rows) return
     let lastTop = el.scrollTop
+    // While a big flow's earlier turns come in (and their rows are measured), the list moves under
+    // the reader by itself: then only their own hand (wheel, touch, keys, the scrollbar) stops
+    // the following.
+    let touched = false
+    const touch = () => {
+      touched = true
+    }
     const onScroll = () => {
       const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight <= FOLLOW_PX
+      const own = touched || store.getState().flowLoading === null
       if (atEnd) following.current = true
-      else if (el.scrollTop < lastTop) following.current = false
+      else if (el.scrollTop < lastTop && own) following.current = false
       lastTop = el.scrollTop
+      touched = false
       setAtEnd(following.current)
     }
+    const hands = ['wheel', 'touchmove', 'keydown', 'pointerdown'] as const
+    for (const e of hands) el.addEventListener(e, touch, { passive: true })
     const stick = () => {
       if (following.current) el.scrollTop = el.scrollHeight
     }
@@ -83,9 +94,10 @@ export function Transcript() {
     grown.observe(el)
     return () => {
       el.removeEventListener('scroll', onScroll)
+      for (const e of hands) el.removeEventListener(e, touch)
       grown.disconnect()
     }
-  }, [])
+  }, [store])
   const rowsRefs = useCallback(
     (el: HTMLDivElement | null) => {
       rowsRef.current = el
