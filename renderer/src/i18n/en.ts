@@ -407,7 +407,7 @@ export const en = {
     lastUsed: 'Last used',
     calls: 'Calls',
     mcpWrites: 'Agents with this token may also notify personas through MCP (/api/mcp); otherwise they only read there',
-    mcp: 'MCP',
+    mcp: 'MCP access',
     mcpReadWrite: 'reads, notifies',
     mcpRead: 'reads',
     never: 'never',

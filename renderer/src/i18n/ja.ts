@@ -407,7 +407,7 @@ export const ja: Messages = {
     lastUsed: '最終利用',
     calls: '呼び出し回数',
     mcpWrites: 'このトークンのエージェントに MCP（/api/mcp）でのペルソナへの通知も許す（許さなければ読み取りのみ）',
-    mcp: 'MCP',
+    mcp: 'MCP 権限',
     mcpReadWrite: '読み取り・通知',
     mcpRead: '読み取りのみ',
     never: 'なし',
