@@ -1,4 +1,4 @@
-import type { Connection, FlowMember, FlowPage, Node } from '@shared/contract'
+import type { Connection, Flow, FlowMember, FlowPage, Node } from '@shared/contract'
 import { flowOf, sortConnections, toMember, type FlowRow, type GraphStore } from './graphStore'
 
 /**
@@ -54,7 +54,7 @@ export function around(
   row: FlowRow,
   focusId: string,
   view: { width: number; height: number },
-): { flow: ReturnType<typeof flowOf>; nodes: Node[] } {
+): { flow: Flow; nodes: Node[] } {
   const flowId = row.id
   const { at, chain } = placeOf(store, flowId, focusId)
   const near = store.db

@@ -216,8 +216,9 @@ export class GraphService {
       return { ...this.loadFlow(id), focus_id: focus, complete: true, total }
     }
     // The path above the newest turn is kept for the prompt the user is about to send, as
-    // openFlow does, once this answer is on its way: read now it would delay the first paint.
-    setImmediate(() => {
+    // openFlow does, once this answer is on its way: read now it would delay the first paint,
+    // and (0.5 s at 50,000 turns) it waits for any reply's first text like other deferred work.
+    whenFree(() => {
       try {
         this.ancestry.of(id, focus)
       } catch {
