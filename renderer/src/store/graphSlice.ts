@@ -106,6 +106,8 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
    * the end, since a page read before one of them would otherwise undo it.
    */
   let paging: { flowId: string; heard: FlowPatch[] } | null = null
+  /** Opens asked for so far: an open answered after a later one was asked for is dropped. */
+  let opening = 0
   const content = nodeContent({
     has: (id) => get().nodes[id] !== undefined,
     fetch: (ids) => get().invoke('get_nodes', { ids }),
@@ -227,6 +229,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
     },
 
     async openFlow(id, at) {
+      const mine = ++opening
       if (id === null) {
         paging = null
         set({
@@ -246,7 +249,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
         return
       }
       const graph = await readView(id, at)
-      if (!graph) return
+      if (!graph || mine !== opening) return
       const nodes = contentOf(graph)
       set({
         flowId: id,

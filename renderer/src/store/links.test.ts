@@ -37,8 +37,8 @@ function summary(id: string, name: string): FlowSummary {
   }
 }
 
-/** One conversation F: N1 → N2 (N2 the newest, where it opens by itself). */
-function linkedStore() {
+/** One conversation F: N1 → N2 (N2 the newest, where it opens by itself); `hold` delays an open. */
+function linkedStore(hold: (input: Record<string, unknown>) => Promise<void> = async () => {}) {
   const graph: FlowGraph = {
     flow: {
       ...summary(F, 'Trip'),
@@ -53,8 +53,9 @@ function linkedStore() {
     nodes: [node(N1, '2026-01-01T00:00:00Z'), node(N2, '2026-01-02T00:00:00Z')],
     version: 1,
   }
-  const fake = fakeClient((method, input) => {
+  const fake = fakeClient(async (method, input) => {
     if (method === 'list_flows') return { ok: true, value: [summary(F, 'Trip'), summary(OTHER, 'Other')] }
+    if (method === 'open_flow') await hold(input)
     if (method === 'open_flow')
       return input.id === F ? { ok: true, value: { ...graph, focus_id: N2, complete: true, total: 2 } } : undefined
     if (method === 'get_undo_state')
@@ -95,5 +96,17 @@ describe('links', () => {
     expect(await followLink(store, { flowId: F, nodeId: GONE })).toBe(true)
     expect(store.getState().selectedId).toBe(N1)
     expect(store.getState().toasts.at(-1)).toMatchObject({ kind: 'error' })
+  })
+
+  it('follow the last link given: one still opening when another comes does not take the view back', async () => {
+    // The first link's conversation is slow to open (a big flow read at start-up, a busy host).
+    let release = () => {}
+    const slow = new Promise<void>((resolve) => (release = resolve))
+    const store = linkedStore((input) => (input.focus_id === N1 ? slow : Promise.resolve()))
+    const first = followLink(store, { flowId: F, nodeId: N1 })
+    expect(await followLink(store, { flowId: F, nodeId: N2 })).toBe(true)
+    release()
+    await first
+    expect(store.getState()).toMatchObject({ flowId: F, selectedId: N2, focus: { id: N2 } })
   })
 })

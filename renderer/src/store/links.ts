@@ -35,14 +35,21 @@ export function linkUrl(flowId: string, nodeId: string | null, location: Locatio
   return `${location.origin}${location.pathname}${linkHash(flowId, nodeId)}`
 }
 
+/** Links followed so far: one followed while an earlier one is still opening supersedes it. */
+let followed = 0
+
 /**
  * Opens what a link names: its conversation, and the message selected and in view. A
  * conversation or message that is not here (deleted, or from another data folder) is said so,
- * and what is open stays. Resolves with whether the conversation opened.
+ * and what is open stays. Resolves with whether the conversation opened, or true when a link
+ * followed after this one took over (the last link wins: an earlier one still opening would
+ * otherwise select its message after the later one showed its own).
  */
 export async function followLink(store: AppStore, link: Link): Promise<boolean> {
+  const mine = ++followed
   let s = store.getState()
   if (!s.flows.some((f) => f.id === link.flowId)) await s.loadFlows()
+  if (mine !== followed) return true
   s = store.getState()
   if (!s.flows.some((f) => f.id === link.flowId)) {
     s.toast('error', i18next.t('links.noFlow'))
@@ -53,11 +60,13 @@ export async function followLink(store: AppStore, link: Link): Promise<boolean> 
   const held = link.nodeId === null || s.members[link.nodeId] !== undefined
   if (s.flowId !== link.flowId || (!held && s.flowLoading !== null))
     await s.openFlow(link.flowId, link.nodeId ?? undefined)
+  if (mine !== followed) return true
   s = store.getState()
   if (s.flowId !== link.flowId) return false
   if (link.nodeId) {
     if (s.members[link.nodeId]) {
       await s.ensureNode(link.nodeId)
+      if (mine !== followed) return true
       store.getState().focusNode(link.nodeId)
     } else s.toast('error', i18next.t('links.noNode'))
   }
@@ -78,8 +87,9 @@ export function wireLinks(store: AppStore): () => void {
   const stop = store.subscribe((s, prev) => {
     if (s.flowId !== prev.flowId || s.selectedId !== prev.selectedId) write()
   })
-  const onHash = () => {
-    const link = parseLink(window.location.hash)
+  const onHash = (event: HashChangeEvent) => {
+    // The address as the link set it: the hash may since have been rewritten to what is open.
+    const link = parseLink(new URL(event.newURL).hash)
     // A link that opens nothing leaves the address naming what is still open.
     if (link) void followLink(store, link).then((opened) => opened || write())
     else write()

@@ -14,7 +14,10 @@ export interface FakeClient {
  * (anything else is not_found); calls are recorded and events can be pushed.
  */
 export function fakeClient(
-  answer: (method: string, input: Record<string, unknown>) => Result<unknown> | Promise<Result<unknown>> | undefined,
+  answer: (
+    method: string,
+    input: Record<string, unknown>,
+  ) => Result<unknown> | undefined | Promise<Result<unknown> | undefined>,
 ): FakeClient {
   const calls: FakeClient['calls'] = []
   const listeners = new Map<string, Set<(d: unknown) => void>>()
@@ -22,7 +25,7 @@ export function fakeClient(
     transport: 'websocket',
     invoke: (async (method: string, input: Record<string, unknown>): Promise<Result<unknown>> => {
       calls.push({ method, input })
-      return answer(method, input) ?? { ok: false, error: { code: 'not_found', message: method } }
+      return (await answer(method, input)) ?? { ok: false, error: { code: 'not_found', message: method } }
     }) as Client['invoke'],
     on: (event, listener) => {
       const set = listeners.get(event) ?? new Set()
