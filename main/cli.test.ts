@@ -5,7 +5,8 @@ import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { version } from '../package.json'
 import { runCli } from './cli'
-import { appMigrations } from './db/migrations'
+import { appSchema } from './appSchema'
+import { totalSteps } from './db/domainMigrations'
 import { startCore } from './core'
 import { useTempHome } from '../tests/support/tempHome'
 import { ask, openWs } from '../tests/support/wsProbe'
@@ -99,7 +100,7 @@ describe('loomverse CLI', () => {
     })
     expect(await runCli(['serve', '--home', dir, '--port', '0'], second.cli)).toBe(1)
     expect(second.err.join('\n')).toMatch(
-      new RegExp(`loomverse\\.db has schema version 42, but this Loomverse knows only up to ${appMigrations.length}`),
+      new RegExp(`loomverse\\.db has schema version 42, but this Loomverse knows only up to ${totalSteps(appSchema)}`),
     )
   })
 

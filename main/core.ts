@@ -1,6 +1,6 @@
 import type { AppInfo } from '@shared/contract'
 import { AppError } from '@shared/errors'
-import { appMigrations } from './db/migrations'
+import { appSchema } from './appSchema'
 import { openDatabase, type Db } from './db/open'
 import { WAL_BOUND_WHEN_CHECKPOINTED_ELSEWHERE } from './db/walCheckpoints'
 import { GraphService } from './graph/graphService'
@@ -106,7 +106,7 @@ export interface Core {
 export function startCore(options: CoreOptions): Core {
   const paths = ensureHome(options.home)
   const { db } = openDatabase(paths.db, {
-    migrations: appMigrations,
+    domains: appSchema,
     label: 'loomverse.db',
     // The job worker checkpoints it (walCheckpoints.ts): a node's write never waits for one.
     walBound: options.jobWorker ? WAL_BOUND_WHEN_CHECKPOINTED_ELSEWHERE : undefined,

@@ -1,7 +1,7 @@
 // The MemoryPack for a node of one conversation when the persona's episodes lie in many: the
 // cross-conversation rule (main/memory/reach.ts) beside the same packs with no rule, in one run.
 import { join } from 'node:path'
-import { appMigrations } from '../../main/db/migrations'
+import { appSchema } from '../../main/appSchema'
 import { openDatabase } from '../../main/db/open'
 import { GraphService, type PathMembers } from '../../main/graph/graphService'
 import { EventBus } from '../../main/kernel/events'
@@ -24,7 +24,7 @@ export function reachPacks(
   print: (o: Record<string, unknown>) => void,
   pct: (samples: number[], p: number) => number,
 ): void {
-  const { db } = openDatabase(join(dir, 'loomverse.db'), { migrations: appMigrations, label: 'loomverse.db' })
+  const { db } = openDatabase(join(dir, 'loomverse.db'), { domains: appSchema, label: 'loomverse.db' })
   try {
     const graph = new GraphService(db, new EventBus())
     const nodes: Array<{ flow: string; node: string }> = []

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { JobProgress } from '@shared/contract'
 import { afterEach, describe, expect, it } from 'vitest'
 import { useTempHome } from '../../tests/support/tempHome'
-import { appMigrations } from '../db/migrations'
+import { appSchema } from '../appSchema'
 import { openDatabase, type Db } from '../db/open'
 import { EventBus } from '../kernel/events'
 import { ensureHome } from '../kernel/home'
@@ -24,7 +24,7 @@ const HOUR = 60 * 60 * 1000
 /** A service over a real loomverse.db, with a clock the test moves. */
 function setup(options: { damage?: () => boolean } = {}) {
   const paths = ensureHome(join(temp(), 'home'))
-  const { db } = openDatabase(paths.db, { migrations: appMigrations, label: 'loomverse.db' })
+  const { db } = openDatabase(paths.db, { domains: appSchema, label: 'loomverse.db' })
   dbs.push(db)
   mkdirSync(paths.images)
   writeFileSync(join(paths.images, 'a.png'), 'png')

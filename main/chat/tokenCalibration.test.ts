@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ContextPreview, Flow, Node } from '@shared/contract'
-import { appMigrations } from '../db/migrations'
+import { appSchema } from '../appSchema'
 import { openDatabase } from '../db/open'
 import { TokenCalibration } from '../llm/tokenCalibration'
 import { countTokens as fakeCount } from '../../tests/support/fakeLlm/scripts'
@@ -82,7 +82,7 @@ const ratioOf = (c: TokenCalibration, model: string) => c.of(model)?.ratio ?? 1
 
 describe('TokenCalibration', () => {
   function calibration() {
-    const { db } = openDatabase(join(home(), 'loomverse.db'), { migrations: appMigrations, label: 'loomverse.db' })
+    const { db } = openDatabase(join(home(), 'loomverse.db'), { domains: appSchema, label: 'loomverse.db' })
     return new TokenCalibration(db)
   }
 

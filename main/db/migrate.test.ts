@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { AppError } from '@shared/errors'
 import { useTempHome } from '../../tests/support/tempHome'
 import { migrate, schemaVersion, type Migration } from './migrate'
-import { appMigrations } from './migrations'
+import { appSchema } from '../appSchema'
+import { totalSteps } from './domainMigrations'
 import { openDatabase } from './open'
 
 const steps: Migration[] = [
@@ -25,13 +26,15 @@ function memoryDb(migrations: readonly Migration[] = []) {
 
 describe('migrations', () => {
   it('creates loomverse.db from nothing with the settings table at the newest version', () => {
-    const { db, migration } = memoryDb(appMigrations)
+    const { db, migration } = openDatabase(':memory:', { domains: appSchema, label: 'test.db' })
     expect(migration).toEqual({
       from: 0,
-      to: appMigrations.length,
-      applied: appMigrations.map((m) => `${String(m.version).padStart(4, '0')}-${m.name}`),
+      to: totalSteps(appSchema),
+      applied: appSchema.flatMap((s) =>
+        s.migrations.map((m) => `${s.domain}/${String(m.version).padStart(4, '0')}-${m.name}`),
+      ),
     })
-    expect(schemaVersion(db)).toBe(appMigrations.length)
+    expect(schemaVersion(db)).toBe(totalSteps(appSchema))
     db.prepare('INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)').run('theme', '"dark"', 1)
     expect(() =>
       db.prepare('INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)').run('x', 'not json', 1),
@@ -91,7 +94,7 @@ describe('openDatabase', () => {
 
   it('opens a real file in WAL mode with foreign keys, a busy timeout and sqlite-vec loaded', () => {
     const file = join(home(), 'loomverse.db')
-    const { db } = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' })
+    const { db } = openDatabase(file, { domains: appSchema, label: 'loomverse.db' })
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
     expect(db.pragma('synchronous', { simple: true })).toBe(1) // NORMAL
@@ -105,10 +108,10 @@ describe('openDatabase', () => {
 
   it('keeps data across reopen and refuses the file after a newer app wrote it', () => {
     const file = join(home(), 'loomverse.db')
-    const first = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' })
+    const first = openDatabase(file, { domains: appSchema, label: 'loomverse.db' })
     first.db.prepare('INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)').run('theme', '"dark"', 1)
     first.db.pragma('user_version = 99')
     first.db.close()
-    expect(() => openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' })).toThrow(/newer Loomverse/)
+    expect(() => openDatabase(file, { domains: appSchema, label: 'loomverse.db' })).toThrow(/newer Loomverse/)
   })
 })

@@ -44,7 +44,7 @@ export function schemaVersion(db: Database): number {
   return db.pragma('user_version', { simple: true }) as number
 }
 
-function checkOrder(migrations: readonly Migration[]): void {
+export function checkOrder(migrations: readonly Migration[]): void {
   migrations.forEach((m, i) => {
     if (m.version !== i + 1) throw new Error(`migration ${m.name} has version ${m.version}, expected ${i + 1}`)
   })

@@ -1,13 +1,21 @@
 import Database from 'better-sqlite3'
 import * as sqliteVec from 'sqlite-vec'
+import { migrateDomains, type DomainSchema } from './domainMigrations'
 import { migrate, type Migration, type MigrationReport } from './migrate'
 import { waitForWritesInShortSteps } from './shortBusyWaits'
 import { WAL_KEEP_BYTES } from './walCheckpoints'
 
 export type Db = Database.Database
 
-export interface OpenOptions {
-  migrations: readonly Migration[]
+/**
+ * A database with one schema version (a persona's memory database: `migrations`), or the app
+ * database, whose domains each own their tables and version (`domains`, in the order the
+ * composition root lists them).
+ */
+export type OpenOptions = CommonOpenOptions &
+  ({ migrations: readonly Migration[]; domains?: never } | { domains: readonly DomainSchema[]; migrations?: never })
+
+interface CommonOpenOptions {
   /** Shown in errors, e.g. "loomverse.db". */
   label: string
   readonly?: boolean
@@ -47,7 +55,9 @@ export function openDatabase(file: string, options: OpenOptions): Opened {
     // A WAL started over is cut back to this, not left at the largest it ever was (walCheckpoints.ts).
     db.pragma(`journal_size_limit = ${WAL_KEEP_BYTES}`)
     if (options.shortBusyWaits) waitForWritesInShortSteps(db)
-    const migration = migrate(db, options.migrations, options.label)
+    const migration = options.domains
+      ? migrateDomains(db, options.domains, options.label)
+      : migrate(db, options.migrations, options.label)
     return { db, migration }
   } catch (e) {
     db.close()

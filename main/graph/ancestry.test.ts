@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { appMigrations } from '../db/migrations'
+import { appSchema } from '../appSchema'
 import { openDatabase } from '../db/open'
 import { EventBus } from '../kernel/events'
 import { buildContext } from './context'
@@ -102,8 +102,8 @@ describe('changes made by another connection', () => {
   function twoConnections() {
     const dir = mkdtempSync(join(tmpdir(), 'loomverse-ancestry-'))
     const file = join(dir, 'loomverse.db')
-    const app = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
-    const cli = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
+    const app = openDatabase(file, { domains: appSchema, label: 'loomverse.db' }).db
+    const cli = openDatabase(file, { domains: appSchema, label: 'loomverse.db' }).db
     close = () => {
       app.close()
       cli.close()

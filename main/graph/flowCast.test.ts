@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import { appMigrations } from '../db/migrations'
-import { migrate } from '../db/migrate'
+import { appSchema } from '../appSchema'
+import { previousReleaseSteps } from '../../tests/support/previousRelease/previousReleaseSteps'
+import { migrateDomains } from '../db/domainMigrations'
 import { openDatabase } from '../db/open'
 import { GraphStore } from './graphStore'
 
 describe('a flow cast (migration 0035)', () => {
   it('gives the flows and nodes of an older database no cast, the addressed order and no speaker', () => {
-    const before = appMigrations.findIndex((m) => m.name === 'add-flow-cast')
-    const { db } = openDatabase(':memory:', { migrations: appMigrations.slice(0, before), label: 'loomverse.db' })
+    const before = previousReleaseSteps(appSchema).findIndex((m) => m.name === 'add-flow-cast')
+    const { db } = openDatabase(':memory:', { migrations: previousReleaseSteps(appSchema).slice(0, before), label: 'loomverse.db' })
     db.prepare(
       `INSERT INTO flows (id, name, persona_id, created, updated) VALUES ('f', 'old', 'p', 'now', 'now')`,
     ).run()
     db.prepare(`INSERT INTO nodes (id, timestamp, prompt, response) VALUES ('n', 'now', 'hi', 'hello')`).run()
-    migrate(db, appMigrations, 'loomverse.db')
+    migrateDomains(db, appSchema, 'loomverse.db')
 
     const store = new GraphStore(db)
     const flow = store.flow('f')!

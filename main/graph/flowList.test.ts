@@ -2,7 +2,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { FlowSummary, In, Method, Out } from '@shared/contract'
 import { startCore, type Core } from '../core'
-import { appMigrations } from '../db/migrations'
+import { appSchema } from '../appSchema'
+import { previousReleaseSteps } from '../../tests/support/previousRelease/previousReleaseSteps'
 import { openDatabase } from '../db/open'
 import { RESTORABLE_MS } from './graphService'
 import { useTempHome } from '../../tests/support/tempHome'
@@ -153,7 +154,7 @@ describe('names from the first prompt', () => {
 
   it('names the conversations an older version called "New conversation" from their first prompt when migrating', () => {
     const path = join(home(), 'old.db')
-    const old = openDatabase(path, { migrations: appMigrations.slice(0, 29), label: 'old.db' }).db
+    const old = openDatabase(path, { migrations: previousReleaseSteps(appSchema).slice(0, 29), label: 'old.db' }).db
     const flow = old.prepare(
       `INSERT INTO flows (id, name, created, updated) VALUES (?, ?, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`,
     )
@@ -174,7 +175,7 @@ describe('names from the first prompt', () => {
     member.run(ids[3], '10000000-0000-4000-8000-000000000004', 1)
     old.close()
 
-    const { db } = openDatabase(path, { migrations: appMigrations, label: 'old.db' })
+    const { db } = openDatabase(path, { domains: appSchema, label: 'old.db' })
     const rows = db.prepare('SELECT name, name_source, pinned FROM flows ORDER BY id').all()
     db.close()
     expect(rows).toEqual([

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import type { ContextPreview } from '@shared/contract'
 import { buildContext } from './context'
 import { useGraph } from '../../tests/support/graphFixture'
-import { appMigrations } from '../db/migrations'
-import { migrate } from '../db/migrate'
+import { appSchema } from '../appSchema'
+import { previousReleaseSteps } from '../../tests/support/previousRelease/previousReleaseSteps'
+import { migrateDomains } from '../db/domainMigrations'
 import { openDatabase, type Db } from '../db/open'
 import { packContext } from './sentContexts'
 import { GraphService } from './graphService'
@@ -194,7 +195,7 @@ describe('the contexts replies were sent with', () => {
 
   it('stored whole before app migration 29 are rewritten against their parts and read back the same', () => {
     const db = openDatabase(':memory:', {
-      migrations: appMigrations.filter((m) => m.version < 29),
+      migrations: previousReleaseSteps(appSchema).filter((m) => m.version < 29),
       label: 'test.db',
     }).db
     const contexts = [0, 1, 2].map((i) => companionContext(prose(9, 300), prose(10, 40), [], `Prompt number ${i} here`))
@@ -208,7 +209,7 @@ describe('the contexts replies were sent with', () => {
         'then',
       )
     })
-    migrate(db, appMigrations, 'test.db')
+    migrateDomains(db, appSchema, 'test.db')
     expect(db.prepare('SELECT count(*) FROM sent_context_parts').pluck().get()).toBe(5)
     const graph = new GraphService(db, new EventBus())
     contexts.forEach((c, i) => expect(JSON.stringify(graph.sentContext(`n${i}`)!.context)).toBe(JSON.stringify(c)))

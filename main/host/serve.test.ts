@@ -4,7 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
-import { appMigrations } from '../db/migrations'
+import { appSchema } from '../appSchema'
+import { totalSteps } from '../db/domainMigrations'
 import { defaultSettings } from '../settings/settingsService'
 import { deadPid } from '../../tests/support/crashLeftovers'
 import { useTempHome } from '../../tests/support/tempHome'
@@ -154,7 +155,7 @@ describe('loopback host: WebSocket', () => {
     expect(reply).toMatchObject({
       id: 1,
       status: 'success',
-      data: { name: 'loomverse', mode: 'browser', db: { schema_version: appMigrations.length } },
+      data: { name: 'loomverse', mode: 'browser', db: { schema_version: totalSteps(appSchema) } },
     })
   })
 

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import type { Persona } from '@shared/contract'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { useTempHome } from '../../tests/support/tempHome'
-import { appMigrations } from '../db/migrations'
+import { appSchema } from '../appSchema'
 import { openDatabase, type Db } from '../db/open'
 import { GraphService } from '../graph/graphService'
 import { EventBus } from '../kernel/events'
@@ -27,7 +27,7 @@ afterEach(() => {
 
 function world() {
   const dir = home()
-  const { db } = openDatabase(join(dir, 'loomverse.db'), { migrations: appMigrations, label: 'loomverse.db' })
+  const { db } = openDatabase(join(dir, 'loomverse.db'), { domains: appSchema, label: 'loomverse.db' })
   const graph = new GraphService(db, new EventBus())
   const store = openMemory(join(dir, 'memory_p.db'))
   open = { db, store }

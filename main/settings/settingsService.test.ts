@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { appMigrations } from '../db/migrations'
+import { appSchema } from '../appSchema'
 import { openDatabase } from '../db/open'
 import { EventBus } from '../kernel/events'
 import { SettingsService, defaultSettings } from './settingsService'
@@ -8,7 +8,7 @@ import { useTwoConnections } from '../../tests/support/twoConnections'
 const twoConnections = useTwoConnections()
 
 function setup() {
-  const { db } = openDatabase(':memory:', { migrations: appMigrations, label: 'loomverse.db' })
+  const { db } = openDatabase(':memory:', { domains: appSchema, label: 'loomverse.db' })
   const bus = new EventBus()
   const heard: unknown[] = []
   bus.listen((event, data) => heard.push([event, data]))

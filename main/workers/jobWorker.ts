@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { appMigrations } from '../db/migrations'
+import { appSchema } from '../appSchema'
 import { openDatabase } from '../db/open'
 import { checkpointEvery } from '../db/walCheckpoints'
 import { summarizeNode } from '../graph/summarizeJob'
@@ -29,7 +29,7 @@ const port = parentPort!
 const send = (message: FromWorker) => port.postMessage(message)
 const dbPath = init.dbPath!
 
-const { db } = openDatabase(dbPath, { migrations: appMigrations, label: 'loomverse.db' })
+const { db } = openDatabase(dbPath, { domains: appSchema, label: 'loomverse.db' })
 const llm = new LlmRegistry(init.config ? new Map(init.config.map((p) => [p.id, p])) : providersFromEnv(process.env))
 // Jobs only read personas; a bus of its own, which no window hears, keeps the service whole.
 const personas = new PersonaService(db, new EventBus())

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { migrate } from '../db/migrate'
-import { appMigrations } from '../db/migrations'
+import { appSchema } from '../appSchema'
+import { previousReleaseSteps } from '../../tests/support/previousRelease/previousReleaseSteps'
+import { migrateDomains } from '../db/domainMigrations'
 import { openDatabase } from '../db/open'
 
 const columns = (db: ReturnType<typeof openDatabase>['db'], table: string) =>
@@ -8,13 +9,13 @@ const columns = (db: ReturnType<typeof openDatabase>['db'], table: string) =>
 
 describe('the world’s migration steps', () => {
   it('upgrades a database from before the world in place, keeping its personas', () => {
-    const { db } = openDatabase(':memory:', { migrations: appMigrations.slice(0, 7), label: 'loomverse.db' })
+    const { db } = openDatabase(':memory:', { migrations: previousReleaseSteps(appSchema).slice(0, 7), label: 'loomverse.db' })
     db.prepare(
       "INSERT INTO ai (AIID, AINAME, CREATED_AT, UPDATED_AT, LIGHTWEIGHT_VISION_MODEL) VALUES ('a1', 'Aoi', 't', 't', 'openai:x')",
     ).run()
     expect(columns(db, 'ai')).not.toContain('CURRENT_BUILDING_ID')
-    const report = migrate(db, appMigrations, 'loomverse.db')
-    expect(report.applied).toEqual(expect.arrayContaining(['0008-create-world', '0009-add-item-file-path']))
+    const report = migrateDomains(db, appSchema, 'loomverse.db')
+    expect(report.applied).toEqual(expect.arrayContaining(['world/0001-create-world', 'world/0002-add-item-file-path']))
     expect(columns(db, 'ai')).toContain('CURRENT_BUILDING_ID')
     expect(columns(db, 'item')).toEqual(expect.arrayContaining(['FILE_PATH', 'SUMMARY_STATUS', 'STATE_JSON', 'TYPE']))
     expect(db.prepare('SELECT AINAME, CURRENT_BUILDING_ID, LIGHTWEIGHT_VISION_MODEL FROM ai').get()).toEqual({
@@ -25,13 +26,13 @@ describe('the world’s migration steps', () => {
   })
 
   it('keeps object items from before FILE_PATH, and tolerates a column an older tool already added', () => {
-    const { db } = openDatabase(':memory:', { migrations: appMigrations.slice(0, 8), label: 'loomverse.db' })
+    const { db } = openDatabase(':memory:', { migrations: previousReleaseSteps(appSchema).slice(0, 8), label: 'loomverse.db' })
     db.prepare(
       "INSERT INTO item (ITEM_ID, TYPE, NAME, CREATED_AT, UPDATED_AT) VALUES ('i1', 'object', 'Lamp', 't', 't')",
     ).run()
     // SAIVerse's own migrate.py may have run first: the step must not fail on "duplicate column".
     db.exec('ALTER TABLE item ADD COLUMN FILE_PATH TEXT')
-    migrate(db, appMigrations, 'loomverse.db')
+    migrateDomains(db, appSchema, 'loomverse.db')
     expect(db.prepare('SELECT NAME, FILE_PATH, SUMMARY_STATUS FROM item').get()).toEqual({
       NAME: 'Lamp',
       FILE_PATH: null,

@@ -1,7 +1,7 @@
 import { afterEach, expect, vi } from 'vitest'
 import type { EventName, FlowGraph } from '@shared/contract'
 import { AppError, type ErrorCode } from '@shared/errors'
-import { appMigrations } from '../../main/db/migrations'
+import { appSchema } from '../../main/appSchema'
 import { openDatabase, type Db } from '../../main/db/open'
 import { EventBus } from '../../main/kernel/events'
 import { GraphService } from '../../main/graph/graphService'
@@ -43,7 +43,7 @@ export function useGraph(): () => GraphFixture {
 
 function openGraph(): GraphFixture {
   vi.useFakeTimers({ toFake: ['Date'], now: new Date('2025-05-09T06:48:06.000Z') })
-  const { db } = openDatabase(':memory:', { migrations: appMigrations, label: 'test.db' })
+  const { db } = openDatabase(':memory:', { domains: appSchema, label: 'test.db' })
   const bus = new EventBus()
   const graph = new GraphService(db, bus)
   const events: GraphFixture['events'] = []

@@ -1,7 +1,7 @@
 import { afterEach } from 'vitest'
 import type { EventData, EventName } from '@shared/contract'
 import { startCore, type Core, type CoreOptions } from '../../main/core'
-import { appMigrations } from '../../main/db/migrations'
+import { appSchema } from '../../main/appSchema'
 import { openDatabase } from '../../main/db/open'
 import { EventBus } from '../../main/kernel/events'
 import { ensureHome } from '../../main/kernel/home'
@@ -90,7 +90,7 @@ export function useLlmCore(defaults: StartOptions = {}): (options?: StartOptions
 
 /** Writes the language setting into a new home's database, as a user who chose it before would have. */
 function saveLanguage(dir: string, language: 'ja' | 'en'): void {
-  const { db } = openDatabase(ensureHome(dir).db, { migrations: appMigrations, label: 'loomverse.db' })
+  const { db } = openDatabase(ensureHome(dir).db, { domains: appSchema, label: 'loomverse.db' })
   new SettingsService(db, new EventBus()).update({ language })
   db.close()
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach } from 'vitest'
-import { appMigrations } from '../../main/db/migrations'
+import { appSchema } from '../../main/appSchema'
 import { openDatabase, type Db } from '../../main/db/open'
 
 /**
@@ -32,7 +32,7 @@ export function useTwoOpenings<T>(fileName: string, open: (file: string) => T, c
 export function useTwoConnections(): () => { db: Db; other: Db } {
   const twice = useTwoOpenings(
     'loomverse.db',
-    (file) => openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db,
+    (file) => openDatabase(file, { domains: appSchema, label: 'loomverse.db' }).db,
     (db) => db.close(),
   )
   return () => {

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { appMigrations } from '../../db/migrations'
+import { appSchema } from '../../appSchema'
 import { openDatabase } from '../../db/open'
 import { useTempHome } from '../../../tests/support/tempHome'
 import { BatchTallies } from './batchTallies'
@@ -9,7 +9,7 @@ import { JobQueue } from './jobQueue'
 const home = useTempHome()
 
 function queueWithCountedCounts() {
-  const { db } = openDatabase(join(home(), 'loomverse.db'), { migrations: appMigrations, label: 'loomverse.db' })
+  const { db } = openDatabase(join(home(), 'loomverse.db'), { domains: appSchema, label: 'loomverse.db' })
   const queue = new JobQueue(db)
   let counts = 0
   const tallies = new BatchTallies((batch) => {

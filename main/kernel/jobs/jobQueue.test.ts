@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { appMigrations } from '../../db/migrations'
+import { appSchema } from '../../appSchema'
 import { openDatabase } from '../../db/open'
 import { useTempHome } from '../../../tests/support/tempHome'
 import { JobQueue, JobStatus } from './jobQueue'
@@ -10,8 +10,8 @@ const home = useTempHome()
 /** Two connections to one real WAL file, as the main thread and the worker have. */
 function twoConnections(now: { t: number }) {
   const file = join(home(), 'loomverse.db')
-  const a = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
-  const b = openDatabase(file, { migrations: appMigrations, label: 'loomverse.db' }).db
+  const a = openDatabase(file, { domains: appSchema, label: 'loomverse.db' }).db
+  const b = openDatabase(file, { domains: appSchema, label: 'loomverse.db' }).db
   const options = { maxTries: 3, backoffSeconds: 10, leaseSeconds: 60, now: () => now.t }
   return { a: new JobQueue(a, options), b: new JobQueue(b, options), close: () => (a.close(), b.close()) }
 }
@@ -114,7 +114,7 @@ describe('job queue', () => {
 describe('pruneDone', () => {
   it('forgets finished jobs past the age, keeping recent, queued and failed ones', () => {
     let now = 1_000_000
-    const { db } = openDatabase(join(home(), 'loomverse.db'), { migrations: appMigrations, label: 'loomverse.db' })
+    const { db } = openDatabase(join(home(), 'loomverse.db'), { domains: appSchema, label: 'loomverse.db' })
     const queue = new JobQueue(db, { now: () => now, maxTries: 1 })
     const old = queue.enqueue('a', {})
     const failed = queue.enqueue('b', {})

@@ -3,12 +3,12 @@ import type { Database } from 'better-sqlite3'
 /**
  * "Remembers only itself" (memory that spans a persona's conversations): a conversation marked
  * private (`flows.memory_private`) is answered only from its own branch and lends its memories
- * to no other conversation; a persona marked private (`ai.MEMORY_PRIVATE`) treats every one of
- * its conversations so. 0 keeps the default: a persona remembers across its conversations.
+ * to no other conversation. 0 keeps the default. Step 31 of the releases before each domain
+ * had its own migrations made this column and persona's `ai.MEMORY_PRIVATE` in one step; each
+ * owner now makes its own (persona/migrations/0006-add-memory-private.ts).
  */
 export function migrate(db: Database): void {
   db.exec(`
     ALTER TABLE flows ADD COLUMN memory_private INTEGER NOT NULL DEFAULT 0 CHECK (memory_private IN (0, 1));
-    ALTER TABLE ai ADD COLUMN MEMORY_PRIVATE INTEGER NOT NULL DEFAULT 0 CHECK (MEMORY_PRIVATE IN (0, 1));
   `)
 }

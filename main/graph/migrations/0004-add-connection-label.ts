@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { addColumnOnce } from '../columns'
+import { addColumnOnce } from '../../db/columns'
 
 /** A branch's name on the connection that starts it (seed §9.2 `connect_nodes(…, branch_name)`); null: unnamed. */
 export function migrate(db: Database): void {

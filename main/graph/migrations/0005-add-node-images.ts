@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { addColumnOnce } from '../columns'
+import { addColumnOnce } from '../../db/columns'
 
 /** The pictures sent with a node's prompt, as picture item ids (JSON), so the card can show them. */
 export function migrate(db: Database): void {

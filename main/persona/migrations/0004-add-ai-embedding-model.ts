@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { addColumnOnce } from '../columns'
+import { addColumnOnce } from '../../db/columns'
 
 /** The persona's embedding model for its memory's vectors (null: the built-in local embedder only). */
 export function migrate(db: Database): void {

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { addColumnOnce } from '../columns'
+import { addColumnOnce } from '../../db/columns'
 
 /** The persona's image model for `generate_image` (null: LOOMVERSE_IMAGE_MODEL, else none). */
 export function migrate(db: Database): void {

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { addColumnOnce } from '../columns'
+import { addColumnOnce } from '../../db/columns'
 
 /** SAIVerse's step: vision models per persona (pictures are summarised with the lightweight one). */
 export function migrate(db: Database): void {

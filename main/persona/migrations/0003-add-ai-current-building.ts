@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { addColumnOnce } from '../columns'
+import { addColumnOnce } from '../../db/columns'
 
 /** Where each persona is. NULL: it has not moved yet and keeps the user company. */
 export function migrate(db: Database): void {

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { addColumnOnce } from '../columns'
+import { addColumnOnce } from '../../db/columns'
 
 /** The seed's `ALTER TABLE item ADD COLUMN FILE_PATH TEXT`: pictures and documents point at their file; objects keep NULL. */
 export function migrate(db: Database): void {
