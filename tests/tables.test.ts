@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import tables from '../main/tables.json'
@@ -14,14 +14,25 @@ const mainDir = resolve(import.meta.dirname, '../main')
 
 /** The tables each migration folder makes. */
 function tablesMadeBy(folder: string): Set<string> {
-  const dir = join(mainDir, folder)
   const made = new Set<string>()
-  for (const name of readdirSync(dir)) {
-    const source = readFileSync(join(dir, name), 'utf8')
+  for (const { source } of migrationSources(folder))
     for (const m of source.matchAll(/CREATE (?:VIRTUAL )?TABLE (?:IF NOT EXISTS )?([a-z_][a-z0-9_]*)/gi))
       made.add(m[1]!)
-  }
   return made
+}
+
+/** Each `migrations` folder of the app database's owners: `graph/migrations`, `kernel/migrations`… (memory's makes a persona's own database). */
+function appMigrationFolders(): string[] {
+  return readdirSync(mainDir)
+    .filter((unit) => unit !== 'memory' && existsSync(join(mainDir, unit, 'migrations')))
+    .map((unit) => `${unit}/migrations`)
+}
+
+function migrationSources(folder: string): Array<{ path: string; source: string }> {
+  return readdirSync(join(mainDir, folder)).map((name) => ({
+    path: `${folder}/${name}`,
+    source: readFileSync(join(mainDir, folder, name), 'utf8'),
+  }))
 }
 
 /** Every table a source names in its SQL strings. */
@@ -70,8 +81,23 @@ describe('the tables of main/ (main/tables.json)', () => {
 
   it('gives every table of the app database an owner that is a folder of main/', () => {
     const folders = new Set(readdirSync(mainDir))
-    expect([...tablesMadeBy('db/migrations')].filter((t) => !(t in tables.owners))).toEqual([])
+    const made = appMigrationFolders().flatMap((folder) => [...tablesMadeBy(folder)])
+    expect(made.length).toBeGreaterThan(30) // the scan reads the real migration folders
+    expect(made.filter((t) => !(t in tables.owners))).toEqual([])
     expect(Object.values(tables.owners).filter((owner) => !folders.has(owner))).toEqual([])
+  })
+
+  it('finds each domain’s migrations making and naming only the tables it owns', () => {
+    // A migration that makes another domain's table belongs in that domain's folder.
+    const misplaced = appMigrationFolders().flatMap((folder) => {
+      const unit = folder.split('/')[0]!
+      return [...tablesMadeBy(folder)]
+        .filter((t) => (tables.owners as Owners)[t] !== unit)
+        .map((t) => `${folder} makes ${t}`)
+    })
+    expect(misplaced).toEqual([])
+    const sources = appMigrationFolders().flatMap(migrationSources)
+    expect(foreignTables(sources, tables.owners, new Set())).toEqual([])
   })
 
   it('finds production SQL naming only its own folder’s tables, besides the known cases being removed', () => {

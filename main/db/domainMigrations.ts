@@ -81,7 +81,8 @@ function plan(db: Database, domains: readonly DomainSchema[], label: string): Pl
   const from = [...versions.values()].reduce((sum, v) => sum + v, 0)
   const known = totalSteps(domains)
   // Only a file someone edited gets here with every domain known: a newer release has more steps.
-  if (schemaVersion(db) > known) throw tooNew(`${label} has schema version ${schemaVersion(db)}, but this Loomverse knows only up to ${known}.`)
+  if (schemaVersion(db) > known)
+    throw tooNew(`${label} has schema version ${schemaVersion(db)}, but this Loomverse knows only up to ${known}.`)
   const pending = domains.flatMap((schema) =>
     schema.migrations
       .filter((m) => m.version > (versions.get(schema.domain) ?? 0))
@@ -110,9 +111,13 @@ function refuseNewer(versions: ReadonlyMap<string, number>, domains: readonly Do
   for (const [domain, version] of versions) {
     const latest = known.get(domain)
     if (latest === undefined)
-      throw tooNew(`${label} has tables of a domain this Loomverse does not know, '${domain}' (schema version ${version}).`)
+      throw tooNew(
+        `${label} has tables of a domain this Loomverse does not know, '${domain}' (schema version ${version}).`,
+      )
     if (version > latest)
-      throw tooNew(`${label} has ${domain}'s schema at version ${version}, but this Loomverse knows ${domain} only up to ${latest}.`)
+      throw tooNew(
+        `${label} has ${domain}'s schema at version ${version}, but this Loomverse knows ${domain} only up to ${latest}.`,
+      )
   }
 }
 

@@ -8,7 +8,5 @@ import { migrate as createJobs } from './0001-create-jobs'
 export const kernelSchema: DomainSchema = {
   domain: 'kernel',
   needs: [],
-  migrations: [
-    { version: 1, name: 'create-jobs', up: createJobs, legacy: 3 },
-  ],
+  migrations: [{ version: 1, name: 'create-jobs', up: createJobs, legacy: 3 }],
 }

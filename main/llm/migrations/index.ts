@@ -8,7 +8,5 @@ import { migrate as createTokenCalibration } from './0001-create-token-calibrati
 export const llmSchema: DomainSchema = {
   domain: 'llm',
   needs: [],
-  migrations: [
-    { version: 1, name: 'create-token-calibration', up: createTokenCalibration, legacy: 22 },
-  ],
+  migrations: [{ version: 1, name: 'create-token-calibration', up: createTokenCalibration, legacy: 22 }],
 }

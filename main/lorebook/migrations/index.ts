@@ -8,7 +8,5 @@ import { migrate as createLorebooks } from './0001-create-lorebooks'
 export const lorebookSchema: DomainSchema = {
   domain: 'lorebook',
   needs: [],
-  migrations: [
-    { version: 1, name: 'create-lorebooks', up: createLorebooks, legacy: 33 },
-  ],
+  migrations: [{ version: 1, name: 'create-lorebooks', up: createLorebooks, legacy: 33 }],
 }

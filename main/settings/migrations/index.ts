@@ -8,7 +8,5 @@ import { migrate as createSettings } from './0001-create-settings'
 export const settingsSchema: DomainSchema = {
   domain: 'settings',
   needs: [],
-  migrations: [
-    { version: 1, name: 'create-settings', up: createSettings, legacy: 1 },
-  ],
+  migrations: [{ version: 1, name: 'create-settings', up: createSettings, legacy: 1 }],
 }

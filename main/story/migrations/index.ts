@@ -8,7 +8,5 @@ import { migrate as createStories } from './0001-create-stories'
 export const storySchema: DomainSchema = {
   domain: 'story',
   needs: [],
-  migrations: [
-    { version: 1, name: 'create-stories', up: createStories, legacy: 20 },
-  ],
+  migrations: [{ version: 1, name: 'create-stories', up: createStories, legacy: 20 }],
 }
