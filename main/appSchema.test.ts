@@ -180,3 +180,33 @@ function pick(row: unknown, keys: string[]): Record<string, unknown> {
   const all = row as Record<string, unknown>
   return Object.fromEntries(keys.map((k) => [k, all[k]]))
 }
+
+describe('a column added to one domain’s table (README: How to add a capability)', () => {
+  const home = useTempHome()
+
+  it('moves only that domain’s version, and the release before it refuses the file naming that domain', () => {
+    const world = appSchema.find((s) => s.domain === 'world')!
+    const addColour = {
+      version: world.migrations.length + 1,
+      name: 'add-building-colour',
+      up: (db: Db) => db.exec('ALTER TABLE building ADD COLUMN COLOUR TEXT'),
+    }
+    const next = appSchema.map((s) => (s === world ? { ...world, migrations: [...world.migrations, addColour] } : s))
+    const file = join(home(), 'loomverse.db')
+    const first = openDatabase(file, { domains: appSchema, label: 'loomverse.db' }).db
+    first
+      .prepare("INSERT INTO building (BUILDINGID, NAME, CREATED_AT, UPDATED_AT) VALUES ('b1', 'Library', 't', 't')")
+      .run()
+    first.close()
+
+    const { db, migration } = openDatabase(file, { domains: next, label: 'loomverse.db' })
+    expect(migration.applied).toEqual([`world/000${addColour.version}-add-building-colour`])
+    expect(domainVersions(db)).toEqual(new Map([...newestVersions(), ['world', addColour.version]]))
+    expect(db.prepare('SELECT NAME, COLOUR FROM building').get()).toEqual({ NAME: 'Library', COLOUR: null })
+    db.close()
+
+    expect(() => openDatabase(file, { domains: appSchema, label: 'loomverse.db' })).toThrow(
+      `loomverse.db has world's schema at version ${addColour.version}, but this Loomverse knows world only up to ${world.migrations.length}.`,
+    )
+  })
+})

@@ -42,7 +42,7 @@ export interface FlowRow {
   system_prompt: string
   token_budget: number | null
   memory_private: number
-  /** A group scene's cast, `[{persona_id, muted}]` (migration 0034); `[]` for none. */
+  /** A group scene's cast, `[{persona_id, muted}]` (graph migration 0015-add-flow-cast); `[]` for none. */
   cast_json: string
   turn_order: TurnOrder
   created: string
@@ -52,7 +52,7 @@ export interface FlowRow {
   name_source: FlowNameSource
   /** When the user deleted it, restorable until purged; null for a live flow. */
   deleted: string | null
-  /** Kept by triggers (migration 0030). */
+  /** Kept by triggers (graph migration 0013-flow-list-pin-name-trash). */
   node_count: number
   last_activity: string | null
 }
@@ -466,7 +466,7 @@ export class GraphStore {
           : unpackContext(row.context)
       return { context, sent_at: row.sent_at }
     }
-    // Sent before contexts were compressed (app migration 27).
+    // Sent before contexts were compressed (graph migration 0010-pack-sent-contexts).
     const old = this.sql('SELECT context_json, sent_at FROM node_contexts WHERE node_id = ?').get(nodeId) as
       { context_json: string; sent_at: string } | undefined
     return old ? { context: JSON.parse(old.context_json) as ContextPreview, sent_at: old.sent_at } : null

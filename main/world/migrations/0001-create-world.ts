@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3'
 
 /**
  * SAIVerse's world as it was before the item-type extension: buildings, items (objects
- * only, so no FILE_PATH yet — step 9 adds it, as the seed's own migration does) and where
+ * only, so no FILE_PATH yet — 0002-add-item-file-path adds it, as the seed's own migration does) and where
  * each item is. An item sits in a building or is held by a persona.
  */
 export function migrate(db: Database): void {
