@@ -2,10 +2,7 @@ import type { DomainSchema } from '../../db/domainMigrations'
 import { migrate as createApiTokens } from './0001-create-api-tokens'
 import { migrate as addApiTokenMcpWrites } from './0002-add-api-token-mcp-writes'
 
-/**
- * access's tables in the app database: the API tokens of other programs. Oldest first; append, never edit a shipped
- * step. `legacy` is a step's number in the one list of earlier releases (a new step has none).
- */
+/** The API tokens of other programs. Append a step; never edit a shipped one. */
 export const accessSchema: DomainSchema = {
   domain: 'access',
   needs: [],

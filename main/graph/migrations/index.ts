@@ -17,8 +17,8 @@ import { migrate as addFlowCast } from './0015-add-flow-cast'
 import { migrate as addPlaceIndex } from './0016-add-place-index'
 
 /**
- * graph's tables in the app database: the conversation graph: flows, nodes, their connections, tags, logs and the contexts sent. Oldest first; append, never edit a shipped
- * step. `legacy` is a step's number in the one list of earlier releases (a new step has none).
+ * The conversation graph: flows, nodes, connections, tags, their change logs and the contexts
+ * sent. Append a step; never edit a shipped one.
  */
 export const graphSchema: DomainSchema = {
   domain: 'graph',

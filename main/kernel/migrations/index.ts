@@ -2,8 +2,8 @@ import type { DomainSchema } from '../../db/domainMigrations'
 import { migrate as createJobs } from './0001-create-jobs'
 
 /**
- * kernel's tables in the app database: the job runtime's table (`jobs`), which every domain's job handlers share. Oldest first; append, never edit a shipped
- * step. `legacy` is a step's number in the one list of earlier releases (a new step has none).
+ * The job runtime's table (`jobs`), shared by every domain's job handlers. Append a step; never
+ * edit a shipped one.
  */
 export const kernelSchema: DomainSchema = {
   domain: 'kernel',

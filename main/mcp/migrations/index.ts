@@ -2,10 +2,7 @@ import type { DomainSchema } from '../../db/domainMigrations'
 import { migrate as createMcpTables } from './0001-create-mcp-tables'
 import { migrate as createMcpCommands } from './0002-create-mcp-commands'
 
-/**
- * mcp's tables in the app database: MCP servers: access, grants, calls and commands. Oldest first; append, never edit a shipped
- * step. `legacy` is a step's number in the one list of earlier releases (a new step has none).
- */
+/** MCP servers: access, grants, calls and commands. Append a step; never edit a shipped one. */
 export const mcpSchema: DomainSchema = {
   domain: 'mcp',
   needs: [],

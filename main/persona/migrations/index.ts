@@ -7,10 +7,7 @@ import { migrate as addAiImageModel } from './0005-add-ai-image-model'
 import { migrate as addMemoryPrivate } from './0006-add-memory-private'
 import { migrate as createPersonaAvatars } from './0007-create-persona-avatars'
 
-/**
- * persona's tables in the app database: the personas (`ai`, seed SAIVerse) and their avatars. Oldest first; append, never edit a shipped
- * step. `legacy` is a step's number in the one list of earlier releases (a new step has none).
- */
+/** The personas (`ai`, as in SAIVerse) and their avatars. Append a step; never edit a shipped one. */
 export const personaSchema: DomainSchema = {
   domain: 'persona',
   needs: [],

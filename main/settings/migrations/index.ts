@@ -1,10 +1,7 @@
 import type { DomainSchema } from '../../db/domainMigrations'
 import { migrate as createSettings } from './0001-create-settings'
 
-/**
- * settings's tables in the app database: the settings table. Oldest first; append, never edit a shipped
- * step. `legacy` is a step's number in the one list of earlier releases (a new step has none).
- */
+/** The settings table. Append a step; never edit a shipped one. */
 export const settingsSchema: DomainSchema = {
   domain: 'settings',
   needs: [],

@@ -2,8 +2,8 @@ import type { DomainSchema } from '../../db/domainMigrations'
 import { migrate as createStories } from './0001-create-stories'
 
 /**
- * story's tables in the app database: story mode (NovelADV seed): stories, their summaries, saves and character sheets. Oldest first; append, never edit a shipped
- * step. `legacy` is a step's number in the one list of earlier releases (a new step has none).
+ * Story mode (NovelADV): stories, their summaries, saves and character sheets. Append a step;
+ * never edit a shipped one.
  */
 export const storySchema: DomainSchema = {
   domain: 'story',

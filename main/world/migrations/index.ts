@@ -8,8 +8,9 @@ import { migrate as createNodeToolCalls } from './0006-create-node-tool-calls'
 import { migrate as addItemSummary } from './0007-add-item-summary'
 
 /**
- * world's tables in the app database: the world (seed SAIVerse): buildings, items, where they are, documents' versions, and the tool calls a node made (which refer to graph's nodes). Oldest first; append, never edit a shipped
- * step. `legacy` is a step's number in the one list of earlier releases (a new step has none).
+ * The world (SAIVerse): buildings, items and where they are, documents' versions, and the tool
+ * calls a node made (on graph's nodes, so world `needs` graph). Append a step; never edit a
+ * shipped one.
  */
 export const worldSchema: DomainSchema = {
   domain: 'world',
