@@ -1,9 +1,10 @@
-import { copyFileSync, readFileSync } from 'node:fs'
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { AppError } from '@shared/errors'
 import { useTempHome } from '../tests/support/tempHome'
 import { appSchema } from './appSchema'
+import tables from './tables.json'
 import { domainVersions, migrateDomains, totalSteps } from './db/domainMigrations'
 import { schemaVersion } from './db/migrate'
 import { openDatabase, openExisting, type Db } from './db/open'
@@ -163,6 +164,23 @@ describe('loomverse.db of a newer release', () => {
 })
 
 describe('the app schema’s order', () => {
+  it('has each domain need every domain whose tables its migrations refer to (foreign keys, triggers)', () => {
+    const owners = tables.owners as Record<string, string>
+    const missing = appSchema.flatMap((schema) => {
+      const folder = join(import.meta.dirname, schema.domain, 'migrations')
+      const referred = readdirSync(folder).flatMap((name) =>
+        [...readFileSync(join(folder, name), 'utf8').matchAll(/\b(?:REFERENCES|ON)\s+([a-z_][a-z0-9_]*)/g)].map(
+          (m) => m[1]!,
+        ),
+      )
+      return [...new Set(referred.map((t) => owners[t]).filter((o) => o !== undefined && o !== schema.domain))]
+        .filter((owner) => !schema.needs.includes(owner))
+        .map((owner) => `${schema.domain} refers to ${owner}'s tables`)
+    })
+    expect(missing).toEqual([])
+    expect(appSchema.find((s) => s.domain === 'world')!.needs).toEqual(['graph'])
+  })
+
   it('lists every domain after those whose tables its own refer to, and a list that does not is refused', () => {
     const { db } = openDatabase(':memory:', { migrations: [], label: 'loomverse.db' })
     const world = appSchema.find((s) => s.domain === 'world')!
