@@ -173,7 +173,10 @@ describe('the app schema’s order', () => {
           (m) => m[1]!,
         ),
       )
-      return [...new Set(referred.map((t) => owners[t]).filter((o) => o !== undefined && o !== schema.domain))]
+      const others = referred.flatMap((t) =>
+        owners[t] === undefined || owners[t] === schema.domain ? [] : [owners[t]],
+      )
+      return [...new Set(others)]
         .filter((owner) => !schema.needs.includes(owner))
         .map((owner) => `${schema.domain} refers to ${owner}'s tables`)
     })
