@@ -6,6 +6,7 @@ import { WAL_BOUND_WHEN_CHECKPOINTED_ELSEWHERE } from './db/walCheckpoints'
 import { GraphService } from './graph/graphService'
 import { graphHandlers } from './graph/graphHandlers'
 import { ChatService, type ChatOptions } from './chat/chatService'
+import { ExternalReplies } from './chat/externalReplies'
 import { TokenCalibration } from './llm/tokenCalibration'
 import { EventBus } from './kernel/events'
 import { MemoryKeyStore, type KeyStore } from './llm/keys/keyStore'
@@ -174,6 +175,17 @@ export function startCore(options: CoreOptions): Core {
     calibration: new TokenCalibration(db),
     lore: lorebooks,
   })
+  // Other programs' notifications and meta requests: memory stores them, chat answers them.
+  const replies = new ExternalReplies({
+    ...shared,
+    chat,
+    requests: memory.requests,
+    retry: options.memory?.queue,
+    log,
+  })
+  memory.requests.onStored((personaId, unitId) => replies.answerSoon(personaId, unitId))
+  // Like memory jobs' leases: only a process alone on the home may take over what a dead one left.
+  if (instance.alone) replies.resume()
 
   const worldDeps = {
     ...shared,
@@ -266,6 +278,7 @@ export function startCore(options: CoreOptions): Core {
       story.dispose()
       await world.dispose()
       await mcp.dispose()
+      await replies.dispose()
       await memory.dispose()
       await chat.stopAll()
       await jobs.stop()

@@ -17,7 +17,8 @@ import { llmErrorText, retryingText } from '../llm/llmErrorText'
 import { awaitingFirstText } from '../kernel/afterFirstText'
 import { DeltaBatcher } from './deltaBatcher'
 import { addUsage, replyStats } from './replyStats'
-import type { Turn } from './turn'
+import type { RequestTurn, Turn, TurnEnd } from './turn'
+import { redactedContext } from './requestPrompt'
 import { contextBudget } from '../graph/flowContext'
 import type { LorebookService } from '../lorebook/lorebookService'
 import { promptContext, type PromptContextDeps, type SceneSource } from './promptContext'
@@ -216,6 +217,30 @@ export class ChatService {
     return { node_id: node.id }
   }
 
+  /**
+   * Another program's request (a notification, a meta request: externalReplies.ts) answered in
+   * its node, written already, as any reply is: streamed, stoppable, its sent context kept.
+   * Resolves with how the turn ended; throws when the node cannot take the reply.
+   */
+  answerRequest(input: {
+    nodeId: string
+    flowId: string
+    personaId: string
+    prompt: string
+    request: Omit<RequestTurn, 'ended'>
+  }): Promise<TurnEnd> {
+    const flowId = this.graph.flowOf(input.nodeId, input.flowId)
+    return new Promise<TurnEnd>((ended) => {
+      void this.start({
+        ...input,
+        flowId,
+        parentIds: this.graph.parentsOf(flowId, input.nodeId),
+        images: [],
+        request: { ...input.request, ended },
+      })
+    })
+  }
+
   /** What the model would receive for a prompt below `parent_ids`: built exactly as a sent turn is. */
   async previewContext(input: Parsed<'build_context'>): Promise<ContextPreview> {
     const persona = this.options.personas?.find(input.persona_id ?? this.graph.personaOf(input.flow_id)) ?? null
@@ -337,8 +362,9 @@ export class ChatService {
    * left, or before anything else is written or said about the node.
    */
   private async stream(turn: Turn, controller: AbortController, open: () => boolean): Promise<void> {
-    const { nodeId } = turn
+    const { nodeId, request } = turn
     const graph = this.graph
+    let end: TurnEnd = { state: 'failed', text: '', error: new Error('the reply ended before it was answered') }
     let text = turn.continueFrom ?? ''
     let modelRef = ''
     let usage: Usage | null = null
@@ -378,6 +404,8 @@ export class ChatService {
       const budget = contextBudget(this.graph, this.settings, turn.flowId)
       const retry = {
         ...this.options.retry,
+        // A program's request is tried again by its own line, counted in its row (externalReplies.ts).
+        ...(request ? { attempts: 1 } : {}),
         signal: controller.signal,
         onRetry: (ms: number, e: LlmError) =>
           this.bus.emit('chat_status', {
@@ -401,8 +429,9 @@ export class ChatService {
         calibration,
         toolsTokens(tools),
       )
-      if (!turn.continueFrom) unsaved = context
-      const routed = persona && !turn.continueFrom ? await this.playbookAnswer(turn.prompt, toolContext) : null
+      if (!turn.continueFrom) unsaved = request?.secret ? redactedContext(context, request.ask) : context
+      // Playbooks answer the user's own words, never a program's.
+      const routed = persona && !turn.continueFrom && !request ? await this.playbookAnswer(turn.prompt, toolContext) : null
       if (routed !== null) {
         if (!open()) throw new LlmError('aborted', 'the node could not be written')
         firstAt = performance.now()
@@ -485,13 +514,15 @@ export class ChatService {
       // One request's usage is one sample of how the model counts; tool rounds add theirs together.
       if (usage && requests === 1 && routed === null)
         this.options.calibration?.record(modelRef, sentTokens(context, messages, tools), usage.prompt_tokens)
-      const unitId = persona ? this.remember(persona, turn, text) : null
+      const unitId = request ? request.keep(text) : persona ? this.remember(persona, turn, text) : null
+      end = { state: 'done', text }
       this.bus.emit('chat_status', { node_id: nodeId, state: 'done', ...(unitId === null ? {} : { unit_id: unitId }) })
     } catch (e) {
       if (!open()) return // no node to keep anything in; the caller of send was told why
       saveSentContext()
       batcher.flush()
       const stopped = controller.signal.aborted || (e instanceof LlmError && e.failure === 'aborted')
+      end = stopped ? { state: 'stopped', text } : { state: 'failed', text, error: e }
       const failure = toErrorValue(e)
       const message = stopped ? null : llmErrorText(failure.message, this.language())
       // Text that arrived is never thrown away: the node keeps it, marked incomplete. The node
@@ -511,6 +542,7 @@ export class ChatService {
     } finally {
       firstTextOut()
       if (open()) this.emitNode(nodeId)
+      request?.ended(end)
     }
   }
 

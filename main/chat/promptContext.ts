@@ -47,6 +47,8 @@ export async function promptContext(
     persona: Persona | null
     /** The node being answered; null for a preview (no node yet). */
     nodeId: string | null
+    /** The prompt's words are never kept (a meta request's): memory keeps no pack searched with them. */
+    secret?: boolean
     /** How the chat model counts against our count; the budget holds that much less of ours. */
     calibration?: Calibration | null
     /**
@@ -56,7 +58,7 @@ export async function promptContext(
     toolTokens?: number
   },
 ): Promise<ContextPreview> {
-  const { calibration = null, toolTokens = 0, ...rest } = input
+  const { calibration = null, toolTokens = 0, secret = false, ...rest } = input
   const flowBudget = contextBudget(deps.graph, deps.settings, input.flowId)
   // Built in our count against the budget as much of ours as the model's budget holds.
   const budget = Math.max(1, Math.floor(flowBudget / (calibration?.ratio ?? 1)) - toolTokens)
@@ -70,7 +72,7 @@ export async function promptContext(
           personaId: input.persona.id,
           query: input.prompt,
           flowId: input.flowId,
-          nodeId: input.nodeId,
+          nodeId: secret ? null : input.nodeId,
           parentIds: input.parentIds,
           budgetTokens: memoryShare(budget),
           pathAbove: () => deps.graph.pathAbove(input.flowId, input.parentIds),

@@ -11,4 +11,26 @@ export interface Turn {
   continueFrom?: string
   /** Writes a new message's node: once its request has left (ChatService.send). */
   write?: () => void
+  /** Another program's request answered in this node (externalReplies.ts), not the user's message. */
+  request?: RequestTurn
 }
+
+/** How a program's request is answered where a user's message differs. */
+export interface RequestTurn {
+  /** What the model is asked in the place of the user's words; the node's prompt only labels it. */
+  ask: string
+  /**
+   * Words sent but never kept (a meta request's): the inspector's record of what was sent shows
+   * them redacted, and memory keeps no pack searched with them.
+   */
+  secret: boolean
+  /** Keeps the finished reply where the request's memory is (its placeholder episode); answers the unit, or null. */
+  keep: (text: string) => number | null
+  /** Told once how the turn ended: the request is done, tried again later, released or given up by it. */
+  ended: (end: TurnEnd) => void
+}
+
+export type TurnEnd =
+  | { state: 'done'; text: string }
+  | { state: 'stopped'; text: string }
+  | { state: 'failed'; text: string; error: unknown }

@@ -22,9 +22,10 @@ export async function turnMessages(
   const context = await promptContext(deps, {
     flowId: turn.flowId,
     parentIds: turn.parentIds,
-    prompt: turn.prompt,
+    prompt: turn.request?.ask ?? turn.prompt,
     persona,
     nodeId: turn.nodeId,
+    secret: turn.request?.secret,
     calibration,
     toolTokens,
   })

@@ -447,12 +447,19 @@ export class GraphStore {
   saveSentContext(nodeId: string, context: ContextPreview, sentAt: string): void {
     if (!this.sql('SELECT 1 FROM nodes WHERE id = ?').get(nodeId)) return
     const stored = storeContextParts(this.db, context)
-    this.sql(
-      `INSERT INTO node_sent_contexts (node_id, context, sent_at, format, part_ids)
-         VALUES (@id, @context, @sentAt, @format, @partIds)
-         ON CONFLICT(node_id) DO UPDATE SET context = excluded.context, sent_at = excluded.sent_at,
-           format = excluded.format, part_ids = excluded.part_ids`,
-    ).run({ id: nodeId, context: stored.context, sentAt, format: FORMAT_PARTS, partIds: stored.part_ids })
+    const row = { id: nodeId, context: stored.context, sentAt, format: FORMAT_PARTS, partIds: stored.part_ids }
+    // An update, else an insert, never an upsert: an upsert's conflict clause overrides the
+    // sweep trigger's OR IGNORE, so a node answered a third time (a program's request tried
+    // again) failed on the sweep's single row.
+    const updated = this.sql(
+      `UPDATE node_sent_contexts SET context = @context, sent_at = @sentAt, format = @format, part_ids = @partIds
+         WHERE node_id = @id`,
+    ).run(row).changes
+    if (updated === 0)
+      this.sql(
+        `INSERT INTO node_sent_contexts (node_id, context, sent_at, format, part_ids)
+           VALUES (@id, @context, @sentAt, @format, @partIds)`,
+      ).run(row)
   }
 
   sentContext(nodeId: string): { context: ContextPreview; sent_at: string } | null {

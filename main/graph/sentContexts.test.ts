@@ -90,6 +90,16 @@ describe('the contexts replies were sent with', () => {
     expect(sentContextBytes(g.db) - before).toBeLessThan(json / 20)
   })
 
+  it('of a node answered again and again keep the last one sent', () => {
+    const g = setup()
+    const f = g.flow()
+    const node = g.add(f, 'Rain at noon', [], { response: '' })
+    for (const prompt of ['first try', 'second try', 'third try']) {
+      g.graph.saveSentContext(node, companionContext('You are Mika.', 'memory', [], prompt))
+      expect(g.graph.sentContext(node)!.context.messages.at(-1)).toEqual({ role: 'user', content: prompt })
+    }
+  })
+
   it('sent before they were compressed are still shown', () => {
     const g = setup()
     const f = g.flow()

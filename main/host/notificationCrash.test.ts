@@ -25,7 +25,7 @@ afterEach(async () => {
 })
 
 const NOTIFICATIONS = 8
-/** The host answers four at a time (externalMessages.ts): two answered, four held, two waiting behind them. */
+/** The host answers four at a time (chat/externalReplies.ts): two answered, four held, two waiting behind them. */
 const ANSWERED_BEFORE_KILL = 2
 const HELD_AT_KILL = 4
 

@@ -111,3 +111,13 @@ function setStatus(store: MemoryStore, unitId: number, status: number): void {
     .prepare('UPDATE external_requests SET status = ?, updated_at = ? WHERE unit_id = ?')
     .run(status, nowSeconds(), unitId)
 }
+
+/** The External-flow node answering the request, named before it is written: a restart answers into it, never beside it. */
+export function setRequestNode(store: MemoryStore, unitId: number, nodeId: string): void {
+  store.prepare('UPDATE external_requests SET node_id = ?, updated_at = ? WHERE unit_id = ?').run(nodeId, nowSeconds(), unitId)
+}
+
+/** What the placeholder episode keeps as the user's side: a meta request's words are instructions, not something said. */
+export function episodeUserText(request: StoredRequest): string {
+  return request.type === 'meta_request' ? '[redacted]' : request.text
+}

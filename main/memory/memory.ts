@@ -4,7 +4,6 @@ import type { MemoryPack, MemoryStatus, MemoryUnitDetail, Parsed, Persona } from
 import { AppError } from '@shared/errors'
 import { uiLanguage } from '../kernel/language'
 import { whenFree } from '../kernel/afterFirstText'
-import { memoryShare } from '../graph/flowContext'
 import type { GraphService, PathMembers } from '../graph/graphService'
 import type { HomePaths } from '../kernel/home'
 import type { EventBus } from '../kernel/events'
@@ -34,13 +33,17 @@ import { IndexCatchUp } from './indexCatchUp'
 import { dirtyCount } from './modelVectors'
 import { PackAids } from './packAids'
 import { isSentenceModel } from './sentenceModel'
-import { ExternalMessages } from './externalMessages'
+import { ProgramRequests } from './programRequests'
 import { entityGraph, listUnits, memoryStatus, packsForNode, spendStatus, unitDetail } from './memoryQueries'
 import { prunePacks } from './packHistory'
 import { reachOf } from './reach'
 import { buildPack, choosePack, type PathMembership } from './scheduler'
 import { nowSeconds, REPLY_BY, type MemoryStore, type Payload } from './store'
 import { MemoryWorkerHost } from './workerHost'
+
+// What chat's replies to other programs' requests read of them (chat/externalReplies.ts).
+export type { KeptReply, ProgramRequests } from './programRequests'
+export { RequestStatus, type OpenRequest, type StoredRequest } from './externalRequests'
 
 export interface MemoryDeps {
   bus: EventBus
@@ -100,33 +103,25 @@ export interface Memory {
   chat: ChatMemory | null
   /** The service itself, for the CLI and tests. */
   service: MemoryService
-  /** Notifications and meta requests from other programs, stored, then answered in the background. */
-  external: ExternalMessages
+  /** Notifications and meta requests from other programs, stored until chat has answered them. */
+  requests: ProgramRequests
   dispose(): Promise<void>
 }
 
 /** The memory feature, started by the core with everything it may need. */
 export function createMemory(deps: MemoryDeps): Memory {
   const service = new MemoryService(deps)
-  const s = service
-  const external = new ExternalMessages({
+  const requests = new ProgramRequests({
     ...deps,
-    log: deps.log ?? ((m) => console.error(m)),
-    store: (personaId) => s.store(personaId),
-    pack: (personaId, query) => s.packText(personaId, query),
-    queueJobs: (personaId, unitId, embeddingOnly) => s.queueExternalJobs(personaId, unitId, embeddingOnly),
-    retry: deps.queue,
+    store: (personaId) => service.store(personaId),
+    openMemories: () => service.openMemories(),
+    queueJobs: (personaId, unitId, embeddingOnly) => service.queueExternalJobs(personaId, unitId, embeddingOnly),
   })
-  // Like memory jobs' leases: only a process alone on the home may take over what a dead one left.
-  if (deps.releaseLeases) external.resume(s.openMemories())
   return {
     chat: service,
     service,
-    external,
-    async dispose() {
-      await external.dispose()
-      await service.dispose()
-    },
+    requests,
+    dispose: () => service.dispose(),
   }
 }
 
@@ -566,19 +561,6 @@ export class MemoryService implements ChatMemory {
   async whenIdle(personaId: string): Promise<void> {
     this.store(personaId)
     await this.worker.whenIdle(this.dbPath(personaId))
-  }
-
-  /**
-   * A MemoryPack for text arriving from outside any flow (a notification): what the persona
-   * remembers of every conversation not kept private (of none, when the persona is).
-   */
-  async packText(personaId: string, query: string): Promise<string | null> {
-    const store = this.store(personaId)
-    const persona = this.deps.personas.get(personaId)
-    const aids = await this.aids.gather(persona, store, query, { modelIntent: false })
-    const budget = memoryShare(this.deps.settings.get().context_budget)
-    const path = reachOf(this.deps.graph, { onPath: () => false, nodeIds: [], private: persona.memory_private })
-    return choosePack(store, { query, budget, path, ...aids }).text || null
   }
 
   /** Queues an external message's jobs: all of an episode's, or (a meta request) only its embedding. */

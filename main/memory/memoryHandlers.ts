@@ -5,15 +5,15 @@ import { listJobs } from './jobList'
 import type { Memory, MemoryDeps } from './memory'
 import { unitReach } from './reach'
 
-/** The memory methods of the contract, each answered by the memory service or its external messages. */
+/** The memory methods of the contract, each answered by the memory service or its requests from other programs. */
 export function memoryHandlers(
-  { service, external }: Pick<Memory, 'service' | 'external'>,
+  { service, requests }: Pick<Memory, 'service' | 'requests'>,
   deps: Pick<MemoryDeps, 'graph' | 'personas'>,
 ): HandlerModule<typeof memoryMethods> {
   return {
-    memory_notify: (i) => external.receive({ ...i, type: 'notification' }),
+    memory_notify: (i) => requests.receive({ ...i, type: 'notification' }),
     memory_meta_request: (i) =>
-      external.receive({ ...i, persona_id: i.persona_id ?? i.memory_id, type: 'meta_request' }),
+      requests.receive({ ...i, persona_id: i.persona_id ?? i.memory_id, type: 'meta_request' }),
     memory_pack: (i) => service.pack(i),
     memory_import: (i, ctx) => service.importFile(i, ctx),
     memory_list_units: (i) => service.listUnits(i),

@@ -8,7 +8,7 @@ import { apiCall } from './apiClient'
 // them: the replies heard on /api/events/stream, and what the databases hold. Shared by the
 // crash test of notifications and the reliability suite's kill loop over them.
 
-/** In the English instruction the persona gets with every notification (externalPrompt.ts): rules match it. */
+/** In the English instruction the persona gets with every notification (chat/requestPrompt.ts): rules match it. */
 export const NOTIFICATION_MARK = 'Tell your partner about it'
 export const NOTIFICATION_SOURCE = 'probe'
 

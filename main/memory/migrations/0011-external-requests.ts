@@ -6,9 +6,9 @@ import type { Database } from 'better-sqlite3'
  * answered": a restart finds the requests a killed process left unanswered and finishes them.
  * - request_json: what the persona is to answer (the text, source, instruction and payload, the
  *   pictures, the language), kept only until it has answered or given up (a meta request's
- *   words are not memory, see externalMessages.ts);
+ *   words are not memory, see chat/externalReplies.ts);
  * - status: 0 waiting, 1 answering, 2 replied (the reply is in the episode; its External-flow
- *   node `node_id` may still be missing), 3 done, 4 failed (`last_error` says why);
+ *   node `node_id`, named before it is written, may still be missing), 3 done, 4 failed (`last_error` says why);
  * - tries counts the model's failures only (a kill is not one), run_after its back-off.
  * One row per unit: deleting the unit takes its request with it.
  */

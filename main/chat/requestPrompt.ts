@@ -1,8 +1,7 @@
-import type { Persona } from '@shared/contract'
-import { systemText } from '../graph/flowContext'
+import type { ContextPreview } from '@shared/contract'
 import type { Language } from '../kernel/language'
 import type { ChatMessage } from '../llm/types'
-import type { StoredRequest } from './externalRequests'
+import type { StoredRequest } from '../memory/memory'
 
 /** What a model is told, per language, when a program hands the persona something to pass on. */
 const INSTRUCTIONS = {
@@ -18,36 +17,21 @@ const INSTRUCTIONS = {
   },
 }
 
-/** What the placeholder episode keeps as the user's side: a meta request's words are instructions, not something said. */
-export function episodeUserText(request: StoredRequest): string {
-  return request.type === 'meta_request' ? '[redacted]' : request.text
-}
+/** What stands for a meta request's words wherever they are kept: they are instructions, not something said. */
+export const REDACTED = '[redacted]'
 
 /** The node's prompt in the persona's External flow. */
-export function externalNodePrompt(request: StoredRequest): string {
-  return request.type === 'notification' ? `[${request.source_system}] ${request.text}` : '[redacted]'
+export function requestLabel(request: StoredRequest): string {
+  return request.type === 'notification' ? `[${request.source_system}] ${request.text}` : REDACTED
 }
 
-/** The words the MemoryPack is searched with. */
-export function packQuery(request: StoredRequest): string {
-  return request.type === 'notification' ? request.text : `${request.instruction}\n\n${request.payload_text}`
-}
-
-/** The persona's voice and memory, then what it is asked (with the pictures in words, if any). */
-export function replyMessages(
-  persona: Persona,
-  request: StoredRequest,
-  pack: string | null,
-  imageSummary: string | null,
-): ChatMessage[] {
+/** What the persona is asked, in the place of the user's words (with the pictures in words, if any). */
+export function requestAsk(request: StoredRequest, imageSummary: string | null): string {
   const ask =
     request.type === 'notification'
       ? INSTRUCTIONS.notification[request.language](request.source_system, request.text)
       : `${request.instruction}\n\n${request.payload_text}`
-  return [
-    { role: 'system', content: [systemText('', persona), pack].filter(Boolean).join('\n\n') },
-    { role: 'user', content: imageSummary ? `${ask}\n\n[picture] ${imageSummary}` : ask },
-  ]
+  return imageSummary ? `${ask}\n\n[picture] ${imageSummary}` : ask
 }
 
 /** The vision model's request for the pictures in words. */
@@ -62,4 +46,14 @@ export function describeMessages(images: NonNullable<StoredRequest['images']>, l
 /** The `external_reply` event's data, in seed 004's shape. */
 export function replyData(request: StoredRequest, reply: string): { system_text?: string; message: string } {
   return request.type === 'notification' ? { system_text: request.text, message: reply } : { message: reply }
+}
+
+/** The sent context as the inspector keeps it, with the words never to be kept (a meta request's) redacted. */
+export function redactedContext(context: ContextPreview, words: string): ContextPreview {
+  const redact = (text: string) => text.replaceAll(words, REDACTED)
+  return {
+    ...context,
+    parts: context.parts.map((p) => ({ ...p, text: redact(p.text) })),
+    messages: context.messages.map((m) => ({ ...m, content: redact(m.content) })),
+  }
 }
