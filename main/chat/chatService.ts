@@ -431,7 +431,8 @@ export class ChatService {
       )
       if (!turn.continueFrom) unsaved = request?.secret ? redactedContext(context, request.ask) : context
       // Playbooks answer the user's own words, never a program's.
-      const routed = persona && !turn.continueFrom && !request ? await this.playbookAnswer(turn.prompt, toolContext) : null
+      const routed =
+        persona && !turn.continueFrom && !request ? await this.playbookAnswer(turn.prompt, toolContext) : null
       if (routed !== null) {
         if (!open()) throw new LlmError('aborted', 'the node could not be written')
         firstAt = performance.now()

@@ -114,7 +114,9 @@ function setStatus(store: MemoryStore, unitId: number, status: number): void {
 
 /** The External-flow node answering the request, named before it is written: a restart answers into it, never beside it. */
 export function setRequestNode(store: MemoryStore, unitId: number, nodeId: string): void {
-  store.prepare('UPDATE external_requests SET node_id = ?, updated_at = ? WHERE unit_id = ?').run(nodeId, nowSeconds(), unitId)
+  store
+    .prepare('UPDATE external_requests SET node_id = ?, updated_at = ? WHERE unit_id = ?')
+    .run(nodeId, nowSeconds(), unitId)
 }
 
 /** What the placeholder episode keeps as the user's side: a meta request's words are instructions, not something said. */

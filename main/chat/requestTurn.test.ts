@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest'
+import type { ContextPreview, EventData, LoreBook, Node } from '@shared/contract'
+import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+
+// A notification or meta request from another program is answered as a chat turn of the
+// persona's External flow (issue 41): the same context builder (budget, lorebook, memory), the
+// same stream (events, Stop), and the inspector's record of what was sent. Memory's own reply
+// loop sent a bare system text and the request, and kept no record of it.
+
+const start = useLlmCore({ memory: { queue: { backoffSeconds: 0, maxTries: 3 } } })
+
+type Sent = { messages: Array<{ role: string; content: string }> }
+
+async function withPersona() {
+  const h = await start({ language: 'en' })
+  const persona = await h.call<{ id: string }>('create_persona', { name: 'Mika', persona_text: 'You are cheerful.' })
+  return { h, persona: persona.id }
+}
+
+/** The node chat answered the request in: its `done` names the request's unit. */
+function doneFor(h: LlmHarness, unitId: number): string {
+  const done = h.events.find(
+    (e) => e.event === 'chat_status' && (e.data as EventData<'chat_status'>).unit_id === unitId,
+  )
+  return (done!.data as EventData<'chat_status'>).node_id
+}
+
+async function sentContext(h: LlmHarness, nodeId: string): Promise<ContextPreview> {
+  const sent = await h.call<{ context: ContextPreview } | null>('get_sent_context', { node_id: nodeId })
+  expect(sent).not.toBeNull()
+  return sent!.context
+}
+
+describe("a program's request answered as a chat turn", () => {
+  it("fires the persona's lorebook, holds the flow's budget, and keeps what was sent for the inspector", async () => {
+    const { h, persona } = await withPersona()
+    const book = await h.call<LoreBook>('create_lorebook', { name: 'Life' })
+    await h.call('create_lore_entry', { book_id: book.id, keys: ['appointment'], content: 'Dr. Sato is the dentist.' })
+    await h.call('attach_lorebook', { book_id: book.id, kind: 'persona', target_id: persona })
+    await h.call('update_settings', { context_budget: 2500 })
+    const notify = async (text: string, reply: string) => {
+      h.fake.script({ promptIncludes: text, reply, times: 1 })
+      const replied = h.next('external_reply')
+      const { unit_id } = await h.call<{ unit_id: number }>('memory_notify', {
+        persona_id: persona,
+        source_system: 'calendar',
+        text,
+      })
+      expect((await replied).data).toMatchObject({ message: reply })
+      return doneFor(h, unit_id)
+    }
+
+    const long = await notify(`Quarterly report ready: ${'figures '.repeat(4000)}`, 'The report is out.')
+    const nodeId = await notify('Dentist appointment at 15:00', 'Dentist at three!')
+
+    const request = h.fake.requests.filter((r) => JSON.stringify(r.body).includes('Dentist appointment')).at(-1)!
+    const system = (request.body as Sent).messages[0]!.content
+    expect(system).toContain('You are cheerful.')
+    expect(system).toContain('Dr. Sato is the dentist.')
+    const context = await sentContext(h, nodeId)
+    expect(context.budget).toBe(2500)
+    // The tools offered go beside the messages, inside the budget.
+    expect(context.tool_tokens).toBeGreaterThan(0)
+    expect(context.total_tokens).toBeLessThanOrEqual(context.budget)
+    // The earlier notification is the turn above it in the External flow, too long for the budget: its end only.
+    const parent = context.parts.find((p) => p.kind === 'parent')!
+    expect(parent.node_id).toBe(long)
+    expect(parent.text).not.toContain('Quarterly report ready')
+    expect(context.parts.filter((p) => p.kind === 'lore').map((p) => p.text)).toEqual(['Dr. Sato is the dentist.'])
+    expect(context.messages.at(-1)!.content).toContain('Dentist appointment at 15:00')
+    expect((await h.call<Node>('get_node', { id: nodeId })).prompt).toBe('[calendar] Dentist appointment at 15:00')
+  })
+
+  it('streams into its node, and Stop gives the request up with the reason', async () => {
+    const { h, persona } = await withPersona()
+    h.fake.script({ promptIncludes: 'Parcel', reply: 'never sent', until: new Promise(() => {}) })
+    const waiting = h.next('chat_status', (s) => s.state === 'waiting')
+    const { unit_id: unitId } = await h.call<{ unit_id: number }>('memory_notify', {
+      persona_id: persona,
+      source_system: 'courier',
+      text: 'Parcel at the door',
+    })
+    const { node_id: nodeId } = await waiting
+    expect((await h.call<Node>('get_node', { id: nodeId })).status).toBe('streaming')
+    const replied = h.next('external_reply', (r) => r.unit_id === unitId)
+    const stopped = h.next('chat_status', (s) => s.node_id === nodeId && s.state === 'stopped')
+    expect(await h.call('chat_stop', { node_id: nodeId })).toEqual({ stopped: true })
+    await stopped
+    expect((await replied).data).toEqual({ error: 'stopped' })
+    expect((await h.call<Node>('get_node', { id: nodeId })).status).toBe('incomplete')
+  })
+
+  it("sends a meta request's words to the model but keeps them redacted in the inspector", async () => {
+    const { h, persona } = await withPersona()
+    h.fake.script({ promptIncludes: 'Summarise', reply: 'Three meetings tomorrow.' })
+    const replied = h.next('external_reply')
+    const { unit_id: unitId } = await h.call<{ unit_id: number }>('memory_meta_request', {
+      persona_id: persona,
+      instruction: 'Summarise for the user',
+      payload_text: 'secret agenda text',
+    })
+    await replied
+    const asked = h.fake.requests.find((r) => JSON.stringify(r.body).includes('Summarise for the user'))!
+    expect(JSON.stringify(asked.body)).toContain('secret agenda text')
+    const context = await sentContext(h, doneFor(h, unitId))
+    expect(JSON.stringify(context)).not.toContain('secret agenda text')
+    expect(context.messages.at(-1)).toEqual({ role: 'user', content: '[redacted]' })
+  })
+})
