@@ -96,7 +96,7 @@ export class ExternalReplies {
       return requests.release(personaId, unitId) // only the app stopping cuts the description short
     }
     if (this.line.stopped) return requests.release(personaId, unitId)
-    const nodeId = planned?.id ?? this.writeNode(persona, open)
+    const nodeId = planned?.id ?? this.writeNode(persona.id, open)
     const stop = () => this.deps.chat.stop(nodeId)
     this.line.signal.addEventListener('abort', stop)
     let end: TurnEnd
@@ -120,18 +120,22 @@ export class ExternalReplies {
     if (end.state === 'done') this.done(personaId, open.request, unitId, end.text)
     else if (this.line.stopped) requests.release(personaId, unitId)
     // Stopped by the user (or its node deleted): given up, not tried again.
-    else this.failed(persona, open, end.state === 'failed' ? end.error : 'stopped', end.state === 'failed')
+    else this.failed(persona, open, end.state === 'failed' ? end.error : 'stopped by the user', end.state === 'failed')
   }
 
-  /** A new node below the External flow's last, named in the request before it is written: a restart answers into it. */
-  private writeNode(persona: Persona, open: OpenRequest): string {
-    const target = this.deps.graph.personaFlowTail(EXTERNAL_FLOW_NAME, persona.id)
+  /**
+   * A new node below the last of the persona's External flow, named in the request before it is
+   * written (a crash now still finds it): a restart answers into it, or finds it written.
+   */
+  private writeNode(personaId: string, open: OpenRequest, response?: string): string {
+    const target = this.deps.graph.personaFlowTail(EXTERNAL_FLOW_NAME, personaId)
     const node = this.deps.graph.planNode({
       flow_id: target.flow_id,
       prompt: requestLabel(open.request),
+      ...(response === undefined ? {} : { response }),
       ...(target.parent_id ? { parent_ids: [target.parent_id] } : {}),
     })
-    this.deps.requests.answeredIn(persona.id, open.unit_id, node.id)
+    this.deps.requests.answeredIn(personaId, open.unit_id, node.id)
     return node.write().id
   }
 
@@ -163,17 +167,7 @@ export class ExternalReplies {
   private showReplied(personaId: string, open: OpenRequest): void {
     if (!this.deps.personas.find(personaId)) return
     const reply = this.deps.requests.keptReply(personaId, open.unit_id)
-    if (!open.node_id || !this.deps.graph.findNode(open.node_id)) {
-      const target = this.deps.graph.personaFlowTail(EXTERNAL_FLOW_NAME, personaId)
-      const node = this.deps.graph.planNode({
-        flow_id: target.flow_id,
-        prompt: requestLabel(open.request),
-        response: reply,
-        ...(target.parent_id ? { parent_ids: [target.parent_id] } : {}),
-      })
-      this.deps.requests.answeredIn(personaId, open.unit_id, node.id) // the new id first: a crash now still finds it
-      node.write()
-    }
+    if (!open.node_id || !this.deps.graph.findNode(open.node_id)) this.writeNode(personaId, open, reply)
     this.done(personaId, open.request, open.unit_id, reply)
   }
 

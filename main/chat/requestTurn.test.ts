@@ -86,7 +86,7 @@ describe("a program's request answered as a chat turn", () => {
     const stopped = h.next('chat_status', (s) => s.node_id === nodeId && s.state === 'stopped')
     expect(await h.call('chat_stop', { node_id: nodeId })).toEqual({ stopped: true })
     await stopped
-    expect((await replied).data).toEqual({ error: 'stopped' })
+    expect((await replied).data).toEqual({ error: 'stopped by the user' })
     expect((await h.call<Node>('get_node', { id: nodeId })).status).toBe('incomplete')
   })
 
