@@ -10,7 +10,7 @@ import { RequestStatus, type OpenRequest, type ProgramRequests, type StoredReque
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import type { ChatService } from './chatService'
-import { describeMessages, replyData, requestAsk, requestLabel } from './requestPrompt'
+import { describeMessages, replyData, requestAsk, requestLabel, requestWords } from './requestPrompt'
 import type { TurnEnd } from './turn'
 
 export interface ExternalRepliesDeps {
@@ -108,6 +108,7 @@ export class ExternalReplies {
         prompt: requestLabel(open.request),
         request: {
           ask: requestAsk(open.request, imageSummary),
+          words: requestWords(open.request),
           secret: open.request.type === 'meta_request',
           keep: (text) => this.keep(personaId, open, { text, imageSummary, nodeId }),
         },

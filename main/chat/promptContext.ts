@@ -49,6 +49,11 @@ export async function promptContext(
     nodeId: string | null
     /** The prompt's words are never kept (a meta request's): memory keeps no pack searched with them. */
     secret?: boolean
+    /**
+     * What memory and the lorebooks search, when not the prompt: a program's request, its own
+     * words without the instruction around them (which would match the same memories and keys every time).
+     */
+    searched?: string
     /** How the chat model counts against our count; the budget holds that much less of ours. */
     calibration?: Calibration | null
     /**
@@ -58,7 +63,7 @@ export async function promptContext(
     toolTokens?: number
   },
 ): Promise<ContextPreview> {
-  const { calibration = null, toolTokens = 0, secret = false, ...rest } = input
+  const { calibration = null, toolTokens = 0, secret = false, searched = input.prompt, ...rest } = input
   const flowBudget = contextBudget(deps.graph, deps.settings, input.flowId)
   // Built in our count against the budget as much of ours as the model's budget holds.
   const budget = Math.max(1, Math.floor(flowBudget / (calibration?.ratio ?? 1)) - toolTokens)
@@ -70,7 +75,7 @@ export async function promptContext(
     input.persona && deps.memory
       ? await memoryPack(deps.memory, {
           personaId: input.persona.id,
-          query: input.prompt,
+          query: searched,
           flowId: input.flowId,
           nodeId: secret ? null : input.nodeId,
           parentIds: input.parentIds,
@@ -82,7 +87,7 @@ export async function promptContext(
   const lore = deps.lore
     ? lorePlacement(
         { graph: deps.graph, lore: deps.lore, userName: deps.settings.get().user.name },
-        { ...input, above: flowAbove, story: deps.scenes?.loreFor?.(input.flowId) ?? null },
+        { ...input, prompt: searched, above: flowAbove, story: deps.scenes?.loreFor?.(input.flowId) ?? null },
       )
     : null
   // The node answered keeps what fired, for the stickiness and cooldown of the turns below it.

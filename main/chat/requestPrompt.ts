@@ -30,8 +30,13 @@ export function requestAsk(request: StoredRequest, imageSummary: string | null):
   const ask =
     request.type === 'notification'
       ? INSTRUCTIONS.notification[request.language](request.source_system, request.text)
-      : `${request.instruction}\n\n${request.payload_text}`
+      : requestWords(request)
   return imageSummary ? `${ask}\n\n[picture] ${imageSummary}` : ask
+}
+
+/** The request's own words: what memory and the lorebooks search for it. */
+export function requestWords(request: StoredRequest): string {
+  return request.type === 'notification' ? request.text : `${request.instruction}\n\n${request.payload_text}`
 }
 
 /** The vision model's request for the pictures in words. */

@@ -36,6 +36,8 @@ describe("a program's request answered as a chat turn", () => {
     const { h, persona } = await withPersona()
     const book = await h.call<LoreBook>('create_lorebook', { name: 'Life' })
     await h.call('create_lore_entry', { book_id: book.id, keys: ['appointment'], content: 'Dr. Sato is the dentist.' })
+    // Keyed on a word of the instruction every notification comes in: the request's own words are searched, not it.
+    await h.call('create_lore_entry', { book_id: book.id, keys: ['partner'], content: 'Ken is the partner.' })
     await h.call('attach_lorebook', { book_id: book.id, kind: 'persona', target_id: persona })
     await h.call('update_settings', { context_budget: 2500 })
     const notify = async (text: string, reply: string) => {

@@ -19,6 +19,8 @@ export interface Turn {
 export interface RequestTurn {
   /** What the model is asked in the place of the user's words; the node's prompt only labels it. */
   ask: string
+  /** The request's own words, what memory and the lorebooks search (not the instruction around them). */
+  words: string
   /**
    * Words sent but never kept (a meta request's): the inspector's record of what was sent shows
    * them redacted, and memory keeps no pack searched with them.

@@ -26,6 +26,7 @@ export async function turnMessages(
     persona,
     nodeId: turn.nodeId,
     secret: turn.request?.secret,
+    searched: turn.request?.words,
     calibration,
     toolTokens,
   })
