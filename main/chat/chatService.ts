@@ -220,7 +220,7 @@ export class ChatService {
   /**
    * Another program's request (a notification, a meta request: externalReplies.ts) answered in
    * its node, written already, as any reply is: streamed, stoppable, its sent context kept.
-   * Resolves with how the turn ended; throws when the node cannot take the reply.
+   * Resolves with how the turn ended; rejects when the node cannot take the reply.
    */
   answerRequest(input: {
     nodeId: string
