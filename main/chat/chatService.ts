@@ -147,8 +147,8 @@ export class ChatService {
       parentIds,
       prompt: input.prompt,
       images: input.images ?? [],
-      write: () => {
-        node.write()
+      write: (reply) => {
+        node.write(reply)
         if (pictures.length > 0) this.graph.setImages(node.id, pictures)
       },
     })
@@ -299,11 +299,15 @@ export class ChatService {
     const writeNode = () => {
       if (node !== 'unwritten') return node === 'written'
       node = 'failed'
-      turn.write?.()
       // Every reply with a persona names it: in a group scene that is who spoke.
       const speaker = turn.personaId ?? this.graph.personaOf(turn.flowId) ?? undefined
-      this.graph.setReply(turn.nodeId, { status: 'streaming', response: turn.continueFrom ?? '', speaker_id: speaker })
-      this.emitNode(turn.nodeId)
+      const reply = { status: 'streaming' as const, response: turn.continueFrom ?? '', speaker_id: speaker }
+      // A new message's node is written streaming, its event saying so; an existing one is marked.
+      if (turn.write) turn.write(reply)
+      else {
+        this.graph.setReply(turn.nodeId, reply)
+        this.emitNode(turn.nodeId)
+      }
       this.bus.emit('chat_status', { node_id: turn.nodeId, state: 'waiting' })
       node = 'written'
       return true

@@ -13,6 +13,17 @@ describe('work put off while a reply waits for its first text', () => {
     expect(ran).toEqual(['announce'])
   })
 
+  it('waits for a reply whose request leaves later in the same turn', () => {
+    const ran: string[] = []
+    whenFree(() => ran.push('count'))
+    const reply = awaitingFirstText()
+    vi.advanceTimersByTime(MAX_WAIT_MS - 1)
+    expect(ran).toEqual([])
+    reply()
+    vi.advanceTimersByTime(0)
+    expect(ran).toEqual(['count'])
+  })
+
   it('waits until every waiting reply has its first text, then runs in order', () => {
     const ran: string[] = []
     const first = awaitingFirstText()
