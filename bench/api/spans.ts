@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import Database from 'better-sqlite3'
 import { startCore } from '../../main/core'
 import { SseStream } from '../../main/host/sse'
 import { startHost } from '../../main/host/wsHost'
@@ -46,6 +47,24 @@ MemoryService.prototype.packFor = async function (this: MemoryService, input) {
     return await packFor.call(this, input)
   } finally {
     mark('pack_end')
+  }
+}
+
+// SPANS_WRITES=1: the statements that write (run()) between a request's arrival and its first
+// delta, counted by phase: a write before the model's request leaves delays it.
+const writes = new Map<string, number>()
+if (process.env.SPANS_WRITES) {
+  const probe = new Database(':memory:')
+  const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as { run: (...a: unknown[]) => unknown }
+  probe.close()
+  const run = statement.run
+  statement.run = function (this: { source: string }, ...args: unknown[]) {
+    if (marks && !marks.has('sse_delta_written')) {
+      const phase = marks.has('model_request_sent') ? 'after_request' : 'before_request'
+      const key = `${phase} ${this.source.replace(/\s+/g, ' ').slice(0, 90)}`
+      writes.set(key, (writes.get(key) ?? 0) + 1)
+    }
+    return run.apply(this, args)
   }
 }
 
@@ -107,6 +126,8 @@ try {
     const windows = rows.map((r) => Object.fromEntries([...r].map(([k, v]) => [k, v * 1000 + offsetUs])))
     writeFileSync(process.env.SPANS_WINDOWS, JSON.stringify(windows))
   }
+  for (const [statement, count] of writes)
+    console.log(JSON.stringify({ bench: 'api.chat_spans_writes', statement, per_request: +(count / runs).toFixed(2) }))
   for (const p of phases) console.log(JSON.stringify({ bench: 'api.chat_spans', first_token_ms: firstTokenMs, ...p }))
   console.log(
     JSON.stringify({
