@@ -5,7 +5,7 @@
 // `tsx --tsconfig tsconfig.node.json bench/api/spans.ts -- --runs N --first-token-ms M`.
 import { subscribe } from 'node:diagnostics_channel'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
@@ -25,12 +25,25 @@ const firstTokenMs = Number(values['first-token-ms'])
 
 /** Marks of the request being served now (requests go one at a time). */
 let marks: Map<string, number> | null = null
+/**
+ * The process's CPU time since the request arrived, at each mark: a figure a busy machine
+ * inflates far less than the wall clock's (the job worker is mostly idle meanwhile, so it is
+ * nearly all the main thread's).
+ */
+let cpu: Map<string, number> | null = null
+let cpuAtArrival = process.cpuUsage()
 const mark = (name: string) => {
-  if (marks && !marks.has(name)) marks.set(name, performance.now())
+  if (!marks || marks.has(name)) return
+  marks.set(name, performance.now())
+  const used = process.cpuUsage(cpuAtArrival)
+  cpu!.set(name, (used.user + used.system) / 1000)
 }
 subscribe('http.server.request.start', (m) => {
   const { request } = m as { request: { url?: string } }
-  if (request.url === '/api/chat') marks = new Map([['arrive', performance.now()]])
+  if (request.url !== '/api/chat') return
+  marks = new Map([['arrive', performance.now()]])
+  cpu = new Map()
+  cpuAtArrival = process.cpuUsage()
 })
 subscribe('undici:request:create', () => mark('model_request_created'))
 subscribe('undici:client:sendHeaders', () => mark('model_request_sent'))
@@ -102,6 +115,7 @@ try {
   const { token } = await call<{ token: string }>('api_token_create', { name: 'bench' })
   outside.send({ type: 'first_token_ms', ms: firstTokenMs })
   const rows: Array<Map<string, number>> = []
+  const cpuRows: Array<Map<string, number>> = []
   const totals: number[] = []
   for (let i = 0; i < runs; i++) {
     const ms = await new Promise<number>((resolve, reject) => {
@@ -110,14 +124,24 @@ try {
     })
     totals.push(ms)
     if (marks) rows.push(marks)
+    if (cpu) cpuRows.push(cpu)
     marks = null
+    cpu = null
   }
   const names = [...new Set(rows.flatMap((r) => [...r.keys()]))].filter((n) => n !== 'arrive')
   const at = (r: Map<string, number>, n: string) => (r.has(n) ? r.get(n)! - r.get('arrive')! : null)
   const phases = names
     .map((n) => {
       const samples = rows.map((r) => at(r, n)).filter((x): x is number => x !== null)
-      return { mark: n, n: samples.length, p50_ms: percentile(samples, 50), p95_ms: percentile(samples, 95) }
+      const cpuMs = cpuRows.flatMap((r) => (r.has(n) ? [r.get(n)!] : []))
+      return {
+        mark: n,
+        n: samples.length,
+        p50_ms: percentile(samples, 50),
+        p95_ms: percentile(samples, 95),
+        cpu_p50_ms: percentile(cpuMs, 50),
+        cpu_p95_ms: percentile(cpuMs, 95),
+      }
     })
     .sort((a, b) => a.p50_ms - b.p50_ms)
   // For reading a --cpu-prof profile by request: each request's marks on the profile's clock (µs).
@@ -136,6 +160,8 @@ try {
       mark: 'client_first_delta',
       p50_ms: percentile(totals, 50),
       p95_ms: percentile(totals, 95),
+      // The machine's load (1 and 5 minutes) as the run ends: the wall-clock figures grow with it.
+      load: loadavg().slice(0, 2).map((l) => +l.toFixed(2)),
     }),
   )
 } finally {
