@@ -53,6 +53,19 @@ describe('work put off while a reply waits for its first text', () => {
     expect(ran).toEqual(['announce', 'later'])
   })
 
+  it('past the longest wait, runs one piece per turn while the reply still waits, the rest once it has its text', () => {
+    const ran: string[] = []
+    const reply = awaitingFirstText()
+    for (const piece of ['announce', 'count', 'why', 'more']) whenFree(() => ran.push(piece))
+    vi.advanceTimersByTime(MAX_WAIT_MS)
+    expect(ran).toEqual(['announce'])
+    vi.advanceTimersToNextTimer()
+    expect(ran).toEqual(['announce', 'count'])
+    reply()
+    vi.advanceTimersToNextTimer()
+    expect(ran).toEqual(['announce', 'count', 'why', 'more'])
+  })
+
   it('keeps running the rest when one piece of work throws', () => {
     const ran: string[] = []
     const reply = awaitingFirstText()
