@@ -11,10 +11,9 @@ import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
 import { startCore } from '../../main/core'
 import { SseStream } from '../../main/host/sse'
-import { startHost } from '../../main/host/wsHost'
 import { MemoryService } from '../../main/memory/memory'
 import { sourceWorker } from '../../tests/support/sourceWorker'
-import { callerOf, percentile, startOutside } from '../support'
+import { callerOf, startApiHost, percentile, startOutside } from '../support'
 import type { FromOutside } from './outside'
 
 const { values } = parseArgs({
@@ -87,7 +86,13 @@ const answers = new Map<number, (m: Extract<FromOutside, { type: 'chat' }>) => v
 outside.onMessage((m) => {
   if (m.type === 'chat') answers.get(m.id)?.(m)
 })
-const core = startCore({ home, mode: 'browser', log: process.env.SPANS_LOG ? (m) => console.error(m) : () => {}, env: outside.env, jobWorker: sourceWorker('job') })
+const core = startCore({
+  home,
+  mode: 'browser',
+  log: process.env.SPANS_LOG ? (m) => console.error(m) : () => {},
+  env: outside.env,
+  jobWorker: sourceWorker('job'),
+})
 const routerCall = core.router.call.bind(core.router)
 core.router.call = async (method, input, ctx) => {
   mark(`${method}_start`)
@@ -101,14 +106,7 @@ core.bus.listen((event) => {
   if (event === 'node_stream') mark('node_stream')
   if (event === 'node_updated') mark('node_updated')
 })
-const host = await startHost({
-  router: core.router,
-  bus: core.bus,
-  token: 'bench-ui-token-0123456789abcdef',
-  port: 0,
-  staticDir: null,
-  api: { useToken: (t) => core.apiTokens.use(t), version: 'bench', rateLimits: { burst: 1e9, perSecond: 1e9 } },
-})
+const host = await startApiHost(core)
 try {
   const call = callerOf(core)
   const persona = await call<{ id: string }>('create_persona', { name: 'Bench' })
@@ -120,7 +118,13 @@ try {
   for (let i = 0; i < runs; i++) {
     const ms = await new Promise<number>((resolve, reject) => {
       answers.set(i, (m) => ('ms' in m ? resolve(m.ms) : reject(new Error(m.error))))
-      outside.send({ type: 'chat', id: i, port: host.port, token, body: { persona_id: persona.id, text: `hello ${i}` } })
+      outside.send({
+        type: 'chat',
+        id: i,
+        port: host.port,
+        token,
+        body: { persona_id: persona.id, text: `hello ${i}` },
+      })
     })
     totals.push(ms)
     if (marks) rows.push(marks)
@@ -161,7 +165,9 @@ try {
       p50_ms: percentile(totals, 50),
       p95_ms: percentile(totals, 95),
       // The machine's load (1 and 5 minutes) as the run ends: the wall-clock figures grow with it.
-      load: loadavg().slice(0, 2).map((l) => +l.toFixed(2)),
+      load: loadavg()
+        .slice(0, 2)
+        .map((l) => +l.toFixed(2)),
     }),
   )
 } finally {
