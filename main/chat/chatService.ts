@@ -490,6 +490,10 @@ export class ChatService {
       if (usage && requests === 1 && routed === null)
         this.options.calibration?.record(modelRef, sentTokens(context, messages, tools), usage.prompt_tokens)
       const unitId = persona ? this.remember(persona, turn, text) : null
+      // Work put off until the first text (whenFree: the MemoryPack's "why") runs in the turn
+      // after it, and a reply that arrived whole within one turn would be done before it: a
+      // caller told `done` may read it at once.
+      await new Promise<void>((resolve) => setImmediate(resolve))
       this.bus.emit('chat_status', { node_id: nodeId, state: 'done', ...(unitId === null ? {} : { unit_id: unitId }) })
     } catch (e) {
       if (!open()) return // no node to keep anything in; the caller of send was told why
