@@ -2,6 +2,7 @@ import { fork } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Core } from '../main/core'
+import { startHost } from '../main/host/wsHost'
 import type { FromOutside, ToOutside } from './api/outside'
 
 const repoRoot = resolve(import.meta.dirname, '..')
@@ -85,4 +86,16 @@ export async function chatTurn(
   nodeId = (r.value as { node_id: string }).node_id
   await done
   return { nodeId, firstMs: firstAt! - t0 }
+}
+
+/** The core's HTTP API on a loopback port, as bench/api's runs serve it: no rate limit in the way. */
+export function startApiHost(core: Core) {
+  return startHost({
+    router: core.router,
+    bus: core.bus,
+    token: 'bench-ui-token-0123456789abcdef',
+    port: 0,
+    staticDir: null,
+    api: { useToken: (t) => core.apiTokens.use(t), version: 'bench', rateLimits: { burst: 1e9, perSecond: 1e9 } },
+  })
 }

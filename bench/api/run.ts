@@ -19,11 +19,10 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import WebSocket from 'ws'
 import { startCore } from '../../main/core'
-import { startHost } from '../../main/host/wsHost'
 import { openaiConnector } from '../../main/llm/openaiConnector'
 import { apiCall } from '../../tests/support/apiClient'
 import { sourceWorker } from '../../tests/support/sourceWorker'
-import { callerOf, chatTurn, percentile, startOutside } from '../support'
+import { callerOf, startApiHost, chatTurn, percentile, startOutside } from '../support'
 import type { FromOutside } from './outside'
 import { startPassThrough } from './passThrough'
 
@@ -49,14 +48,7 @@ outside.onMessage((m) => {
 })
 const env = outside.env
 const core = startCore({ home, mode: 'browser', log: () => {}, env, jobWorker: sourceWorker('job') })
-const host = await startHost({
-  router: core.router,
-  bus: core.bus,
-  token: 'bench-ui-token-0123456789abcdef',
-  port: 0,
-  staticDir: null,
-  api: { useToken: (t) => core.apiTokens.use(t), version: 'bench', rateLimits: { burst: 1e9, perSecond: 1e9 } },
-})
+const host = await startApiHost(core)
 const connector = openaiConnector({ provider: 'openai', baseURL: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY })
 const passThrough = await startPassThrough(connector, 'gpt-4o-mini')
 try {

@@ -148,8 +148,8 @@ export class ChatService {
       parentIds,
       prompt: input.prompt,
       images: input.images ?? [],
-      write: () => {
-        node.write()
+      write: (reply) => {
+        node.write(reply)
         if (pictures.length > 0) this.graph.setImages(node.id, pictures)
       },
     })
@@ -324,11 +324,15 @@ export class ChatService {
     const writeNode = () => {
       if (node !== 'unwritten') return node === 'written'
       node = 'failed'
-      turn.write?.()
       // Every reply with a persona names it: in a group scene that is who spoke.
       const speaker = turn.personaId ?? this.graph.personaOf(turn.flowId) ?? undefined
-      this.graph.setReply(turn.nodeId, { status: 'streaming', response: turn.continueFrom ?? '', speaker_id: speaker })
-      this.emitNode(turn.nodeId)
+      const reply = { status: 'streaming' as const, response: turn.continueFrom ?? '', speaker_id: speaker }
+      // A new message's node is written streaming, its event saying so; an existing one is marked.
+      if (turn.write) turn.write(reply)
+      else {
+        this.graph.setReply(turn.nodeId, reply)
+        this.emitNode(turn.nodeId)
+      }
       this.bus.emit('chat_status', { node_id: turn.nodeId, state: 'waiting' })
       node = 'written'
       return true
@@ -517,6 +521,10 @@ export class ChatService {
         this.options.calibration?.record(modelRef, sentTokens(context, messages, tools), usage.prompt_tokens)
       const unitId = request ? request.keep(text) : persona ? this.remember(persona, turn, text) : null
       end = { state: 'done', text }
+      // Work put off until the first text (whenFree: the MemoryPack's "why") runs in the turn
+      // after it, and a reply that arrived whole within one turn would be done before it: a
+      // caller told `done` may read it at once.
+      await new Promise<void>((resolve) => setImmediate(resolve))
       this.bus.emit('chat_status', { node_id: nodeId, state: 'done', ...(unitId === null ? {} : { unit_id: unitId }) })
     } catch (e) {
       if (!open()) return // no node to keep anything in; the caller of send was told why

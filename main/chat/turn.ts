@@ -9,8 +9,8 @@ export interface Turn {
   images: Array<{ mime: string; data_base64: string }>
   /** Text already in the node when continuing an incomplete reply. */
   continueFrom?: string
-  /** Writes a new message's node: once its request has left (ChatService.send). */
-  write?: () => void
+  /** Writes a new message's node, its reply started: once its request has left (ChatService.send). */
+  write?: (reply: { status: 'streaming'; response: string; speaker_id?: string }) => void
   /** Another program's request answered in this node (externalReplies.ts), not the user's message. */
   request?: RequestTurn
 }

@@ -491,21 +491,27 @@ export class GraphService {
 
   /**
    * A new node checked (its flow and parents exist) and given its id, written only by `write`:
-   * a chat turn sends the model its request first, and writes the node while it waits.
+   * a chat turn sends the model its request first, and writes the node while it waits, already
+   * marked as its reply starts (`reply`), in the same commit and with one event.
    */
-  planNode(request: Parsed<'create_node'>): { id: string; write: () => Node } {
+  planNode(request: Parsed<'create_node'>): {
+    id: string
+    write: (reply?: Parameters<GraphStore['setReply']>[1]) => Node
+  } {
     const input = { ...request, flow_id: request.flow_id ?? this.defaultFlow().id }
     this.flowInfo(input.flow_id) // not_found before anything is written
     const parents = [...new Set(input.parent_ids ?? [])]
     for (const p of parents) this.requireMember(input.flow_id, p, 'parent')
     const id = randomUUID()
-    const write = () => {
+    const write = (reply?: Parameters<GraphStore['setReply']>[1]) => {
       this.edit(input.flow_id, 'add node', (rec) => {
         rec.addNode(
           { id, timestamp: isoNow(), prompt: input.prompt, response: input.response ?? '', model: input.model ?? '' },
           dedupe(input.tags ?? []),
           input.position ?? null,
         )
+        // Not a change of its own: undoing the node takes it away whole.
+        if (reply) this.store.setReply(id, reply)
         for (const p of parents) rec.addEdge(p, id)
         // A flow still called "New conversation" is named by its first prompt that has text.
         if (this.store.flowRow(input.flow_id)?.name_source === 'placeholder') {

@@ -75,18 +75,28 @@ describe('HTTP API: /api/chat', () => {
     expect((await h.call<Node>('get_node', { id: nodeId })).response).toBe('first part ')
   })
 
-  it('opens the stream at once, while the model has said nothing yet', async () => {
+  it('opens the stream at once, while the model has said nothing yet, with the node already stored', async () => {
     const { h, port, persona, token } = await setup()
     h.fake.script({ chunks: ['late'], delayMs: 60_000 })
+    let leave = () => {}
     const head = await new Promise<{ status?: number; type?: string }>((resolve, reject) => {
       const req = request(ssePost(port, '/api/chat', token), (res) => {
+        leave = () => req.destroy()
         resolve({ status: res.statusCode, type: res.headers['content-type'] })
-        req.destroy()
       })
       req.on('error', reject)
       req.end(JSON.stringify({ persona_id: persona, text: 'are you there?' }))
     })
-    expect(head).toEqual({ status: 200, type: 'text/event-stream; charset=utf-8' })
+    try {
+      expect(head).toEqual({ status: 200, type: 'text/event-stream; charset=utf-8' })
+      // The node is written after the model's request leaves, but before the stream is answered:
+      // what the client was told has begun is in the database, marked as streaming.
+      const tail = await h.call<{ parent_id: string | null }>('chat_target', { persona_id: persona })
+      const node = await h.call<{ prompt: string; status: string }>('get_node', { id: tail.parent_id })
+      expect(node).toMatchObject({ prompt: 'are you there?', status: 'streaming' })
+    } finally {
+      leave()
+    }
   }, 20_000)
 
   it('answers an unknown persona with 404 naming the personas there are, before any node is made', async () => {

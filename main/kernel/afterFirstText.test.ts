@@ -13,6 +13,17 @@ describe('work put off while a reply waits for its first text', () => {
     expect(ran).toEqual(['announce'])
   })
 
+  it('waits for a reply whose request leaves later in the same turn', () => {
+    const ran: string[] = []
+    whenFree(() => ran.push('count'))
+    const reply = awaitingFirstText()
+    vi.advanceTimersByTime(MAX_WAIT_MS - 1)
+    expect(ran).toEqual([])
+    reply()
+    vi.advanceTimersByTime(0)
+    expect(ran).toEqual(['count'])
+  })
+
   it('waits until every waiting reply has its first text, then runs in order', () => {
     const ran: string[] = []
     const first = awaitingFirstText()
@@ -40,6 +51,19 @@ describe('work put off while a reply waits for its first text', () => {
     whenFree(() => ran.push('later'))
     vi.advanceTimersToNextTimer()
     expect(ran).toEqual(['announce', 'later'])
+  })
+
+  it('past the longest wait, runs one piece per turn while the reply still waits, the rest once it has its text', () => {
+    const ran: string[] = []
+    const reply = awaitingFirstText()
+    for (const piece of ['announce', 'count', 'why', 'more']) whenFree(() => ran.push(piece))
+    vi.advanceTimersByTime(MAX_WAIT_MS)
+    expect(ran).toEqual(['announce'])
+    vi.advanceTimersToNextTimer()
+    expect(ran).toEqual(['announce', 'count'])
+    reply()
+    vi.advanceTimersToNextTimer()
+    expect(ran).toEqual(['announce', 'count', 'why', 'more'])
   })
 
   it('keeps running the rest when one piece of work throws', () => {

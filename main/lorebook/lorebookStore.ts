@@ -122,6 +122,13 @@ export class LorebookStore {
   }
 
   recordFired(nodeId: string, fired: readonly FiredRecord[]): void {
+    // Nothing fired reads as no row: a turn without lore (most turns) writes nothing before its
+    // model request leaves. A write there took the write lock, and waited for whoever held it.
+    if (fired.length === 0) {
+      if (this.sql('SELECT 1 FROM lore_fired WHERE node_id = ?').get(nodeId))
+        this.sql('DELETE FROM lore_fired WHERE node_id = ?').run(nodeId)
+      return
+    }
     this.sql('INSERT OR REPLACE INTO lore_fired (node_id, fired) VALUES (?, ?)').run(nodeId, JSON.stringify(fired))
   }
 

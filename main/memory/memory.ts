@@ -286,7 +286,12 @@ export class MemoryService implements ChatMemory {
   async packFor(input: Parameters<ChatMemory['packFor']>[0]): Promise<string | null> {
     const store = this.store(input.personaId)
     const persona = this.deps.personas.get(input.personaId)
-    this.planner.catchUpEmbeddings(input.personaId, store)
+    // Queued once the reply's first text is out (whenFree): a job queued here is a write, and it
+    // waited for the memory worker's write lock before the model's request could leave. This
+    // pack searches the vectors there are either way.
+    whenFree(() => {
+      if (store.db.open) this.planner.catchUpEmbeddings(input.personaId, store)
+    })
     // A reply (or its preview) does not wait on the model's intent: see PackAids.gather.
     const aids = await this.aids.gather(persona, store, input.query, { modelIntent: false })
     // A preview has no node yet: the path is its parents' paths, which the node will continue.

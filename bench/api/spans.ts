@@ -1,0 +1,180 @@
+// Where the main thread's time goes between a POST /api/chat arriving and its first `delta`
+// leaving, phase by phase (p50/p95 in ms from the request's arrival), with the same set-up as
+// bench/api/run.ts: the client and the model in a process of their own, the job worker running.
+// A diagnostic beside api.chat_first_delta, not a target: run with
+// `tsx --tsconfig tsconfig.node.json bench/api/spans.ts -- --runs N --first-token-ms M`.
+import { subscribe } from 'node:diagnostics_channel'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import Database from 'better-sqlite3'
+import { startCore } from '../../main/core'
+import { SseStream } from '../../main/host/sse'
+import { MemoryService } from '../../main/memory/memory'
+import { sourceWorker } from '../../tests/support/sourceWorker'
+import { callerOf, startApiHost, percentile, startOutside } from '../support'
+import type { FromOutside } from './outside'
+
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '100' }, 'first-token-ms': { type: 'string', default: '0' } },
+})
+const runs = Number(values.runs)
+const firstTokenMs = Number(values['first-token-ms'])
+
+/** Marks of the request being served now (requests go one at a time). */
+let marks: Map<string, number> | null = null
+/**
+ * The process's CPU time since the request arrived, at each mark: a figure a busy machine
+ * inflates far less than the wall clock's (the job worker is mostly idle meanwhile, so it is
+ * nearly all the main thread's).
+ */
+let cpu: Map<string, number> | null = null
+let cpuAtArrival = process.cpuUsage()
+/** Marks the CPU time is read at: ~10 µs a read, ~0.3 ms under --cpu-prof, so not at every mark. */
+const CPU_MARKS = new Set(['model_request_sent', 'sse_delta_written'])
+const mark = (name: string) => {
+  if (!marks || marks.has(name)) return
+  marks.set(name, performance.now())
+  if (!CPU_MARKS.has(name)) return
+  const used = process.cpuUsage(cpuAtArrival)
+  cpu!.set(name, (used.user + used.system) / 1000)
+}
+subscribe('http.server.request.start', (m) => {
+  const { request } = m as { request: { url?: string } }
+  if (request.url !== '/api/chat') return
+  marks = new Map([['arrive', performance.now()]])
+  cpu = new Map()
+  cpuAtArrival = process.cpuUsage()
+})
+subscribe('undici:request:create', () => mark('model_request_created'))
+subscribe('undici:client:sendHeaders', () => mark('model_request_sent'))
+subscribe('undici:request:headers', () => mark('model_headers_in'))
+const send = SseStream.prototype.send
+SseStream.prototype.send = function (this: SseStream, event: string, data: unknown) {
+  if (event === 'delta') mark('sse_delta_written')
+  return send.call(this, event, data)
+}
+const packFor = MemoryService.prototype.packFor
+MemoryService.prototype.packFor = async function (this: MemoryService, input) {
+  mark('pack_start')
+  try {
+    return await packFor.call(this, input)
+  } finally {
+    mark('pack_end')
+  }
+}
+
+// SPANS_WRITES=1: the statements that write (run()) between a request's arrival and its first
+// delta, counted by phase: a write before the model's request leaves delays it.
+const writes = new Map<string, number>()
+if (process.env.SPANS_WRITES) {
+  const probe = new Database(':memory:')
+  const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as { run: (...a: unknown[]) => unknown }
+  probe.close()
+  const run = statement.run
+  statement.run = function (this: { source: string }, ...args: unknown[]) {
+    if (marks && !marks.has('sse_delta_written')) {
+      const phase = marks.has('model_request_sent') ? 'after_request' : 'before_request'
+      const key = `${phase} ${this.source.replace(/\s+/g, ' ').slice(0, 90)}`
+      writes.set(key, (writes.get(key) ?? 0) + 1)
+    }
+    return run.apply(this, args)
+  }
+}
+
+const home = mkdtempSync(join(tmpdir(), 'loomverse-bench-api-spans-'))
+const outside = await startOutside()
+const answers = new Map<number, (m: Extract<FromOutside, { type: 'chat' }>) => void>()
+outside.onMessage((m) => {
+  if (m.type === 'chat') answers.get(m.id)?.(m)
+})
+const core = startCore({
+  home,
+  mode: 'browser',
+  log: process.env.SPANS_LOG ? (m) => console.error(m) : () => {},
+  env: outside.env,
+  jobWorker: sourceWorker('job'),
+})
+const routerCall = core.router.call.bind(core.router)
+core.router.call = async (method, input, ctx) => {
+  mark(`${method}_start`)
+  try {
+    return await routerCall(method, input, ctx)
+  } finally {
+    mark(`${method}_end`)
+  }
+}
+core.bus.listen((event) => {
+  if (event === 'node_stream') mark('node_stream')
+  if (event === 'node_updated') mark('node_updated')
+})
+const host = await startApiHost(core)
+try {
+  const call = callerOf(core)
+  const persona = await call<{ id: string }>('create_persona', { name: 'Bench' })
+  const { token } = await call<{ token: string }>('api_token_create', { name: 'bench' })
+  outside.send({ type: 'first_token_ms', ms: firstTokenMs })
+  const rows: Array<Map<string, number>> = []
+  const cpuRows: Array<Map<string, number>> = []
+  const totals: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const ms = await new Promise<number>((resolve, reject) => {
+      answers.set(i, (m) => ('ms' in m ? resolve(m.ms) : reject(new Error(m.error))))
+      outside.send({
+        type: 'chat',
+        id: i,
+        port: host.port,
+        token,
+        body: { persona_id: persona.id, text: `hello ${i}` },
+      })
+    })
+    totals.push(ms)
+    if (marks) rows.push(marks)
+    if (cpu) cpuRows.push(cpu)
+    marks = null
+    cpu = null
+  }
+  const names = [...new Set(rows.flatMap((r) => [...r.keys()]))].filter((n) => n !== 'arrive')
+  const at = (r: Map<string, number>, n: string) => (r.has(n) ? r.get(n)! - r.get('arrive')! : null)
+  const phases = names
+    .map((n) => {
+      const samples = rows.map((r) => at(r, n)).filter((x): x is number => x !== null)
+      const cpuMs = cpuRows.flatMap((r) => (r.has(n) ? [r.get(n)!] : []))
+      return {
+        mark: n,
+        n: samples.length,
+        p50_ms: percentile(samples, 50),
+        p95_ms: percentile(samples, 95),
+        ...(cpuMs.length > 0 ? { cpu_p50_ms: percentile(cpuMs, 50), cpu_p95_ms: percentile(cpuMs, 95) } : {}),
+      }
+    })
+    .sort((a, b) => a.p50_ms - b.p50_ms)
+  // For reading a --cpu-prof profile by request: each request's marks on the profile's clock (µs).
+  if (process.env.SPANS_WINDOWS) {
+    const offsetUs = Number(process.hrtime.bigint() / 1000n) - performance.now() * 1000
+    const windows = rows.map((r) => Object.fromEntries([...r].map(([k, v]) => [k, v * 1000 + offsetUs])))
+    writeFileSync(process.env.SPANS_WINDOWS, JSON.stringify(windows))
+  }
+  for (const [statement, count] of writes)
+    console.log(JSON.stringify({ bench: 'api.chat_spans_writes', statement, per_request: +(count / runs).toFixed(2) }))
+  for (const p of phases) console.log(JSON.stringify({ bench: 'api.chat_spans', first_token_ms: firstTokenMs, ...p }))
+  console.log(
+    JSON.stringify({
+      bench: 'api.chat_spans',
+      first_token_ms: firstTokenMs,
+      mark: 'client_first_delta',
+      p50_ms: percentile(totals, 50),
+      p95_ms: percentile(totals, 95),
+      // The machine's load (1 and 5 minutes) as the run ends: the wall-clock figures grow with it.
+      load: loadavg()
+        .slice(0, 2)
+        .map((l) => +l.toFixed(2)),
+    }),
+  )
+} finally {
+  await host.close()
+  await core.dispose()
+  outside.close()
+  rmSync(home, { recursive: true, force: true })
+}
