@@ -148,6 +148,7 @@ export function startCore(options: CoreOptions): Core {
   providers.publish()
   jobs.start()
   const personas = new PersonaService(db, bus)
+  personas.onDeleting((id) => graph.unbindPersona(id))
   let storyExists: (id: string) => boolean = () => false
   const lorebooks = new LorebookService({
     db,

@@ -474,6 +474,14 @@ export class GraphService {
     return this.store.flowRow(flowId)?.persona_id ?? null
   }
 
+  /**
+   * A deleted persona's conversations stay, bound to no one. Called in the persona's deletion
+   * (PersonaService.onDeleting, wired by the composition root), inside its transaction.
+   */
+  unbindPersona(personaId: string): void {
+    this.store.unbindPersona(personaId)
+  }
+
   /** Where a streaming reply stands (chat writes it as tokens arrive); `response` is the whole text so far. */
   setReply(nodeId: string, reply: Parameters<GraphStore['setReply']>[1]): void {
     this.store.setReply(nodeId, reply)

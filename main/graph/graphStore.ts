@@ -537,6 +537,11 @@ export class GraphStore {
     return index
   }
 
+  /** Unbinds every flow (deleted ones too) from a persona that is going away. */
+  unbindPersona(personaId: string): void {
+    this.sql('UPDATE flows SET persona_id = NULL WHERE persona_id = ?').run(personaId)
+  }
+
   isMember(flowId: string, nodeId: string): boolean {
     return this.sql('SELECT 1 FROM flow_nodes WHERE flow_id = ? AND node_id = ?').get(flowId, nodeId) !== undefined
   }

@@ -46,6 +46,7 @@ const columns = {
 export class PersonaService {
   /** Compiled statements, reused (db/statements.ts). */
   private readonly sql: (sql: string) => Statement
+  private readonly deletingListeners = new Set<(personaId: string) => void>()
 
   constructor(
     private readonly db: Db,
@@ -86,11 +87,21 @@ export class PersonaService {
     return this.changed(id)
   }
 
+  /**
+   * Calls `listener` inside a persona's deletion, in its transaction, so what another domain
+   * keeps of the persona (the graph's bound conversations) goes with it or not at all. The
+   * composition root wires the other domains here: the persona domain imports none of them.
+   */
+  onDeleting(listener: (personaId: string) => void): () => void {
+    this.deletingListeners.add(listener)
+    return () => this.deletingListeners.delete(listener)
+  }
+
   delete(id: string): { id: string } {
     this.get(id)
     this.db
       .transaction(() => {
-        this.sql('UPDATE flows SET persona_id = NULL WHERE persona_id = ?').run(id)
+        for (const listener of this.deletingListeners) listener(id)
         this.sql('DELETE FROM ai WHERE AIID = ?').run(id)
       })
       .immediate()
