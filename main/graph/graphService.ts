@@ -475,6 +475,16 @@ export class GraphService {
   }
 
   /**
+   * Replies a stop cut off mid-stream: no process is streaming them any more, so they become
+   * `incomplete` with the text that arrived (the card then offers Continue, or Try again when
+   * nothing arrived) and stale, so "Build summaries" takes them. Start-up recovery calls it when
+   * this process is alone on the home; returns how many there were.
+   */
+  finishInterruptedReplies(): number {
+    return this.store.finishInterruptedReplies()
+  }
+
+  /**
    * A deleted persona's conversations stay, bound to no one. Called in the persona's deletion
    * (PersonaService.onDeleting, wired by the composition root), inside its transaction.
    */

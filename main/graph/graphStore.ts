@@ -618,6 +618,13 @@ export class GraphStore {
     this.sql('DELETE FROM connections WHERE flow_id = ? AND source_id = ? AND target_id = ?').run(flowId, from, to)
   }
 
+  /** Every reply still marked streaming becomes incomplete and stale; answers how many there were. */
+  finishInterruptedReplies(): number {
+    return this.sql(
+      "UPDATE nodes SET status = 'incomplete', error = NULL, summary_updated = 1 WHERE status = 'streaming'",
+    ).run().changes
+  }
+
   deleteNode(id: string): void {
     this.sql('DELETE FROM nodes WHERE id = ?').run(id)
   }
