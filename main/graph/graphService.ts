@@ -465,6 +465,11 @@ export class GraphService {
     return this.store.flowRow(flowId)?.memory_private === 1
   }
 
+  /** The ids of a flow's nodes, in no particular order; none for a flow that does not exist. */
+  memberIds(flowId: string): string[] {
+    return this.store.memberIds(flowId)
+  }
+
   isMember(flowId: string, nodeId: string): boolean {
     return this.store.isMember(flowId, nodeId)
   }

@@ -109,6 +109,40 @@ export class PersonaService {
     return { id }
   }
 
+  // — whereabouts: the world's buildings are the world's, where a persona stands is its own row
+
+  /** Every persona with the building it stands in, in list order; null for one that never moved. */
+  whereabouts(): Array<{ id: string; name: string; building_id: string | null }> {
+    return (
+      this.sql(
+        'SELECT AIID, AINAME, CURRENT_BUILDING_ID FROM ai ORDER BY AINAME COLLATE NOCASE, CREATED_AT',
+      ).all() as Array<{
+        AIID: string
+        AINAME: string
+        CURRENT_BUILDING_ID: string | null
+      }>
+    ).map((r) => ({ id: r.AIID, name: r.AINAME, building_id: r.CURRENT_BUILDING_ID }))
+  }
+
+  /** The building a persona stands in; null when it never moved or there is no such persona. */
+  building(id: string): string | null {
+    return (this.sql('SELECT CURRENT_BUILDING_ID FROM ai WHERE AIID = ?').pluck().get(id) as string | null) ?? null
+  }
+
+  /** Puts a persona in a building (the world checks the building); refused for a persona that does not exist. */
+  setBuilding(id: string, buildingId: string | null): void {
+    this.get(id)
+    this.sql('UPDATE ai SET CURRENT_BUILDING_ID = ? WHERE AIID = ?').run(buildingId, id)
+  }
+
+  /**
+   * Every persona in a building that is going away stands nowhere (the world puts it where the
+   * user is): ai.CURRENT_BUILDING_ID was added by ALTER TABLE and cannot carry a foreign key.
+   */
+  leaveBuilding(buildingId: string): void {
+    this.sql('UPDATE ai SET CURRENT_BUILDING_ID = NULL WHERE CURRENT_BUILDING_ID = ?').run(buildingId)
+  }
+
   /** The persona's picture, or null when it has none. */
   avatar(id: string): PersonaAvatar | null {
     const image = this.avatarBytes(id)
