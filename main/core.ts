@@ -115,11 +115,11 @@ export function startCore(options: CoreOptions): Core {
   })
   const log = options.log ?? ((m: string) => console.error(m))
   const instance = registerInstance(paths.run)
-  // Before anything is served or the job worker claims: a crash's leftovers, if we are alone.
-  const recovered = instance.alone ? recoverAtStartup(db, paths, log) : null
   const bus = new EventBus()
-  const settings = new SettingsService(db, bus)
   const graph = new GraphService(db, bus)
+  // Before anything is served or the job worker claims: a crash's leftovers, if we are alone.
+  const recovered = instance.alone ? recoverAtStartup(db, graph, paths, log) : null
+  const settings = new SettingsService(db, bus)
   const jobs = new JobService({
     db,
     dbPath: paths.db,
@@ -148,6 +148,7 @@ export function startCore(options: CoreOptions): Core {
   providers.publish()
   jobs.start()
   const personas = new PersonaService(db, bus)
+  personas.onDeleting((id) => graph.unbindPersona(id))
   let storyExists: (id: string) => boolean = () => false
   const lorebooks = new LorebookService({
     db,

@@ -27,13 +27,14 @@ import { ChangeRecorder } from './changes'
 import { adjacency, reachable, wouldCycle } from './dag'
 import type { ContextFlow } from './context'
 import { castOf, GraphStore } from './graphStore'
-import { writeInSlices } from '../kernel/slicedWrites'
+import { ImportWriter } from './importWriter'
 import { sweepContextParts } from './sentContexts'
 import { isoNow } from '../kernel/time'
 import { UndoHistory } from './undo'
 import { around, flowCounts, newestMember, page } from './flowView'
 
 export type { PathMembers } from './ancestry'
+export type { ImportWriter, ImportedMember } from './importWriter'
 
 /** A node of an imported conversation; its parents are earlier places in the same list. */
 export interface ImportedNode {
@@ -55,6 +56,8 @@ export const RESTORABLE_MS = 2 * 60_000
  */
 export class GraphService {
   readonly store: GraphStore
+  /** Writes what VizPrompt and ChatGPT imports bring, exactly as their files have it. */
+  readonly imports: ImportWriter
   private readonly ancestry: Ancestry
   private readonly lines: AncestorLines
   private readonly roots: TreeRoots
@@ -73,6 +76,7 @@ export class GraphService {
     private readonly bus: EventBus,
   ) {
     this.store = new GraphStore(db)
+    this.imports = new ImportWriter(db, this.store)
     this.ancestry = new Ancestry(this.store)
     this.lines = new AncestorLines(this.store)
     this.roots = new TreeRoots(this.store)
@@ -461,6 +465,11 @@ export class GraphService {
     return this.store.flowRow(flowId)?.memory_private === 1
   }
 
+  /** The ids of a flow's nodes, in no particular order; none for a flow that does not exist. */
+  memberIds(flowId: string): string[] {
+    return this.store.memberIds(flowId)
+  }
+
   isMember(flowId: string, nodeId: string): boolean {
     return this.store.isMember(flowId, nodeId)
   }
@@ -468,6 +477,24 @@ export class GraphService {
   /** The persona a flow is bound to, if any. */
   personaOf(flowId: string): string | null {
     return this.store.flowRow(flowId)?.persona_id ?? null
+  }
+
+  /**
+   * Replies a stop cut off mid-stream: no process is streaming them any more, so they become
+   * `incomplete` with the text that arrived (the card then offers Continue, or Try again when
+   * nothing arrived) and stale, so "Build summaries" takes them. Start-up recovery calls it when
+   * this process is alone on the home; returns how many there were.
+   */
+  finishInterruptedReplies(): number {
+    return this.store.finishInterruptedReplies()
+  }
+
+  /**
+   * A deleted persona's conversations stay, bound to no one. Called in the persona's deletion
+   * (PersonaService.onDeleting, wired by the composition root), inside its transaction.
+   */
+  unbindPersona(personaId: string): void {
+    this.store.unbindPersona(personaId)
   }
 
   /** Where a streaming reply stands (chat writes it as tokens arrive); `response` is the whole text so far. */
@@ -528,11 +555,9 @@ export class GraphService {
   /**
    * A whole conversation from another app as a new flow, with one `flow_changed` at the end (an
    * import of thousands of turns must not emit one event per node). Each node names its parents
-   * by their place in `nodes`, which lists parents before children. Written in slices of about
-   * 10 ms (kernel/slicedWrites.ts), each its own transaction, handing the event loop back between them: one
-   * transaction of 40,000 nodes kept every window and the API waiting for seconds. Until the last
-   * slice the flow is marked as importing (not listed; removed at start-up if the app stopped
-   * mid-way), and a failure removes what was written. Not undoable: deleting the flow takes it back.
+   * by their place in `nodes`, which lists parents before children. Written in slices by the
+   * import writer (importWriter.ts): hidden until the last slice, removed again on a failure.
+   * Not undoable: deleting the flow takes it back.
    */
   async importFlow(
     flow: { name: string; description: string; persona_id?: string | null },
@@ -546,57 +571,31 @@ export class GraphService {
     const id = randomUUID()
     // Made row by row inside the slices: 40,000 at once held the loop ~40 ms (0.8 s on a busy machine).
     const ids: string[] = []
-    const now = isoNow()
-    this.db
-      .transaction(() => {
-        this.store.insertFlow({
-          id,
-          name: flow.name,
-          description: flow.description,
-          persona_id: flow.persona_id ?? null,
-          now,
-        })
-        this.markImporting(id)
-      })
-      .immediate()
-    try {
-      await writeInSlices(
-        this.db,
-        nodes.length,
-        (i) => {
+    await this.imports.writeInSlices(
+      {
+        begin: () => {
+          this.store.insertFlow({
+            id,
+            name: flow.name,
+            description: flow.description,
+            persona_id: flow.persona_id ?? null,
+            now: isoNow(),
+          })
+          return [id]
+        },
+        total: nodes.length,
+        step: (i) => {
           const n = nodes[i]!
           ids[i] = randomUUID()
           this.store.insertNode({ id: ids[i], ...n })
           this.store.addMember(id, ids[i]!, null)
           for (const p of n.parents) this.store.addEdge(id, ids[p]!, ids[i]!)
         },
-        { sliceMs: options.sliceMs, onSlice: options.onProgress },
-      )
-      this.importFinished(id)
-    } catch (e) {
-      this.dropUnfinishedImport(id)
-      throw e
-    }
+      },
+      { sliceMs: options.sliceMs, onSlice: options.onProgress },
+    )
     this.announceFlow(id, true)
     return { flow_id: id, node_ids: ids }
-  }
-
-  /**
-   * Marks a flow an import writes in slices: left out of the flow list until importFinished,
-   * removed at start-up if the app stops first. Call in the transaction that writes its row.
-   */
-  markImporting(flowId: string): void {
-    this.store.beginFlowImport(flowId, isoNow())
-  }
-
-  importFinished(flowId: string): void {
-    this.store.endFlowImport(flowId)
-  }
-
-  /** Removes a flow an import could not finish, with the nodes no other flow holds. */
-  dropUnfinishedImport(flowId: string): void {
-    if (!this.db.open) return
-    this.db.transaction(() => this.store.deleteFlowWithOrphans(flowId)).immediate()
   }
 
   /**

@@ -537,6 +537,11 @@ export class GraphStore {
     return index
   }
 
+  /** Unbinds every flow (deleted ones too) from a persona that is going away. */
+  unbindPersona(personaId: string): void {
+    this.sql('UPDATE flows SET persona_id = NULL WHERE persona_id = ?').run(personaId)
+  }
+
   isMember(flowId: string, nodeId: string): boolean {
     return this.sql('SELECT 1 FROM flow_nodes WHERE flow_id = ? AND node_id = ?').get(flowId, nodeId) !== undefined
   }
@@ -611,6 +616,31 @@ export class GraphStore {
 
   removeEdge(flowId: string, from: string, to: string): void {
     this.sql('DELETE FROM connections WHERE flow_id = ? AND source_id = ? AND target_id = ?').run(flowId, from, to)
+  }
+
+  /** A summary the model made: the node is no longer stale. */
+  setSummary(nodeId: string, summary: string, builtAt: string): void {
+    this.sql('UPDATE nodes SET summary_text = ?, summary_updated = 0, summary_last_built = ? WHERE id = ?').run(
+      summary,
+      builtAt,
+      nodeId,
+    )
+  }
+
+  /** The personas of the flows a node is in. */
+  personasOfNode(nodeId: string): string[] {
+    return this.sql(
+      'SELECT DISTINCT f.persona_id FROM flow_nodes m JOIN flows f ON f.id = m.flow_id WHERE m.node_id = ? AND f.persona_id IS NOT NULL',
+    )
+      .pluck()
+      .all(nodeId) as string[]
+  }
+
+  /** Every reply still marked streaming becomes incomplete and stale; answers how many there were. */
+  finishInterruptedReplies(): number {
+    return this.sql(
+      "UPDATE nodes SET status = 'incomplete', error = NULL, summary_updated = 1 WHERE status = 'streaming'",
+    ).run().changes
   }
 
   deleteNode(id: string): void {

@@ -2,12 +2,20 @@ import { z } from 'zod'
 import { PurposeDefaults } from '@shared/contract'
 import { SUMMARY_TAGS_MAX } from '@shared/contract'
 import { PermanentJobError } from '../kernel/jobs/handlers'
-import type { LlmJobContext as JobContext } from '../llm/jobContext'
+import type { Db } from '../db/open'
+import { jobHandlersWith, type DomainJobContext, type LlmJobHandler } from '../llm/jobContext'
 import { resolveModel } from '../llm/models'
-import { readSetting } from '../settings/settingRows'
 import { GraphStore } from './graphStore'
 import { isoNow } from '../kernel/time'
 import { completeText } from '../llm/completeText'
+
+/** What the graph's jobs get besides the worker's context: the graph's rows over the worker's connection. */
+type JobContext = DomainJobContext<{ store: GraphStore }>
+
+/** The graph's background jobs (node summaries), run by the job worker over its own connection. */
+export function graphJobHandlers(db: Db): Record<string, LlmJobHandler> {
+  return jobHandlersWith(db, { store: new GraphStore(db) }, { 'graph.summarize': summarizeNode })
+}
 
 /** `force`: rebuild even an up-to-date summary (the user asked for this node's). */
 const Payload = z.object({ node_id: z.string(), language: z.enum(['ja', 'en']), force: z.boolean().optional() })
@@ -45,11 +53,11 @@ Tags: [3-7 key words, separated by commas]`,
  * a node already summarised, deleted, or edited while the model was thinking is left as it is
  * (an edit keeps it stale, so the next build picks it up).
  */
-export async function summarizeNode(raw: unknown, ctx: JobContext): Promise<void> {
+async function summarizeNode(raw: unknown, ctx: JobContext): Promise<void> {
   const payload = Payload.safeParse(raw)
   if (!payload.success) throw new PermanentJobError(`bad graph.summarize payload: ${payload.error.message}`)
   const { node_id: id, language, force } = payload.data
-  const store = new GraphStore(ctx.db)
+  const { store } = ctx
   const node = store.node(id)
   if (!node || (!node.metadata.summary.updated && !force)) return
 
@@ -67,18 +75,14 @@ export async function summarizeNode(raw: unknown, ctx: JobContext): Promise<void
   )
   const { summary, tags } = parseSummary(text)
 
-  const written = ctx.db
-    .transaction(() => {
-      const now = store.node(id)
-      if (!now || now.prompt !== node.prompt || now.response !== node.response) return false
-      ctx.db
-        .prepare('UPDATE nodes SET summary_text = ?, summary_updated = 0, summary_last_built = ? WHERE id = ?')
-        .run(summary, isoNow(), id)
-      // The user's own tags stay; the model's are added after them.
-      store.setTags(id, [...new Set([...now.metadata.tags, ...tags])])
-      return true
-    })
-    .immediate()
+  const written = ctx.atOnce(() => {
+    const now = store.node(id)
+    if (!now || now.prompt !== node.prompt || now.response !== node.response) return false
+    store.setSummary(id, summary, isoNow())
+    // The user's own tags stay; the model's are added after them.
+    store.setTags(id, [...new Set([...now.metadata.tags, ...tags])])
+    return true
+  })
   if (written) ctx.nodesChanged([id])
 }
 
@@ -97,21 +101,15 @@ export function parseSummary(text: string): { summary: string; tags: string[] } 
 
 /** The lightweight model of a persona whose conversation holds the node, if any has one. */
 function personaModel(ctx: JobContext, nodeId: string): string | null {
-  const personaIds = ctx.db
-    .prepare(
-      'SELECT DISTINCT f.persona_id FROM flow_nodes m JOIN flows f ON f.id = m.flow_id WHERE m.node_id = ? AND f.persona_id IS NOT NULL',
-    )
-    .pluck()
-    .all(nodeId) as string[]
-  for (const id of personaIds) {
+  for (const id of ctx.store.personasOfNode(nodeId)) {
     const model = ctx.persona(id)?.lightweight_model
     if (model) return model
   }
   return null
 }
 
-/** The summarisation defaults chosen in the settings (read here: the worker has no settings service). */
+/** The summarisation defaults chosen in the settings. */
 function summaryDefaults(ctx: JobContext): PurposeDefaults {
-  const parsed = PurposeDefaults.safeParse(readSetting(ctx.db, 'summary'))
+  const parsed = PurposeDefaults.safeParse(ctx.setting('summary'))
   return parsed.success ? parsed.data : { model: null, temperature: null, max_tokens: null }
 }

@@ -46,6 +46,7 @@ const columns = {
 export class PersonaService {
   /** Compiled statements, reused (db/statements.ts). */
   private readonly sql: (sql: string) => Statement
+  private readonly deletingListeners = new Set<(personaId: string) => void>()
 
   constructor(
     private readonly db: Db,
@@ -86,16 +87,60 @@ export class PersonaService {
     return this.changed(id)
   }
 
+  /**
+   * Calls `listener` inside a persona's deletion, in its transaction, so what another domain
+   * keeps of the persona (the graph's bound conversations) goes with it or not at all. The
+   * composition root wires the other domains here: the persona domain imports none of them.
+   */
+  onDeleting(listener: (personaId: string) => void): () => void {
+    this.deletingListeners.add(listener)
+    return () => this.deletingListeners.delete(listener)
+  }
+
   delete(id: string): { id: string } {
     this.get(id)
     this.db
       .transaction(() => {
-        this.sql('UPDATE flows SET persona_id = NULL WHERE persona_id = ?').run(id)
+        for (const listener of this.deletingListeners) listener(id)
         this.sql('DELETE FROM ai WHERE AIID = ?').run(id)
       })
       .immediate()
     this.bus.emit('personas_changed', { personas: this.list() })
     return { id }
+  }
+
+  // — whereabouts: the world's buildings are the world's, where a persona stands is its own row
+
+  /** Every persona with the building it stands in, in list order; null for one that never moved. */
+  whereabouts(): Array<{ id: string; name: string; building_id: string | null }> {
+    return (
+      this.sql(
+        'SELECT AIID, AINAME, CURRENT_BUILDING_ID FROM ai ORDER BY AINAME COLLATE NOCASE, CREATED_AT',
+      ).all() as Array<{
+        AIID: string
+        AINAME: string
+        CURRENT_BUILDING_ID: string | null
+      }>
+    ).map((r) => ({ id: r.AIID, name: r.AINAME, building_id: r.CURRENT_BUILDING_ID }))
+  }
+
+  /** The building a persona stands in; null when it never moved or there is no such persona. */
+  building(id: string): string | null {
+    return (this.sql('SELECT CURRENT_BUILDING_ID FROM ai WHERE AIID = ?').pluck().get(id) as string | null) ?? null
+  }
+
+  /** Puts a persona in a building (the world checks the building); refused for a persona that does not exist. */
+  setBuilding(id: string, buildingId: string | null): void {
+    this.get(id)
+    this.sql('UPDATE ai SET CURRENT_BUILDING_ID = ? WHERE AIID = ?').run(buildingId, id)
+  }
+
+  /**
+   * Every persona in a building that is going away stands nowhere (the world puts it where the
+   * user is): ai.CURRENT_BUILDING_ID was added by ALTER TABLE and cannot carry a foreign key.
+   */
+  leaveBuilding(buildingId: string): void {
+    this.sql('UPDATE ai SET CURRENT_BUILDING_ID = NULL WHERE CURRENT_BUILDING_ID = ?').run(buildingId)
   }
 
   /** The persona's picture, or null when it has none. */

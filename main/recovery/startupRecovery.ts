@@ -1,7 +1,7 @@
 import type { Db } from '../db/open'
+import type { GraphService } from '../graph/graphService'
 import type { HomePaths } from '../kernel/home'
 import { JobQueue } from '../kernel/jobs/jobQueue'
-import { finishInterruptedReplies } from './interruptedReplies'
 import { sweepFiles } from '../world/sweepFiles'
 import { sweepStoryTemps } from './sweepStories'
 import { removeUnfinishedImports } from '../graph/unfinishedImports'
@@ -21,8 +21,13 @@ export interface RecoveryReport {
  * anything is served. Run only when this process is alone on the home (see registerInstance):
  * another live process's streaming replies, claimed jobs and half-written files are its own.
  */
-export function recoverAtStartup(db: Db, paths: HomePaths, log: (message: string) => void): RecoveryReport {
-  const replies = finishInterruptedReplies(db)
+export function recoverAtStartup(
+  db: Db,
+  graph: Pick<GraphService, 'finishInterruptedReplies'>,
+  paths: HomePaths,
+  log: (message: string) => void,
+): RecoveryReport {
+  const replies = graph.finishInterruptedReplies()
   const imports = removeUnfinishedImports(db)
   const jobs = new JobQueue(db).releaseRunning()
   let files = { temps: [] as string[], orphans: [] as string[], orphansFolder: null as string | null }

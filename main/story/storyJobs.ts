@@ -3,12 +3,16 @@ import { z } from 'zod'
 import { PermanentJobError } from '../kernel/jobs/handlers'
 import { isoNow } from '../kernel/time'
 import { completeText } from '../llm/completeText'
-import type { LlmJobContext, LlmJobHandler } from '../llm/jobContext'
+import type { Db } from '../db/open'
+import { jobHandlersWith, type DomainJobContext, type LlmJobHandler } from '../llm/jobContext'
 import { resolveModel } from '../llm/models'
 import { ScenarioFiles, contentHash } from './scenarioFiles'
 import { projectPrompt } from './storyProject'
 import { StoryStore } from './storyStore'
 import { checkSheet, fillPrompt } from './sheetAnswer'
+
+/** What the story's jobs get besides the worker's context: the story's rows over the worker's connection. */
+type StoryJobContext = DomainJobContext<{ store: StoryStore }>
 
 export const SUMMARIZE_STORY = 'story.summarize'
 export const UPDATE_SHEET = 'story.update_sheet'
@@ -50,8 +54,8 @@ function parse<T extends z.ZodType>(schema: T, kind: string, raw: unknown): z.ou
 }
 
 /** The story's project, settings and persona, as a job sees them. */
-function storyOf(ctx: LlmJobContext, p: z.output<typeof Common>) {
-  const store = new StoryStore(ctx.db)
+function storyOf(ctx: StoryJobContext, p: z.output<typeof Common>) {
+  const { store } = ctx
   const story = store.get(p.story_id)
   if (!story) return null
   const files = new ScenarioFiles(join(p.home, 'scenarios', story.name))
@@ -66,7 +70,7 @@ function storyOf(ctx: LlmJobContext, p: z.output<typeof Common>) {
  * project's `summarization_prompt.md` and keeps the result at the node it was made for.
  * Idempotent: a summary already made there for the same turns is not made twice.
  */
-export async function summarizeStory(raw: unknown, ctx: LlmJobContext): Promise<void> {
+export async function summarizeStory(raw: unknown, ctx: StoryJobContext): Promise<void> {
   const p = parse(SummarizePayload, SUMMARIZE_STORY, raw)
   const found = storyOf(ctx, p)
   if (!found) return
@@ -89,19 +93,17 @@ export async function summarizeStory(raw: unknown, ctx: LlmJobContext): Promise<
     })
   ).trim()
   if (!text) throw new PermanentJobError('the model returned an empty summary')
-  ctx.db
-    .transaction(() => {
-      store.addSummary({
-        story_id: p.story_id,
-        node_id: p.node_id,
-        covered_node_id: p.covered_node_id,
-        turns: p.covered_turns,
-        path_turns: p.path_turns,
-        text,
-        created_at: isoNow(),
-      })
+  ctx.atOnce(() => {
+    store.addSummary({
+      story_id: p.story_id,
+      node_id: p.node_id,
+      covered_node_id: p.covered_node_id,
+      turns: p.covered_turns,
+      path_turns: p.path_turns,
+      text,
+      created_at: isoNow(),
     })
-    .immediate()
+  })
 }
 
 /**
@@ -110,7 +112,7 @@ export async function summarizeStory(raw: unknown, ctx: LlmJobContext): Promise<
  * `unreviewed` version (the user may accept or revert it); an unusable one, or one that would
  * overwrite an edit made meanwhile, is kept as a `refused` version saying why, and the sheet stays.
  */
-export async function updateSheet(raw: unknown, ctx: LlmJobContext): Promise<void> {
+export async function updateSheet(raw: unknown, ctx: StoryJobContext): Promise<void> {
   const p = parse(UpdateSheetPayload, UPDATE_SHEET, raw)
   const found = storyOf(ctx, p)
   if (!found) return
@@ -140,7 +142,7 @@ export async function updateSheet(raw: unknown, ctx: LlmJobContext): Promise<voi
 }
 
 /** Job `story.generate_sheet` (seed F-011): a new sheet for a name the user chose, drawn from the log. */
-export async function generateSheet(raw: unknown, ctx: LlmJobContext): Promise<void> {
+export async function generateSheet(raw: unknown, ctx: StoryJobContext): Promise<void> {
   const p = parse(GenerateSheetPayload, GENERATE_SHEET, raw)
   const found = storyOf(ctx, p)
   if (!found) return
@@ -155,7 +157,7 @@ export async function generateSheet(raw: unknown, ctx: LlmJobContext): Promise<v
 }
 
 function recordSheet(
-  ctx: LlmJobContext,
+  ctx: StoryJobContext,
   store: StoryStore,
   files: ScenarioFiles,
   r: {
@@ -168,32 +170,32 @@ function recordSheet(
   },
 ): void {
   const checked = checkSheet(r.answer, r.before, r.language)
-  ctx.db
-    .transaction(() => {
-      const now = files.readOrNull(r.p.path)
-      const base = { story_id: r.p.story_id, path: r.p.path, reason: r.reason, node_id: r.nodeId, created_at: isoNow() }
-      if (!checked.ok) {
-        store.addVersion({ ...base, status: 'refused', before: now, after: r.answer, note: checked.why })
-        return
-      }
-      if (now !== null && r.before !== null && contentHash(now) !== contentHash(r.before)) {
-        const note =
-          r.language === 'ja'
-            ? '更新中にシートが編集されたため適用しませんでした'
-            : 'the sheet was edited while the update ran, so it was not applied'
-        store.addVersion({ ...base, status: 'refused', before: now, after: checked.sheet, note })
-        return
-      }
-      if (now !== null && now === checked.sheet) return // nothing changed: no version
-      files.write(r.p.path, checked.sheet)
-      store.addVersion({ ...base, status: 'unreviewed', before: now, after: checked.sheet, note: '' })
-    })
-    .immediate()
+  ctx.atOnce(() => {
+    const now = files.readOrNull(r.p.path)
+    const base = { story_id: r.p.story_id, path: r.p.path, reason: r.reason, node_id: r.nodeId, created_at: isoNow() }
+    if (!checked.ok) {
+      store.addVersion({ ...base, status: 'refused', before: now, after: r.answer, note: checked.why })
+      return
+    }
+    if (now !== null && r.before !== null && contentHash(now) !== contentHash(r.before)) {
+      const note =
+        r.language === 'ja'
+          ? '更新中にシートが編集されたため適用しませんでした'
+          : 'the sheet was edited while the update ran, so it was not applied'
+      store.addVersion({ ...base, status: 'refused', before: now, after: checked.sheet, note })
+      return
+    }
+    if (now !== null && now === checked.sheet) return // nothing changed: no version
+    files.write(r.p.path, checked.sheet)
+    store.addVersion({ ...base, status: 'unreviewed', before: now, after: checked.sheet, note: '' })
+  })
 }
 
-/** The story domain's background jobs, run by the job worker. */
-export const storyJobHandlers: Record<string, LlmJobHandler> = {
-  [SUMMARIZE_STORY]: summarizeStory,
-  [UPDATE_SHEET]: updateSheet,
-  [GENERATE_SHEET]: generateSheet,
+/** The story domain's background jobs, run by the job worker over its own connection. */
+export function storyJobHandlers(db: Db): Record<string, LlmJobHandler> {
+  return jobHandlersWith(
+    db,
+    { store: new StoryStore(db) },
+    { [SUMMARIZE_STORY]: summarizeStory, [UPDATE_SHEET]: updateSheet, [GENERATE_SHEET]: generateSheet },
+  )
 }

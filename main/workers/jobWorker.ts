@@ -2,27 +2,22 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { appSchema } from '../appSchema'
 import { openDatabase } from '../db/open'
 import { checkpointEvery } from '../db/walCheckpoints'
-import { summarizeNode } from '../graph/summarizeJob'
+import { graphJobHandlers } from '../graph/summarizeJob'
 import { JobQueue } from '../kernel/jobs/jobQueue'
 import { JobRunner } from '../kernel/jobs/jobRunner'
 import type { FromWorker, ToWorker, WorkerInit } from '../kernel/jobs/protocol'
 import { claimedMessage, finishedMessage, runWorkerLoop } from '../kernel/jobs/workerLoop'
-import type { LlmJobContext, LlmJobHandler } from '../llm/jobContext'
+import type { LlmJobContext } from '../llm/jobContext'
 import { LlmRegistry, providersFromEnv, type ProviderConfig } from '../llm/providers'
 import { EventBus } from '../kernel/events'
 import { PersonaService } from '../persona/personaService'
+import { readSetting } from '../settings/settingRows'
 import { storyJobHandlers } from '../story/storyJobs'
 import { worldJobHandlers } from '../world/worldJobs'
 
 // The job worker thread: claims jobs from loomverse.db and runs them, so LLM calls and long
 // work never sit on the main event loop. Its own SQLite connection shares the WAL file.
 // Each domain's job handlers are wired here, in the composition root.
-
-const handlers: Record<string, LlmJobHandler> = {
-  'graph.summarize': summarizeNode,
-  ...worldJobHandlers,
-  ...storyJobHandlers,
-}
 
 const init = workerData as WorkerInit<ProviderConfig[]>
 const port = parentPort!
@@ -33,10 +28,12 @@ const { db } = openDatabase(dbPath, { domains: appSchema, label: 'loomverse.db' 
 const llm = new LlmRegistry(init.config ? new Map(init.config.map((p) => [p.id, p])) : providersFromEnv(process.env))
 // Jobs only read personas; a bus of its own, which no window hears, keeps the service whole.
 const personas = new PersonaService(db, new EventBus())
+// Each domain builds its jobs' store over this connection; the context offers the rest as services.
+const handlers = { ...graphJobHandlers(db), ...worldJobHandlers(db), ...storyJobHandlers(db) }
 const runner = new JobRunner<LlmJobContext>(new JobQueue(db, init.queue), handlers, (_, signal) => ({
-  db,
   llm,
   persona: (id) => personas.find(id),
+  setting: (key) => readSetting(db, key),
   env: process.env,
   signal,
   nodesChanged: (ids) => send({ type: 'nodes_changed', node_ids: ids }),

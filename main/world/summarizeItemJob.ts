@@ -1,13 +1,16 @@
 import { z } from 'zod'
 import { PermanentJobError } from '../kernel/jobs/handlers'
-import type { LlmJobContext as JobContext } from '../llm/jobContext'
+import type { DomainJobContext } from '../llm/jobContext'
 import { resolveModel } from '../llm/models'
 import type { ContentPart } from '../llm/types'
 import { ItemFiles } from './files/itemFiles'
-import { WorldStore } from './worldStore'
+import type { WorldStore } from './worldStore'
 import { completeText } from '../llm/completeText'
 
 export const SUMMARIZE_ITEM = 'world.summarize_item'
+
+/** What the world's jobs get besides the worker's context: the world's rows over the worker's connection (worldJobs.ts). */
+export type WorldJobContext = DomainJobContext<{ store: WorldStore }>
 
 export const SummarizePayload = z.object({
   item_id: z.string(),
@@ -45,11 +48,11 @@ const prompts = {
  * and into DESCRIPTION. Idempotent, and a summary of an outdated document version is dropped:
  * the job for the newer version follows.
  */
-export async function summarizeItem(raw: unknown, ctx: JobContext): Promise<void> {
+export async function summarizeItem(raw: unknown, ctx: WorldJobContext): Promise<void> {
   const parsed = SummarizePayload.safeParse(raw)
   if (!parsed.success) throw new PermanentJobError(`bad ${SUMMARIZE_ITEM} payload: ${parsed.error.message}`)
   const p = parsed.data
-  const store = new WorldStore(ctx.db)
+  const { store } = ctx
   const item = store.item(p.item_id)
   if (!item || !item.file_path || item.type === 'object') return
   if (p.version !== null && store.latestVersion(item.id) !== p.version) return
@@ -79,16 +82,14 @@ export async function summarizeItem(raw: unknown, ctx: JobContext): Promise<void
   const summary = clampSummary(reply)
   if (!summary) throw new Error('the model returned an empty summary')
 
-  ctx.db
-    .transaction(() => {
-      const now = store.item(item.id)
-      if (!now) return
-      if (p.version !== null && store.latestVersion(item.id) !== p.version) return
-      files.writeSummary(item.file_path!, summary)
-      // Its own field: the words the user typed as the description stay as they were.
-      store.updateItem(item.id, { summary, summaryStatus: 'ready' })
-    })
-    .immediate()
+  ctx.atOnce(() => {
+    const now = store.item(item.id)
+    if (!now) return
+    if (p.version !== null && store.latestVersion(item.id) !== p.version) return
+    files.writeSummary(item.file_path!, summary)
+    // Its own field: the words the user typed as the description stay as they were.
+    store.updateItem(item.id, { summary, summaryStatus: 'ready' })
+  })
 }
 
 /** At most 300 characters (code points, so a Japanese sentence is never cut mid-character). */

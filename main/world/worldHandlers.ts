@@ -39,7 +39,7 @@ export function worldHandlers(world: WorldService, deps: WorldDeps): HandlerModu
     revert_document: (i) => world.revertDocument(i.item_id, i.version),
     picture_upload: (i) => world.pictureUpload(i),
     generate_image: (i) => world.generateImage(i),
-    list_tool_calls: (i) => world.store.toolCallsOfFlow(i.flow_id),
+    list_tool_calls: (i) => world.toolCallsOfFlow(i.flow_id),
     route_playbook: (i) => ({ playbook: routePlaybook(i.text) }),
     run_playbook: (i) => runWorldPlaybook(world, deps, deps.memorize, i),
   }

@@ -1,7 +1,9 @@
-import type { LlmJobHandler } from '../llm/jobContext'
+import type { Db } from '../db/open'
+import { jobHandlersWith, type LlmJobHandler } from '../llm/jobContext'
 import { SUMMARIZE_ITEM, summarizeItem } from './summarizeItemJob'
+import { WorldStore } from './worldStore'
 
-/** The world's background jobs (item summaries), run by the job worker. */
-export const worldJobHandlers: Record<string, LlmJobHandler> = {
-  [SUMMARIZE_ITEM]: summarizeItem,
+/** The world's background jobs (item summaries), run by the job worker over its own connection. */
+export function worldJobHandlers(db: Db): Record<string, LlmJobHandler> {
+  return jobHandlersWith(db, { store: new WorldStore(db) }, { [SUMMARIZE_ITEM]: summarizeItem })
 }

@@ -7,6 +7,7 @@ import {
   type Item,
   type ItemContent,
   type Parsed,
+  type ToolCallRecord,
   type TrashEntry,
   type World,
 } from '@shared/contract'
@@ -52,11 +53,24 @@ export class WorldService {
   }
 
   world(): World {
-    return this.store.world()
+    const userBuilding = this.store.userLocationRow()?.building_id ?? null
+    const personas = this.deps.personas.whereabouts()
+    // A persona that never moved keeps the user company.
+    const whereIs = (p: { building_id: string | null }) => p.building_id ?? userBuilding
+    return {
+      user_building_id: userBuilding,
+      personas,
+      buildings: this.store.buildings().map((b) => ({
+        ...b,
+        user_here: b.id === userBuilding,
+        personas: personas.filter((p) => whereIs(p) === b.id).map((p) => ({ id: p.id, name: p.name })),
+        item_count: this.store.itemCount(b.id),
+      })),
+    }
   }
 
   private changed(): World {
-    const world = this.store.world()
+    const world = this.world()
     this.deps.bus.emit('world_changed', { world })
     return world
   }
@@ -94,6 +108,7 @@ export class WorldService {
     this.deps.db
       .transaction(() => {
         this.store.deleteBuilding(id)
+        this.deps.personas.leaveBuilding(id)
         const user = this.store.userLocationRow()
         if (!user?.building_id) this.store.setUserBuilding(this.store.buildings()[0]?.id ?? null)
       })
@@ -105,9 +120,7 @@ export class WorldService {
   moveTo(input: Parsed<'move_to'>): World {
     this.store.requireBuilding(input.building_id)
     if (input.persona_id) {
-      if (!this.store.personaExists(input.persona_id))
-        throw new AppError('not_found', `persona ${input.persona_id} not found`)
-      this.store.setPersonaBuilding(input.persona_id, input.building_id)
+      this.deps.personas.setBuilding(input.persona_id, input.building_id)
     } else {
       this.store.setUserBuilding(input.building_id)
     }
@@ -123,8 +136,20 @@ export class WorldService {
 
   /** A persona's building; one that never moved is wherever the user is. */
   personaBuilding(personaId: string | null | undefined): string {
-    const own = personaId ? this.store.personaBuilding(personaId) : null
+    const own = personaId ? this.deps.personas.building(personaId) : null
     return own && this.store.building(own) ? own : this.userBuilding()
+  }
+
+  /**
+   * The tool calls made in a flow's replies, by node. The flow's nodes are the graph's: read from
+   * it and matched here against the nodes with calls (a few, beside a flow's thousands).
+   */
+  toolCallsOfFlow(flowId: string): Array<{ node_id: string; calls: ToolCallRecord[] }> {
+    const members = new Set(this.deps.graph.memberIds(flowId))
+    return this.store
+      .nodesWithToolCalls()
+      .filter((id) => members.has(id))
+      .map((id) => ({ node_id: id, calls: this.store.toolCalls(id) }))
   }
 
   // — items —

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Building, DocumentVersion, Item, ItemType, ToolCallRecord, World } from '@shared/contract'
+import type { Building, DocumentVersion, Item, ItemType, ToolCallRecord } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
 import { isoNow } from '../kernel/time'
@@ -72,8 +72,6 @@ export class WorldStore {
 
   deleteBuilding(id: string): void {
     this.db.prepare('DELETE FROM building WHERE BUILDINGID = ?').run(id)
-    // ai.CURRENT_BUILDING_ID was added by ALTER TABLE and cannot carry a foreign key.
-    this.db.prepare('UPDATE ai SET CURRENT_BUILDING_ID = NULL WHERE CURRENT_BUILDING_ID = ?').run(id)
   }
 
   itemCount(buildingId: string): number {
@@ -100,45 +98,6 @@ export class WorldStore {
          ON CONFLICT (ID) DO UPDATE SET BUILDING_ID = excluded.BUILDING_ID, UPDATED_AT = excluded.UPDATED_AT`,
       )
       .run(buildingId, isoNow())
-  }
-
-  personaWhereabouts(): Array<{ id: string; name: string; building_id: string | null }> {
-    return (
-      this.db
-        .prepare('SELECT AIID, AINAME, CURRENT_BUILDING_ID FROM ai ORDER BY AINAME COLLATE NOCASE, CREATED_AT')
-        .all() as Array<{ AIID: string; AINAME: string; CURRENT_BUILDING_ID: string | null }>
-    ).map((r) => ({ id: r.AIID, name: r.AINAME, building_id: r.CURRENT_BUILDING_ID }))
-  }
-
-  personaExists(id: string): boolean {
-    return this.db.prepare('SELECT 1 FROM ai WHERE AIID = ?').get(id) !== undefined
-  }
-
-  setPersonaBuilding(personaId: string, buildingId: string | null): void {
-    this.db.prepare('UPDATE ai SET CURRENT_BUILDING_ID = ? WHERE AIID = ?').run(buildingId, personaId)
-  }
-
-  personaBuilding(personaId: string): string | null {
-    const row = this.db.prepare('SELECT CURRENT_BUILDING_ID AS b FROM ai WHERE AIID = ?').get(personaId) as
-      { b: string | null } | undefined
-    return row?.b ?? null
-  }
-
-  world(): World {
-    const userBuilding = this.userLocationRow()?.building_id ?? null
-    const personas = this.personaWhereabouts()
-    // A persona that never moved keeps the user company.
-    const whereIs = (p: { building_id: string | null }) => p.building_id ?? userBuilding
-    return {
-      user_building_id: userBuilding,
-      personas,
-      buildings: this.buildings().map((b) => ({
-        ...b,
-        user_here: b.id === userBuilding,
-        personas: personas.filter((p) => whereIs(p) === b.id).map((p) => ({ id: p.id, name: p.name })),
-        item_count: this.itemCount(b.id),
-      })),
-    }
   }
 
   // — items —
@@ -346,13 +305,9 @@ export class WorldStore {
     ).map((r) => ({ ...r, is_error: r.is_error === 1 }))
   }
 
-  toolCallsOfFlow(flowId: string): Array<{ node_id: string; calls: ToolCallRecord[] }> {
-    const ids = this.db
-      .prepare(
-        'SELECT DISTINCT t.NODE_ID AS id FROM node_tool_call t JOIN flow_nodes m ON m.node_id = t.NODE_ID WHERE m.flow_id = ?',
-      )
-      .all(flowId) as Array<{ id: string }>
-    return ids.map(({ id }) => ({ node_id: id, calls: this.toolCalls(id) }))
+  /** Every node that has tool calls, by node id. */
+  nodesWithToolCalls(): string[] {
+    return this.db.prepare('SELECT DISTINCT NODE_ID FROM node_tool_call ORDER BY NODE_ID').pluck().all() as string[]
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { FORMAT_PARTS, storeContextParts, unpackContext } from '../../db/sentContextParts'
+import { FORMAT_PARTS, storeContextParts, unpackContext } from '../sentContexts'
 
 /**
  * Sent contexts kept against their parts (graph/sentContexts.ts): each distinct part once in

@@ -1,9 +1,8 @@
 import type { Flow, Node } from '@shared/contract'
 import { resolveCollisions, type Collision } from './collisions'
 import type { VizpromptDeps } from './deps'
-import { writeInSlices } from '../../kernel/slicedWrites'
+import type { ImportWriter, ImportedMember } from '../../graph/graphService'
 import { TimeSlices } from '../../kernel/timeSlices'
-import { ImportRows } from './importRows'
 import { NODES_DIR, inExport } from './layout'
 import { readExport, type FlowFile, type NodeFile } from './readExport'
 import { compareTimestamps } from './timestamps'
@@ -48,9 +47,9 @@ export interface ImportOptions {
  * changes nothing. Where the database already has a node or flow, the newer version wins (node
  * `timestamp`, flow `updated`); the older one is reported as skipped.
  *
- * The rows are then written in slices of about 10 ms, each its own transaction (kernel/slicedWrites.ts): one
- * transaction of 40,000 nodes kept every window and the API
- * waiting for seconds. A new flow is marked as importing until its last row is in (not listed;
+ * The rows are then written through the graph's import writer in slices of about 10 ms, each
+ * its own transaction (kernel/slicedWrites.ts): one transaction of 40,000 nodes kept every
+ * window and the API waiting for seconds. A new flow is marked as importing until its last row is in (not listed;
  * removed at start-up if the app stopped mid-way), and a new node goes in with its place in a
  * new flow, so nothing half-written ever shows. A flow that replaces a stored one is written in
  * one transaction with its new nodes, after the rest.
@@ -62,10 +61,9 @@ export async function importVizprompt(
 ): Promise<ImportSummary> {
   const contents = await readExport(dir)
   const { chosen, collisions } = await resolveCollisions(contents.nodes)
-  const { db } = deps
-  const rows = new ImportRows(db)
+  const rows = deps.graph.imports
   const plan = await planImport(rows, chosen, contents.flows)
-  const applied = await writePlan(deps, rows, plan, options)
+  const applied = await writePlan(rows, plan, options)
   announce(deps, applied)
   return {
     flows: applied.flows.length,
@@ -88,7 +86,7 @@ interface Plan {
  * What to write, read in slices of time: a read transaction around it all would hold the event
  * loop as long. A node stored newer meanwhile is checked again when it is written.
  */
-async function planImport(rows: ImportRows, nodes: readonly NodeFile[], flows: readonly FlowFile[]): Promise<Plan> {
+async function planImport(rows: ImportWriter, nodes: readonly NodeFile[], flows: readonly FlowFile[]): Promise<Plan> {
   const slices = new TimeSlices()
   const skipped: SkippedItem[] = []
   const newFlows: Flow[] = []
@@ -119,13 +117,12 @@ async function planImport(rows: ImportRows, nodes: readonly NodeFile[], flows: r
 /** One row's worth of work: a slice runs these until its time is up. */
 type Step = () => void
 
-async function writePlan(deps: VizpromptDeps, rows: ImportRows, plan: Plan, options: ImportOptions) {
-  const { db } = deps
+async function writePlan(rows: ImportWriter, plan: Plan, options: ImportOptions) {
   const inserted: string[] = []
   const updated: Node[] = []
   const removed: string[] = []
   // Where each node goes in the new flows: a new node is written together with its places.
-  const placesInNewFlows = new Map<string, Array<{ flowId: string; member: Flow['nodes'][number] }>>()
+  const placesInNewFlows = new Map<string, Array<{ flowId: string; member: ImportedMember }>>()
   for (const flow of plan.newFlows)
     for (const member of flow.nodes)
       placesInNewFlows.set(member.id, [...(placesInNewFlows.get(member.id) ?? []), { flowId: flow.id, member }])
@@ -157,34 +154,27 @@ async function writePlan(deps: VizpromptDeps, rows: ImportRows, plan: Plan, opti
     for (const connection of flow.connections) steps.push(() => rows.addConnections(flow.id, [connection]))
   }
 
-  db.transaction(() => {
-    for (const flow of plan.newFlows) {
-      rows.insertFlowRow(flow)
-      deps.graph.markImporting(flow.id)
-    }
-  }).immediate()
-  try {
-    await writeInSlices(db, steps.length, (i) => steps[i]!(), {
-      sliceMs: options.sliceMs,
-      onSlice: (written) => options.onProgress?.(written, steps.length),
-    })
-    db.transaction(() => {
-      for (const flow of plan.newFlows) {
-        rows.finishFlow(flow)
-        deps.graph.importFinished(flow.id)
-      }
-      // A replaced flow and the nodes only it brings, at once: the flow the user sees goes from
-      // the old version to the new one, never through a half-written one.
-      for (const { node } of forReplaced) {
-        rows.writeNode(node, false)
-        inserted.push(node.id)
-      }
-      for (const flow of plan.replacedFlows) removed.push(...rows.replaceFlow(flow))
-    }).immediate()
-  } catch (e) {
-    for (const flow of plan.newFlows) deps.graph.dropUnfinishedImport(flow.id)
-    throw e
-  }
+  await rows.writeInSlices(
+    {
+      begin: () => {
+        for (const flow of plan.newFlows) rows.insertFlowRow(flow)
+        return plan.newFlows.map((flow) => flow.id)
+      },
+      total: steps.length,
+      step: (i) => steps[i]!(),
+      finish: () => {
+        for (const flow of plan.newFlows) rows.finishFlow(flow)
+        // A replaced flow and the nodes only it brings, at once: the flow the user sees goes from
+        // the old version to the new one, never through a half-written one.
+        for (const { node } of forReplaced) {
+          rows.writeNode(node, false)
+          inserted.push(node.id)
+        }
+        for (const flow of plan.replacedFlows) removed.push(...rows.replaceFlow(flow))
+      },
+    },
+    { sliceMs: options.sliceMs, onSlice: (written) => options.onProgress?.(written, steps.length) },
+  )
   const flows = [...plan.newFlows, ...plan.replacedFlows].map((f) => f.id)
   return { flows, inserted, updated, removed, skipped: plan.skipped }
 }

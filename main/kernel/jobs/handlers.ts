@@ -1,8 +1,8 @@
-import type { Db } from '../../db/open'
-
-/** What every job of the main database gets; a domain adds what its jobs need (e.g. the LLM registry). */
+/**
+ * What every job of the main database gets; a domain adds what its jobs need (the LLM registry,
+ * its own store). No database: a job reaches another domain's tables only through its service.
+ */
 export interface JobContext {
-  db: Db
   env: NodeJS.ProcessEnv
   signal: AbortSignal
   /** Tells the main thread which graph nodes changed, for live updates. */

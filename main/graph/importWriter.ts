@@ -1,19 +1,82 @@
 import type { Statement } from 'better-sqlite3'
 import type { Flow, Node } from '@shared/contract'
-import type { Db } from '../../db/open'
-import { statements } from '../../db/statements'
+import type { Db } from '../db/open'
+import { statements } from '../db/statements'
+import { writeInSlices } from '../kernel/slicedWrites'
+import { isoNow } from '../kernel/time'
+import type { GraphStore } from './graphStore'
 
-// The rows an import writes. GraphStore's inserts start a node or flow fresh (times from the
-// clock, no stats or summary); an import must put back exactly what the files hold.
-//
-// An import touches every row of a big flow, so each statement is compiled once and run for
-// every row: compiling is the expensive part of a small statement.
+/** A flow's member as an export file has it: index, position and pin. */
+export type ImportedMember = Flow['nodes'][number]
 
-export class ImportRows {
+/**
+ * What a bulk import writes of new flows: their rows at once (`begin`, which answers their ids),
+ * then `total` steps of a row or so each, in slices, then `finish` at once.
+ */
+export interface SlicedImport {
+  begin: () => readonly string[]
+  total: number
+  step: (index: number) => void
+  finish?: () => void
+}
+
+/**
+ * The graph's bulk import writer, which VizPrompt's and ChatGPT's imports write through (other
+ * domains never write the graph's tables themselves). GraphStore's inserts start a node or flow
+ * fresh (times from the clock, no stats or summary); an import must put back exactly what the
+ * files hold.
+ *
+ * An import touches every row of a big flow, so each statement is compiled once and run for
+ * every row: compiling is the expensive part of a small statement.
+ */
+export class ImportWriter {
   private readonly statement: (sql: string) => Statement
 
-  constructor(db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly store: GraphStore,
+  ) {
     this.statement = statements(db)
+  }
+
+  /**
+   * Writes new flows in slices of about 10 ms (kernel/slicedWrites.ts), each its own
+   * transaction, handing the event loop back between them: one transaction of 40,000 nodes kept
+   * every window and the API waiting for seconds. Until `finish` commits, the flows are marked as
+   * importing (not listed; removed at start-up if the app stopped mid-way), and a failure removes
+   * what was written of them.
+   */
+  async writeInSlices(
+    write: SlicedImport,
+    options: { sliceMs?: number; onSlice?: (written: number) => void } = {},
+  ): Promise<void> {
+    const flowIds = this.atOnce(() => {
+      const ids = write.begin()
+      const now = isoNow()
+      for (const id of ids) this.store.beginFlowImport(id, now)
+      return ids
+    })
+    try {
+      await writeInSlices(this.db, write.total, write.step, options)
+      this.atOnce(() => {
+        for (const id of flowIds) this.store.endFlowImport(id)
+        write.finish?.()
+      })
+    } catch (e) {
+      for (const id of flowIds) this.dropUnfinished(id)
+      throw e
+    }
+  }
+
+  /** Writes in one transaction: what the user sees goes from before to after, never through a half-written state. */
+  atOnce<T>(write: () => T): T {
+    return this.db.transaction(write).immediate()
+  }
+
+  /** Removes a flow an import could not finish, with the nodes no other flow holds. */
+  dropUnfinished(flowId: string): void {
+    if (!this.db.open) return
+    this.atOnce(() => this.store.deleteFlowWithOrphans(flowId))
   }
 
   /** The stored node's timestamp, or undefined when there is no such node. */
@@ -89,7 +152,7 @@ export class ImportRows {
   }
 
   /** Members as the file has them: index, position and pin. Their nodes must exist. */
-  addMembers(flowId: string, members: Iterable<Flow['nodes'][number]>): void {
+  addMembers(flowId: string, members: Iterable<ImportedMember>): void {
     const member = this.statement(
       'INSERT INTO flow_nodes (flow_id, node_id, idx, x, y, pinned) VALUES (?, ?, ?, ?, ?, ?)',
     )

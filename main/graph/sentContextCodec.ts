@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto'
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 import type { ContextPart, ContextPreview } from '@shared/contract'
-import type { Db } from './open'
+
+// How a sent context is kept in node_sent_contexts and sent_context_parts: the encoding alone,
+// without SQL (sentContexts.ts reads and writes the rows).
 
 /**
  * A sent context as app migration 27 stored it: JSON, Brotli-compressed. Brotli rather than gzip
@@ -110,7 +112,7 @@ export function decodeIds(buf: Uint8Array): number[] {
 const BODY_JSON = 0
 const BODY_PACKED = 1
 /** A long part's JSON with its text as the ids of its lines (base64 varints), each line a row of its own. */
-const BODY_LINES = 2
+export const BODY_LINES = 2
 /** One line of a long part's text, as is. */
 const BODY_LINE = 3
 /** A block of `dropped_node_ids`, as JSON. */
@@ -124,12 +126,28 @@ const BODY_DROPPED = 4
 const DROPPED_BLOCKS = [4096, 512, 64, 8]
 
 /**
- * Blocks of dropped ids written lately, by database, size and first id. A block is compared with
- * the one kept id by id rather than serialized and hashed again: at 20,000 turns every turn's
- * blocks were ~700 KB of JSON through SHA-256, ~20 ms of the main thread after each reply's
- * first text.
+ * Blocks of dropped ids written lately, by size and first id. A block is compared with the one
+ * kept id by id rather than serialized and hashed again: at 20,000 turns every turn's blocks were
+ * ~700 KB of JSON through SHA-256, ~20 ms of the main thread after each reply's first text.
  */
-const keptBlocks = new WeakMap<Db, LRUCache<string, { ids: readonly string[]; row: number }>>()
+export type KeptBlocks = LRUCache<string, { ids: readonly string[]; row: number }>
+
+export function keptBlocks(): KeptBlocks {
+  return new LRUCache({ max: 256 })
+}
+
+/** The rows of sent_context_parts the codec writes (their SQL is in sentContexts.ts). */
+export interface PartRows {
+  /** The id of the part with this hash, if it is stored. */
+  find(hash: Buffer): number | undefined
+  /** Stores a part; answers its id. */
+  insert(hash: Buffer, body: Buffer, packed: number): number
+  /** Whether a part is still stored (another process's start-up may have swept it). */
+  exists(id: number): boolean
+}
+
+/** A stored part's body, or undefined when it is missing. */
+export type PartBody = (id: number) => { body: Buffer; packed: number } | undefined
 
 function sameIds(kept: readonly string[], all: readonly string[], at: number): boolean {
   for (let i = 0; i < kept.length; i++) if (kept[i] !== all[at + i]) return false
@@ -137,13 +155,14 @@ function sameIds(kept: readonly string[], all: readonly string[], at: number): b
 }
 
 /** Writes a context's parts (each distinct one once) and answers what the node's row holds. */
-export function storeContextParts(db: Db, context: ContextPreview): { context: Buffer; part_ids: Buffer } {
-  const find = db.prepare('SELECT id FROM sent_context_parts WHERE hash = ?').pluck()
-  const insert = db.prepare('INSERT INTO sent_context_parts (hash, body, packed) VALUES (?, ?, ?)')
+export function encodeContextParts(
+  rows: PartRows,
+  kept: KeptBlocks,
+  context: ContextPreview,
+): { context: Buffer; part_ids: Buffer } {
   const row = (key: string, body: () => [Buffer, number]) => {
     const hash = createHash('sha256').update(key).digest()
-    const id = find.get(hash) as number | undefined
-    return id ?? Number(insert.run(hash, ...body()).lastInsertRowid)
+    return rows.find(hash) ?? rows.insert(hash, ...body())
   }
   const ids = context.parts.map((part) => {
     const json = JSON.stringify(part)
@@ -159,16 +178,13 @@ export function storeContextParts(db: Db, context: ContextPreview): { context: B
   })
   const dropped: number[] = []
   const all = context.dropped_node_ids
-  let kept = keptBlocks.get(db)
-  if (!kept) keptBlocks.set(db, (kept = new LRUCache({ max: 256 })))
-  // Another process's start-up may have swept a kept block whose contexts were all deleted.
-  const exists = db.prepare('SELECT 1 FROM sent_context_parts WHERE id = ?').pluck()
   let at = 0
   for (const size of DROPPED_BLOCKS) {
     for (; all.length - at >= size; at += size) {
       const key = `${size}\0${all[at]}`
       const known = kept.get(key)
-      if (known && sameIds(known.ids, all, at) && exists.get(known.row)) {
+      // Another process's start-up may have swept a kept block whose contexts were all deleted.
+      if (known && sameIds(known.ids, all, at) && rows.exists(known.row)) {
         dropped.push(known.row)
         continue
       }
@@ -189,11 +205,10 @@ export function storeContextParts(db: Db, context: ContextPreview): { context: B
 }
 
 /** The context a `format` 2 row stands for, exactly as it was saved. */
-export function loadContextParts(db: Db, packed: Buffer, partIds: Buffer): ContextPreview {
+export function decodeContextParts(partBody: PartBody, packed: Buffer, partIds: Buffer): ContextPreview {
   const skeleton = unpackContext(packed) as unknown as Skeleton
-  const get = db.prepare('SELECT body, packed FROM sent_context_parts WHERE id = ?')
   const body = (id: number) => {
-    const row = get.get(id) as { body: Buffer; packed: number } | undefined
+    const row = partBody(id)
     if (!row) throw new Error(`sent context part ${id} is missing`)
     return row
   }
@@ -225,38 +240,7 @@ export function loadContextParts(db: Db, packed: Buffer, partIds: Buffer): Conte
   }
 }
 
-/**
- * Removes parts no context refers to any more, when a context was deleted or replaced since the
- * last sweep (a trigger notes it in sent_context_parts_sweep). Run at start-up: a node's
- * deletion costs nothing more than its row.
- */
-export function sweepContextParts(db: Db): number {
-  const due = db.prepare('SELECT 1 FROM sent_context_parts_sweep').get()
-  if (!due) return 0
-  return db
-    .transaction(() => {
-      const used = new Set<number>()
-      const rows = db
-        .prepare('SELECT part_ids FROM node_sent_contexts WHERE part_ids IS NOT NULL')
-        .pluck()
-        .iterate() as Iterable<Buffer>
-      for (const ids of rows) for (const id of decodeIds(ids)) used.add(id)
-      // The lines of the long parts still used.
-      const long = db.prepare('SELECT id, body FROM sent_context_parts WHERE packed = ?').all(BODY_LINES) as Array<{
-        id: number
-        body: Buffer
-      }>
-      for (const { id, body } of long) {
-        if (!used.has(id)) continue
-        const text = (JSON.parse(body.toString('utf8')) as ContextPart).text
-        for (const line of decodeIds(Buffer.from(text, 'base64'))) used.add(line)
-      }
-      const remove = db.prepare('DELETE FROM sent_context_parts WHERE id = ?')
-      let removed = 0
-      for (const id of db.prepare('SELECT id FROM sent_context_parts').pluck().all() as number[])
-        if (!used.has(id)) removed += remove.run(id).changes
-      db.prepare('DELETE FROM sent_context_parts_sweep').run()
-      return removed
-    })
-    .immediate()
+/** The ids of the lines a long part (`BODY_LINES`) is made of. */
+export function linesOfLongPart(body: Buffer): number[] {
+  return decodeIds(Buffer.from((JSON.parse(body.toString('utf8')) as ContextPart).text, 'base64'))
 }
