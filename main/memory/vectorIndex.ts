@@ -142,13 +142,16 @@ export class VectorIndex {
     this.seq = -1
     this.parts.clear()
     const { db } = this.store
-    // Room made once: grown by a quarter at a time, a 70k-row partition was copied ~25 times.
+    // Room made once (no more than a partition keeps): grown by a quarter at a time, a 70k-row
+    // partition was copied ~25 times.
     for (const [kind, n] of vecPartitionRoom(db, VEC_UNITS) ?? [])
       if (this.kinds.has(kind)) this.parts.of(kind, () => new Partition()).reserve(n)
     const tiles = new Tiles(this.parts, this.kinds)
     // From sqlite-vec's chunks when their layout is the known one (~10× faster), else through vec0.
+    // The newest chunks of each kind, the rows a search reads, a few at a time (all at once, a
+    // million units' vectors were a gigabyte of blobs in one page).
     this.stats.loadedFrom = yield* eachChunkRow(
-      vecChunkPages(db, VEC_UNITS, sliced ? 1 : undefined),
+      vecChunkPages(db, VEC_UNITS, sliced ? 1 : CHUNKS_A_PAGE, SCAN_ROWS),
       sliced,
       ([id, embedding, kind, state, sensitivity]) => {
         if (this.parts.has(id)) this.put(id, kind, state, sensitivity, embedding)
@@ -287,6 +290,8 @@ class Tiles {
 export const SCAN_ROWS = 100_000
 /** Past this many logged changes a full reload is cheaper than applying them one by one. */
 const REBUILD_AFTER = 5_000
+/** sqlite-vec chunks (1,024 rows, ~1 MB each) read at a time by a load at once. */
+const CHUNKS_A_PAGE = 16
 const DIMS = EMBEDDING_DIMENSIONS
 /** int16 steps per row: the largest component maps to ±QMAX. */
 const QMAX = 32767
