@@ -134,7 +134,10 @@ export function* eachChunkRow(
 ): Generator<void, 'chunks' | 'vec0'> {
   for (;;) {
     const page = pages.next()
-    if (page.done) return page.value === 'complete' || page.value === 'newest' || (partialOk && page.value === 'partial') ? 'chunks' : 'vec0'
+    if (page.done)
+      return page.value === 'complete' || page.value === 'newest' || (partialOk && page.value === 'partial')
+        ? 'chunks'
+        : 'vec0'
     for (const [i, row] of page.value.entries()) {
       take(row)
       if (i % ROWS_A_STEP === ROWS_A_STEP - 1) yield
