@@ -28,6 +28,8 @@ const { values } = parseArgs({
     keep: { type: 'string' },
     // Only the packs, on the memory a --keep run left in that folder.
     'packs-only': { type: 'boolean', default: false },
+    // Each pack's stages (scheduler's profile), their mean and p95, on a line of their own.
+    stages: { type: 'boolean', default: false },
   },
 })
 const units = Number(values.units)
@@ -157,7 +159,14 @@ async function importLog(personaId: string, file: string, count: number, total: 
 function packs(personaId: string, queries: string[], total: number): void {
   const store = openMemory(join(home, 'memory', `memory_${personaId}.db`))
   try {
-    const { first_pack_ms, ms } = steadyPacks((query) => buildPack(store, { query, budget: 2000, path: null }), queries)
+    const stages = new Map<string, number[]>()
+    let rssPeak = 0
+    const { first_pack_ms, ms } = steadyPacks((query) => {
+      const profile: Record<string, number> = {}
+      buildPack(store, { query, budget: 2000, path: null, profile })
+      for (const [stage, t] of Object.entries(profile)) stages.set(stage, [...(stages.get(stage) ?? []), t])
+      rssPeak = Math.max(rssPeak, process.memoryUsage.rss())
+    }, queries)
     const tokens = queries.slice(0, 20).map((q) => buildPack(store, { query: q, budget: 2000, path: null }).tokens)
     print({
       bench: 'memory.pack',
@@ -169,9 +178,26 @@ function packs(personaId: string, queries: string[], total: number): void {
       target_p95_ms: 60,
       first_pack_ms,
       max_pack_tokens: Math.max(...tokens),
+      // Sampled after each pack (the first and the warm-up ones too).
+      packs_rss_peak_mb: Math.round(rssPeak / MiB),
       note: `includes the local query embedding (~0.05 ms); ${WARM_UP_NOTE}`,
       load_avg: loadAverage(),
     })
+    if (values.stages) {
+      // The timed packs' stages only: the first and warm-up packs come before them.
+      const timed = (v: number[]) => v.slice(-ms.length)
+      print({
+        bench: 'memory.pack_stages',
+        units: total + 2,
+        ...Object.fromEntries(
+          [...stages].map(([stage, v]) => [
+            stage,
+            { mean: +(timed(v).reduce((a, b) => a + b, 0) / ms.length).toFixed(2), p95: pct(timed(v), 95) },
+          ]),
+        ),
+        load_avg: loadAverage(),
+      })
+    }
   } finally {
     store.db.close()
   }

@@ -40,6 +40,11 @@ export class KindPartitions<P extends { remove(id: number): void }> {
     this.kindOf.set(id, kind)
   }
 
+  /** Forgets where a unit was, when its partition let it go itself (a unit dropped as too old). */
+  forget(id: number): void {
+    this.kindOf.delete(id)
+  }
+
   remove(id: number): void {
     const kind = this.kindOf.get(id)
     if (kind === undefined) return

@@ -88,6 +88,41 @@ describe("reading sqlite-vec's chunks", () => {
     expect(vectorIndexOf(store).stats.loadedFrom).toBe('chunks')
   })
 
+  it("reads only the chunks holding each kind's newest rows when asked, as vec0 holds them", () => {
+    const store = memory()
+    store.db
+      .transaction(() => {
+        for (let i = 0; i < 2_500; i++)
+          store.createUnit({ kind: UnitKind.EPISODE, payload: { user_text: `walk ${i}` } })
+        for (let i = 0; i < 50; i++)
+          store.createUnit({
+            kind: UnitKind.FACT,
+            payload: { predicate: 'likes', object_text: `tea ${i}`, evidence_unit_ids_json: '[]' },
+          })
+      })
+      .immediate()
+    const read = store.db
+      .transaction(() => {
+        const pages = vecChunkPages(store.db, VEC_UNITS, 1, 300)
+        const rows: VecRow[] = []
+        for (let page = pages.next(); ; page = pages.next()) {
+          if (page.done) return { rows, how: page.value }
+          rows.push(...page.value)
+        }
+      })
+      .deferred()
+    expect(read.how).toBe('newest')
+    // Episodes fill three chunks of 1,024: the newest (452 rows) holds their newest 300.
+    const episodes = read.rows.filter((r) => r[2] === UnitKind.EPISODE)
+    expect(episodes.length).toBe(2_500 - 2 * 1_024)
+    expect(read.rows.filter((r) => r[2] === UnitKind.FACT)).toHaveLength(50)
+    const byVec0 = new Set(comparable(throughVec0(store)).map((r) => JSON.stringify(r)))
+    for (const row of comparable(read.rows)) expect(byVec0.has(JSON.stringify(row))).toBe(true)
+    // All of them, when the newest asked for are every row.
+    const all = store.db.transaction(() => [...vecChunkPages(store.db, VEC_UNITS, 1, 5_000)].flat()).deferred()
+    expect(all).toHaveLength(2_550)
+  })
+
   it("gives what vec0 gives for the embedding model's vectors, and the model index loads from it", () => {
     const store = memory()
     const next = seededRandom(11)

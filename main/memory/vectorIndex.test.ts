@@ -191,7 +191,7 @@ describe('vector index', () => {
     )
   })
 
-  it('keeps rows dense through growth and swap-removal', () => {
+  it('answers exactly through growth, removals and rewrites', () => {
     const part = new Partition()
     const vectors = filledPartition(part, 700, 5)
     for (let id = 1; id <= 700; id += 3) {
@@ -230,6 +230,33 @@ describe('a partition larger than a search reads', () => {
     const whole = new Partition()
     for (const [id, v] of vectors) whole.put(id, 0, 0, v)
     expect(whole.nearest(dims, vals, 1, 1, filter)[0]!.id).toBe(1)
+  })
+
+  it('keeps no more than a quarter past the rows a search reads, and takes no older unit back', () => {
+    const part = new Partition(100)
+    const vectors = filledPartition(part, 1_000, 9)
+    expect(part.size).toBeLessThanOrEqual(125)
+    // A change to a unit long dropped (its state, its text) does not bring it back as the newest.
+    expect(part.put(1, 0, 0, vectors.get(1)!)).toBe(false)
+    expect(part.put(500, 0, 0, vectors.get(500)!)).toBe(false)
+    expect(part.size).toBeLessThanOrEqual(125)
+    // A new unit is taken.
+    expect(part.put(1_001, 0, 0, embedLocal('a brand new day'))).toBe(true)
+  })
+
+  it('still finds its newest unit after older ones are removed', () => {
+    const part = new Partition(100)
+    const vectors = filledPartition(part, 120, 11)
+    const filter = { excludeState: 3, sensitivityBelow: 2 }
+    // Units older than the rows a search reads: a removal that moved the newest row into their
+    // place hid it from every search.
+    for (let id = 1; id <= 10; id++) part.remove(id)
+    const { dims, vals } = sparse(vectors.get(120)!)
+    expect(part.nearest(dims, vals, 1, 1, filter)[0]!.id).toBe(120)
+    const query = embedLocal('garden concert winter')
+    const q = sparse(query)
+    const read = new Map([...vectors].filter(([id]) => id > 20))
+    expectSame(part.nearest(q.dims, q.vals, 1, 15, filter), bruteForce(read, query, 15))
   })
 })
 

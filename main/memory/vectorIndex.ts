@@ -142,13 +142,16 @@ export class VectorIndex {
     this.seq = -1
     this.parts.clear()
     const { db } = this.store
-    // Room made once: grown by a quarter at a time, a 70k-row partition was copied ~25 times.
+    // Room made once (no more than a partition keeps): grown by a quarter at a time, a 70k-row
+    // partition was copied ~25 times.
     for (const [kind, n] of vecPartitionRoom(db, VEC_UNITS) ?? [])
       if (this.kinds.has(kind)) this.parts.of(kind, () => new Partition()).reserve(n)
     const tiles = new Tiles(this.parts, this.kinds)
     // From sqlite-vec's chunks when their layout is the known one (~10× faster), else through vec0.
+    // The newest chunks of each kind, the rows a search reads, a few at a time (all at once, a
+    // million units' vectors were a gigabyte of blobs in one page).
     this.stats.loadedFrom = yield* eachChunkRow(
-      vecChunkPages(db, VEC_UNITS, sliced ? 1 : undefined),
+      vecChunkPages(db, VEC_UNITS, sliced ? 1 : CHUNKS_A_PAGE, SCAN_ROWS),
       sliced,
       ([id, embedding, kind, state, sensitivity]) => {
         if (this.parts.has(id)) this.put(id, kind, state, sensitivity, embedding)
@@ -173,7 +176,9 @@ export class VectorIndex {
   private put(id: number, kind: number, state: number, sensitivity: number, blob: Uint8Array): void {
     // A unit now of a kind not kept here leaves the one it was in.
     if (!this.kinds.has(kind)) return this.parts.remove(id)
-    this.parts.placing(id, kind, () => new Partition()).put(id, state, sensitivity, blobFloats(blob, DIMS))
+    // One older than the rows its partition keeps is not taken in (Partition).
+    if (!this.parts.placing(id, kind, () => new Partition()).put(id, state, sensitivity, blobFloats(blob, DIMS)))
+      this.parts.forget(id)
   }
 
   /** Whether `kind`'s partition is kept here. */
@@ -267,62 +272,96 @@ class Tiles {
   }
 
   private flushTile(kind: number, t: Tile): void {
-    this.parts.of(kind, () => new Partition()).append(t.ids, t.states, t.sensitivities, t.vectors, t.count)
+    const part = this.parts.of(kind, () => new Partition())
+    for (const id of part.append(t.ids, t.states, t.sensitivities, t.vectors, t.count)) this.parts.forget(id)
     t.count = 0
   }
 }
 
 /**
- * The newest rows of a partition a search reads. Reading every row costs in proportion to the
- * memory (~5 ms per 100,000 rows on an idle core, ten times that on a busy one), so at a million
- * units the vectors alone would take a pack past its budget. Older units are still found by
- * their words and trigrams, as the word search keeps only each common word's newest rows
- * (tuning.wordsPerTerm). A memory of up to this many units of a kind is searched whole.
+ * The newest rows of a partition a search reads, and about all it keeps. Reading every row costs
+ * in proportion to the memory (~5 ms per 100,000 rows on an idle core, ten times that on a busy
+ * one), so at a million units the vectors alone would take a pack past its budget; keeping every
+ * row held 512 bytes a unit (2.3 GB of RSS at a million units) for rows no search read. Older
+ * units are still found by their words and trigrams, as the word search keeps only each common
+ * word's newest rows (tuning.wordsPerTerm). A memory of up to this many units of a kind is
+ * searched whole.
  */
 export const SCAN_ROWS = 100_000
 /** Past this many logged changes a full reload is cheaper than applying them one by one. */
 const REBUILD_AFTER = 5_000
+/** sqlite-vec chunks (1,024 rows, ~1 MB each) read at a time by a load at once. */
+const CHUNKS_A_PAGE = 16
 const DIMS = EMBEDDING_DIMENSIONS
 /** int16 steps per row: the largest component maps to ±QMAX. */
 const QMAX = 32767
+/** A removed row's id until the rows are compacted. */
+const GONE = -1
 
 /**
  * One kind's vectors, quantised to int16 with a per-row step and stored dimension-major
  * (column d holds every row's component d), so a query reads only the columns of its non-zero
- * dimensions, sequentially. Rows are swap-removed so they stay dense.
+ * dimensions, sequentially.
+ *
+ * Rows stay in the order units came, so the newest are the last: a removed row is marked gone
+ * and the rows are compacted once a quarter of them are (a swap-removal moved the newest row
+ * into the gap, where a search past SCAN_ROWS no longer read it). Past a quarter more than
+ * `scanRows`, the oldest rows are dropped down to `scanRows`: a search never read them. A unit
+ * dropped, or older than one dropped, is not taken in again (`put` answers false): a change to
+ * an old unit must not bring it back as the newest.
  */
 export class Partition {
-  /** `scanRows`: how many of the newest rows a search reads (SCAN_ROWS). */
+  /** `scanRows`: how many of the newest rows a search reads and the partition keeps (SCAN_ROWS). */
   constructor(private readonly scanRows = SCAN_ROWS) {}
 
-  size = 0
+  /** Rows in use, gone ones included. */
+  private rows = 0
+  /** Of those, gone. */
+  private gone = 0
+  /** The highest unit id dropped as too old (0: none). */
+  private dropped = 0
   private cap = 0
   ids = new Float64Array(0)
   private cols = new Int16Array(0)
-  /** Per row: step / norm (cosine similarity = dot · factor / |q|); 0 for a zero vector. */
+  /** Per row: step / norm (cosine similarity = dot · factor / |q|); 0 for a zero vector and a gone row. */
   private factor = new Float64Array(0)
   private state = new Uint8Array(0)
   private sensitivity = new Uint8Array(0)
   private acc = new Float64Array(0)
   private readonly rowOf = new Map<number, number>()
 
-  put(id: number, state: number, sensitivity: number, v: Float32Array): void {
-    const row = this.rowOf.get(id)
-    if (row === undefined) return this.append([id], [state], [sensitivity], v, 1)
-    const inv = this.meta(row, id, state, sensitivity, v, 0)
-    for (let d = 0; d < DIMS; d++) this.cols[d * this.cap + row] = Math.round(v[d]! * inv)
+  /** Units held. */
+  get size(): number {
+    return this.rows - this.gone
   }
 
-  /** Adds `count` units not in the partition yet, their vectors row after row in `vectors`. */
+  /** Puts the unit's vector in (or in place); false when it is older than the rows kept. */
+  put(id: number, state: number, sensitivity: number, v: Float32Array): boolean {
+    const row = this.rowOf.get(id)
+    if (row === undefined) {
+      if (id <= this.dropped) return false
+      this.append([id], [state], [sensitivity], v, 1)
+      return true
+    }
+    const inv = this.meta(row, id, state, sensitivity, v, 0)
+    for (let d = 0; d < DIMS; d++) this.cols[d * this.cap + row] = Math.round(v[d]! * inv)
+    return true
+  }
+
+  /**
+   * Adds `count` units not in the partition yet, their vectors row after row in `vectors`, and
+   * answers the ids of the oldest units dropped to make room (see the class).
+   */
   append(
     ids: ArrayLike<number>,
     states: ArrayLike<number>,
     sensitivities: ArrayLike<number>,
     vectors: Float32Array,
     count: number,
-  ): void {
-    while (this.size + count > this.cap) this.grow()
-    const base = this.size
+  ): number[] {
+    const dropped = this.rows + count > this.keptRows() ? this.compact(Math.max(0, this.scanRows - count)) : []
+    while (this.rows + count > this.cap) this.grow()
+    const base = this.rows
     const inv = new Float64Array(count)
     for (let r = 0; r < count; r++) {
       this.rowOf.set(ids[r]!, base + r)
@@ -332,7 +371,13 @@ export class Partition {
       const off = d * this.cap + base
       for (let r = 0; r < count; r++) this.cols[off + r] = Math.round(vectors[r * DIMS + d]! * inv[r]!)
     }
-    this.size += count
+    this.rows += count
+    return dropped
+  }
+
+  /** Rows held before the oldest are dropped: a quarter more than a search reads, so drops come in batches. */
+  private keptRows(): number {
+    return this.scanRows + Math.ceil(this.scanRows / 4)
   }
 
   /** Sets a row's id, filters and factor; answers 1 / step (0 for a zero vector). */
@@ -356,20 +401,48 @@ export class Partition {
     const row = this.rowOf.get(id)
     if (row === undefined) return
     this.rowOf.delete(id)
-    const last = --this.size
-    if (row === last) return
-    const moved = this.ids[last]!
-    for (let d = 0, off = 0; d < DIMS; d++, off += this.cap) this.cols[off + row] = this.cols[off + last]!
-    this.ids[row] = moved
-    this.factor[row] = this.factor[last]!
-    this.state[row] = this.state[last]!
-    this.sensitivity[row] = this.sensitivity[last]!
-    this.rowOf.set(moved, row)
+    this.ids[row] = GONE
+    this.factor[row] = 0
+    this.gone++
+    if (this.gone * 4 > this.rows) this.compact(this.size)
   }
 
-  /** Room for `rows` rows in all, made in one step: a full load knows how many come (growing by a quarter at a time copied the columns ~25 times). */
+  /**
+   * Keeps the newest `live` units' rows, in their order, at the front; the rows gone are
+   * squeezed out. Answers the ids of the units dropped.
+   */
+  private compact(live: number): number[] {
+    let from = this.rows
+    for (let n = 0; from > 0 && n < live;) if (this.ids[--from] !== GONE) n++
+    const dropped: number[] = []
+    for (let r = 0; r < from; r++) {
+      const id = this.ids[r]!
+      if (id === GONE) continue
+      dropped.push(id)
+      this.rowOf.delete(id)
+      this.dropped = Math.max(this.dropped, id)
+    }
+    const kept: number[] = []
+    for (let r = from; r < this.rows; r++) if (this.ids[r] !== GONE) kept.push(r)
+    for (let d = 0, off = 0; d < DIMS; d++, off += this.cap)
+      for (let to = 0; to < kept.length; to++) this.cols[off + to] = this.cols[off + kept[to]!]!
+    kept.forEach((r, to) => {
+      const id = this.ids[r]!
+      this.ids[to] = id
+      this.factor[to] = this.factor[r]!
+      this.state[to] = this.state[r]!
+      this.sensitivity[to] = this.sensitivity[r]!
+      this.rowOf.set(id, to)
+    })
+    this.rows = kept.length
+    this.gone = 0
+    return dropped
+  }
+
+  /** Room for `rows` rows in all (no more than are kept), made in one step: a full load knows how many come (growing by a quarter at a time copied the columns ~25 times). */
   reserve(rows: number): void {
-    if (rows > this.cap) this.resize(rows)
+    const room = Math.min(rows, this.keptRows())
+    if (room > this.cap) this.resize(room)
   }
 
   private grow(): void {
@@ -379,7 +452,7 @@ export class Partition {
 
   private resize(cap: number): void {
     const cols = new Int16Array(DIMS * cap)
-    for (let d = 0; d < DIMS; d++) cols.set(this.cols.subarray(d * this.cap, d * this.cap + this.size), d * cap)
+    for (let d = 0; d < DIMS; d++) cols.set(this.cols.subarray(d * this.cap, d * this.cap + this.rows), d * cap)
     this.cols = cols
     const ids = new Float64Array(cap)
     ids.set(this.ids)
@@ -405,8 +478,8 @@ export class Partition {
     k: number,
     filter: { excludeState: number; sensitivityBelow: number },
   ): Array<{ id: number; distance: number }> {
-    const { cols, cap, size, acc, factor, state, sensitivity } = this
-    // Rows are kept in the order units came (a removal moves the last row into its place).
+    const { cols, cap, rows: size, acc, factor, state, sensitivity } = this
+    // Rows are kept in the order units came; a gone row's factor is 0.
     const from = Math.max(0, size - this.scanRows)
     acc.fill(0, from, size)
     for (let j = 0; j < dims.length; j++) {

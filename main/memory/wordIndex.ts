@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache'
 import { LogReader, tableLog } from '../kernel/changeLogReader'
 import { runInSlices } from './slices'
 import type { MemoryStore } from './store'
+import { UnitLengths } from './unitLengths'
 
 /** units_words' tokenizer (memory migration 5): the scratch table below must split text the same way. */
 export const WORD_TOKENIZER = 'porter unicode61 remove_diacritics 2'
@@ -24,12 +25,20 @@ const LENGTHS_PAGE = 4096
 const KEPT_ENTRIES = 2_000_000
 
 /**
- * A term in more units than this keeps only its newest this many, and how many there are: a
- * pack scores a term's newest `tuning.wordsPerTerm` (100) only. At a million units a common
- * word is in ~200,000 of them; its whole postings pushed the others out of KEPT_ENTRIES, to be
- * read again in every pack (1.3 s of a 1.34 s pack).
+ * A term in up to this many units is read whole from FTS5's index (every occurrence: the
+ * counts come with it). One in more keeps only its newest NEWEST_KEPT, and how many there are:
+ * a pack scores a term's newest `tuning.wordsPerTerm` (100) only. At a million units a common
+ * word is in ~200,000 of them: reading its every occurrence took ~0.3–1.5 s, in the first pack
+ * that asked for it.
  */
 const TAIL_KEPT = 1_000
+
+/**
+ * The newest units a term in more than TAIL_KEPT keeps: the ones a pack scores, and room for
+ * some of them to be deleted before the term is read again. Their counts come from splitting
+ * their texts again (~0.05 ms a text), as FTS5 reads occurrences only from a term's oldest up.
+ */
+const NEWEST_KEPT = 250
 
 /** One term's units, ascending, each with how often the term occurs in it (the newest TAIL_KEPT of them). */
 interface Postings {
@@ -60,7 +69,7 @@ export class WordIndex {
     sizeCalculation: (p) => p.ids.length + 1,
   })
   /** Each unit's length in tokens and its docsize origin (a new one for each rewrite). */
-  private readonly lengths = new Map<number, { tokens: number; origin: number }>()
+  private readonly lengths = new UnitLengths()
   /** FTS5's own row and token totals (its averages record), which bm25() divides by. */
   private totals = { rows: 0, tokens: 0 }
   private changes: LogReader<{ seq: number; unit_id: number }> | null = null
@@ -76,13 +85,13 @@ export class WordIndex {
   /** A query word's stems (usually one), by the word. */
   private readonly stems = new LRUCache<string, string[]>({ max: 10_000 })
   /** Counters the tests read. */
-  readonly stats = { loads: 0, postingReads: 0, applied: 0 }
+  readonly stats = { loads: 0, postingReads: 0, applied: 0, occurrencesRead: 0 }
 
   constructor(private readonly store: MemoryStore) {
     store.db.exec(`
       CREATE VIRTUAL TABLE IF NOT EXISTS temp.loom_word_instances USING fts5vocab(main, units_words, instance);
       CREATE VIRTUAL TABLE IF NOT EXISTS temp.loom_word_terms USING fts5vocab(main, units_words, row);
-      CREATE VIRTUAL TABLE IF NOT EXISTS temp.loom_word_scratch USING fts5(text, tokenize = '${WORD_TOKENIZER}');
+      CREATE VIRTUAL TABLE IF NOT EXISTS temp.loom_word_scratch USING fts5(text, content = '', tokenize = '${WORD_TOKENIZER}');
       CREATE VIRTUAL TABLE IF NOT EXISTS temp.loom_word_scratch_terms USING fts5vocab(temp, loom_word_scratch, instance);
     `)
   }
@@ -95,8 +104,8 @@ export class WordIndex {
    */
   rank(words: readonly string[], newest: number): Map<string, Array<{ id: number; s: number }>> | null {
     const { db } = this.store
-    // A term keeps its newest TAIL_KEPT units only: more is FTS5's to answer.
-    if (db.inTransaction || this.slices || newest > TAIL_KEPT) return null
+    // A common term keeps its newest NEWEST_KEPT units only: more is FTS5's to answer.
+    if (db.inTransaction || this.slices || newest > NEWEST_KEPT) return null
     // Read before the transaction: reading the log may trim it, a write. What committed after
     // it is applied again at the next call, which changes nothing (see apply).
     const changed = this.changes ? this.changes.next() : null
@@ -109,7 +118,7 @@ export class WordIndex {
       for (const word of words) {
         const stems = this.stemsOf(word)
         if (stems.length === 1)
-          out.set(word, this.known(stems[0]!) ? this.score(this.postingsOf(stems[0]!), newest) : [])
+          out.set(word, this.known(stems[0]!) ? this.score(this.postingsOf(stems[0]!, word, newest), newest) : [])
       }
       return out
     }
@@ -121,7 +130,7 @@ export class WordIndex {
       changed.length === 0 &&
       words.every((word) => {
         const stems = this.stemsOf(word)
-        return stems.length !== 1 || !this.known(stems[0]!) || this.postings.has(stems[0]!)
+        return stems.length !== 1 || !this.known(stems[0]!) || this.usable(this.postings.peek(stems[0]!), newest)
       })
     return kept ? run() : db.transaction(run).deferred()
   }
@@ -180,16 +189,37 @@ export class WordIndex {
     for (let i = p.ids.length - 1; i >= 0 && out.length < newest; i--) {
       const id = p.ids[i]!
       const f = p.counts[i]!
-      const d = this.lengths.get(id)?.tokens ?? 0
+      const d = this.lengths.tokensOf(id)
       out.push({ id, s: -1 * ((idf * (f * (K1 + 1))) / (f + K1 * (1 - B + (B * d) / avgdl))) })
     }
     return out
   }
 
-  private postingsOf(term: string): Postings {
+  /**
+   * Whether kept postings still hold a term's newest `newest` units: deletes among a common
+   * term's newest ones may leave fewer (it is read again).
+   */
+  private usable(p: Postings | undefined, newest: number): p is Postings {
+    return p !== undefined && p.ids.length >= Math.min(newest, p.hits)
+  }
+
+  /** A term's postings, kept or read: `word` is a query word FTS5 makes the term of (one term). */
+  private postingsOf(term: string, word: string, newest: number): Postings {
     const kept = this.postings.get(term)
-    if (kept) return kept
+    if (this.usable(kept, newest)) return kept
     this.stats.postingReads++
+    // Newest first, one more than a term read whole holds: whether it is one.
+    const units = this.store
+      .prepare(`SELECT rowid FROM units_words WHERE units_words MATCH ? ORDER BY rowid DESC LIMIT ${TAIL_KEPT + 1}`)
+      .pluck()
+      .all(`"${word.replace(/"/g, '""')}"`) as number[]
+    const p = units.length > TAIL_KEPT ? this.newestPostings(term, units.slice(0, NEWEST_KEPT)) : this.allPostings(term)
+    this.postings.set(term, p)
+    return p
+  }
+
+  /** Every unit that holds the term, from FTS5's index. */
+  private allPostings(term: string): Postings {
     const ids: number[] = []
     const counts: number[] = []
     // One row per occurrence, in unit order (FTS5 merges its segments by rowid). all() is ~3×
@@ -198,6 +228,7 @@ export class WordIndex {
       .prepare('SELECT doc FROM temp.loom_word_instances WHERE term = ?')
       .pluck()
       .all(term) as number[]
+    this.stats.occurrencesRead += docs.length
     if (docs.some((doc, i) => i > 0 && doc < docs[i - 1]!)) docs.sort((a, b) => a - b)
     for (const doc of docs) {
       if (ids.at(-1) === doc) counts[counts.length - 1]!++
@@ -206,12 +237,23 @@ export class WordIndex {
         counts.push(1)
       }
     }
-    const hits = ids.length
-    ids.splice(0, hits - TAIL_KEPT)
-    counts.splice(0, hits - TAIL_KEPT)
-    const p = { ids, counts, hits }
-    this.postings.set(term, p)
-    return p
+    return { ids, counts, hits: ids.length }
+  }
+
+  /**
+   * A common term's newest units (`newestFirst`), each with how often the texts say it, and how
+   * many units hold it: fts5vocab counts them without handing each to JavaScript (~40 ns a unit).
+   */
+  private newestPostings(term: string, newestFirst: readonly number[]): Postings {
+    const ids = [...newestFirst].reverse()
+    const texts = this.store
+      .prepare('SELECT f.rowid AS id, f.text FROM json_each(?) j JOIN units_fts f ON f.rowid = j.value')
+      .raw(true)
+      .all(JSON.stringify(ids)) as Array<[number, string]>
+    const said = this.split(texts)
+    const hits = this.store.prepare('SELECT doc FROM temp.loom_word_terms WHERE term = ?').pluck().get(term) as
+      number | undefined
+    return { ids, counts: ids.map((id) => said.get(id)?.get(term)?.count ?? 0), hits: hits ?? ids.length }
   }
 
   /** The stems FTS5 makes of a query word (a phrase of them when it splits). */
@@ -262,7 +304,8 @@ export class WordIndex {
         } else terms.set(term, { count: 1, first: at })
       }
     } finally {
-      this.store.prepare('DELETE FROM temp.loom_word_scratch').run()
+      // Contentless: emptied at once, where deleting row by row read each text back.
+      this.store.prepare("INSERT INTO temp.loom_word_scratch (loom_word_scratch) VALUES ('delete-all')").run()
     }
     return out
   }
@@ -286,7 +329,7 @@ export class WordIndex {
         for (const [term, p] of [...this.postings.entries()]) if (!remove(p, id)) this.postings.delete(term)
       }
       if (!now) continue
-      this.lengths.set(id, { tokens: varints(now.sz, 1)[0]!, origin: now.origin })
+      this.lengths.set(id, varints(now.sz, 1)[0]!, now.origin)
       written.push(id)
     }
     if (written.length === 0 || (this.postings.size === 0 && !this.terms)) return
@@ -323,7 +366,7 @@ export class WordIndex {
     )
     for (let after = -1; ; yield) {
       const rows = page.raw(true).all(after) as Array<[number, Buffer, number]>
-      for (const [id, sz, origin] of rows) this.lengths.set(id, { tokens: varints(sz, 1)[0]!, origin })
+      for (const [id, sz, origin] of rows) this.lengths.set(id, varints(sz, 1)[0]!, origin)
       if (rows.length < LENGTHS_PAGE) break
       after = rows.at(-1)![0]
     }
