@@ -83,7 +83,7 @@ describe('catching the indexes up between turns', () => {
     expect(wordIndexOf(store).stats.applied).toBe(caughtUp)
   })
 
-  it('loads again in slices after an import, and packs ask SQLite meanwhile', async () => {
+  it('loads again in slices after an import, and packs ask SQLite meanwhile', { timeout: 120_000 }, async () => {
     const [store, worker] = packedMemory()
     const words = wordIndexOf(store)
     const vectors = vectorIndexOf(store)

@@ -40,53 +40,57 @@ const comparable = (rows: VecRow[]) =>
     .sort((a, b) => Number(a[0]) - Number(b[0]))
 
 describe("reading sqlite-vec's chunks", () => {
-  it('gives what vec0 gives after 2,000 random adds, edits and deletes from two connections (past one chunk of 1,024)', () => {
-    const store = memory()
-    const other = memory(store.db.name)
-    const next = seededRandom(20261125)
-    const kinds = [
-      UnitKind.EPISODE,
-      UnitKind.FACT,
-      UnitKind.SUMMARY,
-      UnitKind.EPISODE,
-      UnitKind.EPISODE,
-      UnitKind.EPISODE,
-    ]
-    for (let i = 0; i < 2000; i++) {
-      const { by, id, roll: r } = nextWrite(next, [store, other])
-      const kind = i < 1100 ? UnitKind.EPISODE : kinds[Math.floor(next() * kinds.length)]!
-      const text = `note ${i} about ${['tea', 'the lake', 'a guitar', 'Kyoto'][i % 4]}`
-      if (i < 1100 || r < 0.4 || id === undefined)
-        by.createUnit({
-          kind,
-          payload:
-            kind === UnitKind.EPISODE
-              ? { user_text: text, reply_text: '' }
-              : kind === UnitKind.FACT
-                ? { predicate: 'likes', object_text: text, evidence_unit_ids_json: '[]' }
-                : { scope_type: 1, scope_key: `day:${i}`, summary_text: text },
-        })
-      else if (r < 0.65) by.editMeta(id, { state: next() < 0.5 ? UnitState.ARCHIVED : UnitState.VALIDATED }, 'test')
-      else if (r < 0.75)
-        by.editMeta(id, { sensitivity: next() < 0.5 ? Sensitivity.SECRET : Sensitivity.PRIVATE }, 'test')
-      else if (r < 0.85 && store.requireUnit(id).kind === UnitKind.EPISODE)
-        by.editPayload(id, { user_text: `${text} (edited)` }, 'test')
-      else by.deleteUnit(id)
-    }
-    const chunked = store.db.transaction(() => vecRowsByChunks(store.db, VEC_UNITS)).deferred()
-    // The sqlite-vec package.json pins is one this reads: after an upgrade, check the layout
-    // and add its version (vecChunks.ts).
-    expect(chunked).not.toBeNull()
-    expect(chunked!.length).toBeGreaterThan(1000)
-    // Episodes fill more than one chunk, with deleted rows' slots left invalid inside them.
-    expect(
-      store.db.prepare('SELECT count(*) FROM vec_units_chunks WHERE partition00 = 1').pluck().get(),
-    ).toBeGreaterThan(1)
-    expect(comparable(chunked!)).toEqual(comparable(throughVec0(store)))
-    // The index took that road.
-    vectorIndexOf(store).rebuild()
-    expect(vectorIndexOf(store).stats.loadedFrom).toBe('chunks')
-  })
+  it(
+    'gives what vec0 gives after 2,000 random adds, edits and deletes from two connections (past one chunk of 1,024)',
+    { timeout: 120_000 },
+    () => {
+      const store = memory()
+      const other = memory(store.db.name)
+      const next = seededRandom(20261125)
+      const kinds = [
+        UnitKind.EPISODE,
+        UnitKind.FACT,
+        UnitKind.SUMMARY,
+        UnitKind.EPISODE,
+        UnitKind.EPISODE,
+        UnitKind.EPISODE,
+      ]
+      for (let i = 0; i < 2000; i++) {
+        const { by, id, roll: r } = nextWrite(next, [store, other])
+        const kind = i < 1100 ? UnitKind.EPISODE : kinds[Math.floor(next() * kinds.length)]!
+        const text = `note ${i} about ${['tea', 'the lake', 'a guitar', 'Kyoto'][i % 4]}`
+        if (i < 1100 || r < 0.4 || id === undefined)
+          by.createUnit({
+            kind,
+            payload:
+              kind === UnitKind.EPISODE
+                ? { user_text: text, reply_text: '' }
+                : kind === UnitKind.FACT
+                  ? { predicate: 'likes', object_text: text, evidence_unit_ids_json: '[]' }
+                  : { scope_type: 1, scope_key: `day:${i}`, summary_text: text },
+          })
+        else if (r < 0.65) by.editMeta(id, { state: next() < 0.5 ? UnitState.ARCHIVED : UnitState.VALIDATED }, 'test')
+        else if (r < 0.75)
+          by.editMeta(id, { sensitivity: next() < 0.5 ? Sensitivity.SECRET : Sensitivity.PRIVATE }, 'test')
+        else if (r < 0.85 && store.requireUnit(id).kind === UnitKind.EPISODE)
+          by.editPayload(id, { user_text: `${text} (edited)` }, 'test')
+        else by.deleteUnit(id)
+      }
+      const chunked = store.db.transaction(() => vecRowsByChunks(store.db, VEC_UNITS)).deferred()
+      // The sqlite-vec package.json pins is one this reads: after an upgrade, check the layout
+      // and add its version (vecChunks.ts).
+      expect(chunked).not.toBeNull()
+      expect(chunked!.length).toBeGreaterThan(1000)
+      // Episodes fill more than one chunk, with deleted rows' slots left invalid inside them.
+      expect(
+        store.db.prepare('SELECT count(*) FROM vec_units_chunks WHERE partition00 = 1').pluck().get(),
+      ).toBeGreaterThan(1)
+      expect(comparable(chunked!)).toEqual(comparable(throughVec0(store)))
+      // The index took that road.
+      vectorIndexOf(store).rebuild()
+      expect(vectorIndexOf(store).stats.loadedFrom).toBe('chunks')
+    },
+  )
 
   it("reads only the chunks holding each kind's newest rows when asked, as vec0 holds them", () => {
     const store = memory()

@@ -162,24 +162,28 @@ describe('the kept word index', () => {
     expect(index.stats.applied).toBeGreaterThan(applied)
   })
 
-  it('loads in slices, leaving ranking to FTS5 meanwhile, and ranks as FTS5 with what was written between slices', async () => {
-    const { store, worker, sentence, episode, compare } = setup()
-    // Two pages of lengths: two slices at least.
-    store.db.transaction(() => Array.from({ length: 4500 }, () => episode(store, sentence(6)))).immediate()
-    const index = wordIndexOf(store)
-    const loading = index.loadInSlices(0) // a page a slice
-    expect(index.rank(['painting'], 5)).toBeNull()
-    await new Promise((resolve) => setImmediate(resolve))
-    // After the first page: a unit it read deleted and one rewritten, one of the next page rewritten, one added.
-    worker.deleteUnit(1)
-    worker.editPayload(2, { user_text: 'painting painting by the lake' }, 'edit')
-    worker.editPayload(4400, { user_text: 'hiking hiking at sunrise' }, 'edit')
-    episode(worker, 'camping campfire café')
-    expect(index.rank(['painting'], 5)).toBeNull()
-    await loading
-    compare('after a load in slices')
-    expect(index.stats.loads).toBe(1)
-  })
+  it(
+    'loads in slices, leaving ranking to FTS5 meanwhile, and ranks as FTS5 with what was written between slices',
+    { timeout: 120_000 },
+    async () => {
+      const { store, worker, sentence, episode, compare } = setup()
+      // Two pages of lengths: two slices at least.
+      store.db.transaction(() => Array.from({ length: 4500 }, () => episode(store, sentence(6)))).immediate()
+      const index = wordIndexOf(store)
+      const loading = index.loadInSlices(0) // a page a slice
+      expect(index.rank(['painting'], 5)).toBeNull()
+      await new Promise((resolve) => setImmediate(resolve))
+      // After the first page: a unit it read deleted and one rewritten, one of the next page rewritten, one added.
+      worker.deleteUnit(1)
+      worker.editPayload(2, { user_text: 'painting painting by the lake' }, 'edit')
+      worker.editPayload(4400, { user_text: 'hiking hiking at sunrise' }, 'edit')
+      episode(worker, 'camping campfire café')
+      expect(index.rank(['painting'], 5)).toBeNull()
+      await loading
+      compare('after a load in slices')
+      expect(index.stats.loads).toBe(1)
+    },
+  )
 
   it('reads a phrase word and words inside a transaction from FTS5, and keeps nothing a rollback undid', () => {
     const { store, episode, compare } = setup()
