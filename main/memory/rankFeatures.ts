@@ -1,28 +1,13 @@
-import { rrf, type Hit } from './retrieval'
+import { rrf, type Hit } from './hits'
+import type { RetrievalLists } from './retrieval'
 import { namedSpeaker } from './speakers'
 import { isoDate, type MemoryStore } from './store'
 import type { NamedTime } from './timeWindow'
 import { unitRowsOf } from './unitRows'
-import type { WordSearch } from './wordRanking'
 
 // What the learned ranker (ranker.ts) reads of each unit retrieval found: where each search
 // ranked it, what it shares with the query, and a few plain facts of its text. Every value
 // is a number; order and meaning are FEATURES'. bench/memory/fitRanker.ts fits the weights.
-
-/** The rankings a pack's hits were fused from (retrieval.ts). */
-export interface RetrievalLists {
-  words: WordSearch
-  /** Trigram overlap (Japanese, unknown words), best first, with its score. */
-  trigrams: Array<[number, number]>
-  /** The local hashed vectors' neighbours, nearest first, with their distance. */
-  vectors: Array<[number, number]>
-  /** The persona's embedding model's neighbours, nearest first. */
-  meaning: Array<[number, number]>
-  /** Episodes by their nearest sentence (the embedding model), nearest first. */
-  sentences: Array<{ id: number; distance: number }>
-  /** How many units the memory has (its largest id): what a word's rarity is measured against. */
-  units: number
-}
 
 /** The features, in order. Changing them means fitting again (bench/memory/fitRanker.ts). */
 export const FEATURES = [

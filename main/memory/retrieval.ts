@@ -3,13 +3,11 @@ import { Sensitivity, UnitKind, UnitState } from './enums'
 import { modelIndexOf } from './modelIndex'
 import { nearestByModel } from './modelVectors'
 import { isSentenceModel } from './sentenceModel'
-import type { PackRequest } from './scheduler'
-import type { MemoryStore, UnitRow } from './store'
+import type { MemoryStore } from './store'
 import { tuning } from './tuning'
-import { unitRowsOf } from './unitRows'
 import { vectorIndexOf } from './vectorIndex'
-import type { RetrievalLists } from './rankFeatures'
-import { wordSearch } from './wordRanking'
+import { rrf, unitsByIds, type Hit } from './hits'
+import { wordSearch, type WordSearch } from './wordRanking'
 import { CJK } from './queryWords'
 
 // The Scheduler's retrieval: FTS5 and KNN candidates (the local vectors, and the persona's
@@ -80,18 +78,27 @@ export function nearest(
     .all(vectorBlob(vector), k, kind, UnitState.ARCHIVED, sensitivityBelow) as Array<{ id: number; distance: number }>
 }
 
-/** Reciprocal-rank fusion's share for a list's rank (0 the best): k / (k + rank). */
-export function rrf(rank: number): number {
-  return tuning.rrfK / (tuning.rrfK + rank)
+
+/** What a pack's retrieval searches for: the query, and its embedding by the persona's model. */
+export interface RetrievalQuery {
+  query: string
+  /** The query embedded by the persona's embedding model: its vectors are searched too. */
+  modelVector?: { model: string; vector: readonly number[] }
 }
 
-/** A unit retrieval found, with its fused score and why. */
-export interface Hit {
-  unit: UnitRow
-  score: number
-  why: string
-  /** The hit it was brought beside (addNeighbours), when it came as a neighbouring turn. */
-  near?: number
+/** The rankings a pack's hits were fused from, which the learned ranker reads (rankFeatures.ts). */
+export interface RetrievalLists {
+  words: WordSearch
+  /** Trigram overlap (Japanese, unknown words), best first, with its score. */
+  trigrams: Array<[number, number]>
+  /** The local hashed vectors' neighbours, nearest first, with their distance. */
+  vectors: Array<[number, number]>
+  /** The persona's embedding model's neighbours, nearest first. */
+  meaning: Array<[number, number]>
+  /** Episodes by their nearest sentence (the embedding model), nearest first. */
+  sentences: Array<{ id: number; distance: number }>
+  /** How many units the memory has (its largest id): what a word's rarity is measured against. */
+  units: number
 }
 
 /** The fused hits, and the rankings they were fused from (for the learned ranker). */
@@ -108,7 +115,7 @@ export interface Retrieved {
  */
 export function hybridRetrieve(
   store: MemoryStore,
-  { query, modelVector }: Pick<PackRequest, 'query' | 'modelVector'>,
+  { query, modelVector }: RetrievalQuery,
   allowSecret: boolean,
   now: number,
   lap: (stage: string) => void = () => {},
@@ -240,10 +247,6 @@ export function addNeighbours(store: MemoryStore, fused: Map<number, Hit>): void
     if (unit.kind === UnitKind.EPISODE) fused.set(unit.id, { unit, ...wanted.get(unit.id)! })
 }
 
-/** The units' rows (kept between packs: unitRows.ts), read-only. */
-export function unitsByIds(store: MemoryStore, ids: number[]): UnitRow[] {
-  return unitRowsOf(store).of(ids)
-}
 
 /** Units tied to entities the query names (by any alias of 3+ characters). */
 export function entityLinked(store: MemoryStore, query: string): Map<number, string> {

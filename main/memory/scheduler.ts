@@ -5,15 +5,15 @@ import { LoopStatus, Sensitivity, UnitKind, UnitState, kindName } from './enums'
 import { classifyIntent, intentWeights, type Intent } from './intent'
 import { rankFeatures } from './rankFeatures'
 import { relevance } from './ranker'
-import { addNeighbours, entityLinked, hybridRetrieve, unitsByIds } from './retrieval'
+import { unitsByIds } from './hits'
+import { addNeighbours, entityLinked, hybridRetrieve, type RetrievalQuery } from './retrieval'
 import { boostNamedSpeakers } from './speakers'
 import { addTellers, boostNamedTime, namedTime } from './timeWindow'
 import { itemLine } from './itemText'
 import { unitRowsOf } from './unitRows'
 import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from './store'
 
-export interface PackRequest {
-  query: string
+export interface PackRequest extends RetrievalQuery {
   budget: number
   /**
    * What the node being answered may remember: its active path (root → the node), and with
@@ -27,8 +27,6 @@ export interface PackRequest {
   /** Overrides the rule-based intent (e.g. the lightweight model's answer). */
   intent?: Intent
   intentBy?: 'rules' | 'model'
-  /** The query embedded by the persona's embedding model: its vectors are searched too. */
-  modelVector?: { model: string; vector: readonly number[] }
   /** Profiling: milliseconds spent per stage are added here (bench/memory/profile.ts). */
   profile?: Record<string, number>
   /** Fitting the ranker (bench/memory/fitRanker.ts): every found unit's features are handed here. */

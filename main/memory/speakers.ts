@@ -1,5 +1,5 @@
 import { queryWords } from './queryWords'
-import type { Hit } from './retrieval'
+import type { Hit } from './hits'
 import type { MemoryStore } from './store'
 import { UnitKind } from './enums'
 import { tuning } from './tuning'

@@ -1,6 +1,6 @@
 import { MONTHS } from './importTime'
 import { UnitKind, UnitState } from './enums'
-import { rrf, unitsByIds, type Hit } from './retrieval'
+import { rrf, unitsByIds, type Hit } from './hits'
 import type { MemoryStore, UnitRow } from './store'
 import { toldTimes, type Span } from './toldTime'
 import { tuning } from './tuning'
