@@ -1,4 +1,4 @@
-import type { Db } from './open'
+import type Database from 'better-sqlite3'
 
 /** The pause between two tries for the write lock. */
 const STEP_MS = 0.2
@@ -18,7 +18,7 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4))
  * took 4-10× longer that way, more the bigger the database. Deferred transactions, nested ones
  * and single statements are left as they were.
  */
-export function waitForWritesInShortSteps(db: Db): void {
+export function waitForWritesInShortSteps(db: Database.Database): void {
   const waitMs = db.pragma('busy_timeout', { simple: true }) as number
   const noWait = db.prepare('PRAGMA busy_timeout = 0')
   const wait = db.prepare(`PRAGMA busy_timeout = ${Math.floor(waitMs)}`)
@@ -67,7 +67,7 @@ export function waitForWritesInShortSteps(db: Db): void {
       },
       { default: made.default, deferred: made.deferred, immediate, exclusive: made.exclusive, database: db },
     )
-  }) as unknown as Db['transaction']
+  }) as unknown as Database.Database['transaction']
 }
 
 function isPromise(value: unknown): boolean {

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs'
-import type { Db } from './open'
+import type Database from 'better-sqlite3'
 
 /**
  * Pages a connection lets its WAL reach before checkpointing it itself when a worker's
@@ -30,8 +30,8 @@ export const CHECKPOINT_EVERY_MS = 1000
  * Returns a function that stops it.
  */
 export function checkpointEvery(
-  connections: () => Iterable<Db>,
-  onError: (db: Db, error: unknown) => void,
+  connections: () => Iterable<Database.Database>,
+  onError: (db: Database.Database, error: unknown) => void,
   everyMs = CHECKPOINT_EVERY_MS,
 ): () => void {
   const timer = setInterval(() => {
@@ -64,7 +64,7 @@ interface Checkpointed {
  * and holds the write lock meanwhile, so it is tried without waiting: the main thread's writes
  * never queue behind it, and an idle second later it succeeds.
  */
-function truncateIfLarge(db: Db): void {
+function truncateIfLarge(db: Database.Database): void {
   // No WAL file (an in-memory database, or none written yet): nothing to cut.
   const size = statSync(`${db.name}-wal`, { throwIfNoEntry: false })?.size ?? 0
   if (size <= WAL_KEEP_BYTES) return

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type { WorkerEntry } from '../kernel/jobs/jobService'
+import type { WorkerEntry } from '../kernel/jobs/workerThread'
 
 export interface WorkerEntries {
   job: WorkerEntry | null

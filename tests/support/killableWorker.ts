@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url'
-import type { WorkerEntry } from '../../main/kernel/jobs/jobService'
+import type { WorkerEntry } from '../../main/kernel/jobs/workerThread'
 import type { FromWorker } from '../../main/kernel/jobs/protocol'
 import { sourceWorker } from './sourceWorker'
 

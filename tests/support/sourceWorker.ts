@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { WorkerEntry } from '../../main/kernel/jobs/jobService'
+import type { WorkerEntry } from '../../main/kernel/jobs/workerThread'
 import { builtWorkersVariable } from './builtTestWorkers'
 
 /**

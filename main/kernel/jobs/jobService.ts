@@ -6,15 +6,7 @@ import { HeldJobs } from './heldJobs'
 import { JobQueue } from './jobQueue'
 import type { FromWorker, ToWorker, WorkerInit } from './protocol'
 import { SupervisedWorker, pausedError, type RestartPolicy } from './workerSupervisor'
-
-export interface WorkerEntry {
-  /** The worker script: out/main/jobWorker.js when built, the .ts source under tests. */
-  path: string | URL
-  execArgv?: string[]
-  env?: NodeJS.ProcessEnv
-  /** Extra fields for the worker's workerData (a bootstrap's own settings). */
-  data?: Record<string, unknown>
-}
+import type { WorkerEntry } from './workerThread'
 
 export interface JobServiceOptions {
   db: Db

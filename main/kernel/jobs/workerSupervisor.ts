@@ -1,7 +1,6 @@
 import type { WorkerName, WorkerStatus } from '@shared/contract'
 import type { EventBus } from '../events'
-import type { WorkerEntry } from './jobService'
-import { WorkerThread } from './workerThread'
+import { WorkerThread, type WorkerEntry } from './workerThread'
 
 /** What a wait for jobs gets when the worker that would run them is paused. */
 export function pausedError(status: WorkerStatus): Error {

@@ -1,5 +1,14 @@
 import { Worker } from 'node:worker_threads'
-import type { WorkerEntry } from './jobService'
+
+/** A worker thread's script and how to start it. */
+export interface WorkerEntry {
+  /** The worker script: out/main/jobWorker.js when built, the .ts source under tests. */
+  path: string | URL
+  execArgv?: string[]
+  env?: NodeJS.ProcessEnv
+  /** Extra fields for the worker's workerData (a bootstrap's own settings). */
+  data?: Record<string, unknown>
+}
 
 /** How long a worker may take to finish its current job after being asked to stop. */
 const STOP_GRACE_MS = 5000
