@@ -1,5 +1,4 @@
-import { LogReader } from '../kernel/changeLogReader'
-import type { GraphStore } from './graphStore'
+import { LogReader, type ChangeLogSource } from '../kernel/changeLogReader'
 
 /**
  * The change logs triggers write (app migrations 24 to 26): a connection into a node added,
@@ -19,7 +18,7 @@ export interface Change {
 
 /** One reader of one of the graph's change logs (kernel/changeLogReader.ts). */
 export class ChangeLogReader extends LogReader<Change> {
-  constructor(store: GraphStore, log: ChangeLogName) {
+  constructor(store: { changeLog(log: ChangeLogName): ChangeLogSource<Change> }, log: ChangeLogName) {
     super(store.changeLog(log))
   }
 }

@@ -3,7 +3,7 @@ import { AppError } from '@shared/errors'
 import type { HandlerModule } from '../kernel/router'
 import { routePlaybook } from './playbooks/metaRouter'
 import { runWorldPlaybook } from './playbooks/worldPlaybooks'
-import type { WorldDeps } from './world'
+import type { WorldDeps } from './worldDeps'
 import type { WorldService } from './worldService'
 
 const user = { kind: 'user' } as const

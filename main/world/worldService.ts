@@ -13,7 +13,7 @@ import {
 } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import { parseModelRef } from '../llm/models'
-import type { WorldDeps } from './world'
+import type { WorldDeps } from './worldDeps'
 import { checkImage, decodeBase64, imageLimits } from './files/checkImage'
 import { ItemFiles } from './files/itemFiles'
 import { prepareTrash } from './files/itemTrash'

@@ -1,7 +1,7 @@
 import type { Parsed, PlaybookName } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import { resolveModel } from '../../llm/models'
-import type { WorldDeps, MemorySink } from '../world'
+import type { WorldDeps, MemorySink } from '../worldDeps'
 import { runWorldTool } from '../worldToolRunner'
 import type { WorldService } from '../worldService'
 import { routePlaybook } from './metaRouter'
