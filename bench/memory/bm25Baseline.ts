@@ -1,6 +1,6 @@
 import { openDatabase } from '../../main/db/open'
 import { tokenCount } from '../../main/kernel/tokens'
-import { isoDate } from '../../main/memory/store'
+import { isoDate } from '../../main/memory/store/store'
 import type { Conversation } from './locomoData'
 
 // The baseline a MemoryPack must beat (issue 12): every turn a row in SQLite FTS5, ranked by

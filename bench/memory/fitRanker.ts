@@ -1,5 +1,5 @@
-// Fits the learned ranker (main/memory/ranker.ts) on LoCoMo conversations 0–2 only, and writes
-// its weights to main/memory/rankerWeights.ts. The held-out conversations (3–4) are never read.
+// Fits the learned ranker (main/memory/retrieval/ranker.ts) on LoCoMo conversations 0–2 only, and writes
+// its weights to main/memory/retrieval/rankerWeights.ts. The held-out conversations (3–4) are never read.
 //   npx tsx --tsconfig tsconfig.node.json bench/memory/fitRanker.ts [--dry]
 // Every unit a pack's retrieval found is one example: its FEATURES (rankFeatures.ts), and
 // whether it is one of the question's evidence turns. Packs run both ways the bench measures:
@@ -12,14 +12,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { format, resolveConfig } from 'prettier'
-import { openMemory } from '../../main/memory/db'
-import { importLines } from '../../main/memory/importer'
-import { FEATURES } from '../../main/memory/rankFeatures'
-import { ranker, type RankerModel } from '../../main/memory/ranker'
-import { unitsByIds } from '../../main/memory/hits'
-import { buildPack, type PackRequest } from '../../main/memory/scheduler'
-import { SENTENCE_MODEL } from '../../main/memory/sentenceModel'
-import type { MemoryStore } from '../../main/memory/store'
+import { openMemory } from '../../main/memory/store/db'
+import { importLines } from '../../main/memory/import/importer'
+import { FEATURES } from '../../main/memory/retrieval/rankFeatures'
+import { ranker, type RankerModel } from '../../main/memory/retrieval/ranker'
+import { unitsByIds } from '../../main/memory/retrieval/hits'
+import { buildPack, type PackRequest } from '../../main/memory/pack/packBuilder'
+import { SENTENCE_MODEL } from '../../main/memory/retrieval/sentenceModel'
+import type { MemoryStore } from '../../main/memory/store/store'
 import { packedRefs } from './evidenceRecall'
 import { readLocomo, type Conversation } from './locomoData'
 import { embedStore, questionVectors } from './sentenceVectors'
@@ -187,7 +187,7 @@ try {
     }),
   )
   if (!process.argv.includes('--dry')) {
-    const target = resolve(repoRoot, 'main/memory/rankerWeights.ts')
+    const target = resolve(repoRoot, 'main/memory/retrieval/rankerWeights.ts')
     const text = `// Written by bench/memory/fitRanker.ts (LoCoMo conversations 0–2 only): fit again, do not edit.
 // Each weight is for its feature standardised by mean and scale; see ranker.ts.
 export const fitted = ${JSON.stringify({ ...model, weights: model.weights.map((w) => +w.toFixed(6)), bias: +model.bias.toFixed(6), mean: model.mean.map((v) => +v.toFixed(6)), scale: model.scale.map((v) => +v.toFixed(6)) })}

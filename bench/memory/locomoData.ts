@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { readTime } from '../../main/memory/importTime'
+import { readTime } from '../../main/memory/store/importTime'
 
 // The LoCoMo file (see ../shared/data/locomo/README.md) read into what the recall bench needs:
 // each conversation's turns as import lines, and its questions with their evidence turn ids.

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openMemory } from '../../main/memory/db'
-import { UnitKind } from '../../main/memory/enums'
-import { nearestByModel, writeModelVectors } from '../../main/memory/modelVectors'
+import { openMemory } from '../../main/memory/store/db'
+import { UnitKind } from '../../main/memory/store/enums'
+import { nearestByModel, writeModelVectors } from '../../main/memory/store/modelVectors'
 
 /**
  * KNN over an embedding model's dense vectors (sqlite-vec's vec0, exact, in the kind

@@ -3,12 +3,12 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openMemory } from '../../main/memory/db'
-import { embedLocal } from '../../main/memory/embedder'
-import { UnitKind } from '../../main/memory/enums'
-import { buildPack } from '../../main/memory/scheduler'
-import { vectorIndexOf } from '../../main/memory/vectorIndex'
-import { SENTENCE_MODEL } from '../../main/memory/sentenceModel'
+import { openMemory } from '../../main/memory/store/db'
+import { embedLocal } from '../../main/memory/store/embedder'
+import { UnitKind } from '../../main/memory/store/enums'
+import { buildPack } from '../../main/memory/pack/packBuilder'
+import { vectorIndexOf } from '../../main/memory/retrieval/vectorIndex'
+import { SENTENCE_MODEL } from '../../main/memory/retrieval/sentenceModel'
 import { addAnchors, benchQueries, fillMemory, sentenceStandIns } from './syntheticMemory'
 
 const fill = fillMemory

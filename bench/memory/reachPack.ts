@@ -1,14 +1,14 @@
 // The MemoryPack for a node of one conversation when the persona's episodes lie in many: the
-// cross-conversation rule (main/memory/reach.ts) beside the same packs with no rule, in one run.
+// cross-conversation rule (main/memory/pack/reach.ts) beside the same packs with no rule, in one run.
 import { join } from 'node:path'
 import { appSchema } from '../../main/appSchema'
 import { openDatabase } from '../../main/db/open'
 import { GraphService, type PathMembers } from '../../main/graph/graphService'
 import { EventBus } from '../../main/kernel/events'
-import { UnitKind } from '../../main/memory/enums'
-import { reachOf } from '../../main/memory/reach'
-import { buildPack } from '../../main/memory/scheduler'
-import type { MemoryStore } from '../../main/memory/store'
+import { UnitKind } from '../../main/memory/store/enums'
+import { reachOf } from '../../main/memory/pack/reach'
+import { buildPack } from '../../main/memory/pack/packBuilder'
+import type { MemoryStore } from '../../main/memory/store/store'
 
 /** Conversations, and turns in each: a main line with a side branch every ten turns. */
 const CONVERSATIONS = 100

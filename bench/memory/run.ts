@@ -8,19 +8,19 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { JobQueue } from '../../main/kernel/jobs/jobQueue'
-import { openMemory } from '../../main/memory/db'
-import { embedLocal, vectorBlob } from '../../main/memory/embedder'
-import { Sensitivity, UnitKind, UnitState } from '../../main/memory/enums'
-import { buildPack } from '../../main/memory/scheduler'
-import { SENTENCE_MODEL } from '../../main/memory/sentenceModel'
-import type { MemoryStore } from '../../main/memory/store'
-import { vectorIndexOf } from '../../main/memory/vectorIndex'
+import { openMemory } from '../../main/memory/store/db'
+import { embedLocal, vectorBlob } from '../../main/memory/store/embedder'
+import { Sensitivity, UnitKind, UnitState } from '../../main/memory/store/enums'
+import { buildPack } from '../../main/memory/pack/packBuilder'
+import { SENTENCE_MODEL } from '../../main/memory/retrieval/sentenceModel'
+import type { MemoryStore } from '../../main/memory/store/store'
+import { vectorIndexOf } from '../../main/memory/retrieval/vectorIndex'
 import { locomo } from './locomo'
 import { modelKnn } from './modelKnn'
 import { reachPacks } from './reachPack'
 import { FIRST_QUERY, WARM_UP_NOTE, WARM_UP_QUERIES, pct, steadyPacks, timed } from './packTiming'
 import { addAnchors, benchQueries, fillMemory, sentenceStandIns, words } from './syntheticMemory'
-import { MemoryWorkerHost } from '../../main/memory/workerHost'
+import { MemoryWorkerHost } from '../../main/memory/jobs/workerHost'
 import { sourceWorker } from '../../tests/support/sourceWorker'
 
 const repoRoot = resolve(import.meta.dirname, '../..')
@@ -198,7 +198,7 @@ async function synthetic(): Promise<void> {
 
 // ---- LoCoMo evidence recall (locomo.ts): in-sample and out-of-sample, beside BM25 baselines
 
-// LOOMVERSE_BENCH_ONLY=locomo: just the recall figures (tuning the Scheduler); =pack: just the
+// LOOMVERSE_BENCH_ONLY=locomo: just the recall figures (tuning the pack builder); =pack: just the
 // synthetic MemoryPack timings at 10k and 100k units, with and without the cross-conversation rule.
 const only = process.env.LOOMVERSE_BENCH_ONLY
 if (only !== 'pack')

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { embedDirty } from '../../main/memory/embedJob'
-import { embedSentences, SENTENCE_MODEL } from '../../main/memory/sentenceModel'
-import type { MemoryStore } from '../../main/memory/store'
+import { embedDirty } from '../../main/memory/jobs/embedJob'
+import { embedSentences, SENTENCE_MODEL } from '../../main/memory/retrieval/sentenceModel'
+import type { MemoryStore } from '../../main/memory/store/store'
 
 // The built-in sentence model's vectors for the recall bench: the memory's units embedded the
 // way the app's embed job does (embedDirty), and each question as a query. The model is

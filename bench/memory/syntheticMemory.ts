@@ -1,7 +1,7 @@
-import { takeDirty, writeModelVectors } from '../../main/memory/modelVectors'
-import { SENTENCE_MODEL } from '../../main/memory/sentenceModel'
-import { LoopStatus, UnitKind } from '../../main/memory/enums'
-import type { MemoryStore } from '../../main/memory/store'
+import { takeDirty, writeModelVectors } from '../../main/memory/store/modelVectors'
+import { SENTENCE_MODEL } from '../../main/memory/retrieval/sentenceModel'
+import { LoopStatus, UnitKind } from '../../main/memory/store/enums'
+import type { MemoryStore } from '../../main/memory/store/store'
 
 // A synthetic long-lived memory, the same for the benchmark and the profiler (seeded, so
 // every run sees the same units).

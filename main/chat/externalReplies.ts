@@ -36,7 +36,7 @@ const ANSWERING_AT_ONCE = 4
  * through chat's one reply path: each is a turn of the persona's External flow, its context built
  * as any turn's (budget, calibration, lorebook, tools, memory), streamed into its node, stoppable,
  * its sent context kept for the inspector. Durable, as memory stores the requests
- * (memory/programRequests.ts):
+ * (memory/requests/programRequests.ts):
  * - answer: the request claimed; the pictures in words; the node named in the request, then
  *   written below the flow's last node; chat answers into it; the reply kept in the episode with
  *   its jobs (one transaction); the request marked done; `external_reply` published;

@@ -429,7 +429,7 @@ export class GraphService {
   }
 
   /**
-   * Where each node lies, for memory's reach across conversations (memory/reach.ts): the roots
+   * Where each node lies, for memory's reach across conversations (memory/pack/reach.ts): the roots
    * of its trees in every flow holding it, and whether any of those flows remembers only itself.
    * A node in no flow (deleted) is left out. Reads only upwards from these nodes, and only what
    * is not kept from before (treeRoots.ts).

@@ -13,7 +13,7 @@ const KEPT_FLOWS = 512
  * Each node's tree roots in a flow: the nodes without parents it descends from (itself when it
  * has none; several below a merge). Two nodes share an ancestor exactly when their roots meet,
  * which is how memory tells another conversation (no root in common) from another branch of
- * this one (memory/reach.ts) without reading either tree.
+ * this one (memory/pack/reach.ts) without reading either tree.
  *
  * A node's roots are its parents' roots together, kept per flow. Invariant: a node is kept
  * only when all its ancestors are, so a connection into a node that is not kept changes no

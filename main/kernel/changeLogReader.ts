@@ -4,7 +4,7 @@ import type { Statement } from 'better-sqlite3'
  * A log of changes that triggers write, one numbered row per change (`seq`, increasing), so a
  * cache can follow writes made by any connection — the CLI's, a worker's — by reading only the
  * rows past the last it saw. The graph's logs (graph/changeLog.ts) and memory's unit log
- * (memory/unitRows.ts) are read this way.
+ * (memory/store/unitRows.ts) are read this way.
  */
 export interface ChangeLogSource<C extends { seq: number }> {
   /** The rows past `seq`, oldest first. */

@@ -1,6 +1,6 @@
 /**
  * Async work run a few at a time, some after a delay, all stoppable at once. It holds no state
- * that matters: what it runs is stored before it is added (memory/externalRequests.ts), so stopping
+ * that matters: what it runs is stored before it is added (memory/requests/externalRequests.ts), so stopping
  * only cuts work short, and the next start finds it again.
  */
 export class WorkLine {

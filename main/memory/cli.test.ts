@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { runCli, type CliIo } from '../cli'
 import { startCore } from '../core'
 import { useTempHome } from '../../tests/support/tempHome'
-import { openMemory } from './db'
+import { openMemory } from './store/db'
 
 const home = useTempHome()
 

@@ -1,9 +1,9 @@
 import type { memoryMethods } from '@shared/contract'
 import type { HandlerModule } from '../kernel/router'
-import { sensitivityValue, UnitState } from './enums'
-import { listJobs } from './jobList'
+import { sensitivityValue, UnitState } from './store/enums'
+import { listJobs } from './jobs/jobList'
 import type { Memory, MemoryDeps } from './memory'
-import { unitReach } from './reach'
+import { unitReach } from './pack/reach'
 
 /** The memory methods of the contract, each answered by the memory service or its requests from other programs. */
 export function memoryHandlers(

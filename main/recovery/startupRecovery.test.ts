@@ -5,7 +5,7 @@ import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import type { Flow, Node } from '@shared/contract'
 import { JobQueue } from '../kernel/jobs/jobQueue'
-import { openMemory } from '../memory/db'
+import { openMemory } from '../memory/store/db'
 import { leaveInstanceFile } from '../../tests/support/crashLeftovers'
 import { useLlmCore } from '../../tests/support/llmCore'
 

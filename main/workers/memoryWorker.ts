@@ -4,9 +4,9 @@ import type { FromWorker, ToWorker, WorkerInit } from '../kernel/jobs/protocol'
 import { claimedMessage, finishedMessage, runWorkerLoop } from '../kernel/jobs/workerLoop'
 import { LlmRegistry, type ProviderConfig } from '../llm/providers'
 import { checkpointEvery } from '../db/walCheckpoints'
-import { openMemory } from '../memory/db'
-import { MemoryJobRunner } from '../memory/runner'
-import { embedSentences } from '../memory/sentenceModel'
+import { openMemory } from '../memory/store/db'
+import { MemoryJobRunner } from '../memory/jobs/runner'
+import { embedSentences } from '../memory/retrieval/sentenceModel'
 
 // The memory worker thread: runs the jobs of every persona database it has been woken for,
 // so LLM extraction and re-indexing never sit on the main event loop. Each database has its

@@ -13,7 +13,7 @@ export const ModelRefText = z
   .refine(isModelRef, { message: `write provider:model, with provider one of ${providers.join(', ')}` })
 
 /**
- * The built-in English sentence embedder (main/memory/sentenceModel.ts): chosen as a persona's
+ * The built-in English sentence embedder (main/memory/retrieval/sentenceModel.ts): chosen as a persona's
  * embedding model, it finds memories by meaning with no provider and no network.
  */
 export const SENTENCE_MODEL = 'local:sentence-en'

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach } from 'vitest'
-import { openMemory } from '../../main/memory/db'
-import type { MemoryStore } from '../../main/memory/store'
+import { openMemory } from '../../main/memory/store/db'
+import type { MemoryStore } from '../../main/memory/store/store'
 
 /**
  * Memory databases on disk, closed and removed after each test. Given a file, another

@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { afterEach } from 'vitest'
 import type { QueueOptions } from '../../main/kernel/jobs/jobQueue'
 import { LlmRegistry } from '../../main/llm/providers'
-import { openMemory } from '../../main/memory/db'
-import { MemoryJobRunner } from '../../main/memory/runner'
-import type { MemoryStore } from '../../main/memory/store'
+import { openMemory } from '../../main/memory/store/db'
+import { MemoryJobRunner } from '../../main/memory/jobs/runner'
+import type { MemoryStore } from '../../main/memory/store/store'
 import { startFakeLlm, type FakeLlm } from './fakeLlm'
 
 export interface MemoryRunnerHarness {

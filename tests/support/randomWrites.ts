@@ -1,4 +1,4 @@
-import type { MemoryStore } from '../../main/memory/store'
+import type { MemoryStore } from '../../main/memory/store/store'
 
 /**
  * What the next of a test's random writes to one memory opened twice needs: the connection

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { EMBEDDING_DIMENSIONS } from '../embedder'
+import { EMBEDDING_DIMENSIONS } from '../store/embedder'
 
 /**
  * Seed 002's schema, table for table and index for index (times in UTC epoch seconds),

@@ -98,7 +98,7 @@ export function reasonKey(reason: string): { key: string; values?: Record<string
   return null
 }
 
-/** One piece of a pack item's `why` (main/memory/scheduler.ts) as an i18n key and values. */
+/** One piece of a pack item's `why` (main/memory/pack/packBuilder.ts) as an i18n key and values. */
 export interface WhyPart {
   key: string | null
   values?: Record<string, string>

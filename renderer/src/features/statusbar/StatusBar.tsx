@@ -4,7 +4,7 @@ import { BACKUP_JOB, type WorkerStatus } from '@shared/contract'
 import { useApp } from '../../store'
 import './connection.css'
 
-/** The job ids main/memory/memoryProgress.ts gives a persona's failed memory jobs, and its paused memory. */
+/** The job ids main/memory/store/memoryProgress.ts gives a persona's failed memory jobs, and its paused memory. */
 const MEMORY_FAILED = 'memory-failed:'
 const MEMORY_PAUSED = 'memory-paused:'
 /**

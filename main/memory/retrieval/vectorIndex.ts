@@ -1,0 +1,540 @@
+import type { Statement } from 'better-sqlite3'
+import { blobFloats, EMBEDDING_DIMENSIONS } from '../store/embedder'
+import { KindPartitions } from './kindPartitions'
+import { UnitKind } from '../store/enums'
+import type { MemoryStore } from '../store/store'
+import { runInSlices } from '../store/slices'
+import { VEC_UNITS, eachChunkRow, vecChunkPages, vecPartitionRoom } from './vecChunks'
+
+/**
+ * An in-memory copy of `vec_units`, per kind partition, for the MemoryPack's KNN.
+ *
+ * sqlite-vec 0.1 reads every float of a partition for each query (70k × 256 floats: 15–30 ms)
+ * and its top-k selection grows with k. Its binary quantisation does not help: the local
+ * hashed-n-gram vectors are sparse (about 110 of 256 dimensions non-zero, a query's about 26),
+ * so sign bits keep little of the ranking (5–14% of the exact top 80 survived a 2–8× oversampled
+ * bit pass), and rescoring through vec0 point lookups costs ~0.1 ms a row at 100k units.
+ *
+ * Here each vector of the searched kinds is kept as int16 with a per-row step (512 bytes a
+ * unit, up to 25% more while it grows), dimension-major, and a query reads only the columns of
+ * its non-zero dimensions: a few MB per query instead of 70 MB. The quantisation error stays below 1e-4 in cosine distance, so the answer is
+ * sqlite-vec's up to near-ties. `vec_units` stays the source of truth (and the fallback).
+ *
+ * Freshness: every write to `vec_units` appends to `vec_changes` (store.ts), from any
+ * connection; each sync applies the rows past the last one seen, in one read transaction.
+ */
+export class VectorIndex {
+  private readonly parts = new KindPartitions<Partition>()
+  /** The last `vec_changes.seq` applied; -1 until first built. */
+  private seq = -1
+  private readonly stmts: {
+    head: Statement<unknown[]>
+    changed: Statement<unknown[]>
+    one: Statement<unknown[]>
+    all: Statement<unknown[]>
+  }
+  /** A load under way in slices (loadInSlices); until it is done the index answers nothing. */
+  private slices: Generator<void, void> | null = null
+  /** Counters the tests and the profile read. */
+  readonly stats = { searches: 0, rebuilds: 0, loadedFrom: null as 'chunks' | 'vec0' | null }
+
+  /** `kinds`: the partitions kept (units of other kinds are skipped). */
+  constructor(
+    private readonly store: MemoryStore,
+    private readonly kinds: ReadonlySet<number>,
+  ) {
+    // Kept in fields, so not from the store's shared cache (db/statements.ts: a statement from it
+    // is taken afresh for each use, as another caller may switch its mode).
+    const { db } = store
+    this.stmts = {
+      // Two subqueries: SQLite answers a lone min() or max() from the key, both at once by a scan.
+      head: db.prepare('SELECT (SELECT min(seq) FROM vec_changes) AS lo, (SELECT max(seq) FROM vec_changes) AS hi'),
+      changed: db.prepare('SELECT DISTINCT unit_id AS id FROM vec_changes WHERE seq > ?'),
+      one: db.prepare('SELECT embedding, kind, state, sensitivity FROM vec_units WHERE unit_id = ?'),
+      all: db.prepare('SELECT unit_id, embedding, kind, state, sensitivity FROM vec_units').raw(true),
+    }
+  }
+
+  /** Whether the index was built (by the first sync). */
+  get built(): boolean {
+    return this.seq >= 0
+  }
+
+  /** Whether the index answers: false while a load in slices is under way (ask sqlite-vec). */
+  get ready(): boolean {
+    return this.slices === null
+  }
+
+  /**
+   * Applies what changed since the last call (or loads everything the first time). While a load
+   * in slices is under way it does nothing: that load catches up when it is done.
+   */
+  sync(): void {
+    if (this.slices) return
+    const { db } = this.store
+    const run = () => {
+      const { head, reload } = this.plan()
+      if (reload) return this.load(head)
+      if (head === this.seq) return
+      for (const { id } of this.stmts.changed.all(this.seq) as Array<{ id: number }>) {
+        const row = this.stmts.one.get(BigInt(id)) as
+          { embedding: Buffer; kind: number; state: number; sensitivity: number } | undefined
+        if (row) this.put(id, row.kind, row.state, row.sensitivity, row.embedding)
+        else this.parts.remove(id)
+      }
+      this.seq = head
+    }
+    // One read transaction: the log and the vectors come from the same snapshot.
+    if (db.inTransaction) run()
+    else db.transaction(run).deferred()
+  }
+
+  /** The log's newest seq, and whether the index must load everything again rather than apply the log. */
+  private plan(): { head: number; reload: boolean } {
+    const { lo, hi } = this.stmts.head.get() as { lo: number | null; hi: number | null }
+    const head = hi ?? 0
+    const pruned = lo !== null && this.seq < lo - 1
+    return { head, reload: this.seq < 0 || pruned || head < this.seq || head - this.seq > REBUILD_AFTER }
+  }
+
+  /**
+   * Loads everything, if nothing is loaded yet or it is far behind (an import), in slices of
+   * about `sliceMs` with the event loop running between them, then catches up with what was
+   * written meanwhile. At once, the load held the main thread ~1.6 s at 100k units (~0.15 s at
+   * 10k), in the first pack after start; the memory starts this when it opens a persona's store,
+   * and until it is done a pack asks sqlite-vec instead (retrieval.ts nearest).
+   */
+  async loadInSlices(sliceMs = 8): Promise<void> {
+    const { db } = this.store
+    if (this.slices || db.inTransaction) return
+    const { head, reload } = db.transaction(() => this.plan()).deferred()
+    if (!reload) return this.sync()
+    this.slices = this.loadSteps(head, true)
+    try {
+      await runInSlices(db, this.slices, sliceMs)
+    } finally {
+      this.slices = null
+    }
+    this.sync()
+  }
+
+  /** Reloads every vector from `vec_units` (the first sync does it; the bench times it). */
+  rebuild(): void {
+    const { db } = this.store
+    const run = () => this.load((this.stmts.head.get() as { hi: number | null }).hi ?? 0)
+    if (db.inTransaction) run()
+    else db.transaction(run).deferred()
+  }
+
+  private load(head: number): void {
+    for (const _ of this.loadSteps(head, false));
+  }
+
+  /**
+   * Loads everything, yielding after each page and every ROWS_A_STEP rows: at once inside one
+   * read transaction (`load`), or in slices (`loadInSlices`), a chunk of sqlite-vec's rows a
+   * page. In slices, a unit rewritten between them may come twice, in its old chunk and its new
+   * one (the second time it is put in place), and a page may hold rows written after `head`,
+   * which the change log brings again: counts that disagree are then no sign of another layout.
+   */
+  private *loadSteps(head: number, sliced: boolean): Generator<void, void> {
+    // Until the load completes, a failure leaves the index marked unbuilt.
+    this.seq = -1
+    this.parts.clear()
+    const { db } = this.store
+    // Room made once (no more than a partition keeps): grown by a quarter at a time, a 70k-row
+    // partition was copied ~25 times.
+    for (const [kind, n] of vecPartitionRoom(db, VEC_UNITS) ?? [])
+      if (this.kinds.has(kind)) this.parts.of(kind, () => new Partition()).reserve(n)
+    const tiles = new Tiles(this.parts, this.kinds)
+    // From sqlite-vec's chunks when their layout is the known one (~10× faster), else through vec0.
+    // The newest chunks of each kind, the rows a search reads, a few at a time (all at once, a
+    // million units' vectors were a gigabyte of blobs in one page).
+    this.stats.loadedFrom = yield* eachChunkRow(
+      vecChunkPages(db, VEC_UNITS, sliced ? 1 : CHUNKS_A_PAGE, SCAN_ROWS),
+      sliced,
+      ([id, embedding, kind, state, sensitivity]) => {
+        if (this.parts.has(id)) this.put(id, kind, state, sensitivity, embedding)
+        else tiles.add(id, embedding, kind, state, sensitivity)
+      },
+      // Every row of a page in, before a later page may bring one of them again.
+      () => tiles.flush(),
+    )
+    if (this.stats.loadedFrom === 'vec0') {
+      // At once, in slices too: a statement stepped across slices would keep the connection busy.
+      this.parts.clear()
+      for (const [id, embedding, kind, state, sensitivity] of this.stmts.all.iterate() as Iterable<
+        [number | bigint, Uint8Array, number, number, number]
+      >)
+        tiles.add(Number(id), embedding, Number(kind), Number(state), Number(sensitivity))
+      tiles.flush()
+    }
+    this.seq = head
+    this.stats.rebuilds++
+  }
+
+  private put(id: number, kind: number, state: number, sensitivity: number, blob: Uint8Array): void {
+    // A unit now of a kind not kept here leaves the one it was in.
+    if (!this.kinds.has(kind)) return this.parts.remove(id)
+    // One older than the rows its partition keeps is not taken in (Partition).
+    if (!this.parts.placing(id, kind, () => new Partition()).put(id, state, sensitivity, blobFloats(blob, DIMS)))
+      this.parts.forget(id)
+  }
+
+  /** Whether `kind`'s partition is kept here. */
+  has(kind: number): boolean {
+    return this.kinds.has(kind)
+  }
+
+  /** Units in the index (every partition). */
+  get size(): number {
+    return this.parts.size
+  }
+
+  /**
+   * The k nearest units of one kind by cosine distance, nearest first, among those whose state
+   * is not `excludeState` and whose sensitivity is below `sensitivityBelow` — what
+   * `vec_units WHERE embedding MATCH ? AND k = ? AND kind = ? AND state != ? AND sensitivity < ?`
+   * answers, to within the quantisation error (below 1e-4 in distance). Zero vectors (empty
+   * text) are never returned.
+   */
+  search(
+    query: Float32Array,
+    kind: number,
+    k: number,
+    filter: { excludeState: number; sensitivityBelow: number },
+  ): Array<{ id: number; distance: number }> {
+    this.stats.searches++
+    const part = this.parts.get(kind)
+    if (!part || k <= 0) return []
+    const dims: number[] = []
+    const vals: number[] = []
+    let qnorm = 0
+    for (let i = 0; i < query.length; i++) {
+      const x = query[i]!
+      if (x === 0) continue
+      dims.push(i)
+      vals.push(x)
+      qnorm += x * x
+    }
+    if (dims.length === 0) return []
+    return part.nearest(dims, vals, Math.sqrt(qnorm), k, filter)
+  }
+}
+
+const TILE = 64
+interface Tile {
+  count: number
+  ids: Float64Array
+  states: Uint8Array
+  sensitivities: Uint8Array
+  vectors: Float32Array
+  bytes: Uint8Array
+}
+function newTile(): Tile {
+  const vectors = new Float32Array(TILE * EMBEDDING_DIMENSIONS)
+  return {
+    count: 0,
+    ids: new Float64Array(TILE),
+    states: new Uint8Array(TILE),
+    sensitivities: new Uint8Array(TILE),
+    vectors,
+    bytes: new Uint8Array(vectors.buffer),
+  }
+}
+
+/** Rows appended to their kinds' partitions a tile at a time: written column by column, a tile stays in cache. */
+class Tiles {
+  private readonly tiles = new Map<number, Tile>()
+
+  constructor(
+    private readonly parts: KindPartitions<Partition>,
+    private readonly kinds: ReadonlySet<number>,
+  ) {}
+
+  /** Takes a unit not in the index yet (units of kinds not kept are skipped). */
+  add(id: number, embedding: Uint8Array, kind: number, state: number, sensitivity: number): void {
+    if (!this.kinds.has(kind)) return
+    let t = this.tiles.get(kind)
+    if (!t) this.tiles.set(kind, (t = newTile()))
+    const r = t.count++
+    t.ids[r] = id
+    t.states[r] = state
+    t.sensitivities[r] = sensitivity
+    t.bytes.set(embedding.subarray(0, DIMS * 4), r * DIMS * 4)
+    this.parts.placed(id, kind)
+    if (t.count === TILE) this.flushTile(kind, t)
+  }
+
+  /** Appends what the tiles hold. */
+  flush(): void {
+    for (const [kind, t] of this.tiles) if (t.count > 0) this.flushTile(kind, t)
+  }
+
+  private flushTile(kind: number, t: Tile): void {
+    const part = this.parts.of(kind, () => new Partition())
+    for (const id of part.append(t.ids, t.states, t.sensitivities, t.vectors, t.count)) this.parts.forget(id)
+    t.count = 0
+  }
+}
+
+/**
+ * The newest rows of a partition a search reads, and about all it keeps. Reading every row costs
+ * in proportion to the memory (~5 ms per 100,000 rows on an idle core, ten times that on a busy
+ * one), so at a million units the vectors alone would take a pack past its budget; keeping every
+ * row held 512 bytes a unit (2.3 GB of RSS at a million units) for rows no search read. Older
+ * units are still found by their words and trigrams, as the word search keeps only each common
+ * word's newest rows (tuning.wordsPerTerm). A memory of up to this many units of a kind is
+ * searched whole.
+ */
+export const SCAN_ROWS = 100_000
+/** Past this many logged changes a full reload is cheaper than applying them one by one. */
+const REBUILD_AFTER = 5_000
+/** sqlite-vec chunks (1,024 rows, ~1 MB each) read at a time by a load at once. */
+const CHUNKS_A_PAGE = 16
+const DIMS = EMBEDDING_DIMENSIONS
+/** int16 steps per row: the largest component maps to ±QMAX. */
+const QMAX = 32767
+/** A removed row's id until the rows are compacted. */
+const GONE = -1
+
+/**
+ * One kind's vectors, quantised to int16 with a per-row step and stored dimension-major
+ * (column d holds every row's component d), so a query reads only the columns of its non-zero
+ * dimensions, sequentially.
+ *
+ * Rows stay in the order units came, so the newest are the last: a removed row is marked gone
+ * and the rows are compacted once a quarter of them are (a swap-removal moved the newest row
+ * into the gap, where a search past SCAN_ROWS no longer read it). Past a quarter more than
+ * `scanRows`, the oldest rows are dropped down to `scanRows`: a search never read them. A unit
+ * dropped, or older than one dropped, is not taken in again (`put` answers false): a change to
+ * an old unit must not bring it back as the newest.
+ */
+export class Partition {
+  /** `scanRows`: how many of the newest rows a search reads and the partition keeps (SCAN_ROWS). */
+  constructor(private readonly scanRows = SCAN_ROWS) {}
+
+  /** Rows in use, gone ones included. */
+  private rows = 0
+  /** Of those, gone. */
+  private gone = 0
+  /** The highest unit id dropped as too old (0: none). */
+  private dropped = 0
+  private cap = 0
+  ids = new Float64Array(0)
+  private cols = new Int16Array(0)
+  /** Per row: step / norm (cosine similarity = dot · factor / |q|); 0 for a zero vector and a gone row. */
+  private factor = new Float64Array(0)
+  private state = new Uint8Array(0)
+  private sensitivity = new Uint8Array(0)
+  private acc = new Float64Array(0)
+  private readonly rowOf = new Map<number, number>()
+
+  /** Units held. */
+  get size(): number {
+    return this.rows - this.gone
+  }
+
+  /** Puts the unit's vector in (or in place); false when it is older than the rows kept. */
+  put(id: number, state: number, sensitivity: number, v: Float32Array): boolean {
+    const row = this.rowOf.get(id)
+    if (row === undefined) {
+      if (id <= this.dropped) return false
+      this.append([id], [state], [sensitivity], v, 1)
+      return true
+    }
+    const inv = this.meta(row, id, state, sensitivity, v, 0)
+    for (let d = 0; d < DIMS; d++) this.cols[d * this.cap + row] = Math.round(v[d]! * inv)
+    return true
+  }
+
+  /**
+   * Adds `count` units not in the partition yet, their vectors row after row in `vectors`, and
+   * answers the ids of the oldest units dropped to make room (see the class).
+   */
+  append(
+    ids: ArrayLike<number>,
+    states: ArrayLike<number>,
+    sensitivities: ArrayLike<number>,
+    vectors: Float32Array,
+    count: number,
+  ): number[] {
+    const dropped = this.rows + count > this.keptRows() ? this.compact(Math.max(0, this.scanRows - count)) : []
+    while (this.rows + count > this.cap) this.grow()
+    const base = this.rows
+    const inv = new Float64Array(count)
+    for (let r = 0; r < count; r++) {
+      this.rowOf.set(ids[r]!, base + r)
+      inv[r] = this.meta(base + r, ids[r]!, states[r]!, sensitivities[r]!, vectors, r * DIMS)
+    }
+    for (let d = 0; d < DIMS; d++) {
+      const off = d * this.cap + base
+      for (let r = 0; r < count; r++) this.cols[off + r] = Math.round(vectors[r * DIMS + d]! * inv[r]!)
+    }
+    this.rows += count
+    return dropped
+  }
+
+  /** Rows held before the oldest are dropped: a quarter more than a search reads, so drops come in batches. */
+  private keptRows(): number {
+    return this.scanRows + Math.ceil(this.scanRows / 4)
+  }
+
+  /** Sets a row's id, filters and factor; answers 1 / step (0 for a zero vector). */
+  private meta(row: number, id: number, state: number, sensitivity: number, v: Float32Array, at: number): number {
+    let max = 0
+    let norm = 0
+    for (let i = at; i < at + DIMS; i++) {
+      const x = v[i]!
+      max = Math.max(max, Math.abs(x))
+      norm += x * x
+    }
+    const step = max / QMAX
+    this.ids[row] = id
+    this.factor[row] = norm > 0 ? step / Math.sqrt(norm) : 0
+    this.state[row] = state
+    this.sensitivity[row] = sensitivity
+    return step > 0 ? 1 / step : 0
+  }
+
+  remove(id: number): void {
+    const row = this.rowOf.get(id)
+    if (row === undefined) return
+    this.rowOf.delete(id)
+    this.ids[row] = GONE
+    this.factor[row] = 0
+    this.gone++
+    if (this.gone * 4 > this.rows) this.compact(this.size)
+  }
+
+  /**
+   * Keeps the newest `live` units' rows, in their order, at the front; the rows gone are
+   * squeezed out. Answers the ids of the units dropped.
+   */
+  private compact(live: number): number[] {
+    let from = this.rows
+    for (let n = 0; from > 0 && n < live;) if (this.ids[--from] !== GONE) n++
+    const dropped: number[] = []
+    for (let r = 0; r < from; r++) {
+      const id = this.ids[r]!
+      if (id === GONE) continue
+      dropped.push(id)
+      this.rowOf.delete(id)
+      this.dropped = Math.max(this.dropped, id)
+    }
+    const kept: number[] = []
+    for (let r = from; r < this.rows; r++) if (this.ids[r] !== GONE) kept.push(r)
+    for (let d = 0, off = 0; d < DIMS; d++, off += this.cap)
+      for (let to = 0; to < kept.length; to++) this.cols[off + to] = this.cols[off + kept[to]!]!
+    kept.forEach((r, to) => {
+      const id = this.ids[r]!
+      this.ids[to] = id
+      this.factor[to] = this.factor[r]!
+      this.state[to] = this.state[r]!
+      this.sensitivity[to] = this.sensitivity[r]!
+      this.rowOf.set(id, to)
+    })
+    this.rows = kept.length
+    this.gone = 0
+    return dropped
+  }
+
+  /** Room for `rows` rows in all (no more than are kept), made in one step: a full load knows how many come (growing by a quarter at a time copied the columns ~25 times). */
+  reserve(rows: number): void {
+    const room = Math.min(rows, this.keptRows())
+    if (room > this.cap) this.resize(room)
+  }
+
+  private grow(): void {
+    // By a quarter: a partition of 70k rows should not sit in 128k rows' worth of memory.
+    this.resize(Math.max(256, Math.ceil(this.cap * 1.25)))
+  }
+
+  private resize(cap: number): void {
+    const cols = new Int16Array(DIMS * cap)
+    for (let d = 0; d < DIMS; d++) cols.set(this.cols.subarray(d * this.cap, d * this.cap + this.rows), d * cap)
+    this.cols = cols
+    const ids = new Float64Array(cap)
+    ids.set(this.ids)
+    this.ids = ids
+    const factor = new Float64Array(cap)
+    factor.set(this.factor)
+    this.factor = factor
+    const state = new Uint8Array(cap)
+    state.set(this.state)
+    this.state = state
+    const sensitivity = new Uint8Array(cap)
+    sensitivity.set(this.sensitivity)
+    this.sensitivity = sensitivity
+    this.acc = new Float64Array(cap)
+    this.cap = cap
+  }
+
+  /** The k rows most similar to the sparse query (dims, vals), nearest first. */
+  nearest(
+    dims: number[],
+    vals: number[],
+    qnorm: number,
+    k: number,
+    filter: { excludeState: number; sensitivityBelow: number },
+  ): Array<{ id: number; distance: number }> {
+    const { cols, cap, rows: size, acc, factor, state, sensitivity } = this
+    // Rows are kept in the order units came; a gone row's factor is 0.
+    const from = Math.max(0, size - this.scanRows)
+    acc.fill(0, from, size)
+    for (let j = 0; j < dims.length; j++) {
+      const w = vals[j]!
+      const col = cols.subarray(dims[j]! * cap, dims[j]! * cap + size)
+      for (let r = from; r < size; r++) acc[r] = acc[r]! + col[r]! * w
+    }
+    // A min-heap of the k best rows by similarity.
+    const heapRow = new Int32Array(k)
+    const heapSim = new Float64Array(k)
+    let n = 0
+    for (let r = from; r < size; r++) {
+      const f = factor[r]!
+      if (f === 0 || state[r] === filter.excludeState || sensitivity[r]! >= filter.sensitivityBelow) continue
+      const sim = (acc[r]! * f) / qnorm
+      if (n < k) {
+        let i = n++
+        while (i > 0) {
+          const p = (i - 1) >> 1
+          if (heapSim[p]! <= sim) break
+          heapSim[i] = heapSim[p]!
+          heapRow[i] = heapRow[p]!
+          i = p
+        }
+        heapSim[i] = sim
+        heapRow[i] = r
+      } else if (sim > heapSim[0]!) {
+        let i = 0
+        for (;;) {
+          const l = 2 * i + 1
+          if (l >= n) break
+          const c = l + 1 < n && heapSim[l + 1]! < heapSim[l]! ? l + 1 : l
+          if (heapSim[c]! >= sim) break
+          heapSim[i] = heapSim[c]!
+          heapRow[i] = heapRow[c]!
+          i = c
+        }
+        heapSim[i] = sim
+        heapRow[i] = r
+      }
+    }
+    const out: Array<{ id: number; distance: number }> = []
+    for (let i = 0; i < n; i++) out.push({ id: this.ids[heapRow[i]!]!, distance: 1 - heapSim[i]! })
+    return out.sort((a, b) => a.distance - b.distance || a.id - b.id)
+  }
+}
+
+const indexes = new WeakMap<MemoryStore, VectorIndex>()
+
+/** The kinds the MemoryPack searches by vector. */
+const SEARCHED = new Set<number>([UnitKind.EPISODE, UnitKind.FACT, UnitKind.SUMMARY])
+
+/** The store's vector index, created (empty, loaded on first sync) on first use. */
+export function vectorIndexOf(store: MemoryStore): VectorIndex {
+  let index = indexes.get(store)
+  if (!index) indexes.set(store, (index = new VectorIndex(store, SEARCHED)))
+  return index
+}

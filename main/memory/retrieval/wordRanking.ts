@@ -1,0 +1,150 @@
+import { isMember, kindsAsked } from './nounKinds'
+import { queryWords } from './queryWords'
+import { SPEAKER } from './speakers'
+import type { MemoryStore } from '../store/store'
+import { tuning } from './tuning'
+import { unitRowsOf } from '../store/unitRows'
+import { wordIndexOf } from './wordIndex'
+
+/** A word search: its ranking, with what the learned ranker (rankFeatures.ts) reads beside it. */
+export interface WordSearch {
+  /** Best first, with its BM25 (feedback words included). */
+  ranked: Array<[number, number]>
+  /** BM25 over the query's own words, before feedback words. */
+  plain: ReadonlyMap<number, number>
+  /** The units each query word brought. */
+  byWord: ReadonlyMap<string, ReadonlySet<number>>
+  words: readonly string[]
+  names: ReadonlySet<string>
+  /** Units naming a member of a kind the query asks for (nounKinds.ts), best first, with their BM25. */
+  kinds: Array<[number, number]>
+}
+
+/**
+ * Units ranked by BM25 over the stemmed word index (units_words), best first, with its score.
+ * BM25 adds up over the query's words, so each word is its own FTS5 query: a rare word brings
+ * every unit it is in, a very common one only its newest `wordsPerTerm` (its weight is near nil
+ * anyway, and ranking all of its rows would cost ~100 ms at 100k units). Names count
+ * `nameWeight` times. (Phrases of adjacent query words, searched as such, changed nothing on
+ * LoCoMo conversations 0–2 and cost a query each: left out.) The best `limit` only, when given.
+ * Beside it, the units naming members of the kinds the query asks for (kindSearch).
+ */
+export function wordSearch(store: MemoryStore, query: string, limit = Infinity): WordSearch {
+  const { words, names } = queryWords(query)
+  const byWord = new Map<string, Set<number>>()
+  if (words.length === 0) return { ranked: [], plain: new Map(), byWord, words, names, kinds: [] }
+  const fts = (term: string) =>
+    store
+      .prepare(
+        `SELECT rowid AS id, bm25(units_words) AS s FROM units_words WHERE units_words MATCH ? ORDER BY rowid DESC LIMIT ?`,
+      )
+      .all(`"${term}"`, tuning.wordsPerTerm) as Array<{ id: number; s: number }>
+  const index = store.db.inTransaction ? null : wordIndexOf(store)
+  const scores = new Map<number, number>()
+  // Each word's rows from the kept index (wordIndex.ts), or from FTS5 itself: the same rows and scores.
+  const add = (terms: readonly string[], weightOf: (term: string) => number) => {
+    const ranked = index?.rank(terms, tuning.wordsPerTerm)
+    for (const term of terms) {
+      const rows = ranked?.get(term) ?? fts(term)
+      const weight = weightOf(term)
+      const brought = new Set<number>()
+      for (const { id, s } of rows) {
+        scores.set(id, (scores.get(id) ?? 0) - s * weight)
+        brought.add(id)
+      }
+      byWord.set(term, brought)
+    }
+  }
+  add(words, (word) => (names.has(word) ? tuning.nameWeight : 1))
+  const plain = new Map(scores)
+  const kinds = kindSearch(words, names, (members) => {
+    const ranked = index?.rank(members, tuning.wordsPerTerm)
+    return members.map((member) => ranked?.get(member) ?? fts(member))
+  })
+  const searched = (ranked: Array<[number, number]>): WordSearch => ({ ranked, plain, byWord, words, names, kinds })
+  // Fusion goes by rank, not score: a hit on a word nearly every unit holds (the speaker of a
+  // two-person log) must not rank second to a real match, so hits far below the best are dropped.
+  // A pack wants the best 80 of ~1,500 hits: those are picked, not every hit sorted.
+  const ranked = (): Array<[number, number]> => {
+    if (limit < scores.size) return bestHits(scores, limit).map((id) => [id, scores.get(id)!])
+    const sorted = byScore(scores)
+    const floor = (sorted[0]?.[1] ?? 0) * tuning.wordFloor
+    return sorted.filter(([, score]) => score >= floor)
+  }
+  if (tuning.prfDocs === 0 || tuning.prfWeight === 0) return searched(ranked())
+  add(feedbackTerms(store, bestHits(scores, tuning.prfDocs), words), () => tuning.prfWeight)
+  return searched(ranked())
+}
+
+/**
+ * Units that name a member of a kind the query asks for ("Which cities…" → "Rome"), by BM25
+ * over those members. Only members the memory holds, in few units (`kindRows`: one in many is
+ * no sign of an answer), each a member in its first sense ("reading" is a city, but first an
+ * activity); the rarest `kindTerms`, and the best `kindKeep` units.
+ */
+function kindSearch(
+  words: readonly string[],
+  names: ReadonlySet<string>,
+  rowsOf: (members: string[]) => Array<ReadonlyArray<{ id: number; s: number }>>,
+): Array<[number, number]> {
+  const kinds = kindsAsked(words, names)
+  if (kinds.length === 0) return []
+  const members = [...new Set(kinds.flatMap((kind) => kind.words))].filter((member) => !words.includes(member))
+  const rows = rowsOf(members)
+  const found = members
+    .map((member, i) => ({ member, rows: rows[i]! }))
+    .filter(({ rows }) => rows.length > 0 && rows.length <= tuning.kindRows)
+    .filter(({ member }) => isMember(member, kinds))
+    .sort((a, b) => a.rows.length - b.rows.length || a.member.localeCompare(b.member))
+    .slice(0, tuning.kindTerms)
+  const scores = new Map<number, number>()
+  for (const { rows } of found) for (const { id, s } of rows) scores.set(id, (scores.get(id) ?? 0) - s)
+  return byScore(scores).slice(0, tuning.kindKeep)
+}
+
+/** Every id with its score, best first (ties: the newer). */
+function byScore(scores: ReadonlyMap<number, number>): Array<[number, number]> {
+  return [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])
+}
+
+/** The k best ids by score (ties: the newer), best first: ranked().slice(0, k), without sorting every hit. */
+export function bestHits(scores: ReadonlyMap<number, number>, k: number): number[] {
+  const ids: number[] = []
+  const top: number[] = []
+  const better = (id: number, score: number, at: number) => score > top[at]! || (score === top[at]! && id > ids[at]!)
+  for (const [id, score] of scores) {
+    if (ids.length === k && !better(id, score, k - 1)) continue
+    let at = Math.min(ids.length, k - 1)
+    while (at > 0 && better(id, score, at - 1)) {
+      ids[at] = ids[at - 1]!
+      top[at] = top[at - 1]!
+      at--
+    }
+    ids[at] = id
+    top[at] = score
+  }
+  // As ranked(): hits far below the best are left out.
+  const floor = (top[0] ?? 0) * tuning.wordFloor
+  return ids.filter((_, i) => top[i]! >= floor)
+}
+
+/**
+ * Pseudo-relevance feedback: words that several of the best hits share but the query did not
+ * say ("camping" → "campfire", "marshmallows") are searched too, at a lower weight.
+ */
+function feedbackTerms(store: MemoryStore, best: readonly number[], said: readonly string[]): string[] {
+  if (best.length < 2) return []
+  const seenIn = new Map<string, number>()
+  for (const words of unitRowsOf(store).derivedOf('feedbackWords', best, feedbackWords).values())
+    for (const word of words) if (!said.includes(word)) seenIn.set(word, (seenIn.get(word) ?? 0) + 1)
+  return [...seenIn.entries()]
+    .filter(([, n]) => n >= 2)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, tuning.prfTerms)
+    .map(([word]) => word)
+}
+
+/** A text's words that may feed back: content words of 4+ letters, not numbers, each once (its speaker left out). */
+function feedbackWords(text: string): string[] {
+  return queryWords(text.replace(SPEAKER, '')).words.filter((word) => word.length >= 4 && !/^\d+$/.test(word))
+}
