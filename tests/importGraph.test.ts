@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, relative, resolve, sep } from 'node:path'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { productionFiles } from './support/productionFiles'
 // @ts-expect-error a plain ES module shared with eslint.config.js
@@ -30,6 +30,51 @@ function folderImports(
     }
   }
   return edges
+}
+
+/** Every production file of main/ and the files it imports (types too), by path below main/. */
+function fileImports(): Map<string, Set<string>> {
+  const edges = new Map<string, Set<string>>()
+  const file = (base: string) =>
+    [`${base}.ts`, `${base}.d.ts`, join(base, 'index.ts')].find((f) => existsSync(f) && statSync(f).isFile())
+  for (const from of productionFiles(mainDir)) {
+    const targets = new Set<string>()
+    edges.set(relative(mainDir, from), targets)
+    for (const m of readFileSync(from, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)) {
+      const to = file(resolve(dirname(from), m[1]!))
+      if (to?.startsWith(mainDir + sep)) targets.add(relative(mainDir, to))
+    }
+  }
+  return edges
+}
+
+/**
+ * Imports that break a domain's rooms (main/layers.json `rooms`): a file in a room importing a
+ * room listed after its own, or the domain's top-level modules.
+ */
+function roomViolations(edges: Map<string, Set<string>>, rooms: Record<string, string[]>): string[] {
+  const place = (path: string) => {
+    const [domain, room, ...rest] = path.split('/')
+    const order = rooms[domain!]
+    // A domain's migrations are no room: they are run by the kernel, not imported by its code.
+    if (!order || (rest.length > 0 && !order.includes(room!))) return null
+    return {
+      domain: domain!,
+      room: rest.length > 0 ? room! : null,
+      rank: rest.length > 0 ? order.indexOf(room!) : Infinity,
+    }
+  }
+  const found: string[] = []
+  for (const [from, targets] of edges) {
+    const a = place(from)
+    if (!a || a.room === null) continue
+    for (const to of targets) {
+      const b = place(to)
+      if (!b || b.domain !== a.domain || b.room === a.room) continue
+      if (b.rank >= a.rank) found.push(`${from} → ${to}`)
+    }
+  }
+  return found
 }
 
 /** The strongly connected groups of more than one folder (Tarjan): each is an import cycle. */
@@ -80,6 +125,36 @@ describe('the import graph of main/', () => {
       ['kernel', new Set<string>()],
     ])
     expect(cycles(edges)).toEqual([['chat', 'graph', 'memory']])
+  })
+
+  it('has no cycle between files, inside a folder or across folders, types included', () => {
+    const edges = fileImports()
+    expect(edges.size).toBeGreaterThan(200)
+    expect(cycles(edges)).toEqual([])
+  })
+
+  it("keeps each domain's rooms in their order (main/layers.json rooms)", () => {
+    const { $comment: _, ...rooms } = layers.rooms as Record<string, string[]>
+    expect(roomViolations(fileImports(), rooms)).toEqual([])
+    // Every folder of a domain with rooms is one of them (its migrations aside).
+    for (const [domain, order] of Object.entries(rooms)) {
+      const folders = readdirSync(join(mainDir, domain)).filter(
+        (f) => f !== 'migrations' && statSync(join(mainDir, domain, f)).isDirectory(),
+      )
+      expect(folders.filter((f) => !order.includes(f))).toEqual([])
+    }
+  })
+
+  it("finds a room importing one above it, or its domain's top level (the check can fail)", () => {
+    const edges = new Map([
+      ['memory/pack/packBuilder.ts', new Set(['memory/retrieval/ranker.ts', 'memory/store/store.ts'])],
+      ['memory/store/store.ts', new Set(['memory/pack/packBuilder.ts', 'memory/memory.ts', 'kernel/tokens.ts'])],
+      ['memory/memory.ts', new Set(['memory/pack/packBuilder.ts'])],
+    ])
+    expect(roomViolations(edges, { memory: ['store', 'retrieval', 'pack'] })).toEqual([
+      'memory/store/store.ts → memory/pack/packBuilder.ts',
+      'memory/store/store.ts → memory/memory.ts',
+    ])
   })
 
   it('names every folder of main/ in a floor of main/layers.json', () => {
