@@ -32,17 +32,19 @@ function folderImports(
   return edges
 }
 
-/** Every production file of main/ and the files it imports (types too), by path below main/. */
-function fileImports(): Map<string, Set<string>> {
+/** Every production file below `dir` and the files it imports (types too), by path below `dir`. */
+function fileImports(dir = mainDir): Map<string, Set<string>> {
   const edges = new Map<string, Set<string>>()
   const file = (base: string) =>
-    [`${base}.ts`, `${base}.d.ts`, join(base, 'index.ts')].find((f) => existsSync(f) && statSync(f).isFile())
-  for (const from of productionFiles(mainDir)) {
+    [`${base}.ts`, `${base}.tsx`, `${base}.d.ts`, join(base, 'index.ts')].find(
+      (f) => existsSync(f) && statSync(f).isFile(),
+    )
+  for (const from of productionFiles(dir)) {
     const targets = new Set<string>()
-    edges.set(relative(mainDir, from), targets)
+    edges.set(relative(dir, from), targets)
     for (const m of readFileSync(from, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)) {
       const to = file(resolve(dirname(from), m[1]!))
-      if (to?.startsWith(mainDir + sep)) targets.add(relative(mainDir, to))
+      if (to?.startsWith(dir + sep)) targets.add(relative(dir, to))
     }
   }
   return edges
@@ -170,6 +172,12 @@ describe('the import graph of renderer/src', () => {
   it('has no cycle between its folders and features', () => {
     const edges = rendererImports()
     expect(edges.size).toBeGreaterThan(10)
+    expect(cycles(edges)).toEqual([])
+  })
+
+  it('has no cycle between files, types included (each slice declares its state apart from its code)', () => {
+    const edges = fileImports(rendererDir)
+    expect(edges.size).toBeGreaterThan(100)
     expect(cycles(edges)).toEqual([])
   })
 

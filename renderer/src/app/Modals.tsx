@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp, useAppStore } from '../store'
-import type { Modal } from '../store/modalSlice'
+import type { Modal } from '../store/modalState'
 import { placeSibling } from '../store/placement'
 import { PrivateMemorySwitch } from '../ui/PrivateMemorySwitch'
 import { AuthorsNoteForm } from '../features/lorebooks/AuthorsNoteForm'

@@ -1,6 +1,6 @@
 import { BACKUP_JOB } from '@shared/contract'
 import type { Client } from '../bridge'
-import type { AppStore } from './index'
+import type { AppStore } from './app'
 
 /**
  * A backup that failed before this window was open (a scheduled one at start-up, or while the

@@ -1,15 +1,7 @@
 import type { StateCreator } from 'zustand'
-import type { AppInfo } from '@shared/contract'
-import type { Client, ConnectionState } from '../bridge'
-import type { App } from './index'
-
-export interface ConnectionSlice {
-  connection: ConnectionState
-  info: AppInfo | null
-  loadInfo(): Promise<void>
-  /** Browser mode: a new access token; this tab reopens with it (the host disconnects the others). */
-  renewBrowserToken(): Promise<void>
-}
+import type { Client } from '../bridge'
+import type { App } from './app'
+import type { ConnectionSlice } from './connectionState'
 
 export const connectionSlice =
   (client: Client): StateCreator<App, [], [], ConnectionSlice> =>

@@ -1,45 +1,29 @@
 import { createContext, useContext } from 'react'
-import { create, type StoreApi, type UseBoundStore } from 'zustand'
+import { create } from 'zustand'
 import type { Client } from '../bridge'
-import { chatSlice, type ChatSlice } from './chatSlice'
-import { composerSlice, type ComposerSlice } from './composerSlice'
-import { connectionSlice, type ConnectionSlice } from './connectionSlice'
-import { graphSlice, type GraphSlice } from './graphSlice'
-import { invokeSlice, type InvokeSlice } from './invokeSlice'
-import { jobsSlice, type JobsSlice } from './jobsSlice'
-import { mcpSlice, wireMcpEvents, type McpSlice } from './mcpSlice'
-import { memorySlice, wireMemoryEvents, type MemorySlice } from './memorySlice'
-import { modalSlice, type ModalSlice } from './modalSlice'
-import { panelSlice, type PanelSlice } from './panelSlice'
-import { personaSlice, type PersonaSlice } from './personaSlice'
-import { settingsSlice, type SettingsSlice } from './settingsSlice'
-import { storySlice, wireStoryEvents, type StorySlice } from './storySlice'
-import { toastSlice, wireExternalReplies, type ToastSlice } from './toastSlice'
-import { transcriptSlice, wireTranscript, type TranscriptSlice } from './transcriptSlice'
-import { trashSlice, wireTrashEvents, type TrashSlice } from './trashSlice'
-import { wireWorldEvents, worldSlice, type WorldSlice } from './worldSlice'
+import { chatSlice } from './chatSlice'
+import { composerSlice } from './composerSlice'
+import { connectionSlice } from './connectionSlice'
+import { graphSlice } from './graphSlice'
+import { invokeSlice } from './invokeSlice'
+import { jobsSlice } from './jobsSlice'
+import { mcpSlice, wireMcpEvents } from './mcpSlice'
+import { memorySlice, wireMemoryEvents } from './memorySlice'
+import { modalSlice } from './modalSlice'
+import { panelSlice } from './panelSlice'
+import { personaSlice } from './personaSlice'
+import { settingsSlice } from './settingsSlice'
+import { storySlice, wireStoryEvents } from './storySlice'
+import { toastSlice, wireExternalReplies } from './toastSlice'
+import { transcriptSlice, wireTranscript } from './transcriptSlice'
+import { trashSlice, wireTrashEvents } from './trashSlice'
+import { wireWorldEvents, worldSlice } from './worldSlice'
 import { wireBackupNotice } from './backupNotice'
-import { wireWorkerEvents, workersSlice, type WorkersSlice } from './workersSlice'
+import { wireWorkerEvents, workersSlice } from './workersSlice'
 
-export type App = InvokeSlice &
-  ConnectionSlice &
-  ChatSlice &
-  SettingsSlice &
-  JobsSlice &
-  GraphSlice &
-  ToastSlice &
-  ModalSlice &
-  PanelSlice &
-  ComposerSlice &
-  PersonaSlice &
-  WorldSlice &
-  TrashSlice &
-  MemorySlice &
-  StorySlice &
-  WorkersSlice &
-  McpSlice &
-  TranscriptSlice
-export type AppStore = UseBoundStore<StoreApi<App>>
+import type { App, AppStore } from './app'
+
+export type { App, AppStore }
 
 /**
  * The renderer's state. Bridge calls live in the slices' actions; components select one

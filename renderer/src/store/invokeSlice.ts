@@ -1,14 +1,8 @@
 import type { StateCreator } from 'zustand'
-import type { In, Method, Out } from '@shared/contract'
 import type { Client } from '../bridge'
 import { errorText } from './errorText'
-import type { App } from './index'
-
-/** The one way slices and components ask the main process for an answer. */
-export interface InvokeSlice {
-  /** Calls the main process for a one-off answer; a failure shows as a toast and gives null. */
-  invoke<M extends Method>(method: M, input: In<M>): Promise<Out<M> | null>
-}
+import type { App } from './app'
+import type { InvokeSlice } from './invokeState'
 
 /** A failure becomes a toast and null, so actions never throw into React. */
 export const invokeSlice =

@@ -1,12 +1,6 @@
 import type { StateCreator } from 'zustand'
-import type { JobProgress } from '@shared/contract'
-import type { App } from './index'
-
-export interface JobsSlice {
-  /** Jobs still running or recently failed, by id. Finished ones drop out. */
-  jobs: Record<string, JobProgress>
-  applyJobProgress(progress: JobProgress): void
-}
+import type { App } from './app'
+import type { JobsSlice } from './jobsState'
 
 export const jobsSlice: StateCreator<App, [], [], JobsSlice> = (set) => ({
   jobs: {},

@@ -1,33 +1,8 @@
 import type { StateCreator } from 'zustand'
-import type { McpPromptInfo, McpResourceRead, McpServerList, McpToolCall } from '@shared/contract'
+import type { McpToolCall } from '@shared/contract'
 import type { Client } from '../bridge'
-import type { App, AppStore } from './index'
-
-/** MCP tools: the servers of mcp.json and the calls kept on the open conversation's nodes. */
-export interface McpSlice {
-  mcpServers: McpServerList | null
-  /** Calls on the open flow's nodes, by node id, oldest first. */
-  mcpCalls: Record<string, McpToolCall[]>
-  loadMcpServers(start?: boolean): Promise<void>
-  loadMcpCalls(flowId: string): Promise<void>
-  answerMcpCall(callId: string, answer: 'once' | 'always' | 'deny'): Promise<void>
-  /** MCP resources going out with the next message, like attached files. */
-  attachedResources: AttachedResource[]
-  attachResource(resource: AttachedResource): void
-  detachResource(uri: string): void
-  /** The prompts of the connected servers, the palette's commands. */
-  mcpPrompts: McpPromptInfo[]
-  loadMcpPrompts(): Promise<void>
-}
-
-export interface AttachedResource {
-  server: string
-  uri: string
-  name: string
-  text: string
-  /** Its binary parts that are not pictures (its pictures go as pictures): named, not sent. */
-  files: McpResourceRead['files']
-}
+import type { App, AppStore } from './app'
+import type { AttachedResource, McpSlice } from './mcpState'
 
 /**
  * The message as it is sent: the typed text, then each attached resource as a tagged block,

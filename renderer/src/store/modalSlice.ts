@@ -1,29 +1,6 @@
 import type { StateCreator } from 'zustand'
-import type { App } from './index'
-
-/** Every dialog by name with its options (Actual Budget's pattern): one place lists them all. */
-export type Modal =
-  | { name: 'edit_prompt'; nodeId: string }
-  | { name: 'delete_node'; nodeId: string }
-  | { name: 'flow_settings'; flowId: string }
-  | { name: 'personas' }
-  | { name: 'providers' }
-  | { name: 'programs' }
-  | { name: 'tools' }
-  | { name: 'onboarding' }
-  | { name: 'transfer' }
-  | { name: 'stories' }
-  | { name: 'backup' }
-  | { name: 'lorebooks' }
-  | { name: 'scene'; flowId: string }
-  | { name: 'mcp_resources' }
-  | { name: 'mcp_prompt'; server?: string; prompt?: string }
-
-export interface ModalSlice {
-  modal: Modal | null
-  openModal(modal: Modal): void
-  closeModal(): void
-}
+import type { App } from './app'
+import type { ModalSlice } from './modalState'
 
 export const modalSlice: StateCreator<App, [], [], ModalSlice> = (set) => ({
   modal: null,

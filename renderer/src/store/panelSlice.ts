@@ -1,13 +1,6 @@
 import type { StateCreator } from 'zustand'
-import type { App } from './index'
-
-export type Panel = 'search' | 'context' | 'memory' | 'story'
-
-export interface PanelSlice {
-  /** The side panel beside the canvas, if open. */
-  panel: Panel | null
-  togglePanel(panel: Panel): void
-}
+import type { App } from './app'
+import type { PanelSlice } from './panelState'
 
 export const panelSlice: StateCreator<App, [], [], PanelSlice> = (set) => ({
   panel: null,

@@ -1,17 +1,7 @@
 import type { StateCreator } from 'zustand'
-import type { Persona } from '@shared/contract'
 import type { Client } from '../bridge'
-import type { App } from './index'
-
-export interface PersonaSlice {
-  personas: Persona[]
-  loadPersonas(): Promise<void>
-  /** Binds the open conversation to a persona (null: nobody). */
-  bindPersona(personaId: string | null): Promise<void>
-  /** The persona a new conversation starts with: the one used or made last (kept across restarts). */
-  nextPersonaId: string | null
-  rememberPersona(personaId: string | null): void
-}
+import type { App } from './app'
+import type { PersonaSlice } from './personaState'
 
 const LAST_PERSONA = 'loomverse.lastPersona'
 /** The window's local storage; absent where the store runs without a page (its unit tests). */

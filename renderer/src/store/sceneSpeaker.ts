@@ -1,5 +1,5 @@
 import { nextSpeaker } from '@shared/groupTurns'
-import type { App } from './index'
+import type { App } from './app'
 
 /**
  * Who answers the composer's next message in a group scene (shared/groupTurns.ts, the rule the

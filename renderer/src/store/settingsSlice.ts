@@ -1,15 +1,7 @@
 import type { StateCreator } from 'zustand'
-import type { Settings, SettingsPatch } from '@shared/contract'
 import type { Client } from '../bridge'
-import type { App } from './index'
-
-export interface SettingsSlice {
-  settings: Settings | null
-  /** The last failure to load or save, shown to the user until the next success. */
-  settingsError: string | null
-  loadSettings(): Promise<void>
-  updateSettings(patch: SettingsPatch): Promise<void>
-}
+import type { App } from './app'
+import type { SettingsSlice } from './settingsState'
 
 export const settingsSlice =
   (client: Client): StateCreator<App, [], [], SettingsSlice> =>

@@ -1,26 +1,8 @@
 import i18next from 'i18next'
 import type { StateCreator } from 'zustand'
 import type { Client } from '../bridge'
-import type { App, AppStore } from './index'
-
-/** One button on a toast ("Undo"): it runs, and the toast goes. */
-export interface ToastAction {
-  label: string
-  run(): void
-}
-
-export interface Toast {
-  id: number
-  kind: 'info' | 'error'
-  message: string
-  action?: ToastAction
-}
-
-export interface ToastSlice {
-  toasts: Toast[]
-  toast(kind: Toast['kind'], message: string, action?: ToastAction): void
-  dismissToast(id: number): void
-}
+import type { App, AppStore } from './app'
+import type { ToastSlice } from './toastState'
 
 let next = 1
 const VISIBLE_MS = 6000

@@ -1,9 +1,7 @@
 import type { StateCreator } from 'zustand'
 import { flowShape, newestLeafBelow, resolveLeaf } from './activePath'
-import type { App, AppStore } from './index'
-
-/** What the conversation area shows: the transcript, the graph, or both side by side. */
-export type ReadingLayout = 'transcript' | 'both' | 'graph'
+import type { App, AppStore } from './app'
+import type { ReadingLayout, TranscriptSlice } from './transcriptState'
 
 const LAYOUT_KEY = 'loomverse.readingLayout'
 const SPLIT_KEY = 'loomverse.readingSplit'
@@ -11,30 +9,6 @@ const SPLIT_KEY = 'loomverse.readingSplit'
 export const DEFAULT_SPLIT = 0.6
 export const MIN_SPLIT = 0.25
 export const MAX_SPLIT = 0.8
-
-export interface TranscriptSlice {
-  /** The leaf the transcript reads down to (root → leaf is the path shown). */
-  leafId: string | null
-  /**
-   * The node last chosen from the transcript itself: the transcript does not scroll to a choice
-   * it made (the graph still follows it).
-   */
-  choseInTranscript: string | null
-  /** A message was clicked: its node becomes the selection, and the graph centres on it. */
-  chooseFromTranscript(id: string): void
-  /** ‹ › at a branching point: read the alternative down to its newest leaf, and continue there. */
-  showAlternative(id: string): void
-  /** Bumped when a node is chosen in the graph: the transcript scrolls to it, chosen anew or not. */
-  reveal: { id: string; seq: number } | null
-  revealInTranscript(id: string): void
-  /** "Show in graph": the graph comes into view (beside the transcript) centred on the node. */
-  showInGraph(id: string): void
-  readingLayout: ReadingLayout
-  setReadingLayout(layout: ReadingLayout): void
-  /** The transcript's share of the width (0–1) when both show. */
-  readingSplit: number
-  setReadingSplit(split: number): void
-}
 
 function stored<T>(key: string, parse: (raw: string) => T | null, fallback: T): T {
   try {

@@ -1,17 +1,8 @@
 import i18next from 'i18next'
 import type { StateCreator } from 'zustand'
-import type { Item, TrashEntry } from '@shared/contract'
 import type { Client } from '../bridge'
-import type { App, AppStore } from './index'
-
-/** Deleted items waiting in the trash folder, and the way back. */
-export interface TrashSlice {
-  /** Newest first, as trash_list answers. */
-  trash: TrashEntry[]
-  loadTrash(): Promise<void>
-  /** Puts a deleted item back (in its building, else the user's) and says so. */
-  restoreItem(trashId: string): Promise<Item | null>
-}
+import type { App, AppStore } from './app'
+import type { TrashSlice } from './trashState'
 
 export const trashSlice: StateCreator<App, [], [], TrashSlice> = (set, get) => {
   // Deletes and restores in other windows each ask for a reload: only the newest answer lands.

@@ -1,16 +1,7 @@
 import type { StateCreator } from 'zustand'
-import type { WorkerName, WorkerStatus } from '@shared/contract'
 import type { Client } from '../bridge'
-import type { App, AppStore } from './index'
-
-export interface WorkersSlice {
-  /** Background workers that are not simply fine: restarted after a death, or paused. */
-  workers: Partial<Record<WorkerName, WorkerStatus>>
-  applyWorkerStatus(status: WorkerStatus): void
-  loadWorkerStatus(): Promise<void>
-  /** The status bar's retry of a paused worker. */
-  restartWorker(worker: WorkerName): Promise<void>
-}
+import type { App, AppStore } from './app'
+import type { WorkersSlice } from './workersState'
 
 export const workersSlice =
   (client: Client): StateCreator<App, [], [], WorkersSlice> =>

@@ -2,7 +2,8 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { MemoryUnitKind, MemoryUnitState, type MemoryUnit } from '@shared/contract'
 import { useApp } from '../../store'
-import { MEMORY_PAGE, type MemoryStateFilter } from '../../store/memorySlice'
+import { MEMORY_PAGE } from '../../store/memorySlice'
+import type { MemoryStateFilter } from '../../store/memoryState'
 import { dayToEpoch, epochToDay, formatTime, nextDay, previousDay, shortText } from './memoryText'
 
 /** Units filtered by kind, state, entity, time and text, newest first, a page at a time. */
