@@ -2,13 +2,15 @@ import type { Statement } from 'better-sqlite3'
 import type { Db } from '../../db/open'
 import { int8Of, int8Parts, modelVectorMeta, SENTENCES_KEPT, type ModelVectorMeta } from '../store/modelVectors'
 import { blobFloats } from '../store/embedder'
-import { ROWS_A_STEP, runInSlices } from '../store/slices'
-import { eachChunkRow, vecChunkPages } from './vecChunks'
+import { ROWS_A_STEP } from '../store/slices'
+import { eachVecRow, type VecRow } from './vecChunks'
+import { LoggedVectorIndex } from './loggedVectorIndex'
 import { KindPartitions } from './kindPartitions'
 
 /**
- * An in-memory copy of `vec_units_model` (the embedding model's dense vectors), per kind, for
- * the MemoryPack's "meaning" ranking.
+ * An in-memory copy of `vec_units_model` (the embedding model's dense vectors), per kind, and
+ * of `model_sentences`, for the MemoryPack's "meaning" ranking: the model's kind of
+ * LoggedVectorIndex (the change log is `model_vector_changes`, modelVectors.ts).
  *
  * sqlite-vec reads every float of a partition per query: with the built-in sentence model's
  * 512 dimensions a pack took 18.6 ms p95 at 10k units and 103 ms at 100k (bench/memory),
@@ -20,35 +22,23 @@ import { KindPartitions } from './kindPartitions'
  * sentence vectors (7.6k) 8× oversampling kept 99.6% of the exact top 20. `vec_units_model`
  * stays the source of truth (and the fallback inside a write transaction).
  *
- * Freshness: every write or delete appends to `model_vector_changes` (modelVectors.ts), from
- * any connection — the memory worker embeds, the main thread searches. Unit id 0 there means
- * the table was started afresh (another model): reload everything. The memory service loads it
- * in slices when it opens a persona's store (loadInSlices), so no pack waits seconds for it.
+ * Unit id 0 in the log means the table was started afresh (another model): reload everything.
  */
-export class ModelVectorIndex {
+export class ModelVectorIndex extends LoggedVectorIndex {
+  /** The model and width of the vectors held (null: none). */
   private loaded: ModelVectorMeta | null = null
+  /** The table's model and width as the last plan read them (null: no model has vectors). */
+  private meta: ModelVectorMeta | null = null
   private readonly parts = new KindPartitions<DensePartition>()
   /** Episodes' sentence vectors (model_sentences), row key `unit id × SENTENCES_KEPT + seq`. */
   private sentences: DensePartition | null = null
-  /** The last `model_vector_changes.seq` applied; -1 until first built. */
-  private seq = -1
-  private readonly stmts: Record<
-    'head' | 'changed' | 'sentencesOf' | 'sentencesAfter' | 'countSentences',
-    Statement<unknown[]>
-  >
+  private readonly stmts: Record<'sentencesOf' | 'sentencesAfter' | 'countSentences', Statement<unknown[]>>
   /** Prepared once the table exists (it is made on the model's first write). */
-  private reads: Record<'one' | 'all', Statement<unknown[]>> | null = null
-  /** A load under way in slices (loadInSlices); until it is done the index answers nothing. */
-  private slices: Generator<void, void> | null = null
-  /** Counters the tests read. */
-  readonly stats = { rebuilds: 0, loadedFrom: null as 'chunks' | 'vec0' | null }
+  private one: Statement<unknown[]> | null = null
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
+    super(db, 'model_vector_changes')
     this.stmts = {
-      head: db.prepare(
-        'SELECT (SELECT min(seq) FROM model_vector_changes) AS lo, (SELECT max(seq) FROM model_vector_changes) AS hi',
-      ),
-      changed: db.prepare('SELECT DISTINCT unit_id AS id FROM model_vector_changes WHERE seq > ?'),
       sentencesOf: db.prepare('SELECT seq, embedding FROM model_sentences WHERE unit_id = ? ORDER BY seq').raw(true),
       sentencesAfter: db
         .prepare(
@@ -59,82 +49,53 @@ export class ModelVectorIndex {
     }
   }
 
-  private vectors(): Record<'one' | 'all', Statement<unknown[]>> {
-    return (this.reads ??= {
-      one: this.db.prepare('SELECT embedding, kind FROM vec_units_model WHERE unit_id = ?'),
-      all: this.db.prepare('SELECT unit_id, embedding, kind FROM vec_units_model').raw(true),
-    })
+  /** No model's vectors, or another model or width than those held. */
+  protected outdated(): boolean {
+    const meta = (this.meta = modelVectorMeta(this.db))
+    return !meta || meta.model !== this.loaded?.model || meta.dims !== this.loaded.dims
   }
 
-  /** Whether the index was built (by a sync or a load in slices). */
-  get built(): boolean {
-    return this.seq >= 0
+  protected apply(ids: readonly number[]): boolean {
+    const dims = this.loaded!.dims
+    if (ids.includes(0)) return false
+    this.one ??= this.db.prepare('SELECT embedding, kind FROM vec_units_model WHERE unit_id = ?')
+    for (const id of ids) {
+      const row = this.one.get(BigInt(id)) as { embedding: Buffer; kind: number | bigint } | undefined
+      if (row) this.put(id, Number(row.kind), blobFloats(row.embedding, dims))
+      else this.parts.remove(id)
+      this.removeSentences(id)
+      for (const [seq, embedding] of this.stmts.sentencesOf.iterate(id) as Iterable<[number, Buffer]>)
+        this.putSentence(id, seq, int8Parts(embedding, dims), dims)
+    }
+    return true
   }
 
-  /** Whether the index answers: false while a load in slices is under way. */
-  get ready(): boolean {
-    return this.slices === null
-  }
-
-  /**
-   * Applies what changed since the last call (or loads everything when needed). While a load in
-   * slices is under way it does nothing: that load catches up when it is done.
-   */
-  sync(): void {
-    if (this.slices) return
-    const run = () => {
-      const plan = this.plan()
-      if (plan.load) return plan.meta ? this.load(plan.meta, plan.head) : this.clear(null, plan.head)
-      const { meta, head } = plan
-      if (head === this.seq) return
-      const ids = (this.stmts.changed.all(this.seq) as Array<{ id: number }>).map((r) => r.id)
-      if (ids.includes(0)) return this.load(meta, head)
-      for (const id of ids) {
-        const row = this.vectors().one.get(BigInt(id)) as { embedding: Buffer; kind: number | bigint } | undefined
-        if (row) this.put(id, Number(row.kind), blobFloats(row.embedding, meta.dims))
-        else this.parts.remove(id)
-        this.removeSentences(id)
-        for (const [seq, embedding] of this.stmts.sentencesOf.iterate(id) as Iterable<[number, Buffer]>)
-          this.putSentence(id, seq, int8Parts(embedding, meta.dims), meta.dims)
+  /** Yields after each page (a few thousand rows); with no model's vectors, only empties the index. */
+  protected *loadRows(sliced: boolean): Generator<void, 'chunks' | 'vec0' | null> {
+    const meta = this.meta
+    this.parts.clear()
+    this.sentences = null
+    this.loaded = meta
+    if (!meta) return null
+    const put = ([id, embedding, kind]: VecRow) => this.put(id, kind, blobFloats(embedding, meta.dims))
+    const table = { table: 'vec_units_model', dims: meta.dims, metadata: 0 } as const
+    const read = { sliced, chunksPerPage: 1 }
+    const from = yield* eachVecRow(this.db, table, read, put, () => {}, () => this.parts.clear())
+    // Sized once: at 100k units the sentences are ~200k rows, and growing by half leaves a third spare.
+    const sentences = this.stmts.countSentences.get() as number
+    if (sentences > 0) (this.sentences = new DensePartition(meta.dims)).reserve(sentences)
+    // In pages read whole: all() is quicker than stepping through 200k rows.
+    for (let after: [number, number] = [-1, -1]; ;) {
+      const rows = this.stmts.sentencesAfter.all(...after) as Array<[number, number, Buffer]>
+      for (const [i, [id, seq, embedding]] of rows.entries()) {
+        this.putSentence(id, seq, int8Parts(embedding, meta.dims), meta.dims)
+        if (i % ROWS_A_STEP === ROWS_A_STEP - 1) yield
       }
-      this.seq = head
+      if (rows.length < SENTENCE_PAGE) break
+      after = [rows.at(-1)![0], rows.at(-1)![1]]
+      yield
     }
-    // One read transaction: the log and the vectors come from the same snapshot.
-    if (this.db.inTransaction) run()
-    else this.db.transaction(run).deferred()
-  }
-
-  /**
-   * Loads everything, if a load is due, in slices of about `sliceMs` with the event loop running
-   * between them, then catches up with what was written meanwhile. A load at once took the main
-   * thread ~1 s at 20k units and ~5 s at 100k (sentences included), all in the first pack after
-   * start; the memory starts this when it opens a persona's store, and until it is done a pack
-   * asks sqlite-vec instead (retrieval.ts).
-   */
-  async loadInSlices(sliceMs = 8): Promise<void> {
-    if (this.slices || this.db.inTransaction) return
-    const plan = this.db.transaction(() => this.plan()).deferred()
-    if (!plan.load || !plan.meta) return this.sync()
-    this.slices = this.loadSteps(plan.meta, plan.head, true)
-    try {
-      // What is written between slices is in the change log past `head`: the sync below applies it.
-      await runInSlices(this.db, this.slices, sliceMs)
-    } finally {
-      this.slices = null
-    }
-    this.sync()
-  }
-
-  /** What a sync must do: load everything (cleared when no model has vectors), or apply the log. */
-  private plan():
-    { load: true; meta: ModelVectorMeta | null; head: number } | { load: false; meta: ModelVectorMeta; head: number } {
-    const meta = modelVectorMeta(this.db)
-    const { lo, hi } = this.stmts.head.get() as { lo: number | null; hi: number | null }
-    const head = hi ?? 0
-    if (!meta) return { load: true, meta: null, head }
-    const behind = this.seq < 0 || (lo !== null && this.seq < lo - 1) || head < this.seq || head - this.seq > 5_000
-    if (behind || meta.model !== this.loaded?.model || meta.dims !== this.loaded.dims) return { load: true, meta, head }
-    return { load: false, meta, head }
+    return from
   }
 
   /**
@@ -144,7 +105,7 @@ export class ModelVectorIndex {
   search(model: string, vector: readonly number[], kind: number, k: number): Array<{ id: number; distance: number }> {
     const query = this.unitQuery(model, vector)
     const part = this.parts.get(kind)
-    if (!query || !part || k <= 0 || this.slices) return []
+    if (!query || !part || k <= 0 || !this.ready) return []
     return part.nearest(query, k, Math.max(200, 10 * k))
   }
 
@@ -154,7 +115,7 @@ export class ModelVectorIndex {
    */
   searchSentences(model: string, vector: readonly number[], k: number): Array<{ id: number; distance: number }> {
     const query = this.unitQuery(model, vector)
-    if (!query || !this.sentences || k <= 0 || this.slices) return []
+    if (!query || !this.sentences || k <= 0 || !this.ready) return []
     // A unit has a few sentences: four rows a unit wanted is nearly always k units. Their signs
     // pick four times that many to score (LoCoMo recall on conversations 0–2 is the same with
     // sixteen times).
@@ -186,55 +147,6 @@ export class ModelVectorIndex {
   /** Every sentence row the unit may have (a missing one is no work): few units change a turn. */
   private removeSentences(id: number): void {
     for (let seq = 0; seq < SENTENCES_KEPT; seq++) this.sentences?.remove(id * SENTENCES_KEPT + seq)
-  }
-
-  private clear(meta: ModelVectorMeta | null, head: number): void {
-    this.parts.clear()
-    this.sentences = null
-    this.loaded = meta
-    this.seq = head
-  }
-
-  private load(meta: ModelVectorMeta, head: number): void {
-    for (const _ of this.loadSteps(meta, head, false));
-  }
-
-  /**
-   * Loads everything, yielding after each page (a few thousand rows): at once inside one read
-   * transaction (`load`), or in slices (`loadInSlices`), where a page may see rows written after
-   * `head`, which the change log brings again, so counts that disagree are no sign of damage.
-   */
-  private *loadSteps(meta: ModelVectorMeta, head: number, sliced: boolean): Generator<void, void> {
-    this.clear(meta, -1)
-    // From sqlite-vec's chunks when their layout is the known one (vecChunks.ts), else through vec0.
-    this.stats.loadedFrom = yield* eachChunkRow(
-      vecChunkPages(this.db, { table: 'vec_units_model', dims: meta.dims, metadata: 0 }, 1),
-      sliced,
-      ([id, embedding, kind]) => this.put(id, kind, blobFloats(embedding, meta.dims)),
-    )
-    if (this.stats.loadedFrom === 'vec0') {
-      this.parts.clear()
-      for (const [id, embedding, kind] of this.vectors().all.iterate() as Iterable<
-        [number | bigint, Buffer, number | bigint]
-      >)
-        this.put(Number(id), Number(kind), blobFloats(embedding, meta.dims))
-    }
-    // Sized once: at 100k units the sentences are ~200k rows, and growing by half leaves a third spare.
-    const sentences = this.stmts.countSentences.get() as number
-    if (sentences > 0) (this.sentences = new DensePartition(meta.dims)).reserve(sentences)
-    // In pages read whole: all() is quicker than stepping through 200k rows.
-    for (let after: [number, number] = [-1, -1]; ;) {
-      const rows = this.stmts.sentencesAfter.all(...after) as Array<[number, number, Buffer]>
-      for (const [i, [id, seq, embedding]] of rows.entries()) {
-        this.putSentence(id, seq, int8Parts(embedding, meta.dims), meta.dims)
-        if (i % ROWS_A_STEP === ROWS_A_STEP - 1) yield
-      }
-      if (rows.length < SENTENCE_PAGE) break
-      after = [rows.at(-1)![0], rows.at(-1)![1]]
-      yield
-    }
-    this.seq = head
-    this.stats.rebuilds++
   }
 
   private put(id: number, kind: number, vector: Float32Array): void {

@@ -148,6 +148,35 @@ export function* eachChunkRow(
 }
 
 /**
+ * Every row of one of our vec0 tables for a load: from sqlite-vec's chunks when their layout is
+ * the known one (~10× faster), `chunksPerPage` at a time, the newest `newestRows` of each
+ * partition when given, else through vec0 after `restart` (the chunks' rows are then dropped).
+ * Through vec0 the rows come at once, in slices too: a statement stepped across slices would
+ * keep the connection busy. Returns where the rows came from.
+ */
+export function* eachVecRow(
+  db: Db,
+  table: VecTable,
+  read: { sliced: boolean; chunksPerPage: number; newestRows?: number },
+  take: (row: VecRow) => void,
+  pageDone: () => void,
+  restart: () => void,
+): Generator<void, 'chunks' | 'vec0'> {
+  const pages = vecChunkPages(db, table, read.chunksPerPage, read.newestRows)
+  const from = yield* eachChunkRow(pages, read.sliced, take, pageDone)
+  if (from === 'chunks') return from
+  restart()
+  const columns = table.metadata === 2 ? ', state, sensitivity' : ', 0, 0'
+  const rows = db.prepare(`SELECT unit_id, embedding, kind${columns} FROM ${table.table}`).raw(true)
+  for (const [id, embedding, kind, state, sensitivity] of rows.iterate() as Iterable<
+    [number | bigint, Uint8Array, number | bigint, number | bigint, number | bigint]
+  >)
+    take([Number(id), embedding, Number(kind), Number(state), Number(sensitivity)])
+  pageDone()
+  return from
+}
+
+/**
  * Room for each partition's rows (by `kind`) as sqlite-vec's chunks hold them: at least the
  * live rows (a chunk's deleted rows count too). Null for a storage this does not read.
  */

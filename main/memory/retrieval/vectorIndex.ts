@@ -3,11 +3,12 @@ import { blobFloats, EMBEDDING_DIMENSIONS } from '../store/embedder'
 import { KindPartitions } from './kindPartitions'
 import { UnitKind } from '../store/enums'
 import type { MemoryStore } from '../store/store'
-import { runInSlices } from '../store/slices'
-import { VEC_UNITS, eachChunkRow, vecChunkPages, vecPartitionRoom } from './vecChunks'
+import { VEC_UNITS, eachVecRow, vecPartitionRoom } from './vecChunks'
+import { LoggedVectorIndex } from './loggedVectorIndex'
 
 /**
- * An in-memory copy of `vec_units`, per kind partition, for the MemoryPack's KNN.
+ * An in-memory copy of `vec_units`, per kind partition, for the MemoryPack's KNN: the local
+ * kind of LoggedVectorIndex (the change log is `vec_changes`, store.ts).
  *
  * sqlite-vec 0.1 reads every float of a partition for each query (70k × 256 floats: 15–30 ms)
  * and its top-k selection grows with k. Its binary quantisation does not help: the local
@@ -19,158 +20,61 @@ import { VEC_UNITS, eachChunkRow, vecChunkPages, vecPartitionRoom } from './vecC
  * unit, up to 25% more while it grows), dimension-major, and a query reads only the columns of
  * its non-zero dimensions: a few MB per query instead of 70 MB. The quantisation error stays below 1e-4 in cosine distance, so the answer is
  * sqlite-vec's up to near-ties. `vec_units` stays the source of truth (and the fallback).
- *
- * Freshness: every write to `vec_units` appends to `vec_changes` (store.ts), from any
- * connection; each sync applies the rows past the last one seen, in one read transaction.
  */
-export class VectorIndex {
+export class VectorIndex extends LoggedVectorIndex {
   private readonly parts = new KindPartitions<Partition>()
-  /** The last `vec_changes.seq` applied; -1 until first built. */
-  private seq = -1
-  private readonly stmts: {
-    head: Statement<unknown[]>
-    changed: Statement<unknown[]>
-    one: Statement<unknown[]>
-    all: Statement<unknown[]>
-  }
-  /** A load under way in slices (loadInSlices); until it is done the index answers nothing. */
-  private slices: Generator<void, void> | null = null
-  /** Counters the tests and the profile read. */
-  readonly stats = { searches: 0, rebuilds: 0, loadedFrom: null as 'chunks' | 'vec0' | null }
+  private readonly one: Statement<unknown[]>
 
   /** `kinds`: the partitions kept (units of other kinds are skipped). */
   constructor(
-    private readonly store: MemoryStore,
+    store: MemoryStore,
     private readonly kinds: ReadonlySet<number>,
   ) {
-    // Kept in fields, so not from the store's shared cache (db/statements.ts: a statement from it
-    // is taken afresh for each use, as another caller may switch its mode).
-    const { db } = store
-    this.stmts = {
-      // Two subqueries: SQLite answers a lone min() or max() from the key, both at once by a scan.
-      head: db.prepare('SELECT (SELECT min(seq) FROM vec_changes) AS lo, (SELECT max(seq) FROM vec_changes) AS hi'),
-      changed: db.prepare('SELECT DISTINCT unit_id AS id FROM vec_changes WHERE seq > ?'),
-      one: db.prepare('SELECT embedding, kind, state, sensitivity FROM vec_units WHERE unit_id = ?'),
-      all: db.prepare('SELECT unit_id, embedding, kind, state, sensitivity FROM vec_units').raw(true),
+    super(store.db, 'vec_changes')
+    this.one = store.db.prepare('SELECT embedding, kind, state, sensitivity FROM vec_units WHERE unit_id = ?')
+  }
+
+  protected outdated(): boolean {
+    return false
+  }
+
+  protected apply(ids: readonly number[]): boolean {
+    for (const id of ids) {
+      const row = this.one.get(BigInt(id)) as
+        { embedding: Buffer; kind: number; state: number; sensitivity: number } | undefined
+      if (row) this.put(id, row.kind, row.state, row.sensitivity, row.embedding)
+      else this.parts.remove(id)
     }
-  }
-
-  /** Whether the index was built (by the first sync). */
-  get built(): boolean {
-    return this.seq >= 0
-  }
-
-  /** Whether the index answers: false while a load in slices is under way (ask sqlite-vec). */
-  get ready(): boolean {
-    return this.slices === null
+    return true
   }
 
   /**
-   * Applies what changed since the last call (or loads everything the first time). While a load
-   * in slices is under way it does nothing: that load catches up when it is done.
+   * Yields after each page and every ROWS_A_STEP rows, a chunk of sqlite-vec's rows a page in
+   * slices. In slices, a unit rewritten between them may come twice, in its old chunk and its
+   * new one (the second time it is put in place).
    */
-  sync(): void {
-    if (this.slices) return
-    const { db } = this.store
-    const run = () => {
-      const { head, reload } = this.plan()
-      if (reload) return this.load(head)
-      if (head === this.seq) return
-      for (const { id } of this.stmts.changed.all(this.seq) as Array<{ id: number }>) {
-        const row = this.stmts.one.get(BigInt(id)) as
-          { embedding: Buffer; kind: number; state: number; sensitivity: number } | undefined
-        if (row) this.put(id, row.kind, row.state, row.sensitivity, row.embedding)
-        else this.parts.remove(id)
-      }
-      this.seq = head
-    }
-    // One read transaction: the log and the vectors come from the same snapshot.
-    if (db.inTransaction) run()
-    else db.transaction(run).deferred()
-  }
-
-  /** The log's newest seq, and whether the index must load everything again rather than apply the log. */
-  private plan(): { head: number; reload: boolean } {
-    const { lo, hi } = this.stmts.head.get() as { lo: number | null; hi: number | null }
-    const head = hi ?? 0
-    const pruned = lo !== null && this.seq < lo - 1
-    return { head, reload: this.seq < 0 || pruned || head < this.seq || head - this.seq > REBUILD_AFTER }
-  }
-
-  /**
-   * Loads everything, if nothing is loaded yet or it is far behind (an import), in slices of
-   * about `sliceMs` with the event loop running between them, then catches up with what was
-   * written meanwhile. At once, the load held the main thread ~1.6 s at 100k units (~0.15 s at
-   * 10k), in the first pack after start; the memory starts this when it opens a persona's store,
-   * and until it is done a pack asks sqlite-vec instead (retrieval.ts nearest).
-   */
-  async loadInSlices(sliceMs = 8): Promise<void> {
-    const { db } = this.store
-    if (this.slices || db.inTransaction) return
-    const { head, reload } = db.transaction(() => this.plan()).deferred()
-    if (!reload) return this.sync()
-    this.slices = this.loadSteps(head, true)
-    try {
-      await runInSlices(db, this.slices, sliceMs)
-    } finally {
-      this.slices = null
-    }
-    this.sync()
-  }
-
-  /** Reloads every vector from `vec_units` (the first sync does it; the bench times it). */
-  rebuild(): void {
-    const { db } = this.store
-    const run = () => this.load((this.stmts.head.get() as { hi: number | null }).hi ?? 0)
-    if (db.inTransaction) run()
-    else db.transaction(run).deferred()
-  }
-
-  private load(head: number): void {
-    for (const _ of this.loadSteps(head, false));
-  }
-
-  /**
-   * Loads everything, yielding after each page and every ROWS_A_STEP rows: at once inside one
-   * read transaction (`load`), or in slices (`loadInSlices`), a chunk of sqlite-vec's rows a
-   * page. In slices, a unit rewritten between them may come twice, in its old chunk and its new
-   * one (the second time it is put in place), and a page may hold rows written after `head`,
-   * which the change log brings again: counts that disagree are then no sign of another layout.
-   */
-  private *loadSteps(head: number, sliced: boolean): Generator<void, void> {
-    // Until the load completes, a failure leaves the index marked unbuilt.
-    this.seq = -1
+  protected *loadRows(sliced: boolean): Generator<void, 'chunks' | 'vec0'> {
     this.parts.clear()
-    const { db } = this.store
     // Room made once (no more than a partition keeps): grown by a quarter at a time, a 70k-row
     // partition was copied ~25 times.
-    for (const [kind, n] of vecPartitionRoom(db, VEC_UNITS) ?? [])
+    for (const [kind, n] of vecPartitionRoom(this.db, VEC_UNITS) ?? [])
       if (this.kinds.has(kind)) this.parts.of(kind, () => new Partition()).reserve(n)
     const tiles = new Tiles(this.parts, this.kinds)
-    // From sqlite-vec's chunks when their layout is the known one (~10× faster), else through vec0.
     // The newest chunks of each kind, the rows a search reads, a few at a time (all at once, a
     // million units' vectors were a gigabyte of blobs in one page).
-    this.stats.loadedFrom = yield* eachChunkRow(
-      vecChunkPages(db, VEC_UNITS, sliced ? 1 : CHUNKS_A_PAGE, SCAN_ROWS),
-      sliced,
+    const read = { sliced, chunksPerPage: sliced ? 1 : CHUNKS_A_PAGE, newestRows: SCAN_ROWS }
+    return yield* eachVecRow(
+      this.db,
+      VEC_UNITS,
+      read,
       ([id, embedding, kind, state, sensitivity]) => {
         if (this.parts.has(id)) this.put(id, kind, state, sensitivity, embedding)
         else tiles.add(id, embedding, kind, state, sensitivity)
       },
       // Every row of a page in, before a later page may bring one of them again.
       () => tiles.flush(),
+      () => this.parts.clear(),
     )
-    if (this.stats.loadedFrom === 'vec0') {
-      // At once, in slices too: a statement stepped across slices would keep the connection busy.
-      this.parts.clear()
-      for (const [id, embedding, kind, state, sensitivity] of this.stmts.all.iterate() as Iterable<
-        [number | bigint, Uint8Array, number, number, number]
-      >)
-        tiles.add(Number(id), embedding, Number(kind), Number(state), Number(sensitivity))
-      tiles.flush()
-    }
-    this.seq = head
-    this.stats.rebuilds++
   }
 
   private put(id: number, kind: number, state: number, sensitivity: number, blob: Uint8Array): void {
@@ -288,8 +192,6 @@ class Tiles {
  * searched whole.
  */
 export const SCAN_ROWS = 100_000
-/** Past this many logged changes a full reload is cheaper than applying them one by one. */
-const REBUILD_AFTER = 5_000
 /** sqlite-vec chunks (1,024 rows, ~1 MB each) read at a time by a load at once. */
 const CHUNKS_A_PAGE = 16
 const DIMS = EMBEDDING_DIMENSIONS
