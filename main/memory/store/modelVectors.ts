@@ -170,7 +170,7 @@ export function int8Of(v: Float32Array): { step: number; q: Int8Array } {
 /**
  * A sentence vector as stored: its int8 step (float32), then int8Of's dimensions. A quarter of
  * float32's size (a turn has ~3 sentences; 512 dimensions are 516 bytes, not 2 KB), and no
- * loss to the search, which reads int8 anyway (modelIndex.ts DensePartition).
+ * loss to the search, which reads int8 anyway (signPartition.ts DensePartition).
  */
 export function int8Blob(v: Float32Array): Buffer {
   const { step, q } = int8Of(v)
