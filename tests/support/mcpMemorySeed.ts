@@ -7,6 +7,9 @@ import { exchange, type LlmHarness } from './llmCore'
  * her memory, a fact, and a SECRET fact (a card number) that must never leave; and Ren, with a
  * conversation of his own that a server for Mika must not show.
  */
+/** The SECRET fact's card number, spaced as written: a random id in a result cannot hold it by chance. */
+export const SECRET_CARD = '4111 1111 1111 1111'
+
 export async function seedMemory(h: LlmHarness) {
   const mika = await h.call<{ id: string }>('create_persona', { name: 'Mika' })
   const other = await h.call<{ id: string }>('create_persona', { name: 'Ren' })
@@ -17,7 +20,7 @@ export async function seedMemory(h: LlmHarness) {
   await h.call('memory_add_unit', {
     persona_id: mika.id,
     kind: 'fact',
-    text: 'Pepper vet bill paid with card 4111 1111 1111 1111.',
+    text: `Pepper vet bill paid with card ${SECRET_CARD}.`,
     sensitivity: 'secret',
   })
   return { mika, flow, first }
@@ -44,5 +47,5 @@ export async function expectMikasMemory(client: Client, seeded: Awaited<ReturnTy
   expect(found.units.map((u) => u.text).join('\n')).toContain('Pepper is a tabby cat.')
   const episode = found.units.find((u) => u.node_id === seeded.first)
   expect(episode?.conversation).toEqual({ id: seeded.flow.id, name: 'Pets' })
-  expect(resultText(search)).not.toContain('4111')
+  expect(resultText(search)).not.toContain(SECRET_CARD)
 }

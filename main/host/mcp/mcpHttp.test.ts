@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { apiCall, type ApiAnswer } from '../../../tests/support/apiClient'
 import { UI_TOKEN, useApiHost } from '../../../tests/support/apiHost'
 import { useLlmCore, type LlmHarness } from '../../../tests/support/llmCore'
-import { expectMikasMemory, resultText as text, seedMemory } from '../../../tests/support/mcpMemorySeed'
+import { SECRET_CARD, expectMikasMemory, resultText as text, seedMemory } from '../../../tests/support/mcpMemorySeed'
 import { mcpCallLog } from './callLog'
 import { memoryOverHttp } from './mcpHttp'
 
@@ -63,7 +63,9 @@ describe('memory server over Streamable HTTP (serve, /api/mcp)', () => {
     const { port, token } = await serving(h)
     const client = await connect(port, { Authorization: `Bearer ${token}` }, '?persona=Mika')
     await expectMikasMemory(client, seeded)
-    expect(text(await client.callTool({ name: 'memory_pack', arguments: { query: 'Pepper?' } }))).not.toContain('4111')
+    expect(text(await client.callTool({ name: 'memory_pack', arguments: { query: 'Pepper?' } }))).not.toContain(
+      SECRET_CARD,
+    )
 
     const resources = await client.listResources()
     expect(resources.resources.map((r) => r.name)).toEqual(['Pets']) // Ren's conversation is not Mika's

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { useLlmCore, type LlmHarness } from '../../../tests/support/llmCore'
-import { expectMikasMemory, resultText as text, seedMemory } from '../../../tests/support/mcpMemorySeed'
+import { SECRET_CARD, expectMikasMemory, resultText as text, seedMemory } from '../../../tests/support/mcpMemorySeed'
 
 // `loomverse mcp` as Claude Desktop or Cursor runs it: a child process speaking MCP on its
 // stdin/stdout, driven by the SDK's own client, while the app (the harness's core) has the
@@ -51,7 +51,7 @@ describe('loomverse mcp', () => {
 
     const pack = await client.callTool({ name: 'memory_pack', arguments: { query: 'What is Pepper?', budget: 800 } })
     expect(text(pack)).toContain('tabby')
-    expect(text(pack)).not.toContain('4111')
+    expect(text(pack)).not.toContain(SECRET_CARD)
 
     const flows = JSON.parse(text(await client.callTool({ name: 'list_conversations', arguments: {} })))
     expect(flows.map((f: { name: string }) => f.name)).toEqual(['Pets']) // Ren's is not Mika's
