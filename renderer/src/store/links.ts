@@ -35,8 +35,8 @@ export function linkUrl(flowId: string, nodeId: string | null, location: Locatio
   return `${location.origin}${location.pathname}${linkHash(flowId, nodeId)}`
 }
 
-/** Links followed so far: one followed while an earlier one is still opening supersedes it. */
-let followed = 0
+/** Links each window's store has followed: one followed while an earlier one is still opening supersedes it. */
+const followedBy = new WeakMap<AppStore, number>()
 
 /**
  * Opens what a link names: its conversation, and the message selected and in view. A
@@ -46,10 +46,12 @@ let followed = 0
  * otherwise select its message after the later one showed its own).
  */
 export async function followLink(store: AppStore, link: Link): Promise<boolean> {
-  const mine = ++followed
+  const mine = (followedBy.get(store) ?? 0) + 1
+  followedBy.set(store, mine)
+  const superseded = () => followedBy.get(store) !== mine
   let s = store.getState()
   if (!s.flows.some((f) => f.id === link.flowId)) await s.loadFlows()
-  if (mine !== followed) return true
+  if (superseded()) return true
   s = store.getState()
   if (!s.flows.some((f) => f.id === link.flowId)) {
     s.toast('error', i18next.t('links.noFlow'))
@@ -60,13 +62,13 @@ export async function followLink(store: AppStore, link: Link): Promise<boolean> 
   const held = link.nodeId === null || s.members[link.nodeId] !== undefined
   if (s.flowId !== link.flowId || (!held && s.flowLoading !== null))
     await s.openFlow(link.flowId, link.nodeId ?? undefined)
-  if (mine !== followed) return true
+  if (superseded()) return true
   s = store.getState()
   if (s.flowId !== link.flowId) return false
   if (link.nodeId) {
     if (s.members[link.nodeId]) {
       await s.ensureNode(link.nodeId)
-      if (mine !== followed) return true
+      if (superseded()) return true
       store.getState().focusNode(link.nodeId)
     } else s.toast('error', i18next.t('links.noNode'))
   }
