@@ -12,6 +12,9 @@ export interface DomainMigration extends Migration {
   legacy?: number
 }
 
+/** A domain's step as its file declares it (numbered by its place in the domain's list). */
+export type DomainStep = Omit<DomainMigration, 'version'>
+
 /** One domain's tables: their migrations, numbered 1, 2, 3… within the domain. */
 export interface DomainSchema {
   domain: string

@@ -8,6 +8,17 @@ export interface Migration {
   up(db: Database): void
 }
 
+/** A step as its file declares it: its version is its place in the list (numbered). */
+export type MigrationStep = Omit<Migration, 'version'>
+
+/**
+ * A list of steps, oldest first, numbered 1, 2, 3… by their place: a step's file holds its name
+ * and its work, and appending its import to the list is all that adding one takes.
+ */
+export function numbered<S extends MigrationStep>(steps: readonly S[]): Array<S & { version: number }> {
+  return steps.map((step, i) => ({ ...step, version: i + 1 }))
+}
+
 export interface MigrationReport {
   from: number
   to: number

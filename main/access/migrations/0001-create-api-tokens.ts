@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * Tokens other programs use for the HTTP API (Settings → Connected programs). Only a SHA-256
@@ -17,3 +18,5 @@ export function migrate(db: Database): void {
     )
   `)
 }
+
+export const step: DomainStep = { name: 'create-api-tokens', legacy: 17, up: migrate }

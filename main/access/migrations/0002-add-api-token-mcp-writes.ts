@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * Whether a program's token may change things through the memory server at /api/mcp (notify).
@@ -7,3 +8,5 @@ import type { Database } from 'better-sqlite3'
 export function migrate(db: Database): void {
   db.exec('ALTER TABLE api_tokens ADD COLUMN mcp_writes INTEGER NOT NULL DEFAULT 0')
 }
+
+export const step: DomainStep = { name: 'add-api-token-mcp-writes', legacy: 38, up: migrate }

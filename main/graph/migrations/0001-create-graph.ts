@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * The conversation graph (VizPrompt seed §4–5). A node can belong to several flows
@@ -81,3 +82,5 @@ export function migrate(db: Database): void {
     END;
   `)
 }
+
+export const step: DomainStep = { name: 'create-graph', legacy: 2, up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * Exactly what a reply was generated from (the context parts and their tokens), so the
@@ -13,3 +14,5 @@ export function migrate(db: Database): void {
     ) STRICT;
   `)
 }
+
+export const step: DomainStep = { name: 'create-node-contexts', legacy: 5, up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * A flow's pinned nodes, read by every prompt's context, from an index of the pins alone: a
@@ -8,3 +9,5 @@ import type { Database } from 'better-sqlite3'
 export function migrate(db: Database): void {
   db.exec('CREATE INDEX IF NOT EXISTS flow_nodes_pinned ON flow_nodes(flow_id, idx) WHERE pinned = 1')
 }
+
+export const step: DomainStep = { name: 'add-pinned-index', legacy: 23, up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * connection_changes: every connection added, removed or moved appends its flow and target
@@ -24,3 +25,5 @@ export function migrate(db: Database): void {
     END;
   `)
 }
+
+export const step: DomainStep = { name: 'log-connection-changes', legacy: 24, up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * member_changes: every node that joins or leaves a flow, moves on its canvas or is pinned
@@ -30,3 +31,5 @@ export function migrate(db: Database): void {
     END;
   `)
 }
+
+export const step: DomainStep = { name: 'log-member-changes', legacy: 25, up: migrate }

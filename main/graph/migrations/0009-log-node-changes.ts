@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * node_changes: every node written — added, deleted, or its prompt, reply or summary changed —
@@ -24,3 +25,5 @@ export function migrate(db: Database): void {
     END;
   `)
 }
+
+export const step: DomainStep = { name: 'log-node-changes', legacy: 26, up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * node_sent_contexts: what each reply was generated from, as node_contexts (0005) kept it, but
@@ -16,3 +17,5 @@ export function migrate(db: Database): void {
     ) STRICT;
   `)
 }
+
+export const step: DomainStep = { name: 'pack-sent-contexts', legacy: 27, up: migrate }

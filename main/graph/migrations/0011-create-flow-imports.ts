@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * flow_imports: flows an import is still writing. A large import commits in slices so the app
@@ -13,3 +14,5 @@ export function migrate(db: Database): void {
     ) STRICT;
   `)
 }
+
+export const step: DomainStep = { name: 'create-flow-imports', legacy: 28, up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 import { FORMAT_PARTS, storeContextParts, unpackContext } from '../sentContexts'
 
 /**
@@ -39,3 +40,5 @@ export function migrate(db: Database): void {
     update.run(stored.context, stored.part_ids, FORMAT_PARTS, row.node_id)
   }
 }
+
+export const step: DomainStep = { name: 'share-sent-context-parts', legacy: 29, up: migrate }

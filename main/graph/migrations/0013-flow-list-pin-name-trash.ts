@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 import { nameFromPrompt } from '@shared/conversationName'
 
 /** What the app called a conversation before names came from the first prompt (en, ja). */
@@ -74,3 +75,5 @@ export function migrate(db: Database): void {
     else placeholder.run(id)
   }
 }
+
+export const step: DomainStep = { name: 'flow-list-pin-name-trash', legacy: 30, up: migrate }

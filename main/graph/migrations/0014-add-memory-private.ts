@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * "Remembers only itself" (memory that spans a persona's conversations): a conversation marked
@@ -12,3 +13,5 @@ export function migrate(db: Database): void {
     ALTER TABLE flows ADD COLUMN memory_private INTEGER NOT NULL DEFAULT 0 CHECK (memory_private IN (0, 1));
   `)
 }
+
+export const step: DomainStep = { name: 'add-memory-private', legacy: 31, up: migrate }

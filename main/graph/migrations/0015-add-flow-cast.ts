@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * Group scenes (issue #40): a conversation may have a cast of several personas (`flows.cast_json`:
@@ -16,3 +17,5 @@ export function migrate(db: Database): void {
     ALTER TABLE nodes ADD COLUMN speaker_id TEXT;
   `)
 }
+
+export const step: DomainStep = { name: 'add-flow-cast', legacy: 35, up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * Background jobs of loomverse.db (summaries of graph nodes, later item summaries). The
@@ -26,3 +27,5 @@ export function migrate(db: Database): void {
     CREATE UNIQUE INDEX jobs_one_live_per_key ON jobs(dedupe_key) WHERE status IN (0, 1) AND dedupe_key IS NOT NULL;
   `)
 }
+
+export const step: DomainStep = { name: 'create-jobs', legacy: 3, up: migrate }

@@ -1,5 +1,6 @@
 import type { DomainSchema } from '../../db/domainMigrations'
-import { migrate as createJobs } from './0001-create-jobs'
+import { numbered } from '../../db/migrate'
+import { step as createJobs } from './0001-create-jobs'
 
 /**
  * The job runtime's table (`jobs`), shared by every domain's job handlers. Append a step; never
@@ -8,5 +9,5 @@ import { migrate as createJobs } from './0001-create-jobs'
 export const kernelSchema: DomainSchema = {
   domain: 'kernel',
   needs: [],
-  migrations: [{ version: 1, name: 'create-jobs', up: createJobs, legacy: 3 }],
+  migrations: numbered([createJobs]),
 }

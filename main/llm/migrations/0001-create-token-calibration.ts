@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * How each chat model counts tokens against our own count, learned from the usage its provider
@@ -14,3 +15,5 @@ export function migrate(db: Database): void {
     )
   `)
 }
+
+export const step: DomainStep = { name: 'create-token-calibration', legacy: 22, up: migrate }

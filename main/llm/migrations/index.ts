@@ -1,5 +1,6 @@
 import type { DomainSchema } from '../../db/domainMigrations'
-import { migrate as createTokenCalibration } from './0001-create-token-calibration'
+import { numbered } from '../../db/migrate'
+import { step as createTokenCalibration } from './0001-create-token-calibration'
 
 /**
  * What each model's token counts turned out to be (`token_calibration`). Append a step; never edit
@@ -8,5 +9,5 @@ import { migrate as createTokenCalibration } from './0001-create-token-calibrati
 export const llmSchema: DomainSchema = {
   domain: 'llm',
   needs: [],
-  migrations: [{ version: 1, name: 'create-token-calibration', up: createTokenCalibration, legacy: 22 }],
+  migrations: numbered([createTokenCalibration]),
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * Roleplay (issue #40): lorebooks (SillyTavern's World Info) as objects of their own, each entry a
@@ -50,3 +51,5 @@ export function migrate(db: Database): void {
     ) STRICT;
   `)
 }
+
+export const step: DomainStep = { name: 'create-lorebooks', legacy: 33, up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * Tools from MCP servers (the mcp domain's tables):
@@ -37,3 +38,5 @@ export function migrate(db: Database): void {
     CREATE INDEX mcp_calls_by_flow ON mcp_calls (flow_id, created);
   `)
 }
+
+export const step: DomainStep = { name: 'create-mcp-tables', legacy: 32, up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * The MCP stdio commands the user confirmed (the mcp domain's table): a new or changed command
@@ -15,3 +16,5 @@ export function migrate(db: Database): void {
     ) STRICT;
   `)
 }
+
+export const step: DomainStep = { name: 'create-mcp-commands', legacy: 36, up: migrate }

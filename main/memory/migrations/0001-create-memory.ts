@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { MigrationStep } from '../../db/migrate'
 import { EMBEDDING_DIMENSIONS } from '../store/embedder'
 
 /**
@@ -204,3 +205,5 @@ export function migrate(db: Database): void {
     create index idx_memory_packs_node on memory_packs(node_id, created_at);
   `)
 }
+
+export const step: MigrationStep = { name: 'create-memory', up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { MigrationStep } from '../../db/migrate'
 
 /**
  * Loomverse additions for the MemoryPack's latency:
@@ -16,3 +17,5 @@ export function migrate(db: Database): void {
     create index idx_units_pinned on units(kind, id) where pin = 1;
   `)
 }
+
+export const step: MigrationStep = { name: 'vector-log', up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { MigrationStep } from '../../db/migrate'
 
 /**
  * Vectors from the persona's embedding model, beside the local ones (modelVectors.ts):
@@ -22,3 +23,5 @@ export function migrate(db: Database): void {
     insert into model_vector_dirty (unit_id) select id from units where kind in (1, 2, 3);
   `)
 }
+
+export const step: MigrationStep = { name: 'model-vectors', up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { MigrationStep } from '../../db/migrate'
 
 /**
  * What memory jobs spend and whether they may spend more (memoryBreaker.ts):
@@ -30,3 +31,5 @@ export function migrate(db: Database): void {
     insert into memory_control (id) values (1);
   `)
 }
+
+export const step: MigrationStep = { name: 'memory-spend', up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { MigrationStep } from '../../db/migrate'
 
 /**
  * units_words: the units' text again, indexed by word with FTS5's Porter stemmer, for BM25
@@ -15,3 +16,5 @@ export function migrate(db: Database): void {
     insert into units_words (rowid, text) select rowid, text from units_fts;
   `)
 }
+
+export const step: MigrationStep = { name: 'word-index', up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { MigrationStep } from '../../db/migrate'
 
 /**
  * model_vector_changes: every write or delete of a `vec_units_model` row appends the unit id,
@@ -14,3 +15,5 @@ export function migrate(db: Database): void {
     );
   `)
 }
+
+export const step: MigrationStep = { name: 'model-vector-log', up: migrate }

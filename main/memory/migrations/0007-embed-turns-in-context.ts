@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { MigrationStep } from '../../db/migrate'
 import { SENTENCE_MODEL } from '@shared/contract'
 
 /**
@@ -14,3 +15,5 @@ export function migrate(db: Database): void {
      ON CONFLICT (unit_id) DO UPDATE SET gen = gen + 1`,
   ).run(SENTENCE_MODEL)
 }
+
+export const step: MigrationStep = { name: 'embed-turns-in-context', up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { MigrationStep } from '../../db/migrate'
 
 /**
  * idx_units_time: units by kind, newest first, in the order the branch jobs read a branch's
@@ -8,3 +9,5 @@ import type { Database } from 'better-sqlite3'
 export function migrate(db: Database): void {
   db.exec('create index if not exists idx_units_time on units(kind, coalesce(occurred_at, created_at), id)')
 }
+
+export const step: MigrationStep = { name: 'episodes-by-time', up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { MigrationStep } from '../../db/migrate'
 
 /**
  * unit_changes: every unit added, changed (state, pin, salience, sensitivity, a new version…)
@@ -24,3 +25,5 @@ export function migrate(db: Database): void {
     end;
   `)
 }
+
+export const step: MigrationStep = { name: 'log-unit-changes', up: migrate }

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3'
-import { SENTENCE_MODEL } from '@shared/contract'
+import type { MigrationStep } from '../../db/migrate'
+import { migrate as embedEpisodesAgain } from './0007-embed-turns-in-context'
 
 /**
  * The embedding model's vectors of each sentence of an episode (modelVectors.ts
@@ -18,9 +19,8 @@ export function migrate(db: Database): void {
       PRIMARY KEY (unit_id, seq)
     ) WITHOUT ROWID;
   `)
-  db.prepare(
-    `INSERT INTO model_vector_dirty (unit_id)
-     SELECT id FROM units WHERE kind = 1 AND EXISTS (SELECT 1 FROM model_vector_meta WHERE id = 1 AND model = ?)
-     ON CONFLICT (unit_id) DO UPDATE SET gen = gen + 1`,
-  ).run(SENTENCE_MODEL)
+  // As step 7 did: a memory on the built-in sentence model has its episodes embedded again.
+  embedEpisodesAgain(db)
 }
+
+export const step: MigrationStep = { name: 'sentence-vectors', up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { MigrationStep } from '../../db/migrate'
 
 /**
  * external_requests: a notification or meta request (seed 004) stored with the work it asks
@@ -29,3 +30,5 @@ export function migrate(db: Database): void {
     create index if not exists idx_external_requests_open on external_requests(status) where status < 3;
   `)
 }
+
+export const step: MigrationStep = { name: 'external-requests', up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * Personas, as SAIVerse's `ai` table: who they are (persona text), what they promised
@@ -21,3 +22,5 @@ export function migrate(db: Database): void {
     ) STRICT;
   `)
 }
+
+export const step: DomainStep = { name: 'create-ai', legacy: 6, up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * "Remembers only itself": a persona marked private (`ai.MEMORY_PRIVATE`) treats every one of
@@ -12,3 +13,5 @@ export function migrate(db: Database): void {
     ALTER TABLE ai ADD COLUMN MEMORY_PRIVATE INTEGER NOT NULL DEFAULT 0 CHECK (MEMORY_PRIVATE IN (0, 1));
   `)
 }
+
+export const step: DomainStep = { name: 'add-memory-private', legacy: 31, up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * A persona's picture (issue #40: cards both ways): the icon a character card brings, or one the
@@ -15,3 +16,5 @@ export function migrate(db: Database): void {
     ) STRICT;
   `)
 }
+
+export const step: DomainStep = { name: 'create-persona-avatars', legacy: 34, up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /** App-wide preferences as JSON values by key. Secrets never live here (see DESIGN: Secrets). */
 export function migrate(db: Database): void {
@@ -10,3 +11,5 @@ export function migrate(db: Database): void {
     ) STRICT;
   `)
 }
+
+export const step: DomainStep = { name: 'create-settings', legacy: 1, up: migrate }

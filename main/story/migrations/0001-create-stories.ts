@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * Story mode (NovelADV seed). The scenario's Markdown files are the source of truth on disk;
@@ -60,3 +61,5 @@ export function migrate(db: Database): void {
     CREATE INDEX story_sheet_versions_by_path ON story_sheet_versions(story_id, path);
   `)
 }
+
+export const step: DomainStep = { name: 'create-stories', legacy: 20, up: migrate }

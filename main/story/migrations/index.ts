@@ -1,5 +1,6 @@
 import type { DomainSchema } from '../../db/domainMigrations'
-import { migrate as createStories } from './0001-create-stories'
+import { numbered } from '../../db/migrate'
+import { step as createStories } from './0001-create-stories'
 
 /**
  * Story mode (NovelADV): stories, their summaries, saves and character sheets. Append a step;
@@ -8,5 +9,5 @@ import { migrate as createStories } from './0001-create-stories'
 export const storySchema: DomainSchema = {
   domain: 'story',
   needs: [],
-  migrations: [{ version: 1, name: 'create-stories', up: createStories, legacy: 20 }],
+  migrations: numbered([createStories]),
 }

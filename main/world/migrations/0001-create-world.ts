@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * SAIVerse's world as it was before the item-type extension: buildings, items (objects
@@ -35,3 +36,5 @@ export function migrate(db: Database): void {
     CREATE INDEX item_location_owner ON item_location (OWNER_KIND, OWNER_ID);
   `)
 }
+
+export const step: DomainStep = { name: 'create-world', legacy: 8, up: migrate }

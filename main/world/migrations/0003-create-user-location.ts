@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * Where the user is: one row. Its existence also marks that the first-run demo world was
@@ -13,3 +14,5 @@ export function migrate(db: Database): void {
     ) STRICT;
   `)
 }
+
+export const step: DomainStep = { name: 'create-user-location', legacy: 11, up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /**
  * Whether an item's summary is being made: the UI shows "summarising…" beside the
@@ -11,3 +12,5 @@ export function migrate(db: Database): void {
   db.exec(`ALTER TABLE item ADD COLUMN SUMMARY_STATUS TEXT NOT NULL DEFAULT 'ready'
            CHECK (SUMMARY_STATUS IN ('none', 'pending', 'ready', 'failed'))`)
 }
+
+export const step: DomainStep = { name: 'add-item-summary-status', legacy: 12, up: migrate }

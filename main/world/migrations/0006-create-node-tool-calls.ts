@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 
 /** The tools a reply called and what they answered, kept with the node that triggered them. */
 export function migrate(db: Database): void {
@@ -15,3 +16,5 @@ export function migrate(db: Database): void {
     ) STRICT;
   `)
 }
+
+export const step: DomainStep = { name: 'create-node-tool-calls', legacy: 14, up: migrate }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type { DomainStep } from '../../db/domainMigrations'
 import { addColumnOnce } from '../../db/columns'
 
 /**
@@ -9,3 +10,5 @@ import { addColumnOnce } from '../../db/columns'
 export function migrate(db: Database): void {
   addColumnOnce(db, 'item', 'SUMMARY', 'TEXT')
 }
+
+export const step: DomainStep = { name: 'add-item-summary', legacy: 19, up: migrate }
