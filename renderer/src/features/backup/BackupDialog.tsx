@@ -5,6 +5,7 @@ import { useApp } from '../../store'
 import { Dialog } from '../../ui/Dialog'
 import { RestoreSection } from './RestoreSection'
 import { formatBytes } from '../../ui/formatBytes'
+import { DialogCloseRow } from '../../ui/DialogCloseRow'
 
 /**
  * Settings → Backup: where backups go (a typed path: browser mode has no native picker; the
@@ -130,11 +131,7 @@ export function BackupDialog({ onClose }: { onClose: () => void }) {
         {last?.ok && <span className="backup-path">{last.path}</span>}
       </p>
       <RestoreSection backups={status.backups} />
-      <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
-          {t('settings.close')}
-        </button>
-      </div>
+      <DialogCloseRow onClose={onClose} />
     </Dialog>
   )
 }

@@ -8,6 +8,7 @@ import { AuthorsNoteForm } from './AuthorsNoteForm'
 import { EntryForm } from './EntryForm'
 import './lorebooks.css'
 import { DeleteInTwoSteps } from '../../ui/DeleteInTwoSteps'
+import { DialogCloseRow } from '../../ui/DialogCloseRow'
 
 /**
  * Lorebooks (SillyTavern's World Info): the books, what each is attached to, their entries,
@@ -136,11 +137,7 @@ export function LorebooksDialog({ onClose }: { onClose: () => void }) {
         )}
       </div>
       {flow && <AuthorsNoteForm kind="flow" targetId={flow.id} />}
-      <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
-          {t('settings.close')}
-        </button>
-      </div>
+      <DialogCloseRow onClose={onClose} />
     </Dialog>
   )
 }

@@ -12,6 +12,7 @@ import { PrivateMemorySwitch } from '../../ui/PrivateMemorySwitch'
 import { defaultEmbeddingModel, MemorySearchField } from '../../ui/MemorySearchField'
 import { PersonaPicture } from './PersonaPicture'
 import { DeleteInTwoSteps } from '../../ui/DeleteInTwoSteps'
+import { DialogCloseRow } from '../../ui/DialogCloseRow'
 
 type Draft = Pick<
   Persona,
@@ -110,11 +111,7 @@ export function PersonasDialog({
           settings={current && settingsOf?.(current)}
         />
       </div>
-      <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
-          {t('settings.close')}
-        </button>
-      </div>
+      <DialogCloseRow onClose={onClose} />
     </Dialog>
   )
 }

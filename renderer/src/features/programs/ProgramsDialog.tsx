@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { ApiToken } from '@shared/contract'
 import { useApp } from '../../store'
 import { Dialog } from '../../ui/Dialog'
+import { DialogCloseRow } from '../../ui/DialogCloseRow'
 
 /**
  * Settings → Connected programs: a token per program that uses the local HTTP API. A new token
@@ -100,11 +101,7 @@ export function ProgramsDialog({ onClose }: { onClose: () => void }) {
           </tbody>
         </table>
       )}
-      <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
-          {t('settings.close')}
-        </button>
-      </div>
+      <DialogCloseRow onClose={onClose} />
     </Dialog>
   )
 }

@@ -5,6 +5,7 @@ import { useApp } from '../../store'
 import { Dialog } from '../../ui/Dialog'
 import { ModelChoice } from './ModelChoice'
 import { PurposeDefaults } from './PurposeDefaults'
+import { DialogCloseRow } from '../../ui/DialogCloseRow'
 
 const names: Record<ProviderInfo['id'], string> = {
   openai: 'OpenAI-compatible',
@@ -39,11 +40,7 @@ export function ProvidersDialog({ onClose }: { onClose: () => void }) {
         ))}
       </div>
       <PurposeDefaults />
-      <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
-          {t('settings.close')}
-        </button>
-      </div>
+      <DialogCloseRow onClose={onClose} />
     </Dialog>
   )
 }

@@ -6,6 +6,7 @@ import { useApp } from '../../store'
 import { Button } from '../../ui/Button'
 import { trapTab } from '../../ui/Dialog'
 import { Field } from '../../ui/Field'
+import { DialogCloseRow } from '../../ui/DialogCloseRow'
 
 /** The user's name, which {{user}} reads; saved when the field is left or Enter is pressed. */
 function UserNameField({ name, onSave }: { name: string; onSave: (name: string) => void }) {
@@ -128,11 +129,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
         )}
       </div>
       {error && <p role="alert">{t('settings.saveFailed', { message: error })}</p>}
-      <div className="dialog-actions">
-        <Button variant="secondary" onClick={onClose}>
-          {t('settings.close')}
-        </Button>
-      </div>
+      <DialogCloseRow onClose={onClose} />
     </div>
   )
 }

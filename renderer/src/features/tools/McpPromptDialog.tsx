@@ -6,6 +6,7 @@ import { Button } from '../../ui/Button'
 import { Dialog } from '../../ui/Dialog'
 import { Field } from '../../ui/Field'
 import { CatalogList } from './CatalogList'
+import { DialogCloseRow } from '../../ui/DialogCloseRow'
 
 /**
  * An MCP server's prompt as a command: its arguments asked for, then its text put in the
@@ -91,9 +92,7 @@ export function McpPromptDialog({
             action={t('mcp.prompts.choose')}
             onAction={pick}
           />
-          <div className="dialog-actions">
-            <Button onClick={onClose}>{t('settings.close')}</Button>
-          </div>
+          <DialogCloseRow onClose={onClose} />
         </>
       )}
     </Dialog>

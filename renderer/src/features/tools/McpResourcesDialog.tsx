@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { McpResourceInfo } from '@shared/contract'
 import { useApp } from '../../store'
-import { Button } from '../../ui/Button'
 import { Dialog } from '../../ui/Dialog'
 import { CatalogList } from './CatalogList'
+import { DialogCloseRow } from '../../ui/DialogCloseRow'
 
 /** Attach → from an MCP server: the servers' resources; one chosen goes out with the next message. */
 export function McpResourcesDialog({ onClose }: { onClose: () => void }) {
@@ -47,9 +47,7 @@ export function McpResourcesDialog({ onClose }: { onClose: () => void }) {
         onAction={(r) => void choose(r)}
         testId="mcp-resource"
       />
-      <div className="dialog-actions">
-        <Button onClick={onClose}>{t('settings.close')}</Button>
-      </div>
+      <DialogCloseRow onClose={onClose} />
     </Dialog>
   )
 }

@@ -6,6 +6,7 @@ import { Button } from '../../ui/Button'
 import { Dialog } from '../../ui/Dialog'
 import { Field } from '../../ui/Field'
 import { AlwaysAllowed } from './AlwaysAllowed'
+import { DialogCloseRow } from '../../ui/DialogCloseRow'
 
 const EXAMPLE =
   '{\n  "command": "npx",\n  "args": ["-y", "@modelcontextprotocol/server-filesystem", "/path/to/folder"]\n}'
@@ -180,9 +181,7 @@ export function ToolsDialog({ onClose }: { onClose: () => void }) {
         </Button>
         {imported && <p role="status">{imported}</p>}
       </details>
-      <div className="dialog-actions">
-        <Button onClick={onClose}>{t('settings.close')}</Button>
-      </div>
+      <DialogCloseRow onClose={onClose} />
     </Dialog>
   )
 }
