@@ -14,7 +14,7 @@ import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { uiLanguage } from '../kernel/language'
 import { llmErrorText, retryingText } from '../llm/llmErrorText'
-import { awaitingFirstText } from '../kernel/afterFirstText'
+import { awaitingFirstText, flushed } from '../kernel/afterFirstText'
 import { DeltaBatcher } from './deltaBatcher'
 import { addUsage, replyStats } from './replyStats'
 import type { RequestTurn, Turn, TurnEnd } from './turn'
@@ -521,10 +521,10 @@ export class ChatService {
         this.options.calibration?.record(modelRef, sentTokens(context, messages, tools), usage.prompt_tokens)
       const unitId = request ? request.keep(text) : persona ? this.remember(persona, turn, text) : null
       end = { state: 'done', text }
-      // Work put off until the first text (whenFree: the MemoryPack's "why") runs in the turn
-      // after it, and a reply that arrived whole within one turn would be done before it: a
-      // caller told `done` may read it at once.
-      await new Promise<void>((resolve) => setImmediate(resolve))
+      // Work put off until the first text (whenFree: the MemoryPack's "why") has run before a
+      // caller told `done` reads it: a reply that arrived whole within one turn, or while another
+      // reply still waits for its first text, would be done before it.
+      await flushed()
       this.bus.emit('chat_status', { node_id: nodeId, state: 'done', ...(unitId === null ? {} : { unit_id: unitId }) })
     } catch (e) {
       if (!open()) return // no node to keep anything in; the caller of send was told why

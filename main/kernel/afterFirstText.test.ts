@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { MAX_WAIT_MS, awaitingFirstText, whenFree } from './afterFirstText'
+import { MAX_WAIT_MS, awaitingFirstText, flushed, whenFree } from './afterFirstText'
 
 describe('work put off while a reply waits for its first text', () => {
   beforeEach(() => vi.useFakeTimers())
@@ -77,5 +77,50 @@ describe('work put off while a reply waits for its first text', () => {
     expect(() => vi.advanceTimersByTime(0)).toThrow('broken')
     vi.runOnlyPendingTimers()
     expect(ran).toEqual(['count'])
+  })
+
+  it('flushed: what was queued before runs in the next turn though another reply still waits, and what came after waits', async () => {
+    const ran: string[] = []
+    const other = awaitingFirstText()
+    whenFree(() => ran.push('why'))
+    const flush = flushed().then(() => ran.push('flushed'))
+    whenFree(() => ran.push('later'))
+    await vi.advanceTimersByTimeAsync(0)
+    await flush
+    expect(ran).toEqual(['why', 'flushed'])
+    // The work after the flush waits for the other reply as any work does (not past the longest wait).
+    await vi.advanceTimersByTimeAsync(MAX_WAIT_MS - 1)
+    expect(ran).toEqual(['why', 'flushed'])
+    other()
+    vi.advanceTimersByTime(0)
+    expect(ran).toEqual(['why', 'flushed', 'later'])
+  })
+
+  it('flushed: resolves in the next turn with nothing queued, and after work queued with no reply waiting', async () => {
+    const ran: string[] = []
+    const empty = flushed().then(() => ran.push('empty'))
+    await vi.advanceTimersByTimeAsync(0)
+    await empty
+    whenFree(() => ran.push('announce'))
+    const flush = flushed().then(() => ran.push('flushed'))
+    await vi.advanceTimersByTimeAsync(0)
+    await flush
+    expect(ran).toEqual(['empty', 'announce', 'flushed'])
+  })
+
+  it('flushed: resolves though a piece queued before it throws, the others run', async () => {
+    const ran: string[] = []
+    const other = awaitingFirstText()
+    whenFree(() => {
+      throw new Error('broken')
+    })
+    whenFree(() => ran.push('count'))
+    const flush = flushed().then(() => ran.push('flushed'))
+    expect(() => vi.advanceTimersByTime(0)).toThrow('broken')
+    await vi.advanceTimersToNextTimerAsync()
+    await flush
+    expect(ran).toEqual(['count', 'flushed'])
+    other()
+    vi.runOnlyPendingTimers()
   })
 })

@@ -10,12 +10,19 @@
  * Past that deadline, with a reply still waiting, it runs one piece per turn of the event loop,
  * so a first text arriving meanwhile waits for one piece at most, not for all of them: on a busy
  * machine a fast model's first text came just after the deadline, behind ~2 ms of such work.
+ *
+ * `flushed()` is for one who must read what that work wrote (a reply's `done`, whose caller may
+ * read the pack's "why" at once): everything queued before it runs in the next turn, whether or
+ * not another reply still waits for its first text.
  */
 export const MAX_WAIT_MS = 5
 
 let waiting = 0
 const queued: Array<() => void> = []
 let deadline: ReturnType<typeof setTimeout> | null = null
+
+/** flushed()'s places in the queue not reached yet: the queue runs up to the last of them, waiting or not. */
+const flushes = new Set<() => void>()
 
 let checkQueued = false
 /** A piece is due in the next turn (runPiece). */
@@ -34,6 +41,37 @@ export function whenFree(work: () => void): void {
   else if (!checkQueued) {
     checkQueued = true
     setImmediate(runQueuedIfFree)
+  }
+}
+
+/**
+ * Resolves once all the work queued before it has run: in the next turn, not held back by a reply
+ * that still waits for its first text (nor for the longest wait). Work queued after it waits as usual.
+ */
+export function flushed(): Promise<void> {
+  return new Promise((resolve) => {
+    const mark = () => {
+      flushes.delete(mark)
+      resolve()
+    }
+    queued.push(mark)
+    flushes.add(mark)
+    setImmediate(runFlushed)
+  })
+}
+
+/** Runs the queue up to the last flush's place (a mark run by runQueued or runPiece first is gone from `flushes`). */
+function runFlushed(): void {
+  while (flushes.size > 0) {
+    const work = queued.shift()
+    if (!work) return
+    try {
+      work()
+    } catch (e) {
+      // As runQueued does: thrown, and the rest up to the mark still runs, in the next turn.
+      setImmediate(runFlushed)
+      throw e
+    }
   }
 }
 
