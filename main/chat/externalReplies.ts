@@ -136,7 +136,7 @@ export class ExternalReplies {
       ...(response === undefined ? {} : { response }),
       ...(target.parent_id ? { parent_ids: [target.parent_id] } : {}),
     })
-    this.deps.requests.answeredIn(personaId, open.unit_id, node.id)
+    this.deps.requests.answeredIn(personaId, open.unit_id, { nodeId: node.id, flowId: target.flow_id })
     return node.write().id
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ContextPreview, EventData, LoreBook, Node } from '@shared/contract'
-import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+import { exchange, useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
 
 // A notification or meta request from another program is answered as a chat turn of the
 // persona's External flow (issue 41): the same context builder (budget, lorebook, memory), the
@@ -107,5 +107,28 @@ describe("a program's request answered as a chat turn", () => {
     const context = await sentContext(h, doneFor(h, unitId))
     expect(JSON.stringify(context)).not.toContain('secret agenda text')
     expect(context.messages.at(-1)).toEqual({ role: 'user', content: '[redacted]' })
+  })
+
+  it("leaves the request's own episode out of its reply's memory, and a later turn remembers it", async () => {
+    const { h, persona } = await withPersona()
+    h.fake.script({ promptIncludes: 'Dentist appointment', reply: 'Dentist at three!', times: 1 })
+    const replied = h.next('external_reply')
+    const { unit_id: unitId } = await h.call<{ unit_id: number }>('memory_notify', {
+      persona_id: persona,
+      source_system: 'calendar',
+      text: 'Dentist appointment at 15:00 with Dr. Sato',
+    })
+    await replied
+    const asked = h.fake.requests.find((r) => JSON.stringify(r.body).includes('Dentist appointment'))!
+    // The notification is the question; memory did not hand it back as something remembered.
+    expect((asked.body as Sent).messages[0]!.content).not.toContain('Dr. Sato')
+    const context = await sentContext(h, doneFor(h, unitId))
+    expect(context.parts.filter((p) => p.kind === 'memory').map((p) => p.text).join('')).not.toContain('Dr. Sato')
+
+    // Another conversation remembers it.
+    const flow = await h.call<{ id: string }>('create_flow', { name: 'talk', persona_id: persona })
+    await exchange(h, { flowId: flow.id, prompt: 'When do I see Dr. Sato?', reply: 'At three.' })
+    const later = h.fake.requests.filter((r) => JSON.stringify(r.body).includes('When do I see')).at(-1)!
+    expect((later.body as Sent).messages[0]!.content).toContain('Dentist appointment at 15:00 with Dr. Sato')
   })
 })

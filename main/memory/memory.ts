@@ -295,12 +295,13 @@ export class MemoryService implements ChatMemory {
     })
     // A reply (or its preview) does not wait on the model's intent: see PackAids.gather.
     const aids = await this.aids.gather(persona, store, input.query, { modelIntent: false })
-    // A preview has no node yet: the path is its parents' paths, which the node will continue.
-    // Walked only if a candidate came from a node: a long flow's path costs milliseconds, and
-    // a memory of imported or global units never needs it.
+    // The path is the parents' paths, which the node continues; the node itself is not on it: what
+    // came from the turn being answered (a program's request, its placeholder episode) is its
+    // question, not something it remembers. Walked only if a candidate came from a node: a long
+    // flow's path costs milliseconds, and a memory of imported or global units never needs it.
     let walked: PathMembers | null = null
     const path = reachOf(this.deps.graph, {
-      onPath: (id: string) => id === input.nodeId || (walked ??= input.pathAbove()).has(id),
+      onPath: (id: string) => (walked ??= input.pathAbove()).has(id),
       nodeIds: input.nodeId ? [input.nodeId, ...input.parentIds] : input.parentIds,
       private: this.remembersOnlyItself(persona, input.flowId),
     })

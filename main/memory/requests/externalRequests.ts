@@ -112,11 +112,23 @@ function setStatus(store: MemoryStore, unitId: number, status: number): void {
     .run(status, nowSeconds(), unitId)
 }
 
-/** The External-flow node answering the request, named before it is written: a restart answers into it, never beside it. */
-export function setRequestNode(store: MemoryStore, unitId: number, nodeId: string): void {
-  store
-    .prepare('UPDATE external_requests SET node_id = ?, updated_at = ? WHERE unit_id = ?')
-    .run(nodeId, nowSeconds(), unitId)
+/**
+ * The External-flow node answering the request, named before it is written: a restart answers
+ * into it, never beside it. The placeholder episode comes from that node, as a chat turn's does:
+ * the node's own reply does not remember it (its question), the turns below it and other
+ * conversations do, and a Regenerate beside it (another branch) does not either.
+ */
+export function setRequestNode(store: MemoryStore, unitId: number, node: { nodeId: string; flowId: string }): void {
+  store.db
+    .transaction(() => {
+      store
+        .prepare('UPDATE external_requests SET node_id = ?, updated_at = ? WHERE unit_id = ?')
+        .run(node.nodeId, nowSeconds(), unitId)
+      store
+        .prepare('UPDATE units SET origin_node_id = ?, origin_flow_id = ? WHERE id = ?')
+        .run(node.nodeId, node.flowId, unitId)
+    })
+    .immediate()
 }
 
 /** What the placeholder episode keeps as the user's side: a meta request's words are instructions, not something said. */

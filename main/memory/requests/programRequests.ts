@@ -96,8 +96,8 @@ export class ProgramRequests {
   }
 
   /** Names the node answering it, before the node is written. */
-  answeredIn(personaId: string, unitId: number, nodeId: string): void {
-    setRequestNode(this.deps.store(personaId), unitId, nodeId)
+  answeredIn(personaId: string, unitId: number, node: { nodeId: string; flowId: string }): void {
+    setRequestNode(this.deps.store(personaId), unitId, node)
   }
 
   release(personaId: string, unitId: number): void {
