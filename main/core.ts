@@ -186,6 +186,7 @@ export function startCore(options: CoreOptions): Core {
     log,
   })
   memory.requests.onStored((personaId, unitId) => replies.answerSoon(personaId, unitId))
+  chat.useAnsweredRequests(replies)
   // Like memory jobs' leases: only a process alone on the home may take over what a dead one left.
   if (instance.alone) replies.resume()
 

@@ -17,7 +17,7 @@ import { llmErrorText, retryingText } from '../llm/llmErrorText'
 import { awaitingFirstText, flushed } from '../kernel/afterFirstText'
 import { DeltaBatcher } from './deltaBatcher'
 import { addUsage, replyStats } from './replyStats'
-import type { RequestTurn, Turn, TurnEnd } from './turn'
+import type { AnsweredRequests, RequestTurn, Turn, TurnEnd } from './turn'
 import { redactedContext } from './requestPrompt'
 import { contextBudget } from '../graph/flowContext'
 import type { LorebookService } from '../lorebook/lorebookService'
@@ -91,6 +91,7 @@ export class ChatService {
   private readonly running = new Map<string, AbortController>()
   private readonly toolProviders = new Set<ChatToolProvider>()
   private scenes: SceneSource | null = null
+  private answered: AnsweredRequests | null = null
 
   constructor(
     private readonly graph: GraphService,
@@ -188,6 +189,10 @@ export class ChatService {
     const personaId = input.persona_id
       ? this.speakerFor(flowOfOriginal, original.prompt, [], input.persona_id)
       : original.metadata.speaker_id
+    // A program's request is asked again, not the label its node shows (asked before the sibling
+    // is made: one that cannot be asked again changes nothing).
+    const spoke = original.metadata.speaker_id ?? this.graph.personaOf(flowOfOriginal)
+    const asked = spoke ? (this.answered?.askedIn(original.id, spoke) ?? null) : null
     const sibling = this.graph.createBranch({
       node_id: original.id,
       prompt: original.prompt,
@@ -196,7 +201,8 @@ export class ChatService {
     })
     const flowId = this.graph.flowOf(sibling.id, input.flow_id)
     const parentIds = this.graph.parentsOf(flowId, sibling.id)
-    void this.start({ nodeId: sibling.id, flowId, parentIds, prompt: original.prompt, images: [], personaId })
+    const request = asked ? { ...asked({ nodeId: sibling.id, flowId }), ended: () => {} } : undefined
+    void this.start({ nodeId: sibling.id, flowId, parentIds, prompt: original.prompt, images: [], personaId, request })
     return { node_id: sibling.id }
   }
 
@@ -280,6 +286,11 @@ export class ChatService {
     } catch {
       return null // no chat model set up yet: the preview counts as we do
     }
+  }
+
+  /** Where Regenerate finds the program's request a node answered (one source at a time). */
+  useAnsweredRequests(source: AnsweredRequests | null): void {
+    this.answered = source
   }
 
   /** Story mode shapes the context of its flows (one source at a time). */
@@ -409,7 +420,7 @@ export class ChatService {
       const retry = {
         ...this.options.retry,
         // A program's request is tried again by its own line, counted in its row (externalReplies.ts).
-        ...(request ? { attempts: 1 } : {}),
+        ...(request?.triedAgainByCaller ? { attempts: 1 } : {}),
         signal: controller.signal,
         onRetry: (ms: number, e: LlmError) =>
           this.bus.emit('chat_status', {

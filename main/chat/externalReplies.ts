@@ -1,7 +1,9 @@
 import { EXTERNAL_FLOW_NAME, type Persona } from '@shared/contract'
+import { AppError } from '@shared/errors'
 import type { GraphService } from '../graph/graphService'
 import type { EventBus } from '../kernel/events'
 import { isRetryable } from '../kernel/jobs/handlers'
+import { uiLanguage } from '../kernel/language'
 import { WorkLine } from '../kernel/workLine'
 import { completeText } from '../llm/completeText'
 import { resolveModel } from '../llm/models'
@@ -10,8 +12,15 @@ import { RequestStatus, type OpenRequest, type ProgramRequests, type StoredReque
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import type { ChatService } from './chatService'
-import { describeMessages, replyData, requestAsk, requestLabel, requestWords } from './requestPrompt'
-import type { TurnEnd } from './turn'
+import {
+  describeMessages,
+  labelledSource,
+  replyData,
+  requestAsk,
+  requestLabel,
+  requestWords,
+} from './requestPrompt'
+import type { AnsweredRequests, TurnEnd } from './turn'
 
 export interface ExternalRepliesDeps {
   chat: ChatService
@@ -44,7 +53,7 @@ const ANSWERING_AT_ONCE = 4
  *   A request answers into the node it named, never beside it; a reply that reached its node or
  *   its episode before the crash is never asked for again, so each request is answered once.
  */
-export class ExternalReplies {
+export class ExternalReplies implements AnsweredRequests {
   private readonly line = new WorkLine(ANSWERING_AT_ONCE, (e) => this.deps.log(`[chat] an external reply: ${e}`))
 
   constructor(private readonly deps: ExternalRepliesDeps) {}
@@ -70,6 +79,41 @@ export class ExternalReplies {
         if (r.status === RequestStatus.answering) this.deps.requests.release(personaId, r.unit_id) // the dead process's
         this.line.add(() => this.answer(personaId, r.unit_id), r.run_after * 1000 - Date.now())
       }
+    })
+  }
+
+  /**
+   * The request a node answered, asked again into another node (Regenerate): the same question,
+   * rebuilt from what its episode keeps (the notification's words, its pictures in words) and the
+   * label naming its source, in the language the app speaks now. A meta request's words were never
+   * kept: it cannot be asked again.
+   */
+  askedIn(nodeId: string, personaId: string): ReturnType<AnsweredRequests['askedIn']> {
+    const asked = this.deps.requests.requestAnsweredIn(personaId, nodeId)
+    if (!asked) return null
+    if (asked.type === 'meta_request')
+      throw new AppError(
+        'conflict',
+        "this reply answered another program's meta request, whose words are not kept: it cannot be asked again",
+      )
+    const source = labelledSource(this.deps.graph.getNode(nodeId).prompt, asked.text)
+    if (source === null) return null
+    const language = uiLanguage(this.deps.settings.get().language)
+    const request: StoredRequest = { type: 'notification', source_system: source, text: asked.text, language }
+    return (into) => ({
+      ask: requestAsk(request, asked.imageSummary),
+      words: requestWords(request),
+      secret: false,
+      triedAgainByCaller: false,
+      keep: (text) => {
+        try {
+          const reply = { text, imageSummary: asked.imageSummary, ...into }
+          return this.deps.requests.keepAnswerAgain(personaId, asked, reply)
+        } catch (e) {
+          this.deps.log(`[chat] the reply asked again in ${into.nodeId} was not kept: ${String(e)}`)
+          return null
+        }
+      },
     })
   }
 
@@ -110,6 +154,7 @@ export class ExternalReplies {
           ask: requestAsk(open.request, imageSummary),
           words: requestWords(open.request),
           secret: open.request.type === 'meta_request',
+          triedAgainByCaller: true,
           keep: (text) => this.keep(personaId, open, { text, imageSummary, nodeId }),
         },
       })

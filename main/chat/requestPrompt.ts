@@ -25,6 +25,14 @@ export function requestLabel(request: StoredRequest): string {
   return request.type === 'notification' ? `[${request.source_system}] ${request.text}` : REDACTED
 }
 
+/** The source a notification's label names (requestLabel's inverse), given its text; null when the label is not one. */
+export function labelledSource(label: string, text: string): string | null {
+  const tail = `] ${text}`
+  return label.startsWith('[') && label.length > tail.length + 1 && label.endsWith(tail)
+    ? label.slice(1, -tail.length)
+    : null
+}
+
 /** What the persona is asked, in the place of the user's words (with the pictures in words, if any). */
 export function requestAsk(request: StoredRequest, imageSummary: string | null): string {
   const ask =

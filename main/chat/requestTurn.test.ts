@@ -131,4 +131,60 @@ describe("a program's request answered as a chat turn", () => {
     const later = h.fake.requests.filter((r) => JSON.stringify(r.body).includes('When do I see')).at(-1)!
     expect((later.body as Sent).messages[0]!.content).toContain('Dentist appointment at 15:00 with Dr. Sato')
   })
+
+  it("Regenerate on a notification's node asks the notification again, not the label the node shows", async () => {
+    const { h, persona } = await withPersona()
+    const notify = async (text: string, reply: string) => {
+      h.fake.script({ promptIncludes: text, reply, times: 1 })
+      const replied = h.next('external_reply')
+      const { unit_id } = await h.call<{ unit_id: number }>('memory_notify', {
+        persona_id: persona,
+        source_system: 'courier',
+        text,
+      })
+      await replied
+      return doneFor(h, unit_id)
+    }
+    // Below an earlier one, as the External flow grows: a Regenerate beside it is another branch of one tree.
+    await notify('Rain expected at noon', 'Take an umbrella.')
+    const nodeId = await notify('Parcel at the door', 'A parcel came!')
+    const lastAsk = () => (h.fake.requests.at(-1)!.body as Sent).messages.at(-1)!.content
+    const question = lastAsk()
+    expect(question).toContain('Tell your partner about it')
+
+    const regenerate = async (node: string, reply: string) => {
+      h.fake.script({ promptIncludes: 'Parcel at the door', reply, times: 1 })
+      const done = h.next('chat_status', (s) => s.state === 'done' || s.state === 'failed')
+      const { node_id } = await h.call<{ node_id: string }>('chat_retry', { node_id: node })
+      expect(await done).toMatchObject({ node_id, state: 'done', unit_id: expect.any(Number) })
+      return node_id
+    }
+    const again = await regenerate(nodeId, 'Your parcel is here.')
+    expect(lastAsk()).toBe(question)
+    // Its memory holds the notification as a memory from the other branch: not this one's.
+    expect((h.fake.requests.at(-1)!.body as Sent).messages[0]!.content).not.toContain('Parcel at the door')
+    const sibling = await h.call<Node>('get_node', { id: again })
+    expect(sibling).toMatchObject({ prompt: '[courier] Parcel at the door', response: 'Your parcel is here.' })
+    // Regenerate on the regenerated reply asks it once more.
+    await regenerate(again, 'The parcel waits at the door.')
+    expect(lastAsk()).toBe(question)
+  })
+
+  it('refuses to Regenerate the reply to a meta request, whose words are not kept, and makes no node', async () => {
+    const { h, persona } = await withPersona()
+    h.fake.script({ promptIncludes: 'Summarise', reply: 'Three meetings tomorrow.' })
+    const replied = h.next('external_reply')
+    const { unit_id: unitId } = await h.call<{ unit_id: number }>('memory_meta_request', {
+      persona_id: persona,
+      instruction: 'Summarise for the user',
+      payload_text: 'secret agenda text',
+    })
+    await replied
+    const nodeId = doneFor(h, unitId)
+    const asked = h.fake.requests.length
+    await expect(h.call('chat_retry', { node_id: nodeId })).rejects.toThrow(/meta request.*cannot be asked again/)
+    const flows = await h.call<Array<{ id: string; name: string; node_count: number }>>('list_flows', {})
+    expect(flows.find((f) => f.name === 'External')!.node_count).toBe(1)
+    expect(h.fake.requests).toHaveLength(asked)
+  })
 })

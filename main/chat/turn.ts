@@ -26,11 +26,30 @@ export interface RequestTurn {
    * them redacted, and memory keeps no pack searched with them.
    */
   secret: boolean
+  /**
+   * Sent once here, a failure told at once: its own line tries it again (externalReplies.ts). A
+   * Regenerate the user asked for is retried as any reply.
+   */
+  triedAgainByCaller: boolean
   /** Keeps the finished reply where the request's memory is (its placeholder episode); answers the unit, or null. */
   keep: (text: string) => number | null
   /** Told once how the turn ended: the request is done, tried again later, released or given up by it. */
   ended: (end: TurnEnd) => void
 }
+
+/**
+ * Where the program's request a node answered is found again (externalReplies.ts), so that
+ * Regenerate on that node asks the request, not the label the node shows for it.
+ */
+export interface AnsweredRequests {
+  /**
+   * The request `nodeId` (spoken by `personaId`) answered, as a turn into another node asks it;
+   * null when the node answered the user's own words. Throws when it cannot be asked again.
+   */
+  askedIn(nodeId: string, personaId: string): ((into: { nodeId: string; flowId: string }) => AskedAgain) | null
+}
+
+export type AskedAgain = Omit<RequestTurn, 'ended'>
 
 export type TurnEnd =
   | { state: 'done'; text: string }

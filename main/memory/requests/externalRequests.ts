@@ -1,5 +1,6 @@
 import type { ExternalMessageInput } from '@shared/contract'
 import type { Language } from '../../kernel/language'
+import { UnitKind } from '../store/enums'
 import { nowSeconds, type MemoryStore } from '../store/store'
 
 /** Where a notification or meta request stands (migration 0011 says what each means). */
@@ -134,4 +135,34 @@ export function setRequestNode(store: MemoryStore, unitId: number, node: { nodeI
 /** What the placeholder episode keeps as the user's side: a meta request's words are instructions, not something said. */
 export function episodeUserText(request: StoredRequest): string {
   return request.type === 'meta_request' ? '[redacted]' : request.text
+}
+
+/** A request a node answered, as its episode keeps it once the request's own words are gone. */
+export interface AnsweredRequest {
+  type: StoredRequest['type']
+  /** The episode's user side: a notification's text, `[redacted]` for a meta request (episodeUserText). */
+  text: string
+  imageSummary: string | null
+}
+
+/**
+ * The request the node answered, from the episode that came from it (setRequestNode, or a
+ * Regenerate's: keepAnswerAgain); an older release named only the request's node. Null: the node
+ * answered no program's request.
+ */
+export function requestAnsweredIn(store: MemoryStore, nodeId: string): AnsweredRequest | null {
+  const episode = (unit: string) =>
+    store
+      .prepare(
+        `SELECT u.source AS type, p.user_text AS text, p.image_summary AS imageSummary
+         FROM units u JOIN payload_episode p ON p.unit_id = u.id
+         WHERE ${unit} AND u.kind = ${UnitKind.EPISODE} AND u.source IN ('notification', 'meta_request')
+         ORDER BY u.id LIMIT 1`,
+      )
+      .get(nodeId) as AnsweredRequest | undefined
+  return (
+    episode('u.origin_node_id = ?') ??
+    episode('u.id = (SELECT unit_id FROM external_requests WHERE node_id = ? LIMIT 1)') ??
+    null
+  )
 }

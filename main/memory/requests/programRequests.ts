@@ -14,8 +14,10 @@ import {
   openRequests,
   recordRequest,
   releaseRequest,
+  requestAnsweredIn,
   retryRequestLater,
   setRequestNode,
+  type AnsweredRequest,
   type OpenRequest,
   type StoredRequest,
 } from './externalRequests'
@@ -125,6 +127,39 @@ export class ProgramRequests {
         )
         this.deps.queueJobs(personaId, unitId, request.type === 'meta_request')
         markReplied(store, unitId, reply.nodeId)
+      })
+      .immediate()
+  }
+
+  /** The request a node answered (its words as its episode keeps them); null for a user's message. */
+  requestAnsweredIn(personaId: string, nodeId: string): AnsweredRequest | null {
+    if (!this.deps.personas.find(personaId)) return null
+    return requestAnsweredIn(this.deps.store(personaId), nodeId)
+  }
+
+  /**
+   * A request answered again (Regenerate) into another node: an episode of its own, of the
+   * request's kind, from that node, its jobs queued; so a Regenerate of that node asks it again
+   * too. Answers the episode's unit.
+   */
+  keepAnswerAgain(personaId: string, asked: AnsweredRequest, reply: KeptReply & { flowId: string }): number {
+    const store = this.deps.store(personaId)
+    return store.db
+      .transaction(() => {
+        const id = store.createUnit({
+          kind: UnitKind.EPISODE,
+          source: asked.type,
+          state: UnitState.RAW,
+          origin_node_id: reply.nodeId,
+          origin_flow_id: reply.flowId,
+          payload: {
+            user_text: asked.text,
+            reply_text: reply.text,
+            ...(reply.imageSummary ? { image_summary: reply.imageSummary } : {}),
+          },
+        })
+        this.deps.queueJobs(personaId, id, asked.type === 'meta_request')
+        return id
       })
       .immediate()
   }
