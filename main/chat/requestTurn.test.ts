@@ -25,6 +25,32 @@ function doneFor(h: LlmHarness, unitId: number): string {
   return (done!.data as EventData<'chat_status'>).node_id
 }
 
+/** A notification from `source`, answered with `reply`: the node it was answered in. */
+async function notify(h: LlmHarness, persona: string, source: string, text: string, reply: string): Promise<string> {
+  h.fake.script({ promptIncludes: text, reply, times: 1 })
+  const replied = h.next('external_reply')
+  const { unit_id } = await h.call<{ unit_id: number }>('memory_notify', {
+    persona_id: persona,
+    source_system: source,
+    text,
+  })
+  expect((await replied).data).toMatchObject({ message: reply })
+  return doneFor(h, unit_id)
+}
+
+/** A meta request with secret words, answered: its unit. */
+async function metaRequest(h: LlmHarness, persona: string): Promise<number> {
+  h.fake.script({ promptIncludes: 'Summarise', reply: 'Three meetings tomorrow.' })
+  const replied = h.next('external_reply')
+  const { unit_id: unitId } = await h.call<{ unit_id: number }>('memory_meta_request', {
+    persona_id: persona,
+    instruction: 'Summarise for the user',
+    payload_text: 'secret agenda text',
+  })
+  await replied
+  return unitId
+}
+
 async function sentContext(h: LlmHarness, nodeId: string): Promise<ContextPreview> {
   const sent = await h.call<{ context: ContextPreview } | null>('get_sent_context', { node_id: nodeId })
   expect(sent).not.toBeNull()
@@ -40,20 +66,14 @@ describe("a program's request answered as a chat turn", () => {
     await h.call('create_lore_entry', { book_id: book.id, keys: ['partner'], content: 'Ken is the partner.' })
     await h.call('attach_lorebook', { book_id: book.id, kind: 'persona', target_id: persona })
     await h.call('update_settings', { context_budget: 2500 })
-    const notify = async (text: string, reply: string) => {
-      h.fake.script({ promptIncludes: text, reply, times: 1 })
-      const replied = h.next('external_reply')
-      const { unit_id } = await h.call<{ unit_id: number }>('memory_notify', {
-        persona_id: persona,
-        source_system: 'calendar',
-        text,
-      })
-      expect((await replied).data).toMatchObject({ message: reply })
-      return doneFor(h, unit_id)
-    }
-
-    const long = await notify(`Quarterly report ready: ${'figures '.repeat(4000)}`, 'The report is out.')
-    const nodeId = await notify('Dentist appointment at 15:00', 'Dentist at three!')
+    const long = await notify(
+      h,
+      persona,
+      'calendar',
+      `Quarterly report ready: ${'figures '.repeat(4000)}`,
+      'The report is out.',
+    )
+    const nodeId = await notify(h, persona, 'calendar', 'Dentist appointment at 15:00', 'Dentist at three!')
 
     const request = h.fake.requests.filter((r) => JSON.stringify(r.body).includes('Dentist appointment')).at(-1)!
     const system = (request.body as Sent).messages[0]!.content
@@ -94,14 +114,7 @@ describe("a program's request answered as a chat turn", () => {
 
   it("sends a meta request's words to the model but keeps them redacted in the inspector", async () => {
     const { h, persona } = await withPersona()
-    h.fake.script({ promptIncludes: 'Summarise', reply: 'Three meetings tomorrow.' })
-    const replied = h.next('external_reply')
-    const { unit_id: unitId } = await h.call<{ unit_id: number }>('memory_meta_request', {
-      persona_id: persona,
-      instruction: 'Summarise for the user',
-      payload_text: 'secret agenda text',
-    })
-    await replied
+    const unitId = await metaRequest(h, persona)
     const asked = h.fake.requests.find((r) => JSON.stringify(r.body).includes('Summarise for the user'))!
     expect(JSON.stringify(asked.body)).toContain('secret agenda text')
     const context = await sentContext(h, doneFor(h, unitId))
@@ -111,19 +124,17 @@ describe("a program's request answered as a chat turn", () => {
 
   it("leaves the request's own episode out of its reply's memory, and a later turn remembers it", async () => {
     const { h, persona } = await withPersona()
-    h.fake.script({ promptIncludes: 'Dentist appointment', reply: 'Dentist at three!', times: 1 })
-    const replied = h.next('external_reply')
-    const { unit_id: unitId } = await h.call<{ unit_id: number }>('memory_notify', {
-      persona_id: persona,
-      source_system: 'calendar',
-      text: 'Dentist appointment at 15:00 with Dr. Sato',
-    })
-    await replied
+    const nodeId = await notify(h, persona, 'calendar', 'Dentist appointment at 15:00 with Dr. Sato', 'At three!')
     const asked = h.fake.requests.find((r) => JSON.stringify(r.body).includes('Dentist appointment'))!
     // The notification is the question; memory did not hand it back as something remembered.
     expect((asked.body as Sent).messages[0]!.content).not.toContain('Dr. Sato')
-    const context = await sentContext(h, doneFor(h, unitId))
-    expect(context.parts.filter((p) => p.kind === 'memory').map((p) => p.text).join('')).not.toContain('Dr. Sato')
+    const context = await sentContext(h, nodeId)
+    expect(
+      context.parts
+        .filter((p) => p.kind === 'memory')
+        .map((p) => p.text)
+        .join(''),
+    ).not.toContain('Dr. Sato')
 
     // Another conversation remembers it.
     const flow = await h.call<{ id: string }>('create_flow', { name: 'talk', persona_id: persona })
@@ -134,20 +145,9 @@ describe("a program's request answered as a chat turn", () => {
 
   it("Regenerate on a notification's node asks the notification again, not the label the node shows", async () => {
     const { h, persona } = await withPersona()
-    const notify = async (text: string, reply: string) => {
-      h.fake.script({ promptIncludes: text, reply, times: 1 })
-      const replied = h.next('external_reply')
-      const { unit_id } = await h.call<{ unit_id: number }>('memory_notify', {
-        persona_id: persona,
-        source_system: 'courier',
-        text,
-      })
-      await replied
-      return doneFor(h, unit_id)
-    }
     // Below an earlier one, as the External flow grows: a Regenerate beside it is another branch of one tree.
-    await notify('Rain expected at noon', 'Take an umbrella.')
-    const nodeId = await notify('Parcel at the door', 'A parcel came!')
+    await notify(h, persona, 'weather', 'Rain expected at noon', 'Take an umbrella.')
+    const nodeId = await notify(h, persona, 'courier', 'Parcel at the door', 'A parcel came!')
     const lastAsk = () => (h.fake.requests.at(-1)!.body as Sent).messages.at(-1)!.content
     const question = lastAsk()
     expect(question).toContain('Tell your partner about it')
@@ -172,15 +172,7 @@ describe("a program's request answered as a chat turn", () => {
 
   it('refuses to Regenerate the reply to a meta request, whose words are not kept, and makes no node', async () => {
     const { h, persona } = await withPersona()
-    h.fake.script({ promptIncludes: 'Summarise', reply: 'Three meetings tomorrow.' })
-    const replied = h.next('external_reply')
-    const { unit_id: unitId } = await h.call<{ unit_id: number }>('memory_meta_request', {
-      persona_id: persona,
-      instruction: 'Summarise for the user',
-      payload_text: 'secret agenda text',
-    })
-    await replied
-    const nodeId = doneFor(h, unitId)
+    const nodeId = doneFor(h, await metaRequest(h, persona))
     const asked = h.fake.requests.length
     await expect(h.call('chat_retry', { node_id: nodeId })).rejects.toThrow(/meta request.*cannot be asked again/)
     const flows = await h.call<Array<{ id: string; name: string; node_count: number }>>('list_flows', {})
