@@ -8,18 +8,17 @@ import { WorkLine } from '../kernel/workLine'
 import { completeText } from '../llm/completeText'
 import { resolveModel } from '../llm/models'
 import type { LlmRegistry } from '../llm/providers'
-import { RequestStatus, type OpenRequest, type ProgramRequests, type StoredRequest } from '../memory/memory'
+import {
+  RequestStatus,
+  type AnsweredRequest,
+  type OpenRequest,
+  type ProgramRequests,
+  type StoredRequest,
+} from '../memory/memory'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import type { ChatService } from './chatService'
-import {
-  describeMessages,
-  labelledSource,
-  replyData,
-  requestAsk,
-  requestLabel,
-  requestWords,
-} from './requestPrompt'
+import { describeMessages, labelledSource, replyData, requestAsk, requestLabel, requestWords } from './requestPrompt'
 import type { AnsweredRequests, TurnEnd } from './turn'
 
 export interface ExternalRepliesDeps {
@@ -89,7 +88,14 @@ export class ExternalReplies implements AnsweredRequests {
    * kept: it cannot be asked again.
    */
   askedIn(nodeId: string, personaId: string): ReturnType<AnsweredRequests['askedIn']> {
-    const asked = this.deps.requests.requestAnsweredIn(personaId, nodeId)
+    let asked: AnsweredRequest | null
+    try {
+      asked = this.deps.requests.requestAnsweredIn(personaId, nodeId)
+    } catch (e) {
+      // A memory that cannot be read must not cost the user their Regenerate: the label is asked.
+      this.deps.log(`[chat] no request found for ${nodeId}: ${String(e)}`)
+      return null
+    }
     if (!asked) return null
     if (asked.type === 'meta_request')
       throw new AppError(

@@ -44,12 +44,7 @@ import { MemoryWorkerHost } from './jobs/workerHost'
 
 // What chat's replies to other programs' requests read of them (chat/externalReplies.ts).
 export type { KeptReply, ProgramRequests } from './requests/programRequests'
-export {
-  RequestStatus,
-  type AnsweredRequest,
-  type OpenRequest,
-  type StoredRequest,
-} from './requests/externalRequests'
+export { RequestStatus, type AnsweredRequest, type OpenRequest, type StoredRequest } from './requests/externalRequests'
 
 export interface MemoryDeps {
   bus: EventBus
