@@ -285,6 +285,7 @@ export function startCore(options: CoreOptions): Core {
       await memory.dispose()
       await chat.stopAll()
       await jobs.stop()
+      apiTokens.flush()
       db.close()
       instance.release()
     },

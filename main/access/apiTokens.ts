@@ -10,6 +10,14 @@ import { isoNow } from '../kernel/time'
 /** Marks an API token, so one pasted where the UI's launch token belongs (or the reverse) is told apart. */
 export const API_TOKEN_PREFIX = 'lvk_'
 
+/**
+ * How long calls are counted in memory before they are written: one write for every call made
+ * meanwhile. A write per call (~0.4 ms, and the database's write lock) landed in some /api/chat
+ * turn whenever its model was slow to start, and a program calling back to back paid it on
+ * every call. A listing writes them first, and closing the app does too (flush).
+ */
+export const COUNT_EVERY_MS = 1000
+
 interface Row {
   id: string
   name: string
@@ -27,6 +35,8 @@ export class ApiTokens {
 
   /** Calls counted since the last write, per token id: written after the request, not in its way. */
   private readonly uncounted = new Map<string, { calls: number; at: string }>()
+  /** The write of `uncounted` that is due (COUNT_EVERY_MS after the first call it holds). */
+  private due: ReturnType<typeof setTimeout> | null = null
 
   constructor(private readonly db: Db) {
     this.sql = statements(db)
@@ -64,9 +74,12 @@ export class ApiTokens {
   use(presented: string): ApiToken | null {
     const row = this.sql('SELECT * FROM api_tokens WHERE hash = ?').get(hashOf(presented)) as Row | undefined
     if (!row || row.revoked_at) return null
-    // The count is written once the request has been served, and a reply it asked for has its
-    // first text (a write is ~0.4 ms of every call).
-    if (this.uncounted.size === 0) whenFree(() => this.writeCounts())
+    // The count is written a while later, with the calls made meanwhile, once a reply waiting
+    // for its first text has it (whenFree): never in the way of a request (COUNT_EVERY_MS).
+    if (!this.due) {
+      this.due = setTimeout(() => whenFree(() => this.writeCounts()), COUNT_EVERY_MS)
+      this.due.unref()
+    }
     const count = this.uncounted.get(row.id) ?? { calls: 0, at: '' }
     count.calls++
     count.at = isoNow()
@@ -74,8 +87,15 @@ export class ApiTokens {
     return toToken({ ...row, calls: row.calls + count.calls, last_used_at: count.at })
   }
 
+  /** Writes the calls counted and not written yet: before the database closes. */
+  flush(): void {
+    this.writeCounts()
+  }
+
   /** Writes the calls counted since the last write (a listing reads them written). */
   private writeCounts(): void {
+    if (this.due) clearTimeout(this.due)
+    this.due = null
     if (this.uncounted.size === 0 || !this.db.open) return
     const counts = [...this.uncounted]
     this.uncounted.clear()
