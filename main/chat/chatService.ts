@@ -14,12 +14,12 @@ import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { uiLanguage } from '../kernel/language'
 import { llmErrorText, retryingText } from '../llm/llmErrorText'
-import { awaitingFirstText, flushed } from '../kernel/afterFirstText'
+import { awaitingFirstText, flushed, whenFree } from '../kernel/afterFirstText'
 import { DeltaBatcher } from './deltaBatcher'
 import { addUsage, replyStats } from './replyStats'
 import type { AnsweredRequests, RequestTurn, Turn, TurnEnd } from './turn'
 import { redactedContext } from './requestPrompt'
-import { contextBudget } from '../graph/flowContext'
+import { budgetOf, pairText } from '../graph/flowContext'
 import type { LorebookService } from '../lorebook/lorebookService'
 import { promptContext, type PromptContextDeps, type SceneSource } from './promptContext'
 import { turnMessages } from './turnMessages'
@@ -410,13 +410,15 @@ export class ChatService {
       this.bus.emit('node_stream', { node_id: nodeId, delta }),
     )
     try {
-      const persona = this.options.personas?.find(turn.personaId ?? this.graph.personaOf(turn.flowId)) ?? null
+      // The flow is read once for the turn: its persona, its budget and its scene (promptContext).
+      const flow = this.graph.flowInfo(turn.flowId)
+      const persona = this.options.personas?.find(turn.personaId ?? flow.persona_id) ?? null
       const defaults = this.settings.get().chat
       const ref = this.chatModel(turn.flowId, persona)
       modelRef = `${ref.provider}:${ref.model}`
       const connector = this.llm.connector(ref.provider)
       const calibration = this.options.calibration?.of(modelRef) ?? null
-      const budget = contextBudget(this.graph, this.settings, turn.flowId)
+      const budget = budgetOf(flow, this.settings)
       const retry = {
         ...this.options.retry,
         // A program's request is tried again by its own line, counted in its row (externalReplies.ts).
@@ -443,6 +445,7 @@ export class ChatService {
         persona,
         calibration,
         toolsTokens(tools),
+        flow,
       )
       if (!turn.continueFrom) unsaved = request?.secret ? redactedContext(context, request.ask) : context
       // Playbooks answer the user's own words, never a program's.
@@ -527,6 +530,13 @@ export class ChatService {
         text.slice(turn.continueFrom?.length ?? 0),
       )
       graph.setReply(nodeId, { status: 'complete', response: text, error: null, model: modelRef, stats })
+      // The next turn below this node sends it whole, as its parent: counted now, while the user
+      // reads, its count is a lookup on that turn's way to its request (a reply of 1,500 tokens
+      // took 0.2-0.4 ms to count there).
+      whenFree(() => {
+        const written = graph.findNode(nodeId)
+        if (written) tokenCount(pairText(written))
+      })
       // One request's usage is one sample of how the model counts; tool rounds add theirs together.
       if (usage && requests === 1 && routed === null)
         this.options.calibration?.record(modelRef, sentTokens(context, messages, tools), usage.prompt_tokens)

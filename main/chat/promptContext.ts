@@ -1,5 +1,12 @@
 import type { ContextPreview, Persona } from '@shared/contract'
-import { contextBudget, flowContext, memoryShare, type ContextFlow, type StoryContext } from '../graph/flowContext'
+import {
+  budgetOf,
+  flowContext,
+  memoryShare,
+  type ContextFlow,
+  type FlowInfo,
+  type StoryContext,
+} from '../graph/flowContext'
 import type { GraphService } from '../graph/graphService'
 import type { Calibration } from '../llm/tokenCalibration'
 import type { EngineBook } from '../lorebook/loreEngine'
@@ -61,10 +68,14 @@ export async function promptContext(
      * the model beside the messages, so the messages get that much less of the budget.
      */
     toolTokens?: number
+    /** The flow's own fields, when the turn has read them already (read here otherwise). */
+    flow?: FlowInfo
   },
 ): Promise<ContextPreview> {
-  const { calibration = null, toolTokens = 0, secret = false, searched = input.prompt, ...rest } = input
-  const flowBudget = contextBudget(deps.graph, deps.settings, input.flowId)
+  const { calibration = null, toolTokens = 0, secret = false, searched = input.prompt, flow, ...rest } = input
+  // Read once for the budget and the scene: each read is a query and a parse of the flow's cast.
+  const info = flow ?? deps.graph.flowInfo(input.flowId)
+  const flowBudget = budgetOf(info, deps.settings)
   // Built in our count against the budget as much of ours as the model's budget holds.
   const budget = Math.max(1, Math.floor(flowBudget / (calibration?.ratio ?? 1)) - toolTokens)
   // The flow's part above the parents is read once for the history (the graph keeps the newest
@@ -75,6 +86,7 @@ export async function promptContext(
     input.persona && deps.memory
       ? await memoryPack(deps.memory, {
           personaId: input.persona.id,
+          persona: input.persona,
           query: searched,
           flowId: input.flowId,
           nodeId: secret ? null : input.nodeId,
@@ -94,7 +106,7 @@ export async function promptContext(
   if (lore && input.nodeId) deps.lore!.recordFired(input.nodeId, lore.fired)
   const context = flowContext(deps.graph, deps.settings, {
     ...rest,
-    scene: sceneFor(deps, input.flowId, input.persona),
+    scene: sceneFor(deps, info, input.persona),
     persona: lore?.persona ?? input.persona,
     memory,
     story,
@@ -125,8 +137,7 @@ function asTheModelCounts(context: ContextPreview, calibration: Calibration, flo
 }
 
 /** How the persona answering reads its flow when the flow is a group scene; null otherwise. */
-function sceneFor(deps: PromptContextDeps, flowId: string, persona: Persona | null) {
-  const flow = deps.graph.flowInfo(flowId)
+function sceneFor(deps: PromptContextDeps, flow: FlowInfo, persona: Persona | null) {
   if (!persona || !isScene(flow)) return null
   const settings = deps.settings.get()
   return sceneVoices(flow, persona, {

@@ -1,4 +1,5 @@
 import type { ContextPreview, Persona } from '@shared/contract'
+import type { FlowInfo } from '../graph/flowContext'
 import type { Calibration } from '../llm/tokenCalibration'
 import type { ChatMessage, ContentPart } from '../llm/types'
 import { promptContext, type PromptContextDeps } from './promptContext'
@@ -18,6 +19,7 @@ export async function turnMessages(
   persona: Persona | null,
   calibration: Calibration | null = null,
   toolTokens = 0,
+  flow?: FlowInfo,
 ): Promise<{ messages: ChatMessage[]; context: ContextPreview }> {
   const context = await promptContext(deps, {
     flowId: turn.flowId,
@@ -29,6 +31,7 @@ export async function turnMessages(
     searched: turn.request?.words,
     calibration,
     toolTokens,
+    flow,
   })
   const messages: ChatMessage[] = context.messages.map((m) => ({ role: m.role, content: m.content }) as ChatMessage)
   if (turn.images.length > 0) {

@@ -6,6 +6,8 @@ import type { GraphService } from './graphService'
 import { buildStoryContext, type StoryContext } from './storyContext'
 
 export type { ContextFlow, PlacedPart, SceneVoices }
+/** How a node is sent as the parent of the next turn (whole, its prompt and reply): counted ahead by chat. */
+export { pairText } from './context'
 export type { StoryContext } from './storyContext'
 
 /** A quarter of the context budget, at most 2,000 tokens, is what the persona's memory may take. */
@@ -15,8 +17,16 @@ export function memoryShare(budget: number): number {
 
 /** The token budget of a flow's context: its own, or the app's. */
 export function contextBudget(graph: GraphService, settings: SettingsService, flowId: string): number {
-  return graph.flowInfo(flowId).token_budget ?? settings.get().context_budget
+  return budgetOf(graph.flowInfo(flowId), settings)
 }
+
+/** The same, of a flow already read. */
+export function budgetOf(flow: Pick<FlowInfo, 'token_budget'>, settings: SettingsService): number {
+  return flow.token_budget ?? settings.get().context_budget
+}
+
+/** A flow's own fields, as a turn reads them once (GraphService.flowInfo). */
+export type FlowInfo = ReturnType<GraphService['flowInfo']>
 
 /** The context for a prompt sent below `parentIds` in a flow, with the flow's (or the app's) budget. */
 export function flowContext(

@@ -73,6 +73,8 @@ export interface ChatMemory {
   /** The MemoryPack text to inject before the user's message, or null when the persona has no memory yet. */
   packFor(input: {
     personaId: string
+    /** The persona as the turn read it already (read again when absent). */
+    persona?: Persona
     query: string
     flowId: string
     /** The node being answered (its pack is kept for "why remembered"); null for a preview below `parentIds`. */
@@ -286,7 +288,7 @@ export class MemoryService implements ChatMemory {
 
   async packFor(input: Parameters<ChatMemory['packFor']>[0]): Promise<string | null> {
     const store = this.store(input.personaId)
-    const persona = this.deps.personas.get(input.personaId)
+    const persona = input.persona?.id === input.personaId ? input.persona : this.deps.personas.get(input.personaId)
     // Queued once the reply's first text is out (whenFree): a job queued here is a write, and it
     // waited for the memory worker's write lock before the model's request could leave. This
     // pack searches the vectors there are either way.
