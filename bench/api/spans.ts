@@ -7,7 +7,9 @@ import { subscribe } from 'node:diagnostics_channel'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { PerformanceObserver } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
+import { getHeapSpaceStatistics } from 'node:v8'
 import Database from 'better-sqlite3'
 import { startCore } from '../../main/core'
 import { SseStream } from '../../main/host/sse'
@@ -36,16 +38,32 @@ const CPU_MARKS = new Set(['model_request_sent', 'sse_delta_written'])
 const mark = (name: string) => {
   if (!marks || marks.has(name)) return
   marks.set(name, performance.now())
+  if (name === 'sse_delta_written') allocated = newSpaceUsed() - newAtArrival
   if (!CPU_MARKS.has(name)) return
   const used = process.cpuUsage(cpuAtArrival)
   cpu!.set(name, (used.user + used.system) / 1000)
 }
+/**
+ * The collector's pauses (start, duration), and the young generation's size at each request's
+ * arrival: the more a request allocates before its first delta, the likelier a scavenge lands
+ * in it, and a request that met one is among the slowest (the p95).
+ */
+const gcPauses: Array<[start: number, ms: number]> = []
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcPauses.push([e.startTime, e.duration])
+}).observe({ entryTypes: ['gc'] })
+const newSpaceUsed = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_used_size ?? 0
+let newAtArrival = 0
+/** Bytes the young generation grew by until the first delta went out (read only where no collection came between). */
+let allocated: number | null = null
 subscribe('http.server.request.start', (m) => {
   const { request } = m as { request: { url?: string } }
   if (request.url !== '/api/chat') return
   marks = new Map([['arrive', performance.now()]])
   cpu = new Map()
   cpuAtArrival = process.cpuUsage()
+  newAtArrival = newSpaceUsed()
+  allocated = null
 })
 subscribe('undici:request:create', () => mark('model_request_created'))
 subscribe('undici:client:sendHeaders', () => mark('model_request_sent'))
@@ -118,6 +136,7 @@ try {
   const rows: Array<Map<string, number>> = []
   const cpuRows: Array<Map<string, number>> = []
   const totals: number[] = []
+  const allocations: Array<number | null> = []
   for (let i = 0; i < runs; i++) {
     const ms = await new Promise<number>((resolve, reject) => {
       answers.set(i, (m) => ('ms' in m ? resolve(m.ms) : reject(new Error(m.error))))
@@ -130,7 +149,10 @@ try {
       })
     })
     totals.push(ms)
-    if (marks) rows.push(marks)
+    if (marks) {
+      rows.push(marks)
+      allocations.push(allocated)
+    }
     if (cpu) cpuRows.push(cpu)
     marks = null
     cpu = null
@@ -159,6 +181,23 @@ try {
   for (const [statement, count] of writes)
     console.log(JSON.stringify({ bench: 'api.chat_spans_writes', statement, per_request: +(count / runs).toFixed(2) }))
   for (const p of phases) console.log(JSON.stringify({ bench: 'api.chat_spans', first_token_ms: firstTokenMs, ...p }))
+  // The collector's pauses between each request's arrival and its first delta: how many requests
+  // met one, and the pause time of those that did.
+  const paused = rows.map((r) => {
+    const [from, to] = [r.get('arrive')!, r.get('sse_delta_written') ?? r.get('arrive')!]
+    return gcPauses.filter(([at]) => at >= from && at <= to).reduce((sum, [, ms]) => sum + ms, 0)
+  })
+  const met = paused.filter((ms) => ms > 0)
+  const kb = allocations.flatMap((bytes, i) => (bytes !== null && paused[i] === 0 ? [bytes / 1024] : []))
+  console.log(
+    JSON.stringify({
+      bench: 'api.chat_spans_gc',
+      first_token_ms: firstTokenMs,
+      allocated_to_first_delta_kb_p50: kb.length > 0 ? percentile(kb, 50) : null,
+      requests_with_gc_pause: met.length,
+      gc_pause_ms_p50_of_those: met.length > 0 ? percentile(met, 50) : null,
+    }),
+  )
   console.log(
     JSON.stringify({
       bench: 'api.chat_spans',
