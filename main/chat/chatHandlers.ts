@@ -5,7 +5,7 @@ import type { ChatService } from './chatService'
 
 export function chatHandlers(chat: ChatService, graph: GraphService): HandlerModule<typeof chatMethods> {
   return {
-    chat_send: (i) => chat.send(i),
+    chat_send: (i, ctx) => chat.send(i, ctx.firstText),
     chat_next_speaker: (i) => chat.nextSpeaker(i),
     chat_stop: (i) => chat.stop(i.node_id),
     chat_retry: (i) => chat.retry(i),

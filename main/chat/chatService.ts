@@ -14,7 +14,7 @@ import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { uiLanguage } from '../kernel/language'
 import { llmErrorText, retryingText } from '../llm/llmErrorText'
-import { awaitingFirstText, flushed, whenFree } from '../kernel/afterFirstText'
+import { awaitingFirstText, flushed, MAX_WAIT_MS, whenFree } from '../kernel/afterFirstText'
 import { DeltaBatcher } from './deltaBatcher'
 import { addUsage, replyStats } from './replyStats'
 import type { AnsweredRequests, RequestTurn, Turn, TurnEnd } from './turn'
@@ -111,9 +111,9 @@ export class ChatService {
    * are checked first, so a bad message changes nothing). Writing it first (a transaction, its
    * events) kept the request waiting ~1 ms.
    */
-  async send(input: Parsed<'chat_send'>): Promise<{ node_id: string }> {
+  async send(input: Parsed<'chat_send'>, firstText?: (text: string) => void): Promise<{ node_id: string }> {
     const parentIds = [...new Set([...(input.parent_id ? [input.parent_id] : []), ...(input.parent_ids ?? [])])]
-    return this.answer({ ...input, parentIds })
+    return this.answer({ ...input, parentIds, firstText })
   }
 
   /** A member of a group scene goes on below a reply without a word from the user (a node with no prompt). */
@@ -132,6 +132,7 @@ export class ChatService {
     images?: Parsed<'chat_send'>['images']
     persona_id?: string
     position?: Parsed<'chat_send'>['position']
+    firstText?: (text: string) => void
   }): Promise<{ node_id: string; personaId: string | undefined }> {
     const { parentIds } = input
     const node = this.graph.planNode({
@@ -149,6 +150,7 @@ export class ChatService {
       parentIds,
       prompt: input.prompt,
       images: input.images ?? [],
+      firstText: input.firstText,
       write: (reply) => {
         node.write(reply)
         if (pictures.length > 0) this.graph.setImages(node.id, pictures)
@@ -404,8 +406,11 @@ export class ChatService {
     // A new message's node is written in the next turn of the event loop: the request leaves in
     // this one, unless something before it waits (an embedding model, a playbook), and then the
     // node does not wait with it. A retried or continued node is written already: open() just
-    // says so.
-    setImmediate(open)
+    // says so. A caller that takes the first text itself (the HTTP API: turn.firstText) has its
+    // node written when that text comes, or MAX_WAIT_MS after the request left (below): written
+    // in the next turn, the write (~1 ms) was in the way of a model answering at once, whose
+    // text had come meanwhile.
+    if (!turn.firstText) setImmediate(open)
     const batcher = new DeltaBatcher(this.options.batchMs ?? 50, (delta) =>
       this.bus.emit('node_stream', { node_id: nodeId, delta }),
     )
@@ -465,7 +470,12 @@ export class ChatService {
         let roundText = ''
         try {
           requests++
-          if (requests === 1) firstTextOut = awaitingFirstText()
+          if (requests === 1) {
+            firstTextOut = awaitingFirstText()
+            // Counted from the request, which leaves in this turn: counted from the turn's start,
+            // the wait was over before the context was built, and the write came first again.
+            if (turn.firstText) setTimeout(open, MAX_WAIT_MS)
+          }
           const events = chatWithRetry(
             () =>
               connector.chat({
@@ -482,6 +492,7 @@ export class ChatService {
           for await (const event of events) {
             if (event.type === 'delta') {
               if (firstAt === null) {
+                turn.firstText?.(event.text)
                 if (!open()) break // the node could not be written: the request is called off
                 firstAt = performance.now()
                 this.bus.emit('chat_status', { node_id: nodeId, state: 'streaming' })

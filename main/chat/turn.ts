@@ -13,6 +13,8 @@ export interface Turn {
   write?: (reply: { status: 'streaming'; response: string; speaker_id?: string }) => void
   /** Another program's request answered in this node (externalReplies.ts), not the user's message. */
   request?: RequestTurn
+  /** Told the reply's first text before the node is written with it (CallContext.firstText). */
+  firstText?: (text: string) => void
 }
 
 /** How a program's request is answered where a user's message differs. */

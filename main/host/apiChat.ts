@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ApiChatRequest, EventName } from '@shared/contract'
-import { AppError, type ErrorValue } from '@shared/errors'
+import { AppError, toErrorValue, type ErrorValue } from '@shared/errors'
 import type { EventBus } from '../kernel/events'
 import type { CallContext, Router } from '../kernel/router'
 import { SseStream } from './sse'
@@ -23,7 +23,18 @@ type Call = <T>(method: string, input: unknown) => Promise<T>
  * reply; what arrived stays in the node, marked incomplete.
  */
 export async function streamChat(deps: Deps, body: ApiChatRequest, req: IncomingMessage, res: ServerResponse) {
-  const ctx: CallContext = { transport: 'http' }
+  // The stream starts with the reply's first text, which chat hands over before it writes the
+  // node (CallContext.firstText), or once chat_send has answered, whichever comes first. That
+  // text comes again as the node's first `node_stream`, which is then not sent twice.
+  const opened: { sse: SseStream | null; textAhead: boolean } = { sse: null, textAhead: false }
+  const ctx: CallContext = {
+    transport: 'http',
+    firstText: (text) => {
+      opened.sse ??= new SseStream(res)
+      opened.sse.send('delta', { text })
+      opened.textAhead = true
+    },
+  }
   const call: Call = async (method, input) => {
     const r = await deps.router.call(method, input, ctx)
     if (!r.ok) throw new AppError(r.error.code, r.error.message)
@@ -58,11 +69,21 @@ export async function streamChat(deps: Deps, body: ApiChatRequest, req: Incoming
     }
     // A call naming its parent continues nothing but that node; the others continue the tail,
     // which the call before must have written first (chat_send answers once the node is written).
-    const { node_id: nodeId } =
-      body.flow_id && body.parent_id
-        ? await send()
-        : await deps.turns.run(`${body.flow_id ?? ''}|${body.persona_id ?? ''}`, send)
-    const sse = new SseStream(res)
+    let nodeId: string
+    try {
+      ;({ node_id: nodeId } =
+        body.flow_id && body.parent_id
+          ? await send()
+          : await deps.turns.run(`${body.flow_id ?? ''}|${body.persona_id ?? ''}`, send))
+    } catch (e) {
+      if (!opened.sse) throw e // refused before any text: answered as an error (httpApi)
+      // The first text went out, then its node could not be written: the stream says why.
+      const failure = toErrorValue(e)
+      opened.sse.send('error', { code: failure.code, message: failure.message })
+      opened.sse.end()
+      return
+    }
+    const sse = (opened.sse ??= new SseStream(res))
     await new Promise<void>((resolve) => {
       let finished = false
       const finish = () => {
@@ -78,7 +99,11 @@ export async function streamChat(deps: Deps, body: ApiChatRequest, req: Incoming
       forward = (event, data) => {
         const d = data as { node_id: string; delta?: string; state?: string; unit_id?: number } & Partial<ErrorValue>
         if (d.node_id !== nodeId || finished) return
-        if (event === 'node_stream') return sse.send('delta', { text: d.delta })
+        if (event === 'node_stream') {
+          if (!opened.textAhead) return sse.send('delta', { text: d.delta })
+          opened.textAhead = false // the text firstText sent already
+          return
+        }
         if (d.state === 'done') {
           void call<{ metadata: { stats: unknown } }>('get_node', { id: nodeId }).then((node) => {
             sse.send('done', { node_id: nodeId, unit_id: d.unit_id ?? null, stats: node.metadata.stats })

@@ -99,6 +99,34 @@ describe('HTTP API: /api/chat', () => {
     }
   }, 20_000)
 
+  it('sends the first text of a model that answers at once only once, while windows still hear of the node before it', async () => {
+    const { h, port, persona, token } = await setup()
+    // Windows learn of a new node from its write (node_created), then read its text: its first
+    // node_stream must never come before, though the program is sent that text ahead of the write.
+    const heard: string[] = []
+    const stop = h.core.bus.listen((event, data) => {
+      const d = data as { node_id?: string; node?: { id: string } }
+      if (event === 'node_stream') heard.push(`text ${d.node_id}`)
+      if (event === 'node_created') heard.push(`node ${d.node!.id}`)
+    })
+    try {
+      for (const chunks of [['Hel', 'lo'], ['one chunk']]) {
+        h.fake.script({ chunks, times: 1 })
+        const r = await sseCall(port, '/api/chat', token, { persona_id: persona, text: chunks.join('') })
+        const deltas = r.events.filter((e) => e.event === 'delta').map((e) => (e.data as { text: string }).text)
+        expect(deltas).toEqual(chunks)
+        const { node_id: nodeId } = r.events.at(-1)!.data as { node_id: string }
+        expect(heard.filter((line) => line.endsWith(nodeId))).toEqual([
+          `node ${nodeId}`,
+          ...chunks.map(() => `text ${nodeId}`),
+        ])
+        expect(await h.call<Node>('get_node', { id: nodeId })).toMatchObject({ response: chunks.join('') })
+      }
+    } finally {
+      stop()
+    }
+  })
+
   it('answers an unknown persona with 404 naming the personas there are, before any node is made', async () => {
     const { h, port, auth } = await setup()
     const r = await apiCall(port, { path: '/api/chat', headers: auth, body: { persona_id: 'nobody', text: 'x' } })

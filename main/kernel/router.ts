@@ -6,6 +6,12 @@ import { toErrorValue, type Result } from '@shared/errors'
 export interface CallContext {
   /** `http`: a program with an API token, through the local HTTP API. */
   transport: 'ipc' | 'ws' | 'http' | 'internal'
+  /**
+   * Told a chat message's first streamed text before anything else is done with it (its node is
+   * written next, then the text goes out as `node_stream`): a caller that streams the text on
+   * itself (the HTTP API's /api/chat) sends it without waiting for the node's write.
+   */
+  firstText?: (text: string) => void
 }
 
 /**
