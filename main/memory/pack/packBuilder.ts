@@ -6,10 +6,12 @@ import { classifyIntent, intentWeights, type Intent } from './intent'
 import { rankFeatures } from '../retrieval/rankFeatures'
 import { relevance } from '../retrieval/ranker'
 import { unitsByIds } from '../retrieval/hits'
+import { tuning } from '../retrieval/tuning'
 import { addNeighbours, entityLinked, hybridRetrieve, type RetrievalQuery } from '../retrieval/retrieval'
 import { boostNamedSpeakers } from '../retrieval/speakers'
 import { addTellers, boostNamedTime, namedTime } from '../retrieval/timeWindow'
 import { itemLine } from '../store/itemText'
+import { askedStems, trimmedToAsked } from './trimLine'
 import { unitRowsOf } from '../store/unitRows'
 import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from '../store/store'
 
@@ -210,6 +212,7 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
   const packable = usable.filter((c) => !c.found || kept.has(c))
   const itemLines = unitRowsOf(store).linesOf(packable.map((c) => c.unit))
   lap('texts')
+  const asked = askedStems(request.query)
   const seen = new Set<string>()
   const pool: Array<Packable & { estimate: number }> = []
   let capsuleTaken = false
@@ -221,11 +224,17 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
     // Finds that would read the same in the pack are one.
     if (!line || seen.has(line.key)) continue
     seen.add(line.key)
-    const { text, bullet } = line
+    // A long turn retrieval found is packed as its sentences that hold the query's words (trimLine.ts).
+    const text =
+      c.found && c.unit.kind === UnitKind.EPISODE && c.unit.tokens > tuning.trimTurnsOver
+        ? trimmedToAsked(line.text, asked)
+        : line.text
+    const bullet = text === line.text ? line.bullet : `- ${text}`
     const day = c.unit.kind === UnitKind.EPISODE && c.unit.occurred_at ? isoDate(c.unit.occurred_at) : null
-    // The stored count of the full text, plus the line's own prefix ("- ", or more for other
-    // kinds' longer lines); exact counts come at the end.
-    const estimate = Math.min(c.unit.tokens, Math.ceil(text.length / 2)) + (day ? 2 : 8)
+    // The stored count of the full text (a trimmed one counted), plus the line's own prefix ("- ",
+    // or more for other kinds' longer lines); exact counts come at the end.
+    const length = text === line.text ? Math.min(c.unit.tokens, Math.ceil(text.length / 2)) : tokenCount(text)
+    const estimate = length + (day ? 2 : 8)
     // One shape for every item (a spread copy made each pool's items of mixed shapes).
     pool.push({
       unit: c.unit,

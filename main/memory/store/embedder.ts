@@ -32,7 +32,7 @@ export function embedLocal(text: string): Float32Array {
 }
 
 /** Crude English suffix folding so "paints", "painted", "painting" share a feature. */
-function stem(word: string): string {
+export function stem(word: string): string {
   return word.length > 5 ? word.replace(/(ing|ed|es|s)$/, '') : word
 }
 

@@ -1,0 +1,32 @@
+import { queryWords } from '../retrieval/queryWords'
+import { SPEAKER } from '../retrieval/speakers'
+import { stem } from '../store/embedder'
+
+// A pack of chat turns spends most of its budget on what a turn says besides the answer
+// ("Thanks, Mel! … Anyway, I finally took up pottery yesterday. How are the kids?"). A long
+// turn cut to its sentences that hold the query's words leaves room for more turns: more of a
+// multi-hop question's evidence fits in the same budget. Names are not words to keep a sentence
+// by: a two-person chat greets its partner by name in nearly every turn.
+
+/** The query's content words other than names, suffixes folded as the local vectors fold them. */
+export function askedStems(query: string): ReadonlySet<string> {
+  const { words, names } = queryWords(query)
+  return new Set(words.filter((w) => !names.has(w)).map(stem))
+}
+
+/**
+ * A turn's line ("Speaker: text") cut to its sentences holding an asked word, joined by "…";
+ * the line as it was when no sentence holds one (retrieval found it by meaning, not words) or
+ * every one does.
+ */
+export function trimmedToAsked(line: string, asked: ReadonlySet<string>): string {
+  if (asked.size === 0) return line
+  const head = SPEAKER.exec(line)?.[0] ?? ''
+  // A photo's caption ("[shares a photo: …]") ends a sentence of its own.
+  const sentences = line.slice(head.length).split(/(?<=[.!?\]])\s+/)
+  if (sentences.length < 2) return line
+  const holds = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).some((w) => asked.has(stem(w)))
+  const kept = sentences.filter(holds)
+  if (kept.length === 0 || kept.length === sentences.length) return line
+  return head + kept.join(' … ')
+}
