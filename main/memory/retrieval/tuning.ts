@@ -5,7 +5,13 @@
  * A plain object so a tuning script can try values; nothing in the app writes to it.
  */
 export const tuning = {
-  /** Newest rows a word brings before BM25 (a common word's weight is near nil anyway). */
+  /**
+   * Newest rows a word brings before BM25 (a common word's weight is near nil anyway). An old
+   * turn on a conversation's main topic ("dance" in a dancer's chat) falls past it, so more were
+   * tried (issue 36), conversations 0–2 hashed: 200 0.8610, 400 and 1,000 0.8562, against 0.8578;
+   * with the sentence model 200 0.8878 against 0.8863, conv-26 and conv-30 lower, conv-41 higher;
+   * the synthetic set unchanged. Not kept.
+   */
   wordsPerTerm: 100,
   /** A name the query writes capitalised counts this many times. */
   nameWeight: 1.5,
@@ -15,6 +21,10 @@ export const tuning = {
   prfDocs: 5,
   prfTerms: 6,
   prfWeight: 0.5,
+  // Feedback on the local vectors too (issue 36; Rocchio: the query's vector plus β × the mean of
+  // the best 3 or 5 word hits' vectors, searched instead of the query's): conversations 0–2 hashed
+  // 0.8578 at β 0.25 and 0.5 (open-domain 0.361 → 0.333), 0.8562 at 5 hits and β 1. Not kept.
+
   /**
    * Kinds' members (wordRanking.kindSearch): a member in more units than this is left out; the
    * rarest `kindTerms` members are searched, the best `kindKeep` units fused at `kindWeight`.
@@ -81,6 +91,8 @@ export const tuning = {
    * share. Since the ranker reads the turn before's score (rankFeatures.ts), chosen by
    * fitRanker's held-out lines (conversations 0–2, hashed only): 8 0.852, 12 0.858, 16 0.858,
    * 20 0.860, 30 0.856; with the sentence model 0.885, 0.887, 0.889, 0.887, 0.881.
+   * The turn two after a hit that asks something (the answer after a reply's own question) was
+   * tried beside them (issue 36): 0.8578 either way, conv-41 0.841 → 0.837. Not kept.
    */
   neighbourHits: 16,
   neighbourShare: 0.6,
