@@ -11,7 +11,7 @@ import { addNeighbours, entityLinked, hybridRetrieve, type RetrievalQuery } from
 import { boostNamedSpeakers } from '../retrieval/speakers'
 import { addTellers, boostNamedTime, namedTime } from '../retrieval/timeWindow'
 import { itemLine } from '../store/itemText'
-import { askedStems, trimmedToAsked } from './trimLine'
+import { askedWords, trimmedToAsked } from './trimLine'
 import { unitRowsOf } from '../store/unitRows'
 import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from '../store/store'
 
@@ -212,7 +212,7 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
   const packable = usable.filter((c) => !c.found || kept.has(c))
   const itemLines = unitRowsOf(store).linesOf(packable.map((c) => c.unit))
   lap('texts')
-  const asked = askedStems(request.query)
+  const asked = askedWords(request.query)
   const seen = new Set<string>()
   const pool: Array<Packable & { estimate: number }> = []
   let capsuleTaken = false
@@ -231,10 +231,10 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
         : line.text
     const bullet = text === line.text ? line.bullet : `- ${text}`
     const day = c.unit.kind === UnitKind.EPISODE && c.unit.occurred_at ? isoDate(c.unit.occurred_at) : null
-    // The stored count of the full text (a trimmed one counted), plus the line's own prefix ("- ",
-    // or more for other kinds' longer lines); exact counts come at the end.
-    const length = text === line.text ? Math.min(c.unit.tokens, Math.ceil(text.length / 2)) : tokenCount(text)
-    const estimate = length + (day ? 2 : 8)
+    // The stored count of the full text (of a trimmed one, its share by characters), plus the
+    // line's own prefix ("- ", or more for other kinds' longer lines); exact counts come at the end.
+    const whole = Math.min(c.unit.tokens, Math.ceil(line.text.length / 2))
+    const estimate = Math.ceil((whole * text.length) / Math.max(1, line.text.length)) + (day ? 2 : 8)
     // One shape for every item (a spread copy made each pool's items of mixed shapes).
     pool.push({
       unit: c.unit,

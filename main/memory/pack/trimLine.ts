@@ -8,10 +8,17 @@ import { stem } from '../store/embedder'
 // multi-hop question's evidence fits in the same budget. Names are not words to keep a sentence
 // by: a two-person chat greets its partner by name in nearly every turn.
 
-/** The query's content words other than names, suffixes folded as the local vectors fold them. */
-export function askedStems(query: string): ReadonlySet<string> {
+/**
+ * The query's content words other than names, suffixes folded as the local vectors fold them,
+ * as one pattern that finds any of them with a suffix or none (made once a pack: a pack tries
+ * ~100 turns). Null when the query has none.
+ */
+export function askedWords(query: string): RegExp | null {
   const { words, names } = queryWords(query)
-  return new Set(words.filter((w) => !names.has(w)).map(stem))
+  const stems = [...new Set(words.filter((w) => !names.has(w)).map(stem))]
+  if (stems.length === 0) return null
+  const alternatives = stems.map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives})(?:ing|ed|es|s)?(?![\\p{L}\\p{N}])`, 'iu')
 }
 
 /**
@@ -19,14 +26,13 @@ export function askedStems(query: string): ReadonlySet<string> {
  * the line as it was when no sentence holds one (retrieval found it by meaning, not words) or
  * every one does.
  */
-export function trimmedToAsked(line: string, asked: ReadonlySet<string>): string {
-  if (asked.size === 0) return line
+export function trimmedToAsked(line: string, asked: RegExp | null): string {
+  if (!asked) return line
   const head = SPEAKER.exec(line)?.[0] ?? ''
   // A photo's caption ("[shares a photo: …]") ends a sentence of its own.
   const sentences = line.slice(head.length).split(/(?<=[.!?\]])\s+/)
   if (sentences.length < 2) return line
-  const holds = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).some((w) => asked.has(stem(w)))
-  const kept = sentences.filter(holds)
+  const kept = sentences.filter((s) => asked.test(s))
   if (kept.length === 0 || kept.length === sentences.length) return line
   return head + kept.join(' … ')
 }
