@@ -34,11 +34,13 @@ const KEPT_ENTRIES = 2_000_000
 const TAIL_KEPT = 1_000
 
 /**
- * The newest units a term in more than TAIL_KEPT keeps: the ones a pack scores, and room for
- * some of them to be deleted before the term is read again. Their counts come from splitting
- * their texts again (~0.05 ms a text), as FTS5 reads occurrences only from a term's oldest up.
+ * The newest units a term in more than TAIL_KEPT keeps: the ones a pack scores
+ * (tuning.wordsPerTerm, 100), and room for some of them to be deleted before the term is read
+ * again. Their counts come from splitting their texts again (~0.05 ms a text), as FTS5 reads
+ * occurrences only from a term's oldest up: with 250 kept, the split was most of a common
+ * word's first read at a million units, and of the word search's p95.
  */
-const NEWEST_KEPT = 250
+const NEWEST_KEPT = 128
 
 /** One term's units, ascending, each with how often the term occurs in it (the newest TAIL_KEPT of them). */
 interface Postings {
