@@ -4,6 +4,7 @@
 // - memory.import: units, seconds, the process's peak RSS (process.resourceUsage().maxRSS,
 //   which covers everything the process did before, so the file is written in small pieces)
 //   and how many progress events the import sent;
+// - memory.import_progress: every 50,000 units imported, the time so far and the RSS then;
 // - memory.pack: MemoryPack p50/p95 timed as bench/memory/run.ts times it (packTiming.ts), on
 //   the imported memory, at `--first` units (100,000) and at `--units` (1,000,000), in one run.
 // Issue 38's bounds: pack p95 ≤ 60 ms and import RSS ≤ 1.5 GB at a million units.
@@ -40,6 +41,8 @@ if (!Number.isInteger(units) || !Number.isInteger(first) || first < 1 || first >
 const print = (o: Record<string, unknown>) => console.log(JSON.stringify(o))
 const MiB = 1024 * 1024
 const RSS_BOUND_MB = 1536
+/** Units between two memory.import_progress lines. */
+const PROGRESS_EVERY = 50_000
 /** Printed beside each figure: the machine is shared. */
 const loadAverage = () => loadavg().map((x) => +x.toFixed(2))
 
@@ -121,12 +124,26 @@ async function importLog(personaId: string, file: string, count: number, total: 
   await withCore(async (call, core) => {
     let progress = 0
     let rssPeak = 0
+    let shown = 0
+    const t0 = performance.now()
     const stop = core.bus.listen((event, data) => {
       if (event !== 'job_progress' || (data as { job_id: string }).job_id !== `memory-import:${personaId}`) return
       progress++
-      rssPeak = Math.max(rssPeak, process.memoryUsage.rss())
+      const rss = process.memoryUsage.rss()
+      rssPeak = Math.max(rssPeak, rss)
+      // A line every PROGRESS_EVERY units: whether the import's RAM stays flat as it goes.
+      const { done } = data as { done: number }
+      if (done - shown < PROGRESS_EVERY && done < count) return
+      shown = done
+      print({
+        bench: 'memory.import_progress',
+        done,
+        of: count,
+        seconds: +((performance.now() - t0) / 1000).toFixed(1),
+        rss_mb: Math.round(rss / MiB),
+        load_avg: loadAverage(),
+      })
     })
-    const t0 = performance.now()
     const result = await call<{ imported: number; unreadable: number }>('memory_import', {
       persona_id: personaId,
       path: file,

@@ -50,6 +50,11 @@ export class LogReader<C extends { seq: number }> {
     this.seen = this.log.last()
   }
 
+  /** Whether the log has rows this reader has not read yet. */
+  behind(): boolean {
+    return this.log.last() !== this.seen
+  }
+
   /**
    * What was logged since the last call, oldest first; null when the log was trimmed past what
    * this reader had seen (nothing kept from before can be trusted).

@@ -211,6 +211,28 @@ describe('vector index', () => {
     expect(got[0]!.id).toBe(2)
     expectSame(got, bruteForce(vectors, query, 20))
   })
+  it('answers exactly over rows searched in several blocks, with filters, from a start inside a block', () => {
+    // 5,000 rows, of which the newest 4,500 are read: three blocks of 2,048, the first cut short.
+    const part = new Partition(4_500)
+    const { sentence } = corpus(13)
+    const vectors = new Map<number, Float32Array>()
+    for (let id = 1; id <= 5_000; id++) {
+      const v = embedLocal(sentence(6))
+      // Every seventh archived (state 3), every eleventh secret (sensitivity 2): both filtered out.
+      const state = id % 7 === 0 ? 3 : 0
+      const sensitivity = id % 11 === 0 ? 2 : 0
+      part.put(id, state, sensitivity, v)
+      if (id > 500 && state === 0 && sensitivity === 0) vectors.set(id, v)
+    }
+    for (const words of ['garden concert winter', 'tea with my sister', 'a train to the mountain lake']) {
+      const query = embedLocal(words)
+      const { dims, vals } = sparse(query)
+      expectSame(
+        part.nearest(dims, vals, 1, 40, { excludeState: 3, sensitivityBelow: 2 }),
+        bruteForce(vectors, query, 40),
+      )
+    }
+  })
 })
 
 describe('a partition larger than a search reads', () => {

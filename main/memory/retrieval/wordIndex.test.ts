@@ -185,6 +185,56 @@ describe('the kept word index', () => {
     },
   )
 
+  it(
+    'counts a common word’s units as they come, without the vocabulary counting them again, and ranks as FTS5',
+    { timeout: 120_000 },
+    async () => {
+      const { store, worker, episode } = setup()
+      // 'lake' in 1,688 units of 4,500: more than a word keeps whole, few enough that its IDF is
+      // not clamped, so a unit miscounted changes every score; two pages of lengths (two slices).
+      const ids = store.db
+        .transaction(() =>
+          Array.from({ length: 4_500 }, (_, i) => episode(store, i % 8 < 3 ? `the lake ${i}` : `a garden ${i}`)),
+        )
+        .immediate()
+      const index = wordIndexOf(store)
+      const same = (word: string, at: string) => {
+        const got = index.rank([word], 100)!.get(word)!
+        const want = fromFts(store, word, 100)
+        expect(
+          got.map((r) => r.id),
+          at,
+        ).toEqual(want.map((r) => r.id))
+        got.forEach((r, i) => expect(r.s, `${at} #${i}`).toBeCloseTo(want[i]!.s, 12))
+      }
+      // Loaded by the first ranking; 'lake' read only after units came from the other connection.
+      same('painting', 'first')
+      for (let i = 0; i < 5; i++) episode(worker, `a lake at dusk ${i}`)
+      same('lake', 'after new units')
+      expect(index.stats.vocabularyCounts).toBe(0)
+      same('garden', 'another common word')
+      expect(index.stats.vocabularyCounts).toBe(0)
+      // A deleted unit's words are not known: from then on the vocabulary counts.
+      worker.deleteUnit(ids[0]!)
+      index.rank(['painting'], 100)
+      const reads = index.stats.vocabularyCounts
+      episode(worker, 'the lake, the garden')
+      store.db.prepare("INSERT INTO units_words (units_words) VALUES ('optimize')").run()
+      same('lake', 'after a delete')
+      expect(index.stats.vocabularyCounts).toBeGreaterThan(reads)
+      // A load in slices that no write overlapped counts again; one that a write overlapped does not.
+      await index.loadInSlices(0)
+      same('garden', 'after a quiet load in slices')
+      expect(index.stats.vocabularyCounts).toBe(reads + 1)
+      const loading = index.loadInSlices(0)
+      await new Promise((resolve) => setImmediate(resolve))
+      episode(worker, 'a lake between pages')
+      await loading
+      same('lake', 'after a load in slices a write overlapped')
+      expect(index.stats.vocabularyCounts).toBe(reads + 2)
+    },
+  )
+
   it('reads a phrase word and words inside a transaction from FTS5, and keeps nothing a rollback undid', () => {
     const { store, episode, compare } = setup()
     for (let i = 0; i < 12; i++) episode(store, `painting by the lake, day ${i}`)

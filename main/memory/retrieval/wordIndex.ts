@@ -34,11 +34,13 @@ const KEPT_ENTRIES = 2_000_000
 const TAIL_KEPT = 1_000
 
 /**
- * The newest units a term in more than TAIL_KEPT keeps: the ones a pack scores, and room for
- * some of them to be deleted before the term is read again. Their counts come from splitting
- * their texts again (~0.05 ms a text), as FTS5 reads occurrences only from a term's oldest up.
+ * The newest units a term in more than TAIL_KEPT keeps: the ones a pack scores
+ * (tuning.wordsPerTerm, 100), and room for some of them to be deleted before the term is read
+ * again. Their counts come from splitting their texts again (~0.05 ms a text), as FTS5 reads
+ * occurrences only from a term's oldest up: with 250 kept, the split was most of a common
+ * word's first read at a million units, and of the word search's p95.
  */
-const NEWEST_KEPT = 250
+const NEWEST_KEPT = 128
 
 /** One term's units, ascending, each with how often the term occurs in it (the newest TAIL_KEPT of them). */
 interface Postings {
@@ -80,12 +82,24 @@ export class WordIndex {
    * added (a term whose units were all deleted may stay: its postings are read, and empty). A
    * term not in it has no postings to read: a kind's members (nounKinds.ts) are hundreds of
    * words a query, most of which a memory never used.
+   *
+   * With each, how many units hold it, as FTS5's vocabulary counts them (bm25()'s IDF needs it):
+   * read with the terms at no extra cost (the vocabulary counts every term's units to list it)
+   * and counted on as new units come, it spares a common term's first read counting its units
+   * again (~14 ms for a word in 200,000 units at a million, a busy machine: most of a pack's
+   * word search when the query has a word not asked before). Exact while `unitsCounted`.
    */
-  private terms: Set<string> | null = null
+  private terms: Map<string, number> | null = null
+  /**
+   * Whether the counts in `terms` are exact: not once a unit kept was rewritten or deleted (the
+   * terms its old text had are not known), nor after a load in slices that writes overlapped.
+   * Until the next load, a common term's count is then asked of the vocabulary.
+   */
+  private unitsCounted = false
   /** A query word's stems (usually one), by the word. */
   private readonly stems = new LRUCache<string, string[]>({ max: 10_000 })
   /** Counters the tests read. */
-  readonly stats = { loads: 0, postingReads: 0, applied: 0, occurrencesRead: 0 }
+  readonly stats = { loads: 0, postingReads: 0, applied: 0, occurrencesRead: 0, vocabularyCounts: 0 }
 
   constructor(private readonly store: MemoryStore) {
     store.db.exec(`
@@ -251,9 +265,17 @@ export class WordIndex {
       .raw(true)
       .all(JSON.stringify(ids)) as Array<[number, string]>
     const said = this.split(texts)
-    const hits = this.store.prepare('SELECT doc FROM temp.loom_word_terms WHERE term = ?').pluck().get(term) as
-      number | undefined
+    // Counted only when every unit this read sees was counted: a unit another connection wrote
+    // since the log was read is in the query above, and in the vocabulary's count.
+    const hits = this.unitsCounted && !this.changes?.behind() ? this.terms?.get(term) : this.vocabularyCount(term)
     return { ids, counts: ids.map((id) => said.get(id)?.get(term)?.count ?? 0), hits: hits ?? ids.length }
+  }
+
+  /** How many units hold the term, counted by FTS5's vocabulary (every one of its units read). */
+  private vocabularyCount(term: string): number | undefined {
+    this.stats.vocabularyCounts++
+    return this.store.prepare('SELECT doc FROM temp.loom_word_terms WHERE term = ?').pluck().get(term) as
+      number | undefined
   }
 
   /** The stems FTS5 makes of a query word (a phrase of them when it splits). */
@@ -324,6 +346,7 @@ export class WordIndex {
       if (was && now && was.origin === now.origin) continue
       // The text was rewritten, or the unit is gone, or it is new.
       if (was) {
+        this.unitsCounted = false
         this.lengths.delete(id)
         // A unit older than a term's kept units may or may not hold it: that term is read again.
         for (const [term, p] of [...this.postings.entries()]) if (!remove(p, id)) this.postings.delete(term)
@@ -339,7 +362,8 @@ export class WordIndex {
       .all(JSON.stringify(written)) as Array<[number, string]>
     for (const [id, terms] of this.split(texts))
       for (const [term, { count }] of terms) {
-        this.terms?.add(term)
+        // One more unit holds it: a unit new to the index (a rewritten one left the counts inexact).
+        this.terms?.set(term, (this.terms.get(term) ?? 0) + 1)
         const p = this.postings.peek(term)
         if (p && !insert(p, id, count)) this.postings.delete(term)
       }
@@ -357,10 +381,13 @@ export class WordIndex {
    */
   private *loadSteps(): Generator<void, void> {
     this.stats.loads++
-    this.changes = new LogReader(tableLog(this.store.prepare, 'unit_changes', 'unit_id'))
+    const log = tableLog<{ seq: number; unit_id: number }>(this.store.prepare, 'unit_changes', 'unit_id')
+    const start = log.last()
+    this.changes = new LogReader(log)
     this.postings.clear()
     this.lengths.clear()
     this.terms = null
+    this.unitsCounted = false
     const page = this.store.prepare(
       `SELECT id, sz, origin FROM units_words_docsize WHERE id > ? ORDER BY id LIMIT ${LENGTHS_PAGE}`,
     )
@@ -370,17 +397,21 @@ export class WordIndex {
       if (rows.length < LENGTHS_PAGE) break
       after = rows.at(-1)![0]
     }
-    const terms = new Set<string>()
+    const terms = new Map<string, number>()
     const termPage = this.store.prepare(
-      `SELECT term FROM temp.loom_word_terms WHERE term > ? ORDER BY term LIMIT ${LENGTHS_PAGE}`,
+      `SELECT term, doc FROM temp.loom_word_terms WHERE term > ? ORDER BY term LIMIT ${LENGTHS_PAGE}`,
     )
     for (let after = ''; ; yield) {
-      const rows = termPage.pluck().all(after) as string[]
-      for (const term of rows) terms.add(term)
+      const rows = termPage.raw(true).all(after) as Array<[string, number]>
+      for (const [term, units] of rows) terms.set(term, units)
       if (rows.length < LENGTHS_PAGE) break
-      after = rows.at(-1)!
+      after = rows.at(-1)![0]
     }
     this.terms = terms
+    // A unit written between two pages may be counted in a term's units and be new to the
+    // lengths as well (counted again when applied), or the other way round: counts are kept
+    // only when nothing was written while the pages were read (always, for a load at once).
+    this.unitsCounted = log.last() === start
     this.readTotals()
   }
 
