@@ -76,7 +76,7 @@ export class GraphService {
     private readonly bus: EventBus,
   ) {
     this.store = new GraphStore(db)
-    this.imports = new ImportWriter(db, this.store)
+    this.imports = new ImportWriter(this.store)
     this.ancestry = new Ancestry(this.store)
     this.lines = new AncestorLines(this.store)
     this.roots = new TreeRoots(this.store)

@@ -30,13 +30,13 @@ export interface SlicedImport {
  * every row: compiling is the expensive part of a small statement.
  */
 export class ImportWriter {
+  /** The store's database: an import's rows and the store's own writes share its transactions. */
+  private readonly db: Db
   private readonly statement: (sql: string) => Statement
 
-  constructor(
-    private readonly db: Db,
-    private readonly store: GraphStore,
-  ) {
-    this.statement = statements(db)
+  constructor(private readonly store: GraphStore) {
+    this.db = store.db
+    this.statement = statements(store.db)
   }
 
   /**
