@@ -81,6 +81,8 @@ export interface ChatToolProvider {
 
 /** How many times the model may look up node details before it must answer. */
 const MAX_TOOL_ROUNDS = 3
+/** How soon a node write that found the write lock held tries again (writeWhileWaiting). */
+const BUSY_RETRY_MS = 1
 
 /**
  * Streaming chat on the main thread (async I/O only, never blocking it): the node exists
@@ -151,9 +153,10 @@ export class ChatService {
       prompt: input.prompt,
       images: input.images ?? [],
       firstText: input.firstText,
-      write: (reply) => {
-        node.write(reply)
+      write: (reply, ifFree) => {
+        if (ifFree ? !node.writeIfFree(reply) : !node.write(reply)) return false
         if (pictures.length > 0) this.graph.setImages(node.id, pictures)
+        return true
       },
     })
     return { node_id: node.id, personaId }
@@ -334,15 +337,19 @@ export class ChatService {
     const controller = new AbortController()
     this.running.set(turn.nodeId, controller)
     let node: 'unwritten' | 'written' | 'failed' = 'unwritten'
-    const writeNode = () => {
+    const writeNode = (ifFree = false): boolean | 'busy' => {
       if (node !== 'unwritten') return node === 'written'
       node = 'failed'
       // Every reply with a persona names it: in a group scene that is who spoke.
       const speaker = turn.personaId ?? this.graph.personaOf(turn.flowId) ?? undefined
       const reply = { status: 'streaming' as const, response: turn.continueFrom ?? '', speaker_id: speaker }
       // A new message's node is written streaming, its event saying so; an existing one is marked.
-      if (turn.write) turn.write(reply)
-      else {
+      if (turn.write) {
+        if (!turn.write(reply, ifFree)) {
+          node = 'unwritten'
+          return 'busy'
+        }
+      } else {
         this.graph.setReply(turn.nodeId, reply)
         this.emitNode(turn.nodeId)
       }
@@ -358,9 +365,10 @@ export class ChatService {
         throw e
       }
     return new Promise<void>((resolve, reject) => {
-      const open = () => {
+      const open = (ifFree = false) => {
         try {
-          if (!writeNode()) return false
+          const written = writeNode(ifFree)
+          if (written !== true) return written
           resolve()
           return true
         } catch (e) {
@@ -376,9 +384,14 @@ export class ChatService {
 
   /**
    * `open` writes the node (a new message) and marks it streaming: called once the request has
-   * left, or before anything else is written or said about the node.
+   * left, or before anything else is written or said about the node. With `ifFree` it writes
+   * only if no one holds the write lock now ('busy' if one does).
    */
-  private async stream(turn: Turn, controller: AbortController, open: () => boolean): Promise<void> {
+  private async stream(
+    turn: Turn,
+    controller: AbortController,
+    open: (ifFree?: boolean) => boolean | 'busy',
+  ): Promise<void> {
     const { nodeId, request } = turn
     const graph = this.graph
     let end: TurnEnd = { state: 'failed', text: '', error: new Error('the reply ended before it was answered') }
@@ -411,6 +424,12 @@ export class ChatService {
     // in the next turn, the write (~1 ms) was in the way of a model answering at once, whose
     // text had come meanwhile.
     if (!turn.firstText) setImmediate(open)
+    // Written while the model thinks, but never by waiting for the write lock: the wait (up to the
+    // busy timeout, in 0.2 ms sleeps that hold the thread) kept the model's first text, arriving
+    // meanwhile, from going out. Held, it is tried again a moment later, or written with that text.
+    const writeWhileWaiting = () => {
+      if (open(true) === 'busy') setTimeout(writeWhileWaiting, BUSY_RETRY_MS)
+    }
     const batcher = new DeltaBatcher(this.options.batchMs ?? 50, (delta) =>
       this.bus.emit('node_stream', { node_id: nodeId, delta }),
     )
@@ -474,7 +493,7 @@ export class ChatService {
             firstTextOut = awaitingFirstText()
             // Counted from the request, which leaves in this turn: counted from the turn's start,
             // the wait was over before the context was built, and the write came first again.
-            if (turn.firstText) setTimeout(open, MAX_WAIT_MS)
+            if (turn.firstText) setTimeout(writeWhileWaiting, MAX_WAIT_MS)
           }
           const events = chatWithRetry(
             () =>

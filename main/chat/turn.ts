@@ -9,8 +9,11 @@ export interface Turn {
   images: Array<{ mime: string; data_base64: string }>
   /** Text already in the node when continuing an incomplete reply. */
   continueFrom?: string
-  /** Writes a new message's node, its reply started: once its request has left (ChatService.send). */
-  write?: (reply: { status: 'streaming'; response: string; speaker_id?: string }) => void
+  /**
+   * Writes a new message's node, its reply started: once its request has left (ChatService.send).
+   * With `ifFree`, only if the database's write lock is free now: false, nothing written, if not.
+   */
+  write?: (reply: { status: 'streaming'; response: string; speaker_id?: string }, ifFree: boolean) => boolean
   /** Another program's request answered in this node (externalReplies.ts), not the user's message. */
   request?: RequestTurn
   /** Told the reply's first text before the node is written with it (CallContext.firstText). */

@@ -3,30 +3,41 @@ import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 import { useTempHome } from '../../tests/support/tempHome'
 import { openDatabase, type Db } from './open'
-import { waitForWritesInShortSteps } from './shortBusyWaits'
+import { isBusy, waitForWritesInShortSteps, withoutWaiting } from './shortBusyWaits'
 
 const home = useTempHome()
 
-/** Another thread that takes the write lock, holds it `holdMs`, and says when it has it and when it let go. */
-function holdLock(file: string, holdMs: number): { taken: Promise<void>; released: Promise<void> } {
+/**
+ * Another thread that takes the write lock, holds it `holdMs` (or until `release()`), and says
+ * when it has it and when it let go.
+ */
+function holdLock(
+  file: string,
+  holdMs: number,
+): { taken: Promise<void>; released: Promise<void>; release: () => void } {
+  const signal = new Int32Array(new SharedArrayBuffer(4))
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads')
      const db = new (require('better-sqlite3'))(workerData.file)
      db.exec('BEGIN IMMEDIATE')
      db.exec('INSERT INTO t VALUES (-1)')
      parentPort.postMessage('taken')
-     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.holdMs)
+     Atomics.wait(workerData.signal, 0, 0, workerData.holdMs)
      db.exec('COMMIT')
      db.close()
      parentPort.postMessage('released')`,
-    { eval: true, workerData: { file, holdMs } },
+    { eval: true, workerData: { file, holdMs, signal } },
   )
   const said = (what: string) =>
     new Promise<void>((resolve, reject) => {
       worker.on('message', (m) => m === what && resolve())
       worker.once('error', reject)
     })
-  return { taken: said('taken'), released: said('released') }
+  const release = () => {
+    Atomics.store(signal, 0, 1)
+    Atomics.notify(signal, 0)
+  }
+  return { taken: said('taken'), released: said('released'), release }
 }
 
 describe('immediate transactions that wait for the write lock in short steps', () => {
@@ -107,5 +118,30 @@ describe('immediate transactions that wait for the write lock in short steps', (
     expect(db.pragma('busy_timeout', { simple: true })).toBe(50)
     await lock.released
     expect(rows(db)).toEqual([-1])
+  })
+
+  it('try the lock once inside withoutWaiting: held elsewhere, they refuse at once and change nothing, and wait again after', async () => {
+    const file = join(home(), 'once.db')
+    const db = open('once.db')
+    const lock = holdLock(file, 60_000)
+    await lock.taken
+    let thrown: unknown = null
+    try {
+      withoutWaiting(db, () => db.transaction(() => db.prepare('INSERT INTO t VALUES (1)').run()).immediate())
+    } catch (e) {
+      thrown = e
+    }
+    // Refused while the holder holds on: with the connection's 5 s wait it would have thrown only then.
+    expect(isBusy(thrown)).toBe(true)
+    expect(db.inTransaction).toBe(false)
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000)
+    lock.release()
+    await lock.released
+    // Outside it, the same write waits for the lock as before, and writes once it is let go.
+    const again = holdLock(file, 300)
+    await again.taken
+    db.transaction(() => db.prepare('INSERT INTO t VALUES (2)').run()).immediate()
+    await again.released
+    expect(rows(db)).toEqual([-1, -1, 2])
   })
 })

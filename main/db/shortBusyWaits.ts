@@ -5,6 +5,30 @@ const STEP_MS = 0.2
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4))
 
+/** Connections inside `withoutWaiting`: their immediate transactions try the write lock once. */
+const tryingOnce = new WeakSet<Database.Database>()
+
+/**
+ * Runs `fn` with this connection's immediate transactions trying the write lock once: while
+ * another connection holds it, they throw SQLITE_BUSY at once (`isBusy`) and nothing is written.
+ * For a write nothing waits on, made while the thread has better things to do than wait: a chat
+ * turn writing its node while the model's answer may arrive any moment (chatService.ts).
+ * Only for connections made by `waitForWritesInShortSteps`.
+ */
+export function withoutWaiting<T>(db: Database.Database, fn: () => T): T {
+  if (tryingOnce.has(db)) return fn()
+  tryingOnce.add(db)
+  try {
+    return fn()
+  } finally {
+    tryingOnce.delete(db)
+  }
+}
+
+export function isBusy(e: unknown): boolean {
+  return (e as { code?: string } | null)?.code === 'SQLITE_BUSY'
+}
+
 /**
  * Makes this connection's immediate transactions wait for the write lock in steps of 0.2 ms,
  * instead of through SQLite's busy handler, which sleeps 1, 2, 5, 10… ms whatever the holder
@@ -29,12 +53,12 @@ export function waitForWritesInShortSteps(db: Database.Database): void {
   const beginImmediate = () => {
     noWait.get()
     try {
-      for (const until = performance.now() + waitMs; ;) {
+      for (const until = performance.now() + (tryingOnce.has(db) ? 0 : waitMs); ;) {
         try {
           begin.run()
           return
         } catch (e) {
-          if ((e as { code?: string }).code !== 'SQLITE_BUSY' || performance.now() >= until) throw e
+          if (!isBusy(e) || performance.now() >= until) throw e
           Atomics.wait(sleeper, 0, 0, STEP_MS)
         }
       }

@@ -16,6 +16,7 @@ import {
 import { AppError } from '@shared/errors'
 import { nameFromPrompt } from '@shared/conversationName'
 import type { Db } from '../db/open'
+import { isBusy, withoutWaiting } from '../db/shortBusyWaits'
 import type { EventBus } from '../kernel/events'
 import { whenFree } from '../kernel/afterFirstText'
 import { AncestorLines } from './ancestorLines'
@@ -519,11 +520,14 @@ export class GraphService {
   /**
    * A new node checked (its flow and parents exist) and given its id, written only by `write`:
    * a chat turn sends the model its request first, and writes the node while it waits, already
-   * marked as its reply starts (`reply`), in the same commit and with one event.
+   * marked as its reply starts (`reply`), in the same commit and with one event. `writeIfFree`
+   * writes it only if no other connection holds the write lock now (null, nothing written, if
+   * one does), so a thread expecting the model's answer never stops to wait for the lock.
    */
   planNode(request: Parsed<'create_node'>): {
     id: string
     write: (reply?: Parameters<GraphStore['setReply']>[1]) => Node
+    writeIfFree: (reply?: Parameters<GraphStore['setReply']>[1]) => Node | null
   } {
     const input = { ...request, flow_id: request.flow_id ?? this.defaultFlow().id }
     this.flowInfo(input.flow_id) // not_found before anything is written
@@ -549,7 +553,15 @@ export class GraphService {
       if (parents.length === 1) this.ancestry.keepBelow(input.flow_id, id)
       return this.getNode(id)
     }
-    return { id, write }
+    const writeIfFree = (reply?: Parameters<GraphStore['setReply']>[1]) => {
+      try {
+        return withoutWaiting(this.db, () => write(reply))
+      } catch (e) {
+        if (isBusy(e)) return null
+        throw e
+      }
+    }
+    return { id, write, writeIfFree }
   }
 
   /**

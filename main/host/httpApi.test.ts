@@ -1,9 +1,11 @@
 import { request } from 'node:http'
+import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import type { Flow, FlowSummary, Node } from '@shared/contract'
 import { apiCall, sseCall, ssePost } from '../../tests/support/apiClient'
 import { UI_TOKEN, useApiHost } from '../../tests/support/apiHost'
 import { useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
+import { MAX_WAIT_MS } from '../kernel/afterFirstText'
 import type { Router } from '../kernel/router'
 import type { RateLimits } from './rateLimit'
 
@@ -126,6 +128,42 @@ describe('HTTP API: /api/chat', () => {
       stop()
     }
   })
+
+  it('keeps listening for the model while another program holds the database, and writes the node once it may', async () => {
+    const { h, port, persona, token } = await setup()
+    // The first call makes the persona's External flow: a write of its own, before any request.
+    h.fake.script({ chunks: ['warm'], times: 1 })
+    await sseCall(port, '/api/chat', token, { persona_id: persona, text: 'first' })
+    await h.call('api_token_list', {}) // its call count written now, not in the window below
+    let answer = () => {}
+    h.fake.script({ chunks: ['Still ', 'here'], until: new Promise<void>((resolve) => (answer = resolve)) })
+    const other = new Database(h.core.paths.db)
+    try {
+      other.prepare('BEGIN IMMEDIATE').run() // another process (the CLI, a backup) writing
+      const asked = h.fake.requests.length
+      const reply = sseCall(port, '/api/chat', token, { persona_id: persona, text: 'are you there?' })
+      await expect.poll(() => h.fake.requests.length, { timeout: 15_000 }).toBe(asked + 1)
+      // A timer due later than the node's write runs after it (Node runs timers in due order):
+      // the write has been tried by now, and found the lock held.
+      await new Promise((resolve) => setTimeout(resolve, MAX_WAIT_MS + 1))
+      // The thread was not held waiting for the lock: it answers a call meanwhile.
+      expect(await h.call<Array<{ id: string }>>('list_flows', {})).toHaveLength(1)
+      other.prepare('COMMIT').run()
+      answer()
+      const r = await reply
+      const deltas = r.events.filter((e) => e.event === 'delta').map((e) => (e.data as { text: string }).text)
+      expect(deltas.join('')).toBe('Still here')
+      const { node_id: nodeId } = r.events.at(-1)!.data as { node_id: string }
+      expect(await h.call<Node>('get_node', { id: nodeId })).toMatchObject({
+        prompt: 'are you there?',
+        response: 'Still here',
+        status: 'complete',
+      })
+    } finally {
+      if (other.inTransaction) other.prepare('ROLLBACK').run()
+      other.close()
+    }
+  }, 30_000)
 
   it('answers an unknown persona with 404 naming the personas there are, before any node is made', async () => {
     const { h, port, auth } = await setup()
