@@ -1,3 +1,5 @@
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import type { ContextPreview, EventData, LoreBook, Node } from '@shared/contract'
 import { exchange, useLlmCore, type LlmHarness } from '../../tests/support/llmCore'
@@ -178,5 +180,28 @@ describe("a program's request answered as a chat turn", () => {
     const flows = await h.call<Array<{ id: string; name: string; node_count: number }>>('list_flows', {})
     expect(flows.find((f) => f.name === 'External')!.node_count).toBe(1)
     expect(h.fake.requests).toHaveLength(asked)
+  })
+
+  it('places a notification an older release answered at its node on the next start, so its Regenerate does not remember it', async () => {
+    const { h, persona } = await withPersona()
+    // Below an earlier one, as the External flow grows: a Regenerate beside it is another branch of one tree.
+    await notify(h, persona, 'calendar', 'Gym at seven', 'Have fun!')
+    const node = await notify(h, persona, 'calendar', 'Dentist appointment at 15:00 with Dr. Sato', 'At three!')
+    const home = h.core.paths.home
+    const file = join(h.core.paths.memory, `memory_${persona}.db`)
+    await h.core.dispose()
+    // As a release before placeholders took their node kept it: the episode comes from no node.
+    const db = new Database(file)
+    db.prepare('UPDATE units SET origin_node_id = NULL, origin_flow_id = NULL WHERE origin_node_id = ?').run(node)
+    db.close()
+
+    const again = await start({ home, language: 'en' })
+    again.fake.script({ promptIncludes: 'Dr. Sato', reply: 'Three o’clock.', times: 1 })
+    const { node_id: sibling } = await again.call<{ node_id: string }>('chat_retry', { node_id: node })
+    await again.next('chat_status', (s) => s.node_id === sibling && s.state === 'done')
+    const context = await sentContext(again, sibling)
+    const remembered = context.parts.filter((p) => p.kind === 'memory').map((p) => p.text)
+    expect(remembered.join('')).toContain('Gym at seven') // memory is there, the road not taken is not
+    expect(remembered.join('')).not.toContain('Dr. Sato')
   })
 })

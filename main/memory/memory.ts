@@ -17,6 +17,7 @@ import type { LlmRegistry } from '../llm/providers'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { openMemory } from './store/db'
+import { setRequestNode, unplacedAnswers } from './requests/externalRequests'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindValue, sensitivityValue } from './store/enums'
 import { chooseImportPath } from '../kernel/importFile'
 import { inUserWords, refuseOtherKind } from '../kernel/importGuess'
@@ -262,6 +263,7 @@ export class MemoryService implements ChatMemory {
     mkdirSync(this.deps.paths.memory, { recursive: true })
     const store = openMemory(this.dbPath(personaId), { mainThread: { checkpointedElsewhere: this.worker.available } })
     this.stores.set(personaId, store)
+    this.placeOldAnswers(store)
     if (this.worker.available) {
       // The worker opens what it is woken for, and checkpoints what it has open: this memory's
       // WAL too, even while no job of its is due (no model set up, memory paused).
@@ -277,6 +279,18 @@ export class MemoryService implements ChatMemory {
         modelIndexOf(store.db).loadInSlices().catch(stopped)
     }
     return store
+  }
+
+  /**
+   * Requests answered before their placeholder episode took the answering node as origin (an
+   * older release) get it now: their own node's Regenerate no longer remembers them as something
+   * said elsewhere, and "why remembered" links to where they were answered. A node since deleted
+   * leaves its episode as it was.
+   */
+  private placeOldAnswers(store: MemoryStore): void {
+    const graph = this.deps.graph
+    for (const { unit_id: unitId, node_id: nodeId } of unplacedAnswers(store))
+      if (graph.findNode(nodeId)) setRequestNode(store, unitId, { nodeId, flowId: graph.flowOf(nodeId) })
   }
 
   /** The memories open now (at start-up: every persona's that exists on disk). */

@@ -166,3 +166,16 @@ export function requestAnsweredIn(store: MemoryStore, nodeId: string): AnsweredR
     null
   )
 }
+
+/**
+ * Requests answered in a node whose placeholder episode has no origin: kept by a release before
+ * the episode took its answering node as origin (its own reply's pack then remembered it).
+ */
+export function unplacedAnswers(store: MemoryStore): Array<{ unit_id: number; node_id: string }> {
+  return store
+    .prepare(
+      `SELECT r.unit_id, r.node_id FROM external_requests r JOIN units u ON u.id = r.unit_id
+       WHERE r.node_id IS NOT NULL AND u.origin_node_id IS NULL`,
+    )
+    .all() as Array<{ unit_id: number; node_id: string }>
+}
