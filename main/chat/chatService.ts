@@ -204,7 +204,16 @@ export class ChatService {
     const flowId = this.graph.flowOf(sibling.id, input.flow_id)
     const parentIds = this.graph.parentsOf(flowId, sibling.id)
     const request = asked ? { ...asked({ nodeId: sibling.id, flowId }), ended: () => {} } : undefined
-    void this.start({ nodeId: sibling.id, flowId, parentIds, prompt: original.prompt, images: [], personaId, request })
+    void this.start({
+      nodeId: sibling.id,
+      flowId,
+      parentIds,
+      prompt: original.prompt,
+      images: [],
+      personaId,
+      request,
+      alternativeOf: original.id,
+    })
     return { node_id: sibling.id }
   }
 

@@ -170,6 +170,26 @@ describe("a program's request answered as a chat turn", () => {
     expect(lastAsk()).toBe(question)
   })
 
+  it("Regenerate on the External conversation's first node keeps the notification out of its memory, as the original did", async () => {
+    const { h, persona } = await withPersona()
+    // The first notification makes the conversation's first node: a Regenerate beside it is a second root.
+    const nodeId = await notify(h, persona, 'calendar', 'Dentist appointment at 15:00 with Dr. Sato', 'At three!')
+    const system = (r: { body: unknown }) => (r.body as Sent).messages[0]!.content
+    const original = h.fake.requests.filter((r) => JSON.stringify(r.body).includes('Dentist appointment')).at(-1)!
+    expect(system(original)).not.toContain('Dr. Sato')
+
+    h.fake.script({ promptIncludes: 'Dentist appointment', reply: 'Dentist at three.', times: 1 })
+    const done = h.next('chat_status', (s) => s.state === 'done' || s.state === 'failed')
+    const { node_id: again } = await h.call<{ node_id: string }>('chat_retry', { node_id: nodeId })
+    expect(await done).toMatchObject({ node_id: again, state: 'done' })
+    const regenerated = h.fake.requests.at(-1)!
+    expect((regenerated.body as Sent).messages.at(-1)!.content).toBe((original.body as Sent).messages.at(-1)!.content)
+    // The road not taken: the first answer's notification is this reply's question, not a memory of it.
+    expect(system(regenerated)).not.toContain('Dr. Sato')
+    const memory = (await sentContext(h, again)).parts.filter((p) => p.kind === 'memory')
+    expect(memory.map((p) => p.text).join('')).not.toContain('Dr. Sato')
+  })
+
   it('refuses to Regenerate the reply to a meta request, whose words are not kept, and makes no node', async () => {
     const { h, persona } = await withPersona()
     const nodeId = doneFor(h, await metaRequest(h, persona))
