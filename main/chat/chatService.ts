@@ -193,8 +193,7 @@ export class ChatService {
       : original.metadata.speaker_id
     // A program's request is asked again, not the label its node shows (asked before the sibling
     // is made: one that cannot be asked again changes nothing).
-    const spoke = original.metadata.speaker_id ?? this.graph.personaOf(flowOfOriginal)
-    const asked = spoke ? (this.answered?.askedIn(original.id, spoke) ?? null) : null
+    const asked = this.askedIn(original, flowOfOriginal)
     const sibling = this.graph.createBranch({
       node_id: original.id,
       prompt: original.prompt,
@@ -222,6 +221,8 @@ export class ChatService {
     if (this.running.has(node.id)) throw new AppError('conflict', 'this reply is still streaming')
     if (node.status === 'complete') throw new AppError('conflict', 'this reply is already complete')
     const flowId = this.graph.flowOf(node.id, input.flow_id)
+    // As Regenerate: a program's request is continued, not the label its node shows.
+    const asked = this.askedIn(node, flowId)
     void this.start({
       nodeId: node.id,
       flowId,
@@ -230,8 +231,15 @@ export class ChatService {
       prompt: node.prompt,
       images: [],
       continueFrom: node.response,
+      request: asked ? { ...asked({ nodeId: node.id, flowId }), ended: () => {} } : undefined,
     })
     return { node_id: node.id }
+  }
+
+  /** The program's request `node` answered, to be asked again (null: the user's own words); throws when it cannot be. */
+  private askedIn(node: Node, flowId: string): ReturnType<AnsweredRequests['askedIn']> {
+    const spoke = node.metadata.speaker_id ?? this.graph.personaOf(flowId)
+    return spoke ? (this.answered?.askedIn(node.id, spoke) ?? null) : null
   }
 
   /**
