@@ -176,7 +176,10 @@ export class ChatService {
       .sort((a, b) => a.timestamp.localeCompare(b.timestamp))
       .at(-1)
     const speaker = chooseSpeaker(flow, { prompt, parent: parent ?? null, picked, nameOf: (id) => this.nameOf(id) })
-    if (!speaker) throw new AppError('conflict', 'every member of this scene is muted: pick one to speak')
+    if (!speaker)
+      throw new AppError('conflict', 'every member of this scene is muted: pick one to speak', {
+        key: 'scene_all_muted',
+      })
     return speaker
   }
 
@@ -218,8 +221,10 @@ export class ChatService {
 
   continue(input: Parsed<'chat_continue'>): { node_id: string } {
     const node = this.graph.getNode(input.node_id)
-    if (this.running.has(node.id)) throw new AppError('conflict', 'this reply is still streaming')
-    if (node.status === 'complete') throw new AppError('conflict', 'this reply is already complete')
+    if (this.running.has(node.id))
+      throw new AppError('conflict', 'this reply is still streaming', { key: 'reply_streaming' })
+    if (node.status === 'complete')
+      throw new AppError('conflict', 'this reply is already complete', { key: 'reply_complete' })
     const flowId = this.graph.flowOf(node.id, input.flow_id)
     // As Regenerate: a program's request is continued, not the label its node shows.
     const asked = this.askedIn(node, flowId)

@@ -278,7 +278,15 @@ describe("a program's request answered as a chat turn", () => {
     const { h, persona } = await withPersona()
     const nodeId = doneFor(h, await metaRequest(h, persona))
     const asked = h.fake.requests.length
-    await expect(h.call('chat_retry', { node_id: nodeId })).rejects.toThrow(/meta request.*cannot be asked again/)
+    // Said with its key, so a window words it in its own language.
+    expect(await h.core.router.call('chat_retry', { node_id: nodeId }, { transport: 'internal' })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'conflict',
+        message: expect.stringMatching(/meta request.*cannot be asked again/),
+        key: 'meta_request_not_kept',
+      },
+    })
     const flows = await h.call<Array<{ id: string; name: string; node_count: number }>>('list_flows', {})
     expect(flows.find((f) => f.name === 'External')!.node_count).toBe(1)
     expect(h.fake.requests).toHaveLength(asked)
