@@ -1196,6 +1196,7 @@ export const en = {
     restoreTitle: 'Restore',
     restoreIntro: 'A restore never touches the data in use: it verifies a backup and copies it into a new data folder.',
     restoreFrom: 'Backup to restore',
+    restoreFromPlaceholder: 'The full path of a backup folder',
     restoreTo: 'New data folder (must not exist yet)',
     restore: 'Restore',
     restored: 'Restored {{count}} files into {{home}}.',

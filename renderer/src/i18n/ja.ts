@@ -1195,6 +1195,7 @@ export const ja: Messages = {
     restoreTitle: '復元',
     restoreIntro: '復元は使用中のデータには触れません。バックアップを検証し、新しいデータフォルダにコピーします。',
     restoreFrom: '復元するバックアップ',
+    restoreFromPlaceholder: 'バックアップのフォルダのフルパス',
     restoreTo: '新しいデータフォルダ（まだ存在しないもの）',
     restore: '復元',
     restored: '{{count}} ファイルを {{home}} に復元しました。',
