@@ -20,14 +20,18 @@ export function ProvidersDialog({ onClose }: { onClose: () => void }) {
   const invoke = useApp((s) => s.invoke)
   const [providers, setProviders] = useState<ProviderInfo[]>([])
   const [ollama, setOllama] = useState<{ found: boolean; models: string[] } | null>(null)
+  const [loaded, setLoaded] = useState(false)
 
   useEffect(() => {
-    void invoke('list_providers', {}).then((p) => p && setProviders(p))
+    void invoke('list_providers', {}).then((p) => {
+      if (p) setProviders(p)
+      setLoaded(true)
+    })
     void invoke('detect_ollama', {}).then((d) => d && setOllama(d))
   }, [invoke])
 
   return (
-    <Dialog title={t('providers.title')} onClose={onClose}>
+    <Dialog title={t('providers.title')} onClose={onClose} ready={loaded}>
       <p className="hint">{t('providers.intro')}</p>
       {ollama && (
         <p className="hint" data-testid="ollama-detection">
