@@ -420,6 +420,8 @@ export const en = {
     replyFailed: '{{name}} could not answer another program: {{error}}',
   },
   providers: {
+    /** The card of any server that speaks OpenAI's API (OpenAI, LM Studio, vLLM…). */
+    openaiName: 'OpenAI-compatible',
     open: 'AI providers…',
     title: 'AI providers',
     intro:

@@ -418,6 +418,7 @@ export const ja: Messages = {
     replyFailed: '{{name}} は他のプログラムへの返事を作れませんでした: {{error}}',
   },
   providers: {
+    openaiName: 'OpenAI 互換',
     open: 'AI プロバイダー…',
     title: 'AI プロバイダー',
     intro:

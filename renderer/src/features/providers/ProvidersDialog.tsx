@@ -7,8 +7,8 @@ import { ModelChoice } from './ModelChoice'
 import { PurposeDefaults } from './PurposeDefaults'
 import { DialogCloseRow } from '../../ui/DialogCloseRow'
 
-const names: Record<ProviderInfo['id'], string> = {
-  openai: 'OpenAI-compatible',
+/** Product names stay as they are; the OpenAI-compatible card says what it is in the window's language. */
+const names: Record<Exclude<ProviderInfo['id'], 'openai'>, string> = {
   openrouter: 'OpenRouter',
   gemini: 'Gemini',
   ollama: 'Ollama',
@@ -56,7 +56,7 @@ function ProviderCard({ provider, onChanged }: { provider: ProviderInfo; onChang
   const [key, setKey] = useState('')
   const [test, setTest] = useState<{ ok: boolean; text: string; models: string[] } | null>(null)
   const [busy, setBusy] = useState(false)
-  const label = names[provider.id]
+  const label = provider.id === 'openai' ? t('providers.openaiName') : names[provider.id]
   const address = baseUrl.trim()
   // An address without its scheme is the commonest slip: say so in the field, before any request.
   const badAddress = address !== '' && !/^https?:\/\//.test(address)
