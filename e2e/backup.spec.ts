@@ -18,6 +18,11 @@ test('Settings → Backup refuses a folder inside the data folder, backs up into
     await page.getByRole('button', { name: 'Backup…' }).click()
     const dialog = page.getByRole('dialog', { name: 'Backup' })
     await expect(dialog.getByTestId('backup-last')).toContainText('none yet')
+    // No backup yet: the field says what goes in it rather than standing empty.
+    await expect(dialog.getByLabel('Backup to restore')).toHaveAttribute(
+      'placeholder',
+      'The full path of a backup folder',
+    )
 
     const folderField = dialog.getByLabel('Backup folder')
     await folderField.fill(join(server.home, 'backups'))

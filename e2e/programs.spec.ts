@@ -42,7 +42,10 @@ test('a program gets its own token in Settings, feeds the persona a notification
   const row = dialog.getByRole('row', { name: /calendar script/ })
   await expect(row.getByRole('cell').nth(2)).toHaveText('1')
   await expect(dialog.getByLabel('New token')).toHaveCount(0) // shown once only
-  await row.getByRole('button', { name: 'Revoke calendar script' }).click()
+  // The row names the program; its button says what it does (the name is for a screen reader).
+  const revoke = row.getByRole('button', { name: 'Revoke calendar script' })
+  await expect(revoke).toHaveText('Revoke')
+  await revoke.click()
   await expect(row).toContainText('Revoked')
   const refused = await apiCall(server.port, {
     path: '/api/notification',

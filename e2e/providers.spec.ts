@@ -71,6 +71,9 @@ test('the chat model is chosen from what the provider lists, and the address and
     const dialog = page.getByRole('dialog', { name: 'AI providers' })
     const openai = dialog.getByRole('region', { name: 'OpenAI-compatible' })
     const address = openai.getByLabel('Address (base URL)')
+    // The focus starts at the first provider's address, the dialog's top in view; not at the
+    // defaults below the cards, which were there before the cards came and scrolled the title away.
+    await expect(address).toBeFocused()
 
     // An address without its scheme is explained in the field; nothing can be sent with it.
     await address.fill(llm.url.replace(/^http:\/\//, '') + '/v1')

@@ -6,6 +6,8 @@
 //   npm run screenshots              builds first
 //   npm run screenshots -- --no-build
 //   npm run screenshots -- --out DIR  somewhere else (a review copy)
+//   npm run screenshots -- --only backup,providers --languages ja --themes dark
+//                                     some screens (names as in the files), languages, themes
 
 import { execFileSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
@@ -13,15 +15,46 @@ import { join, relative, resolve } from 'node:path'
 import { chromium, type Page } from '@playwright/test'
 import WebSocket from 'ws'
 import { startFakeLlm } from '../tests/support/fakeLlm'
+import { words } from '../e2e/pages/words'
 import { llmEnv, startServer, type Server } from '../tests/support/serveProcess'
 
 const root = resolve(import.meta.dirname, '..')
 const args = process.argv.slice(2)
 const outIndex = args.indexOf('--out')
 const outDir = resolve(outIndex >= 0 && args[outIndex + 1] ? args[outIndex + 1]! : join(root, 'docs/screenshots'))
-const languages = ['en', 'ja'] as const
-const themes = ['light', 'dark'] as const
-type Language = (typeof languages)[number]
+/** The values a `--name a,b` option lists; all of `known` when it is absent. */
+function listed<T extends string>(name: string, known: readonly T[]): readonly T[] {
+  const i = args.indexOf(name)
+  if (i < 0) return known
+  const asked = (args[i + 1] ?? '').split(',').filter(Boolean)
+  const unknown = asked.filter((a) => !known.includes(a as T))
+  if (unknown.length > 0 || asked.length === 0)
+    throw new Error(`${name}: expected some of ${known.join(', ')}, got "${args[i + 1] ?? ''}"`)
+  return asked as T[]
+}
+const screens = [
+  'welcome',
+  'main',
+  'palette',
+  'settings',
+  'memory',
+  'personas',
+  'lorebooks',
+  'providers',
+  'programs',
+  'backup',
+  'tools',
+  'mcp-resources',
+  'scene',
+  'scene-dialog',
+  'story',
+] as const
+type Screen = (typeof screens)[number]
+const only = listed('--only', screens)
+const wants = (...names: Screen[]) => names.some((n) => only.includes(n))
+const languages = listed('--languages', ['en', 'ja'] as const)
+const themes = listed('--themes', ['light', 'dark'] as const)
+type Language = 'en' | 'ja'
 
 const REPLY = `## A walk through the old town
 
@@ -194,7 +227,76 @@ async function fitGraph(page: Page): Promise<void> {
   })
 }
 
-async function shot(page: Page, name: string, language: Language, theme: string): Promise<void> {
+/**
+ * The dialogs of the header's More menu and of Settings, with something in each: a lorebook, a
+ * connected program, an MCP server (its command waits for the user's confirmation, so nothing
+ * runs). Providers come from the fake LLM's environment.
+ */
+async function seedDialogs(call: Call, mio: { id: string }): Promise<void> {
+  const book = (await call('create_lorebook', {
+    name: 'Old town',
+    description: 'Places and people of the old town.',
+  })) as { id: string }
+  await call('create_lore_entry', {
+    book_id: book.id,
+    keys: ['clock tower'],
+    content: 'The clock tower was rebuilt in 1952; its bell still rings at noon.',
+  })
+  await call('create_lore_entry', {
+    book_id: book.id,
+    keys: ['market', 'bread'],
+    content: 'The covered market opens at seven and closes at two, except on Mondays.',
+  })
+  await call('attach_lorebook', { book_id: book.id, kind: 'persona', target_id: mio.id })
+  await call('api_token_create', { name: 'Calendar bridge' })
+  await call('api_token_create', { name: 'Home assistant', mcp_writes: true })
+  await call('mcp_save_server', {
+    name: 'notes',
+    config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', 'notes'] },
+  })
+}
+
+/** Each dialog asked for, opened as a user does (the More menu, or Settings), photographed and closed. */
+async function shootDialogs(page: Page, language: Language, theme: string): Promise<void> {
+  const t = words(language)
+  const fromMore: Array<[Screen, string]> = [
+    ['lorebooks', t.shell.cmd.lorebooks],
+    ['providers', t.providers.open],
+    ['programs', t.programs.open],
+    ['backup', t.backup.open],
+  ]
+  for (const [name, label] of fromMore) {
+    if (!wants(name)) continue
+    await page.getByTestId('header-more').click()
+    await page.getByRole('menuitem', { name: label }).click()
+    await page.getByRole('dialog').waitFor()
+    await page.mouse.move(1, 799)
+    await shot(page, name, language, theme)
+    await page.keyboard.press('Escape')
+    await page.getByRole('dialog').waitFor({ state: 'detached' })
+  }
+  if (wants('tools')) {
+    await page.getByTestId('header-settings').click()
+    await page.getByRole('button', { name: t.mcp.open }).click()
+    await page.getByRole('dialog', { name: t.mcp.title }).getByTestId('mcp-server').first().waitFor()
+    await page.mouse.move(1, 799)
+    await shot(page, 'tools', language, theme)
+    await page.keyboard.press('Escape')
+    await page.getByRole('dialog').waitFor({ state: 'detached' })
+  }
+  if (wants('mcp-resources')) {
+    await page.keyboard.press('Control+k')
+    await page.getByTestId('command-palette').waitFor()
+    await page.keyboard.type(t.mcp.resources.open)
+    await page.keyboard.press('Enter')
+    await page.getByRole('dialog').waitFor()
+    await shot(page, 'mcp-resources', language, theme)
+    await page.keyboard.press('Escape')
+  }
+}
+
+async function shot(page: Page, name: Screen, language: Language, theme: string): Promise<void> {
+  if (!wants(name)) return
   // Let transitions and fonts settle: wait for the next two frames.
   await page.evaluate(() => document.fonts.ready)
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
@@ -227,15 +329,16 @@ async function main(): Promise<void> {
       return { context, page: await context.newPage() }
     }
 
-    for (const { language, theme } of combos) {
-      const { context, page } = await pageFor(language, theme)
-      await openApp(page, server, null)
-      await shot(page, 'welcome', language, theme)
-      await context.close()
-    }
+    if (wants('welcome'))
+      for (const { language, theme } of combos) {
+        const { context, page } = await pageFor(language, theme)
+        await openApp(page, server, null)
+        await shot(page, 'welcome', language, theme)
+        await context.close()
+      }
 
     const { flowId } = await seedConversations(ws.call, { id: mioId })
-    for (const { language, theme } of combos) {
+    for (const { language, theme } of wants('main', 'palette', 'settings', 'memory', 'personas') ? combos : []) {
       const { context, page } = await pageFor(language, theme)
       await openApp(page, server, flowId)
       await shot(page, 'main', language, theme)
@@ -263,9 +366,20 @@ async function main(): Promise<void> {
       await context.close()
     }
 
+    const dialogs: Screen[] = ['lorebooks', 'providers', 'programs', 'backup', 'tools', 'mcp-resources']
+    if (wants(...dialogs)) {
+      await seedDialogs(ws.call, { id: mioId })
+      for (const { language, theme } of combos) {
+        const { context, page } = await pageFor(language, theme)
+        await openApp(page, server, flowId)
+        await shootDialogs(page, language, theme)
+        await context.close()
+      }
+    }
+
     // A group scene: who speaks on every reply, who speaks next in the composer, and its dialog.
     const scene = await seedScene(ws.call, llm, { mioId, soraId })
-    for (const { language, theme } of combos) {
+    for (const { language, theme } of wants('scene', 'scene-dialog') ? combos : []) {
       const { context, page } = await pageFor(language, theme)
       await openApp(page, server, scene.flowId)
       await page.locator('#composer-input').fill(language === 'en' ? 'Sora, ' : 'Soraさん、')
@@ -281,7 +395,7 @@ async function main(): Promise<void> {
     // Last: opening a story makes its conversation the one a reload opens.
     const storyName = 'Harbour Lights'
     await ws.call('story_init', { name: storyName, template: 'fantasy', language: 'en' })
-    for (const { language, theme } of combos) {
+    for (const { language, theme } of wants('story') ? combos : []) {
       const { context, page } = await pageFor(language, theme)
       await openApp(page, server, flowId)
       await page.locator('.header-actions .btn').first().click()

@@ -38,7 +38,10 @@ export async function checkNewHome(typed: string, liveHome: string | null): Prom
     throw new AppError('bad_input', `${what}'s parent "${dirname(folder)}" does not exist or is not a folder`)
   const st = await lstat(folder).catch(() => null)
   if (st && (!st.isDirectory() || (await readdir(folder)).length > 0))
-    throw new AppError('conflict', `${what} "${folder}" already exists and is not empty; name a new folder`)
+    throw new AppError('conflict', `${what} "${folder}" already exists and is not empty; name a new folder`, {
+      key: 'new_home_not_empty',
+      params: { folder },
+    })
   return folder
 }
 

@@ -122,7 +122,8 @@ export class BackupService {
    * backup that could not run is never silent.
    */
   async run(trigger: BackupResult['trigger'], folderTyped?: string): Promise<BackupResult> {
-    if (this.running) throw new AppError('conflict', 'A backup is already running; wait for it to finish')
+    if (this.running)
+      throw new AppError('conflict', 'A backup is already running; wait for it to finish', { key: 'backup_running' })
     if (this.stopping) throw new AppError('unavailable', this.stopping)
     const started = this.now()
     const run = this.targetFolder(folderTyped).then(

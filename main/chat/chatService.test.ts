@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Flow, Node } from '@shared/contract'
-import { useLlmCore } from '../../tests/support/llmCore'
+import { exchange, useLlmCore } from '../../tests/support/llmCore'
 
 const start = useLlmCore()
 
@@ -205,6 +205,24 @@ describe('chat over a real HTTP provider', () => {
       response: 'second answer',
     })
     expect(await h.call<Node>('get_node', { id: first.node_id })).toMatchObject({ response: 'first answer' })
+  })
+
+  it("Regenerate on a conversation's first message does not remember the answer it replaces", async () => {
+    const h = await start()
+    const persona = await h.call<{ id: string }>('create_persona', { name: 'Mika', persona_text: 'You are kind.' })
+    const flow = await h.call<Flow>('create_flow', { name: 'chat', persona_id: persona.id })
+    const first = await exchange(h, {
+      flowId: flow.id,
+      prompt: 'My cat is called Tama.',
+      reply: 'Tama is a lovely name!',
+    })
+    // The sibling of a first message is a first message itself: a separate tree, which memory reaches.
+    h.fake.script({ provider: 'openai', reply: 'What a nice name.', times: 1 })
+    const second = await h.call<{ node_id: string }>('chat_retry', { node_id: first })
+    expect(await settled(h, second.node_id)).toMatchObject({ state: 'done' })
+    const system = (h.fake.requests.at(-1)!.body as { messages: Array<{ content: string }> }).messages[0]!.content
+    expect(system).toContain('You are kind.')
+    expect(system).not.toContain('Tama is a lovely name')
   })
 
   it('lets the model look up a node’s details with a tool call before it answers (seed §7.3)', async () => {

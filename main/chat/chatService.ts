@@ -179,7 +179,10 @@ export class ChatService {
       .sort((a, b) => a.timestamp.localeCompare(b.timestamp))
       .at(-1)
     const speaker = chooseSpeaker(flow, { prompt, parent: parent ?? null, picked, nameOf: (id) => this.nameOf(id) })
-    if (!speaker) throw new AppError('conflict', 'every member of this scene is muted: pick one to speak')
+    if (!speaker)
+      throw new AppError('conflict', 'every member of this scene is muted: pick one to speak', {
+        key: 'scene_all_muted',
+      })
     return speaker
   }
 
@@ -196,8 +199,7 @@ export class ChatService {
       : original.metadata.speaker_id
     // A program's request is asked again, not the label its node shows (asked before the sibling
     // is made: one that cannot be asked again changes nothing).
-    const spoke = original.metadata.speaker_id ?? this.graph.personaOf(flowOfOriginal)
-    const asked = spoke ? (this.answered?.askedIn(original.id, spoke) ?? null) : null
+    const asked = this.askedIn(original, flowOfOriginal)
     const sibling = this.graph.createBranch({
       node_id: original.id,
       prompt: original.prompt,
@@ -207,15 +209,28 @@ export class ChatService {
     const flowId = this.graph.flowOf(sibling.id, input.flow_id)
     const parentIds = this.graph.parentsOf(flowId, sibling.id)
     const request = asked ? { ...asked({ nodeId: sibling.id, flowId }), ended: () => {} } : undefined
-    void this.start({ nodeId: sibling.id, flowId, parentIds, prompt: original.prompt, images: [], personaId, request })
+    void this.start({
+      nodeId: sibling.id,
+      flowId,
+      parentIds,
+      prompt: original.prompt,
+      images: [],
+      personaId,
+      request,
+      alternativeOf: original.id,
+    })
     return { node_id: sibling.id }
   }
 
   continue(input: Parsed<'chat_continue'>): { node_id: string } {
     const node = this.graph.getNode(input.node_id)
-    if (this.running.has(node.id)) throw new AppError('conflict', 'this reply is still streaming')
-    if (node.status === 'complete') throw new AppError('conflict', 'this reply is already complete')
+    if (this.running.has(node.id))
+      throw new AppError('conflict', 'this reply is still streaming', { key: 'reply_streaming' })
+    if (node.status === 'complete')
+      throw new AppError('conflict', 'this reply is already complete', { key: 'reply_complete' })
     const flowId = this.graph.flowOf(node.id, input.flow_id)
+    // As Regenerate: a program's request is continued, not the label its node shows.
+    const asked = this.askedIn(node, flowId)
     void this.start({
       nodeId: node.id,
       flowId,
@@ -224,8 +239,15 @@ export class ChatService {
       prompt: node.prompt,
       images: [],
       continueFrom: node.response,
+      request: asked ? { ...asked({ nodeId: node.id, flowId }), ended: () => {} } : undefined,
     })
     return { node_id: node.id }
+  }
+
+  /** The program's request `node` answered, to be asked again (null: the user's own words); throws when it cannot be. */
+  private askedIn(node: Node, flowId: string): ReturnType<AnsweredRequests['askedIn']> {
+    const spoke = node.metadata.speaker_id ?? this.graph.personaOf(flowId)
+    return spoke ? (this.answered?.askedIn(node.id, spoke) ?? null) : null
   }
 
   /**

@@ -101,6 +101,7 @@ export class ExternalReplies implements AnsweredRequests {
       throw new AppError(
         'conflict',
         "this reply answered another program's meta request, whose words are not kept: it cannot be asked again",
+        { key: 'meta_request_not_kept' },
       )
     const source = labelledSource(this.deps.graph.getNode(nodeId).prompt, asked.text)
     if (source === null) return null

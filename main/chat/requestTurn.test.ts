@@ -172,11 +172,123 @@ describe("a program's request answered as a chat turn", () => {
     expect(lastAsk()).toBe(question)
   })
 
+  it("Regenerate on the External conversation's first node keeps the notification out of its memory, as the original did", async () => {
+    const { h, persona } = await withPersona()
+    // The first notification makes the conversation's first node: a Regenerate beside it is a second root.
+    const nodeId = await notify(h, persona, 'calendar', 'Dentist appointment at 15:00 with Dr. Sato', 'At three!')
+    const system = (r: { body: unknown }) => (r.body as Sent).messages[0]!.content
+    const original = h.fake.requests.filter((r) => JSON.stringify(r.body).includes('Dentist appointment')).at(-1)!
+    expect(system(original)).not.toContain('Dr. Sato')
+
+    h.fake.script({ promptIncludes: 'Dentist appointment', reply: 'Dentist at three.', times: 1 })
+    const done = h.next('chat_status', (s) => s.state === 'done' || s.state === 'failed')
+    const { node_id: again } = await h.call<{ node_id: string }>('chat_retry', { node_id: nodeId })
+    expect(await done).toMatchObject({ node_id: again, state: 'done' })
+    const regenerated = h.fake.requests.at(-1)!
+    expect((regenerated.body as Sent).messages.at(-1)!.content).toBe((original.body as Sent).messages.at(-1)!.content)
+    // The road not taken: the first answer's notification is this reply's question, not a memory of it.
+    expect(system(regenerated)).not.toContain('Dr. Sato')
+    const memory = (await sentContext(h, again)).parts.filter((p) => p.kind === 'memory')
+    expect(memory.map((p) => p.text).join('')).not.toContain('Dr. Sato')
+  })
+
+  it("Continue on a notification's stopped reply continues the answer to it, not the label the node shows", async () => {
+    const { h, persona } = await withPersona()
+    // The reply's first words come, then it hangs until the user stops it.
+    h.fake.script({
+      promptIncludes: 'Parcel at the door',
+      reply: 'Your parcel is here, by the door.',
+      chunks: ['Your parcel ', 'is here, by the door.'],
+      chunkDelayMs: 600_000,
+      times: 1,
+    })
+    const streamed = h.next('node_stream')
+    const replied = h.next('external_reply')
+    const { unit_id: unitId } = await h.call<{ unit_id: number }>('memory_notify', {
+      persona_id: persona,
+      source_system: 'courier',
+      text: 'Parcel at the door',
+    })
+    const { node_id: nodeId } = await streamed
+    const stopped = h.next('chat_status', (s) => s.node_id === nodeId && s.state === 'stopped')
+    await h.call('chat_stop', { node_id: nodeId })
+    await stopped
+    await replied
+    expect(await h.call<Node>('get_node', { id: nodeId })).toMatchObject({
+      status: 'incomplete',
+      response: 'Your parcel ',
+    })
+    const question = (h.fake.requests.at(-1)!.body as Sent).messages.at(-1)!.content
+    expect(question).toContain('Tell your partner about it')
+
+    h.fake.script({ promptIncludes: 'Continue exactly', reply: 'is at the door.', times: 1 })
+    const done = h.next('chat_status', (s) => s.node_id === nodeId && ['done', 'failed'].includes(s.state))
+    await h.call('chat_continue', { node_id: nodeId })
+    // The request's own episode, waiting for the reply since the stop, takes it.
+    expect(await done).toMatchObject({ state: 'done', unit_id: unitId })
+    const sent = (h.fake.requests.at(-1)!.body as Sent).messages
+    expect(sent.slice(-3)).toEqual([
+      { role: 'user', content: question },
+      { role: 'assistant', content: 'Your parcel ' },
+      { role: 'user', content: expect.stringContaining('Continue exactly') },
+    ])
+    expect(JSON.stringify(sent)).not.toContain('[courier]')
+    expect(await h.call<Node>('get_node', { id: nodeId })).toMatchObject({
+      status: 'complete',
+      response: 'Your parcel is at the door.',
+    })
+    // Memory holds the notification once, with the whole reply: no chat exchange under the label.
+    const { units } = await h.call<{ units: Array<{ id: number; source: string; text: string }> }>(
+      'memory_list_units',
+      { persona_id: persona, kind: 'episode' },
+    )
+    expect(units.map((u) => [u.id, u.source, u.text])).toEqual([
+      [unitId, 'notification', 'User: Parcel at the door\nPersona: Your parcel is at the door.'],
+    ])
+  })
+
+  it('refuses to Continue the stopped reply to a meta request, whose words are not kept', async () => {
+    const { h, persona } = await withPersona()
+    h.fake.script({
+      promptIncludes: 'Summarise',
+      reply: 'Three meetings.',
+      chunks: ['Three ', 'meetings.'],
+      chunkDelayMs: 600_000,
+    })
+    const streamed = h.next('node_stream')
+    // Published once the turn is over: Continue then finds the reply no longer streaming.
+    const replied = h.next('external_reply')
+    await h.call('memory_meta_request', {
+      persona_id: persona,
+      instruction: 'Summarise for the user',
+      payload_text: 'secret agenda text',
+    })
+    const { node_id: nodeId } = await streamed
+    const stopped = h.next('chat_status', (s) => s.node_id === nodeId && s.state === 'stopped')
+    await h.call('chat_stop', { node_id: nodeId })
+    await stopped
+    await replied
+    const asked = h.fake.requests.length
+    await expect(h.call('chat_continue', { node_id: nodeId })).rejects.toThrow(
+      /conflict: .*meta request.*cannot be asked again/,
+    )
+    expect(await h.call<Node>('get_node', { id: nodeId })).toMatchObject({ status: 'incomplete', response: 'Three ' })
+    expect(h.fake.requests).toHaveLength(asked)
+  })
+
   it('refuses to Regenerate the reply to a meta request, whose words are not kept, and makes no node', async () => {
     const { h, persona } = await withPersona()
     const nodeId = doneFor(h, await metaRequest(h, persona))
     const asked = h.fake.requests.length
-    await expect(h.call('chat_retry', { node_id: nodeId })).rejects.toThrow(/meta request.*cannot be asked again/)
+    // Said with its key, so a window words it in its own language.
+    expect(await h.core.router.call('chat_retry', { node_id: nodeId }, { transport: 'internal' })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'conflict',
+        message: expect.stringMatching(/meta request.*cannot be asked again/),
+        key: 'meta_request_not_kept',
+      },
+    })
     const flows = await h.call<Array<{ id: string; name: string; node_count: number }>>('list_flows', {})
     expect(flows.find((f) => f.name === 'External')!.node_count).toBe(1)
     expect(h.fake.requests).toHaveLength(asked)

@@ -7,6 +7,11 @@ export interface Turn {
   parentIds: string[]
   prompt: string
   images: Array<{ mime: string; data_base64: string }>
+  /**
+   * The node this reply answers again (Regenerate): what came from it and below it is the road
+   * not taken, kept out of this reply's memory even when the two are roots of separate trees.
+   */
+  alternativeOf?: string
   /** Text already in the node when continuing an incomplete reply. */
   continueFrom?: string
   /**
@@ -44,11 +49,12 @@ export interface RequestTurn {
 
 /**
  * Where the program's request a node answered is found again (externalReplies.ts), so that
- * Regenerate on that node asks the request, not the label the node shows for it.
+ * Regenerate and Continue on that node ask the request, not the label the node shows for it.
  */
 export interface AnsweredRequests {
   /**
-   * The request `nodeId` (spoken by `personaId`) answered, as a turn into another node asks it;
+   * The request `nodeId` (spoken by `personaId`) answered, as a turn into a node asks it (another
+   * node: Regenerate; the same node: Continue);
    * null when the node answered the user's own words. Throws when it cannot be asked again.
    */
   askedIn(nodeId: string, personaId: string): ((into: { nodeId: string; flowId: string }) => AskedAgain) | null

@@ -618,7 +618,10 @@ export class GraphService {
     const flow = this.getFlow(input.flow_id)
     const node = this.getNode(input.node_id)
     if (this.store.isMember(flow.id, node.id))
-      throw new AppError('conflict', `node ${node.id} is already in flow "${flow.name}"`)
+      throw new AppError('conflict', `node ${node.id} is already in flow "${flow.name}"`, {
+        key: 'node_in_flow',
+        params: { name: flow.name },
+      })
     const parents = [...new Set(input.parent_ids ?? [])]
     for (const p of parents) this.requireMember(flow.id, p, 'parent')
     return this.editFlow(flow.id, 'add node', (rec) => {

@@ -32,7 +32,11 @@ export function exportMarkdown(
   const flow = deps.graph.getFlow(input.flow_id)
   const target = deps.target(flow.id)
   const nodeId = input.node_id ?? target?.nodeId ?? newestNode(deps.graph, flow.id)
-  if (!nodeId) throw new AppError('conflict', `"${flow.name}" has no nodes to export`)
+  if (!nodeId)
+    throw new AppError('conflict', `"${flow.name}" has no nodes to export`, {
+      key: 'nothing_to_export',
+      params: { name: flow.name },
+    })
   const { markdown, turns } = pathMarkdown(deps.graph, flow.id, nodeId)
   const dir = target?.dir ?? deps.exports
   mkdirSync(dir, { recursive: true })

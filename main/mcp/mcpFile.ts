@@ -80,7 +80,11 @@ export function writeMcpFile(path: string, file: McpFile): void {
 
 /** A file that cannot be read is left for the user to fix; nothing overwrites it meanwhile. */
 export function refuseWhileBroken(error: string | null): void {
-  if (error) throw new AppError('conflict', `fix mcp.json first (it is kept as it is): ${error}`)
+  if (error)
+    throw new AppError('conflict', `fix mcp.json first (it is kept as it is): ${error}`, {
+      key: 'mcp_file_broken',
+      params: { error },
+    })
 }
 
 function lineOf(text: string, position: number): number {

@@ -141,7 +141,10 @@ export class McpServers {
     if (previousName !== undefined && previousName !== name && !this.file.servers.has(previousName))
       throw new AppError('not_found', `no MCP server "${previousName}"`)
     if ((previousName ?? name) !== name && this.file.servers.has(name))
-      throw new AppError('conflict', `an MCP server is already named "${name}"`)
+      throw new AppError('conflict', `an MCP server is already named "${name}"`, {
+        key: 'mcp_name_taken',
+        params: { name },
+      })
     const sealed = this.options.secrets.seal(name, config)
     const servers = new Map<string, McpServerConfig>()
     for (const [k, v] of this.file.servers) servers.set(k === previousName ? name : k, k === previousName ? sealed : v)

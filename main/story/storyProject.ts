@@ -46,7 +46,10 @@ export function createProject(
   const target = join(scenariosDir, name)
   const taken = new Set([...readdirSync(scenariosDir), ...input.takenNames].map(storyNameKey))
   if (existsSync(target) || taken.has(storyNameKey(name)))
-    throw new AppError('conflict', `a story named "${name}" exists already`)
+    throw new AppError('conflict', `a story named "${name}" exists already`, {
+      key: 'story_name_taken',
+      params: { name },
+    })
   const temp = join(scenariosDir, `.tmp-${randomUUID()}`)
   try {
     mkdirSync(temp)

@@ -247,6 +247,15 @@ export class StoryService {
           : input.base_hash === null
             ? `${input.path} exists already`
             : `${input.path} was changed outside the editor since you opened it: reload it to see both versions`,
+        {
+          key:
+            now === null
+              ? 'file_deleted_since'
+              : input.base_hash === null
+                ? 'file_created_since'
+                : 'file_changed_since',
+          params: { path: input.path },
+        },
       )
     const written = files.write(input.path, input.content)
     this.knownHashes.set(this.fileKey(row.id, input.path), written.hash)
@@ -470,16 +479,22 @@ export class StoryService {
     const version = this.store.version(row.id, input.version_id)
     if (!version) throw new AppError('not_found', `version ${input.version_id} not found in story "${row.name}"`)
     if (input.action === 'accept') {
-      if (version.status !== 'unreviewed') throw new AppError('conflict', `version ${version.id} is ${version.status}`)
+      if (version.status !== 'unreviewed')
+        throw new AppError('conflict', `version ${version.id} is ${version.status}`, { key: 'version_reviewed' })
       this.store.setVersionStatus(version.id, 'accepted')
       return this.store.version(row.id, version.id)!
     }
     if (version.status === 'reverted' || version.status === 'refused')
-      throw new AppError('conflict', `version ${version.id} is ${version.status}: there is nothing to revert`)
+      throw new AppError('conflict', `version ${version.id} is ${version.status}: there is nothing to revert`, {
+        key: 'version_not_revertible',
+      })
     const files = this.files(row)
     const now = files.readOrNull(version.path)
     if (now !== version.after)
-      throw new AppError('conflict', `${version.path} changed after this version: revert the newer change first`)
+      throw new AppError('conflict', `${version.path} changed after this version: revert the newer change first`, {
+        key: 'version_changed_since',
+        params: { path: version.path },
+      })
     const restored = version.before ?? ''
     if (version.before === null) rmSync(files.resolve(version.path), { force: true })
     else files.write(version.path, restored)

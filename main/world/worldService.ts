@@ -103,6 +103,7 @@ export class WorldService {
       throw new AppError(
         'conflict',
         `this building still holds ${held} item${held === 1 ? '' : 's'}; it was not deleted`,
+        { key: 'building_not_empty', params: { held } },
       )
     }
     this.deps.db

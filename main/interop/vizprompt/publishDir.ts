@@ -37,12 +37,17 @@ export async function publishExport(outDir: string, files: Iterable<ExportFile>)
 async function checkTarget(outDir: string): Promise<void> {
   const stat = await lstat(outDir).catch(() => null)
   if (!stat) return
-  if (!stat.isDirectory()) throw new AppError('conflict', `${outDir} exists and is not a folder`)
+  if (!stat.isDirectory())
+    throw new AppError('conflict', `${outDir} exists and is not a folder`, {
+      key: 'export_folder_not_folder',
+      params: { folder: outDir },
+    })
   const entries = await readdir(outDir)
   if (entries.length === 0 || (await isExport(outDir))) return
   throw new AppError(
     'conflict',
     `${outDir} is not empty and holds no VizPrompt export; choose an empty or new folder so nothing else is overwritten`,
+    { key: 'export_folder_not_empty', params: { folder: outDir } },
   )
 }
 

@@ -179,3 +179,16 @@ export function unplacedAnswers(store: MemoryStore): Array<{ unit_id: number; no
     )
     .all() as Array<{ unit_id: number; node_id: string }>
 }
+
+/** The request's episode from the node that still has no reply (its answer was stopped); null if none. */
+export function unansweredEpisodeFrom(store: MemoryStore, nodeId: string): number | null {
+  const id = store
+    .prepare(
+      `SELECT u.id FROM units u JOIN payload_episode p ON p.unit_id = u.id
+       WHERE u.origin_node_id = ? AND u.kind = ${UnitKind.EPISODE} AND u.source IN ('notification', 'meta_request')
+       AND p.reply_text IS NULL ORDER BY u.id LIMIT 1`,
+    )
+    .pluck()
+    .get(nodeId) as number | undefined
+  return id ?? null
+}

@@ -17,6 +17,7 @@ import {
   requestAnsweredIn,
   retryRequestLater,
   setRequestNode,
+  unansweredEpisodeFrom,
   type AnsweredRequest,
   type OpenRequest,
   type StoredRequest,
@@ -138,14 +139,23 @@ export class ProgramRequests {
   }
 
   /**
-   * A request answered again (Regenerate) into another node: an episode of its own, of the
-   * request's kind, from that node, its jobs queued; so a Regenerate of that node asks it again
-   * too. Answers the episode's unit.
+   * A request answered again into a node: into another (Regenerate), an episode of its own, of
+   * the request's kind, from that node, its jobs queued; so a Regenerate of that node asks it
+   * again too. Into its own node, stopped and continued (Continue), the episode from it that waits
+   * for a reply takes it: one memory of the request, not a reply-less one beside it. Answers the
+   * episode's unit.
    */
   keepAnswerAgain(personaId: string, asked: AnsweredRequest, reply: KeptReply & { flowId: string }): number {
     const store = this.deps.store(personaId)
     return store.db
       .transaction(() => {
+        const waiting = unansweredEpisodeFrom(store, reply.nodeId)
+        if (waiting !== null) {
+          const patch = { reply_text: reply.text, ...(reply.imageSummary ? { image_summary: reply.imageSummary } : {}) }
+          store.editPayload(waiting, patch, asked.type)
+          this.deps.queueJobs(personaId, waiting, asked.type === 'meta_request')
+          return waiting
+        }
         const id = store.createUnit({
           kind: UnitKind.EPISODE,
           source: asked.type,

@@ -26,6 +26,7 @@ export function openTrash(paths: TrashPaths, trashId: string): TrashedItem {
     throw new AppError(
       'conflict',
       `trash/${trashId}/${TRASH_RECORD} cannot be read, so nothing was restored: ${reason(e)}`,
+      { key: 'trash_unreadable', params: { error: reason(e) } },
     )
   }
 }

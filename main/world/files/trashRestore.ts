@@ -33,7 +33,10 @@ export function prepareRestore(home: string, trashed: TrashedItem): RestoreMove 
     const { folder, name } = resolveItemPath(home, record.item.file_path)
     const source = pathInside(dir, name)
     if (!isPlainFile(source))
-      throw new AppError('conflict', `the item's file ${name} is missing from trash/${trashId}; nothing was restored`)
+      throw new AppError('conflict', `the item's file ${name} is missing from trash/${trashId}; nothing was restored`, {
+        key: 'trash_file_missing',
+        params: { name },
+      })
     const target = freeName(join(home, folder), name)
     filePath = `${folder}/${target}`
     files.push({ from: source, to: pathInside(join(home, folder), target) })

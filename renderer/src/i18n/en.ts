@@ -1,3 +1,5 @@
+import type { ErrorKey } from '@shared/errors'
+
 export const en = {
   app: { name: 'Loomverse' },
   header: {
@@ -412,11 +414,14 @@ export const en = {
     mcpRead: 'reads',
     never: 'never',
     revoked: 'Revoked',
-    revoke: 'Revoke {{name}}',
+    revoke: 'Revoke',
+    revokeLabel: 'Revoke {{name}}',
     reply: '{{name}}: {{message}}',
     replyFailed: '{{name}} could not answer another program: {{error}}',
   },
   providers: {
+    /** The card of any server that speaks OpenAI's API (OpenAI, LM Studio, vLLM…). */
+    openaiName: 'OpenAI-compatible',
     open: 'AI providers…',
     title: 'AI providers',
     intro:
@@ -1193,6 +1198,7 @@ export const en = {
     restoreTitle: 'Restore',
     restoreIntro: 'A restore never touches the data in use: it verifies a backup and copies it into a new data folder.',
     restoreFrom: 'Backup to restore',
+    restoreFromPlaceholder: 'The full path of a backup folder',
     restoreTo: 'New data folder (must not exist yet)',
     restore: 'Restore',
     restored: 'Restored {{count}} files into {{home}}.',
@@ -1204,6 +1210,34 @@ export const en = {
     startFailed: 'Loomverse could not load: {{message}}',
     cycle: 'That connection would make the conversation loop back on itself, so it was not made.',
     unavailable: 'Loomverse is not answering right now: {{message}}',
+    /** What main says for the user (ErrorValue.key), with its params. */
+    said: {
+      reply_streaming: 'This reply is still being written: wait for it, or stop it first.',
+      reply_complete: 'This reply is already complete: there is nothing to continue.',
+      scene_all_muted: 'Every member of this scene is muted: pick one to speak.',
+      meta_request_not_kept:
+        "This reply answered another program's request whose words are not kept, so it cannot be asked again.",
+      backup_running: 'A backup is already running: wait for it to finish.',
+      new_home_not_empty: 'The new data folder "{{folder}}" already exists and is not empty: name a new folder.',
+      mcp_file_broken: 'Fix mcp.json first (it is kept as it is): {{error}}',
+      mcp_name_taken: 'An MCP server is already named "{{name}}".',
+      building_not_empty: 'This building still holds items ({{held}}), so it was not deleted.',
+      story_name_taken: 'A story named "{{name}}" exists already.',
+      nothing_to_export: '"{{name}}" has no messages to export.',
+      export_folder_not_folder: '"{{folder}}" exists and is not a folder.',
+      export_folder_not_empty:
+        '"{{folder}}" is not empty and holds no VizPrompt export: choose an empty or new folder, so nothing else is overwritten.',
+      node_in_flow: 'This message is already in the conversation "{{name}}".',
+      version_reviewed: 'This change has been reviewed already.',
+      version_not_revertible: 'This change was reverted or refused already: there is nothing to revert.',
+      version_changed_since: '{{path}} changed after this version: revert the newer change first.',
+      file_changed_since:
+        '{{path}} was changed outside the editor since you opened it: reload it to see both versions.',
+      file_deleted_since: '{{path}} was deleted since you opened it.',
+      file_created_since: '{{path}} exists already.',
+      trash_unreadable: 'The trash record cannot be read, so nothing was restored: {{error}}',
+      trash_file_missing: 'The file {{name}} is missing from the trash, so nothing was restored.',
+    } satisfies Record<ErrorKey, string>,
   },
 } as const
 

@@ -412,11 +412,13 @@ export const ja: Messages = {
     mcpRead: '読み取りのみ',
     never: 'なし',
     revoked: '取り消し済み',
-    revoke: '{{name}} を取り消す',
+    revoke: '取り消す',
+    revokeLabel: '{{name}} を取り消す',
     reply: '{{name}}: {{message}}',
     replyFailed: '{{name}} は他のプログラムへの返事を作れませんでした: {{error}}',
   },
   providers: {
+    openaiName: 'OpenAI 互換',
     open: 'AI プロバイダー…',
     title: 'AI プロバイダー',
     intro:
@@ -1194,6 +1196,7 @@ export const ja: Messages = {
     restoreTitle: '復元',
     restoreIntro: '復元は使用中のデータには触れません。バックアップを検証し、新しいデータフォルダにコピーします。',
     restoreFrom: '復元するバックアップ',
+    restoreFromPlaceholder: 'バックアップのフォルダのフルパス',
     restoreTo: '新しいデータフォルダ（まだ存在しないもの）',
     restore: '復元',
     restored: '{{count}} ファイルを {{home}} に復元しました。',
@@ -1206,5 +1209,33 @@ export const ja: Messages = {
     startFailed: 'Loomverse を読み込めませんでした: {{message}}',
     cycle: 'その接続は会話が自分自身に戻る循環になるため、作成しませんでした。',
     unavailable: 'Loomverse が応答していません: {{message}}',
+    said: {
+      reply_streaming: 'この返信はまだ書かれている途中です。終わるのを待つか、先に停止してください。',
+      reply_complete: 'この返信はすでに完了しています。続きはありません。',
+      scene_all_muted: 'このシーンのメンバーが全員ミュートされています。話す人を選んでください。',
+      meta_request_not_kept:
+        'この返信は、言葉が保存されない他のプログラムからの依頼に答えたものなので、もう一度尋ねることはできません。',
+      backup_running: 'バックアップはすでに実行中です。終わるまでお待ちください。',
+      new_home_not_empty:
+        '新しいデータフォルダー「{{folder}}」はすでにあり、空ではありません。新しいフォルダー名を指定してください。',
+      mcp_file_broken: '先に mcp.json を直してください（ファイルはそのまま残しています）: {{error}}',
+      mcp_name_taken: '「{{name}}」という名前の MCP サーバーはすでにあります。',
+      building_not_empty: 'この建物にはまだアイテムがあるため（{{held}} 個）、削除しませんでした。',
+      story_name_taken: '「{{name}}」という名前の物語はすでにあります。',
+      nothing_to_export: '「{{name}}」にはエクスポートするメッセージがありません。',
+      export_folder_not_folder: '「{{folder}}」はすでにあり、フォルダーではありません。',
+      export_folder_not_empty:
+        '「{{folder}}」は空ではなく、VizPrompt のエクスポートでもありません。ほかのものを上書きしないよう、空のフォルダーか新しいフォルダーを選んでください。',
+      node_in_flow: 'このメッセージはすでに会話「{{name}}」にあります。',
+      version_reviewed: 'この変更はすでに確認済みです。',
+      version_not_revertible: 'この変更はすでに取り消されたか却下されています。取り消すものはありません。',
+      version_changed_since: '{{path}} はこの版のあとに変更されています。先に新しい変更を取り消してください。',
+      file_changed_since:
+        '{{path}} は開いたあとにエディターの外で変更されました。再読み込みすると両方の版を確認できます。',
+      file_deleted_since: '{{path}} は開いたあとに削除されました。',
+      file_created_since: '{{path}} はすでにあります。',
+      trash_unreadable: 'ゴミ箱の記録を読めないため、何も復元しませんでした: {{error}}',
+      trash_file_missing: 'ファイル {{name}} がゴミ箱にないため、何も復元しませんでした。',
+    },
   },
 }

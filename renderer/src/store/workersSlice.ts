@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand'
 import type { Client } from '../bridge'
 import type { App, AppStore } from './app'
 import type { WorkersSlice } from './workersState'
+import { errorText } from './errorText'
 
 export const workersSlice =
   (client: Client): StateCreator<App, [], [], WorkersSlice> =>
@@ -22,7 +23,7 @@ export const workersSlice =
     async restartWorker(worker) {
       const result = await client.invoke('jobs_restart_worker', { worker })
       if (result.ok) get().applyWorkerStatus(result.value)
-      else get().toast('error', result.error.message)
+      else get().toast('error', errorText(result.error))
     },
   })
 

@@ -33,6 +33,8 @@ export function trapTab(e: KeyboardEvent | React.KeyboardEvent, box: HTMLElement
 /**
  * A modal dialog, labelled by its title: focus moves inside and stays there (Tab goes round),
  * Escape and the backdrop close it, and the focus goes back where it was when it closes.
+ * A dialog whose first fields arrive later says when they have (`ready`): the focus goes to
+ * the first field then, not to a later one there already, which scrolled the dialog past its top.
  */
 export function Dialog({
   title,
@@ -40,12 +42,14 @@ export function Dialog({
   children,
   className,
   size = 'md',
+  ready = true,
 }: {
   title: string
   onClose: () => void
   children: ReactNode
   className?: string
   size?: 'sm' | 'md' | 'lg'
+  ready?: boolean
 }) {
   const box = useRef<HTMLDivElement>(null)
   const titleId = useId()
@@ -57,9 +61,6 @@ export function Dialog({
     const el = box.current!
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null
     stack.push(el)
-    el.querySelector<HTMLElement>(
-      '[data-autofocus], textarea, input, button.primary, button.btn-primary, button',
-    )?.focus()
     const onKey = (e: KeyboardEvent) => {
       if (stack.at(-1) !== el) return
       if (e.key === 'Escape') {
@@ -74,6 +75,14 @@ export function Dialog({
       if (before?.isConnected) before.focus()
     }
   }, [])
+  useEffect(() => {
+    if (!ready) return
+    box
+      .current!.querySelector<HTMLElement>(
+        '[data-autofocus], textarea, input, button.primary, button.btn-primary, button',
+      )
+      ?.focus()
+  }, [ready])
   return (
     <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div

@@ -33,7 +33,12 @@ export function RestoreSection({ backups }: { backups: BackupEntry[] }) {
       <p>{t('backup.restoreIntro')}</p>
       <label>
         {t('backup.restoreFrom')}
-        <input value={backup} onChange={(e) => setBackup(e.target.value)} list="backup-list" />
+        <input
+          value={backup}
+          onChange={(e) => setBackup(e.target.value)}
+          list="backup-list"
+          placeholder={t('backup.restoreFromPlaceholder')}
+        />
         <datalist id="backup-list">
           {backups.map((b) => (
             <option key={b.path} value={b.path}>

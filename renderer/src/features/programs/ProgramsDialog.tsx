@@ -91,8 +91,13 @@ export function ProgramsDialog({ onClose }: { onClose: () => void }) {
                   {token.revoked ? (
                     t('programs.revoked')
                   ) : (
-                    <button type="button" onClick={() => void revoke(token.id)}>
-                      {t('programs.revoke', { name: token.name })}
+                    // The row names the program: the button says only what it does, its name for a screen reader.
+                    <button
+                      type="button"
+                      aria-label={t('programs.revokeLabel', { name: token.name })}
+                      onClick={() => void revoke(token.id)}
+                    >
+                      {t('programs.revoke')}
                     </button>
                   )}
                 </td>

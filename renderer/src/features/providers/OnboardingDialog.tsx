@@ -29,7 +29,7 @@ export function OnboardingDialog({ onClose }: { onClose: () => void }) {
           {ollama?.found ? t('onboarding.ollamaFound', { count: ollama.models.length }) : t('onboarding.ollamaMissing')}
         </li>
         <li>
-          <strong>OpenAI-compatible</strong> — {t('onboarding.openai')}
+          <strong>{t('providers.openaiName')}</strong> — {t('onboarding.openai')}
         </li>
         <li>
           <strong>Gemini</strong> — {t('onboarding.gemini')}

@@ -7,8 +7,8 @@ import { ModelChoice } from './ModelChoice'
 import { PurposeDefaults } from './PurposeDefaults'
 import { DialogCloseRow } from '../../ui/DialogCloseRow'
 
-const names: Record<ProviderInfo['id'], string> = {
-  openai: 'OpenAI-compatible',
+/** Product names stay as they are; the OpenAI-compatible card says what it is in the window's language. */
+const names: Record<Exclude<ProviderInfo['id'], 'openai'>, string> = {
   openrouter: 'OpenRouter',
   gemini: 'Gemini',
   ollama: 'Ollama',
@@ -20,14 +20,18 @@ export function ProvidersDialog({ onClose }: { onClose: () => void }) {
   const invoke = useApp((s) => s.invoke)
   const [providers, setProviders] = useState<ProviderInfo[]>([])
   const [ollama, setOllama] = useState<{ found: boolean; models: string[] } | null>(null)
+  const [loaded, setLoaded] = useState(false)
 
   useEffect(() => {
-    void invoke('list_providers', {}).then((p) => p && setProviders(p))
+    void invoke('list_providers', {}).then((p) => {
+      if (p) setProviders(p)
+      setLoaded(true)
+    })
     void invoke('detect_ollama', {}).then((d) => d && setOllama(d))
   }, [invoke])
 
   return (
-    <Dialog title={t('providers.title')} onClose={onClose}>
+    <Dialog title={t('providers.title')} onClose={onClose} ready={loaded}>
       <p className="hint">{t('providers.intro')}</p>
       {ollama && (
         <p className="hint" data-testid="ollama-detection">
@@ -52,7 +56,7 @@ function ProviderCard({ provider, onChanged }: { provider: ProviderInfo; onChang
   const [key, setKey] = useState('')
   const [test, setTest] = useState<{ ok: boolean; text: string; models: string[] } | null>(null)
   const [busy, setBusy] = useState(false)
-  const label = names[provider.id]
+  const label = provider.id === 'openai' ? t('providers.openaiName') : names[provider.id]
   const address = baseUrl.trim()
   // An address without its scheme is the commonest slip: say so in the field, before any request.
   const badAddress = address !== '' && !/^https?:\/\//.test(address)
