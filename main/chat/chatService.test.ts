@@ -225,6 +225,34 @@ describe('chat over a real HTTP provider', () => {
     expect(system).not.toContain('Tama is a lovely name')
   })
 
+  it('a turn below a regenerated first message does not remember the answer it replaced, and another conversation does', async () => {
+    const h = await start()
+    const persona = await h.call<{ id: string }>('create_persona', { name: 'Mika', persona_text: 'You are kind.' })
+    const flow = await h.call<Flow>('create_flow', { name: 'chat', persona_id: persona.id })
+    const first = await exchange(h, {
+      flowId: flow.id,
+      prompt: 'Guess what my cat is called.',
+      reply: 'Is your cat called Tama?',
+    })
+    h.fake.script({ provider: 'openai', reply: 'Is it Mochi?', times: 1 })
+    const again = await h.call<{ node_id: string }>('chat_retry', { node_id: first })
+    expect(await settled(h, again.node_id)).toMatchObject({ state: 'done' })
+    // Going on below the new answer: the one it replaced is the road not taken.
+    await exchange(h, {
+      flowId: flow.id,
+      prompt: 'Which names about my cat did you guess?',
+      reply: 'Mochi.',
+      parentId: again.node_id,
+    })
+    const sent = (h.fake.requests.at(-1)!.body as { messages: Array<{ content: string }> }).messages[0]!.content
+    expect(sent).not.toContain('Tama')
+    // A conversation of its own still remembers both answers given in the first.
+    const other = await h.call<Flow>('create_flow', { name: 'later', persona_id: persona.id })
+    await exchange(h, { flowId: other.id, prompt: 'Which names about my cat did you guess?', reply: 'Tama and Mochi.' })
+    const elsewhere = (h.fake.requests.at(-1)!.body as { messages: Array<{ content: string }> }).messages[0]!.content
+    expect(elsewhere).toContain('Tama')
+  })
+
   it('lets the model look up a node’s details with a tool call before it answers (seed §7.3)', async () => {
     const h = await start()
     const { flow, parent } = await flowWithParent(h)

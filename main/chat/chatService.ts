@@ -217,7 +217,6 @@ export class ChatService {
       images: [],
       personaId,
       request,
-      alternativeOf: original.id,
     })
     return { node_id: sibling.id }
   }

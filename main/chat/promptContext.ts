@@ -54,8 +54,6 @@ export async function promptContext(
     persona: Persona | null
     /** The node being answered; null for a preview (no node yet). */
     nodeId: string | null
-    /** The node the answered one is another answer to (Regenerate): its tree is this reply's own. */
-    alternativeOf?: string
     /** The prompt's words are never kept (a meta request's): memory keeps no pack searched with them. */
     secret?: boolean
     /**
@@ -93,7 +91,6 @@ export async function promptContext(
           flowId: input.flowId,
           nodeId: secret ? null : input.nodeId,
           parentIds: input.parentIds,
-          alternativeOf: input.alternativeOf,
           budgetTokens: memoryShare(budget),
           pathAbove: () => deps.graph.pathAbove(input.flowId, input.parentIds),
         })

@@ -7,11 +7,6 @@ export interface Turn {
   parentIds: string[]
   prompt: string
   images: Array<{ mime: string; data_base64: string }>
-  /**
-   * The node this reply answers again (Regenerate): what came from it and below it is the road
-   * not taken, kept out of this reply's memory even when the two are roots of separate trees.
-   */
-  alternativeOf?: string
   /** Text already in the node when continuing an incomplete reply. */
   continueFrom?: string
   /**

@@ -27,7 +27,6 @@ export async function turnMessages(
     prompt: turn.request?.ask ?? turn.prompt,
     persona,
     nodeId: turn.nodeId,
-    alternativeOf: turn.alternativeOf,
     secret: turn.request?.secret,
     searched: turn.request?.words,
     calibration,

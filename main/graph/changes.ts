@@ -24,10 +24,12 @@ export class ChangeRecorder {
     for (const id of touches) this.touched.add(id)
   }
 
+  /** A node into this flow; `alternativeOf`: the first node it is another version of (root_alternatives). */
   addNode(
     node: { id: string; timestamp: string; prompt: string; response: string; model: string },
     tags: string[],
     position: Position | null,
+    alternativeOf?: string,
   ): void {
     const { store, flowId } = this
     let index: number | undefined
@@ -39,6 +41,7 @@ export class ChangeRecorder {
             store.setTags(node.id, tags)
           }
           index = store.addMember(flowId, node.id, position, index)
+          if (alternativeOf) store.setAlternative(flowId, node.id, alternativeOf)
         },
         revert: () => removeFromFlow(store, flowId, node.id),
       },
@@ -52,6 +55,7 @@ export class ChangeRecorder {
     const { store, flowId } = this
     const snapshot: NodeSnapshot = store.snapshot(nodeId)
     const edges: Connection[] = store.connections(flowId).filter((c) => c.from === nodeId || c.to === nodeId)
+    const alternativeOf = store.alternativeOf(flowId, nodeId)
     this.run(
       {
         apply: () => {
@@ -60,6 +64,7 @@ export class ChangeRecorder {
         },
         revert: () => {
           store.restore(snapshot, flowId)
+          if (alternativeOf) store.setAlternative(flowId, nodeId, alternativeOf)
           for (const e of edges) store.addEdge(flowId, e.from, e.to, e.label ?? null)
         },
       },

@@ -524,7 +524,11 @@ export class GraphService {
    * writes it only if no other connection holds the write lock now (null, nothing written, if
    * one does), so a thread expecting the model's answer never stops to wait for the lock.
    */
-  planNode(request: Parsed<'create_node'>): {
+  planNode(
+    request: Parsed<'create_node'>,
+    /** The first node this one is another version of, when it has no parents (createBranch). */
+    alternativeOf?: string,
+  ): {
     id: string
     write: (reply?: Parameters<GraphStore['setReply']>[1]) => Node
     writeIfFree: (reply?: Parameters<GraphStore['setReply']>[1]) => Node | null
@@ -540,6 +544,7 @@ export class GraphService {
           { id, timestamp: isoNow(), prompt: input.prompt, response: input.response ?? '', model: input.model ?? '' },
           dedupe(input.tags ?? []),
           input.position ?? null,
+          parents.length === 0 ? alternativeOf : undefined,
         )
         // Not a change of its own: undoing the node takes it away whole.
         if (reply) this.store.setReply(id, reply)
@@ -657,13 +662,9 @@ export class GraphService {
     const flowId = input.flow_id ?? this.onlyFlowOf(input.node_id)
     this.requireMember(flowId, original.id, 'node')
     const parents = this.parentsOf(flowId, original.id)
-    return this.createNode({
-      flow_id: flowId,
-      prompt: input.prompt,
-      response: input.response,
-      parent_ids: parents,
-      position: input.position,
-    })
+    // Another version of a first node starts no conversation of its own: it is the original's tree.
+    const node = { flow_id: flowId, prompt: input.prompt, response: input.response, parent_ids: parents }
+    return this.planNode({ ...node, position: input.position }, original.id).write()
   }
 
   updateNode(input: Parsed<'update_node'>): Node {

@@ -542,6 +542,23 @@ export class GraphStore {
     this.sql('UPDATE flows SET persona_id = NULL WHERE persona_id = ?').run(personaId)
   }
 
+  /** The node a parentless node is another version of in the flow (root_alternatives), or null. */
+  alternativeOf(flowId: string, nodeId: string): string | null {
+    return (
+      (this.sql('SELECT of_node_id FROM root_alternatives WHERE flow_id = ? AND node_id = ?')
+        .pluck()
+        .get(flowId, nodeId) as string | undefined) ?? null
+    )
+  }
+
+  setAlternative(flowId: string, nodeId: string, ofNodeId: string): void {
+    this.sql('INSERT OR REPLACE INTO root_alternatives (flow_id, node_id, of_node_id) VALUES (?, ?, ?)').run(
+      flowId,
+      nodeId,
+      ofNodeId,
+    )
+  }
+
   isMember(flowId: string, nodeId: string): boolean {
     return this.sql('SELECT 1 FROM flow_nodes WHERE flow_id = ? AND node_id = ?').get(flowId, nodeId) !== undefined
   }

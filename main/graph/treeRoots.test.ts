@@ -13,21 +13,30 @@ import { useTwoConnections } from '../../tests/support/twoConnections'
 
 const twoConnections = useTwoConnections()
 
-/** A node's roots from its flows' connections read whole: the nodes without parents above it. */
+/**
+ * A node's roots from its flows' connections read whole: the nodes without parents above it, or
+ * for one that is another version of a first node (root_alternatives), that node's roots.
+ */
 function freshRoots(graph: GraphService, nodeId: string): Set<string> {
   const roots = new Set<string>()
-  for (const flowId of graph.flowsOfNode(nodeId)) {
-    const { parents } = adjacency(graph.store.connections(flowId) as Connection[])
-    const stack = [nodeId]
-    const seen = new Set<string>()
-    while (stack.length > 0) {
-      const id = stack.pop()!
-      if (seen.has(id)) continue
-      seen.add(id)
-      const ps = parents.get(id) ?? []
-      if (ps.length === 0) roots.add(id)
-      stack.push(...ps)
-    }
+  for (const flowId of graph.flowsOfNode(nodeId)) for (const r of freshRootsIn(graph, flowId, nodeId)) roots.add(r)
+  return roots
+}
+
+function freshRootsIn(graph: GraphService, flowId: string, nodeId: string): Set<string> {
+  const { parents } = adjacency(graph.store.connections(flowId) as Connection[])
+  const roots = new Set<string>()
+  const stack = [nodeId]
+  const seen = new Set<string>()
+  while (stack.length > 0) {
+    const id = stack.pop()!
+    if (seen.has(id)) continue
+    seen.add(id)
+    const ps = parents.get(id) ?? []
+    const of = ps.length === 0 ? graph.store.alternativeOf(flowId, id) : null
+    if (of !== null) for (const r of freshRootsIn(graph, flowId, of)) roots.add(r)
+    else if (ps.length === 0) roots.add(id)
+    stack.push(...ps)
   }
   return roots
 }
@@ -68,6 +77,11 @@ describe('tree roots', () => {
         const [n, parent] = [pick(nodesOf(other)), pick(nodesOf(f))]
         if (n) graph.addToFlow({ flow_id: f, node_id: n, parent_ids: parent ? [parent] : [] })
       },
+      // Regenerate, or an edited prompt: another version beside the node, of a first node's tree.
+      (f) => {
+        const n = pick(nodesOf(f))
+        if (n) graph.createBranch({ flow_id: f, node_id: n, prompt: `again ${turn++}` })
+      },
       (f) => graph.undo(f),
       (f) => graph.redo(f),
     ]
@@ -91,6 +105,31 @@ describe('tree roots', () => {
     }
     expect(compared).toBeGreaterThan(1000)
   }, 60_000)
+
+  it("give a first node's other version (Regenerate, an edited prompt) the original's tree, through undo and redo", () => {
+    const { db } = twoConnections()
+    const graph = new GraphService(db, new EventBus())
+    const f = graph.createFlow({ name: 'a' }).id
+    const first = graph.createNode({ flow_id: f, prompt: 'hello' }).id
+    const below = graph.createNode({ flow_id: f, prompt: 'and then', parent_ids: [first] }).id
+    const again = graph.createBranch({ flow_id: f, node_id: first, prompt: 'hello' }).id
+    const next = graph.createNode({ flow_id: f, prompt: 'on the new one', parent_ids: [again] }).id
+    const elsewhere = graph.createNode({ flow_id: f, prompt: 'a new conversation' }).id
+    const rootsOf = (id: string) => graph.nodeTrees([id]).get(id)!.roots
+    // One tree: memory keeps the answer the new version replaced out as another branch of it.
+    expect(rootsOf(next)).toEqual(new Set([first]))
+    expect(rootsOf(below)).toEqual(new Set([first]))
+    expect(rootsOf(elsewhere)).toEqual(new Set([elsewhere]))
+    // A version of the version, and one of a node further down (that shares its parent anyway).
+    const third = graph.createBranch({ flow_id: f, node_id: again, prompt: 'hi' }).id
+    expect(rootsOf(third)).toEqual(new Set([first]))
+    expect(graph.store.alternativeOf(f, graph.createBranch({ flow_id: f, node_id: below, prompt: 'x' }).id)).toBeNull()
+    // Deleted and brought back: still the original's version.
+    graph.deleteNode({ flow_id: f, id: again, mode: 'reattach' })
+    expect(rootsOf(next)).toEqual(new Set([next]))
+    graph.undo(f)
+    expect(rootsOf(next)).toEqual(new Set([first]))
+  })
 
   it('follow a connection written by another connection (the CLI)', () => {
     const { db, other } = twoConnections()

@@ -11,7 +11,7 @@ const KEPT_FLOWS = 512
 
 /**
  * Each node's tree roots in a flow: the nodes without parents it descends from (itself when it
- * has none; several below a merge). Two nodes share an ancestor exactly when their roots meet,
+ * has none; several below a merge; a first node's other version has the original's). Two nodes share an ancestor exactly when their roots meet,
  * which is how memory tells another conversation (no root in common) from another branch of
  * this one (memory/pack/reach.ts) without reading either tree.
  *
@@ -54,7 +54,7 @@ export class TreeRoots {
         if (list) list.push(e.from)
         else parents.set(e.to, [e.from])
       }
-      for (const id of missing) out.set(id, resolve(id, parents, memo))
+      for (const id of missing) out.set(id, resolve(id, parents, memo, (root) => this.firstNodeRoots(flowId, root)))
     }
     if (keep && memo.size > 0 && !this.kept.has(flowId)) this.kept.set(flowId, memo)
     return out
@@ -65,9 +65,18 @@ export class TreeRoots {
     const parents = this.store.parentIds(flowId, nodeId)
     const above = parents.map((p) => memo.get(p))
     if (above.some((r) => r === undefined)) return null
-    const roots = parents.length === 0 ? [nodeId] : union(above as Array<readonly string[]>)
+    const roots = parents.length === 0 ? this.firstNodeRoots(flowId, nodeId) : union(above as Array<readonly string[]>)
     memo.set(nodeId, roots)
     return roots
+  }
+
+  /**
+   * A node without parents starts its tree, unless it is another version of a first node
+   * (Regenerate, an edited prompt: root_alternatives): then its tree is that node's.
+   */
+  private firstNodeRoots(flowId: string, nodeId: string): readonly string[] {
+    const of = this.store.alternativeOf(flowId, nodeId)
+    return of === null ? [nodeId] : this.of(flowId, [of]).get(of)!
   }
 
   private catchUp(): void {
@@ -82,6 +91,7 @@ function resolve(
   start: string,
   parents: ReadonlyMap<string, readonly string[]>,
   memo: Map<string, readonly string[]>,
+  firstNodeRoots: (id: string) => readonly string[],
 ): readonly string[] {
   // Depth first without recursion: a conversation can be tens of thousands of turns deep.
   const stack = [start]
@@ -97,7 +107,7 @@ function resolve(
       stack.push(...waiting)
       continue
     }
-    memo.set(id, ps.length === 0 ? [id] : union(ps.map((p) => memo.get(p)!)))
+    memo.set(id, ps.length === 0 ? firstNodeRoots(id) : union(ps.map((p) => memo.get(p)!)))
     stack.pop()
   }
   return memo.get(start)!

@@ -81,11 +81,6 @@ export interface ChatMemory {
     /** The node being answered (its pack is kept for "why remembered"); null for a preview below `parentIds`. */
     nodeId: string | null
     parentIds: readonly string[]
-    /**
-     * The node the answered one is another answer to (Regenerate): its tree counts as the
-     * answered node's, so what came from it stays out though a sibling of a root is a root itself.
-     */
-    alternativeOf?: string
     budgetTokens: number
     /** The parents and every node above them (called only if a candidate came from a node). */
     pathAbove: () => PathMembers
@@ -323,11 +318,7 @@ export class MemoryService implements ChatMemory {
     let walked: PathMembers | null = null
     const path = reachOf(this.deps.graph, {
       onPath: (id: string) => (walked ??= input.pathAbove()).has(id),
-      nodeIds: [
-        ...(input.nodeId ? [input.nodeId] : []),
-        ...input.parentIds,
-        ...(input.alternativeOf ? [input.alternativeOf] : []),
-      ],
+      nodeIds: input.nodeId ? [input.nodeId, ...input.parentIds] : input.parentIds,
       private: this.remembersOnlyItself(persona, input.flowId),
     })
     const pack = choosePack(store, { query: input.query, budget: input.budgetTokens, path, ...aids })

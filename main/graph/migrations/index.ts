@@ -16,6 +16,7 @@ import { step as flowListPinNameTrash } from './0013-flow-list-pin-name-trash'
 import { step as addMemoryPrivate } from './0014-add-memory-private'
 import { step as addFlowCast } from './0015-add-flow-cast'
 import { step as addPlaceIndex } from './0016-add-place-index'
+import { step as addRootAlternatives } from './0017-add-root-alternatives'
 
 /**
  * The conversation graph: flows, nodes, connections, tags, their change logs and the contexts
@@ -41,5 +42,6 @@ export const graphSchema: DomainSchema = {
     addMemoryPrivate,
     addFlowCast,
     addPlaceIndex,
+    addRootAlternatives,
   ]),
 }
