@@ -1,7 +1,7 @@
 import { parseModelRef } from '../../llm/models'
 import type { MemoryJobContext } from './jobContext'
 import { hasDirty, SENTENCES_KEPT, takeDirty, writeModelVectors } from '../store/modelVectors'
-import { SPEAKER } from '../retrieval/speakers'
+import { speakerSentences } from '../retrieval/speakerSentences'
 import { embedSentences, isSentenceModel } from '../retrieval/sentenceModel'
 import { UnitKind } from '../store/enums'
 import type { MemoryStore, UnitRow } from '../store/store'
@@ -120,10 +120,9 @@ export function sentencesOf(text: string): string[] {
   const whole = text.slice(0, MAX_CHARS)
   const out: string[] = []
   for (const line of whole.split('\n')) {
-    const speaker = SPEAKER.exec(line)
-    const body = speaker ? line.slice(speaker[0].length) : line
-    for (const part of body.split(/(?<=[.!?])\s+/))
-      if (part.split(/\s+/).length >= 3) out.push(speaker ? `${speaker[1]}: ${part}` : part)
+    const { speaker, sentences } = speakerSentences(line)
+    for (const part of sentences)
+      if (part.split(/\s+/).length >= 3) out.push(speaker !== null ? `${speaker}: ${part}` : part)
   }
   return out.length <= 1 ? [whole] : out.slice(0, SENTENCES_KEPT)
 }

@@ -1,5 +1,5 @@
 import { queryWords } from '../retrieval/queryWords'
-import { SPEAKER } from '../retrieval/speakers'
+import { speakerSentences } from '../retrieval/speakerSentences'
 import { stem } from '../store/embedder'
 
 // A pack of chat turns spends most of its budget on what a turn says besides the answer
@@ -30,9 +30,7 @@ export function askedWords(query: string): RegExp | null {
  */
 export function trimmedToAsked(line: string, asked: RegExp | null): string {
   if (!asked) return line
-  const head = SPEAKER.exec(line)?.[0] ?? ''
-  // A photo's caption ("[shares a photo: …]") ends a sentence of its own.
-  const sentences = line.slice(head.length).split(/(?<=[.!?\]])\s+/)
+  const { head, sentences } = speakerSentences(line)
   if (sentences.length < 2) return line
   const kept = sentences.filter((s) => asked.test(s))
   if (kept.length === 0 || kept.length === sentences.length) return line

@@ -44,12 +44,38 @@ export const tuning = {
    * sentence model 0.8863 → 0.8752 (0.8799 with the n-grams at 0.5 beside it). Not kept.
    */
   rrfK: 20,
-  /** BM25 over stemmed words. */
+  /**
+   * BM25 over stemmed words.
+   * Each of the query's words (names aside) searched as a list of its own too, its units ranked by
+   * that word's BM25 and fused at wordWeight over the number of words (issue 36, so a question of
+   * two topics brings candidates of each): conversations 0–2 hashed 0.8626 → 0.8610 (conv-30
+   * 0.893 → 0.885, multi-hop 0.734 → 0.723), with the sentence model 0.8957 → 0.8942 (open-domain
+   * 0.500 → 0.472); the synthetic set unchanged. Not kept.
+   */
   wordWeight: 1.5,
   /** IDF-weighted trigram overlap (units_fts): Japanese, and words the word index does not know. */
   trigramWeight: 1.5,
   /** The local hashed n-gram vectors. */
   vectorWeight: 0.5,
+  // Two vectors per episode (issue 36): each turn searched both by its own words and after the
+  // turn before it, fused by the nearer of the two per unit. The hashed n-grams read a turn alone
+  // and the embedding model reads it after the turn before (embedJob.embeddingText), so each got
+  // the other reading beside it. Conversations 0–2 (hashed / with the sentence model; synthetic
+  // set hashed / sentence model at 0.7556 / 0.9852 before):
+  // - hashed, also after the turn before, both lists' 80 neighbours kept: 0.8626 → 0.8562
+  //   (conv-26 0.865 → 0.853, conv-30 0.893 → 0.885, open-domain 0.361 → 0.333) / 0.8957 →
+  //   0.8910; synthetic 0.7630 / 0.9852. The nearest 80 of the two only: 0.8594 (multi-hop 0.734
+  //   → 0.728) / 0.8942; synthetic 0.7259 (paraphrase 0.917 → 0.792).
+  // - the sentence model, also the turn alone: as one more of its sentences (below) 0.8910
+  //   (conv-26 0.908 → 0.900, open-domain 0.500 → 0.472); in the meaning search, both lists' 20
+  //   kept, 0.8926 (conv-26 0.908 → 0.896, conv-30 0.901 → 0.908); the nearest 20 of the two,
+  //   0.8926, synthetic 0.9852 → 0.9704.
+  // - both at once, the learned ranker fitted again and each conversation held out in turn
+  //   (fitRanker.ts): hashed 0.8645 / 0.8779 / 0.8406 against 0.8645 / 0.8779 / 0.8446, with the
+  //   sentence model 0.8964 / 0.9160 / 0.8805 against 0.9044 / 0.9008 / 0.8765: conv-26 pays
+  //   what conv-30 gains.
+  // None kept. A guess at why: a turn's own words are searched already (the word index, the
+  // sentences), and the turn before comes in as a hit's neighbour (neighbourHits).
   /**
    * The same, when the persona's embedding model answered too. Chosen with the sentence model
    * on conversations 0–2 (its sentences' ranking in): 0.5 0.863, 0.2 to 0.35 0.866, 0.1 0.869,
@@ -82,7 +108,15 @@ export const tuning = {
    */
   sentenceShare: 0.25,
   sentenceWeight: 1,
-  /** A turn spoken by someone the query names: its score × (1 + this). */
+  /**
+   * A turn spoken by someone the query names: its score × (1 + this).
+   * Tried as candidate generation too (issue 36): when the query names someone who speaks in the
+   * turns found, the vector searches' episodes (n-grams, meaning, sentences) leave out turns
+   * spoken only by others, filled from a search twice as deep. Conversations 0–2 hashed 0.8626
+   * either way (multi-hop 0.734 → 0.723, open-domain 0.361 → 0.389), with the sentence model
+   * 0.8957 → 0.8989 (conv-41 0.880 → 0.876, single-hop 0.966 → 0.956, open-domain 0.500 →
+   * 0.611); the synthetic set hashed 0.7556 → 0.7333 (single-hop 0.944 → 0.833). Not kept.
+   */
   speakerBoost: 0.3,
   /** A unit of the month or year the query names: its score × (1 + this). */
   timeBoost: 1,
