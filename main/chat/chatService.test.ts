@@ -253,6 +253,29 @@ describe('chat over a real HTTP provider', () => {
     expect(elsewhere).toContain('Tama')
   })
 
+  it('an edited first message stays in its conversation: a turn below it does not remember the version it replaced', async () => {
+    const h = await start()
+    const persona = await h.call<{ id: string }>('create_persona', { name: 'Mika', persona_text: 'You are kind.' })
+    const flow = await h.call<Flow>('create_flow', { name: 'chat', persona_id: persona.id })
+    const first = await exchange(h, { flowId: flow.id, prompt: 'My favourite fruit is the durian.', reply: 'Bold!' })
+    h.fake.script({ provider: 'openai', reply: 'Lovely.', times: 1 })
+    const done = h.next('chat_status', (d) => d.state === 'done')
+    const edited = await h.call<{ node_id: string }>('chat_send', {
+      flow_id: flow.id,
+      prompt: 'My favourite fruit is the mango.',
+      version_of: first,
+    })
+    expect((await done).node_id).toBe(edited.node_id)
+    await exchange(h, { flowId: flow.id, prompt: 'Which fruit do I like?', reply: 'Mango.', parentId: edited.node_id })
+    const sent = (h.fake.requests.at(-1)!.body as { messages: Array<{ content: string }> }).messages[0]!.content
+    expect(sent).not.toContain('durian')
+    // A version of a node the conversation does not hold is refused, and nothing is written.
+    await expect(
+      h.call('chat_send', { flow_id: flow.id, prompt: 'x', version_of: '00000000-0000-4000-8000-000000000000' }),
+    ).rejects.toThrow(/not_found/)
+    expect((await h.call<Flow>('get_flow', { id: flow.id })).nodes).toHaveLength(3)
+  })
+
   it('lets the model look up a node’s details with a tool call before it answers (seed §7.3)', async () => {
     const h = await start()
     const { flow, parent } = await flowWithParent(h)

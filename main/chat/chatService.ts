@@ -134,15 +134,14 @@ export class ChatService {
     images?: Parsed<'chat_send'>['images']
     persona_id?: string
     position?: Parsed<'chat_send'>['position']
+    version_of?: string
     firstText?: (text: string) => void
   }): Promise<{ node_id: string; personaId: string | undefined }> {
     const { parentIds } = input
-    const node = this.graph.planNode({
-      flow_id: input.flow_id,
-      prompt: input.prompt,
-      parent_ids: parentIds,
-      position: input.position,
-    })
+    const node = this.graph.planNode(
+      { flow_id: input.flow_id, prompt: input.prompt, parent_ids: parentIds, position: input.position },
+      input.version_of,
+    )
     const personaId = this.speakerFor(input.flow_id, input.prompt, parentIds, input.persona_id)
     const pictures = (input.images ?? []).flatMap((i) => (i.item_id ? [{ item_id: i.item_id, mime: i.mime }] : []))
     await this.start({

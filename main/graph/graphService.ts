@@ -537,6 +537,7 @@ export class GraphService {
     this.flowInfo(input.flow_id) // not_found before anything is written
     const parents = [...new Set(input.parent_ids ?? [])]
     for (const p of parents) this.requireMember(input.flow_id, p, 'parent')
+    if (alternativeOf !== undefined) this.requireMember(input.flow_id, alternativeOf, 'node')
     const id = randomUUID()
     const write = (reply?: Parameters<GraphStore['setReply']>[1]) => {
       this.edit(input.flow_id, 'add node', (rec) => {

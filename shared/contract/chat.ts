@@ -30,6 +30,11 @@ export const chatMethods = {
         /** Who answers: in a group scene a member (else the scene's turn order chooses); elsewhere any persona. */
         persona_id: z.string().optional(),
         position: Position.optional(),
+        /**
+         * The node this message is another version of (an edited prompt): an edited first message
+         * stays in its conversation's tree, so memory keeps the old version out as a road not taken.
+         */
+        version_of: Id.optional(),
       })
       .strict(),
     output: z.object({ node_id: Id }),

@@ -67,7 +67,9 @@ export const chatSlice: StateCreator<App, [], [], ChatSlice> = (set, get) => {
       const { flowId, flow, invoke } = get()
       if (!flowId) return null
       const parents = flow?.connections.filter((c) => c.to === nodeId).map((c) => c.from) ?? []
-      return land(await invoke('chat_send', { flow_id: flowId, prompt, parent_ids: parents, position }))
+      return land(
+        await invoke('chat_send', { flow_id: flowId, prompt, parent_ids: parents, position, version_of: nodeId }),
+      )
     },
 
     async retry(nodeId, position, personaId) {
