@@ -142,11 +142,12 @@ export class ChatService {
       { flow_id: input.flow_id, prompt: input.prompt, parent_ids: parentIds, position: input.position },
       input.version_of,
     )
-    const personaId = this.speakerFor(input.flow_id, input.prompt, parentIds, input.persona_id)
+    const personaId = this.speakerFor(input.flow_id, input.prompt, parentIds, input.persona_id, node.flow)
     const pictures = (input.images ?? []).flatMap((i) => (i.item_id ? [{ item_id: i.item_id, mime: i.mime }] : []))
     await this.start({
       nodeId: node.id,
       flowId: input.flow_id,
+      flow: node.flow,
       personaId,
       parentIds,
       prompt: input.prompt,
@@ -170,8 +171,8 @@ export class ChatService {
     prompt: string,
     parentIds: readonly string[],
     picked?: string,
+    flow = this.graph.flowInfo(flowId),
   ): string | undefined {
-    const flow = this.graph.flowInfo(flowId)
     if (!isScene(flow)) return picked
     const parent = this.graph
       .getNodes(parentIds)
@@ -455,7 +456,7 @@ export class ChatService {
     )
     try {
       // The flow is read once for the turn: its persona, its budget and its scene (promptContext).
-      const flow = this.graph.flowInfo(turn.flowId)
+      const flow = turn.flow ?? this.graph.flowInfo(turn.flowId)
       const persona = this.options.personas?.find(turn.personaId ?? flow.persona_id) ?? null
       const defaults = this.settings.get().chat
       const ref = this.chatModel(turn.flowId, persona)

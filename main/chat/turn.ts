@@ -1,7 +1,14 @@
+import type { FlowInfo } from '../graph/flowContext'
+
 /** One prompt being answered into one node. */
 export interface Turn {
   nodeId: string
   flowId: string
+  /**
+   * The flow's own fields, when the message's checks read them in the same run as the turn
+   * starts (ChatService.send): read again otherwise. Each read is a query and a parse of the cast.
+   */
+  flow?: FlowInfo
   /** A persona chosen for this message; else the flow's own. */
   personaId?: string
   parentIds: string[]

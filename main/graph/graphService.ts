@@ -523,6 +523,7 @@ export class GraphService {
    * marked as its reply starts (`reply`), in the same commit and with one event. `writeIfFree`
    * writes it only if no other connection holds the write lock now (null, nothing written, if
    * one does), so a thread expecting the model's answer never stops to wait for the lock.
+   * `flow` is the flow's own fields as read for the check, for a caller that needs them next.
    */
   planNode(
     request: Parsed<'create_node'>,
@@ -530,11 +531,12 @@ export class GraphService {
     alternativeOf?: string,
   ): {
     id: string
+    flow: ReturnType<GraphService['flowInfo']>
     write: (reply?: Parameters<GraphStore['setReply']>[1]) => Node
     writeIfFree: (reply?: Parameters<GraphStore['setReply']>[1]) => Node | null
   } {
     const input = { ...request, flow_id: request.flow_id ?? this.defaultFlow().id }
-    this.flowInfo(input.flow_id) // not_found before anything is written
+    const flow = this.flowInfo(input.flow_id) // not_found before anything is written
     const parents = [...new Set(input.parent_ids ?? [])]
     for (const p of parents) this.requireMember(input.flow_id, p, 'parent')
     if (alternativeOf !== undefined) this.requireMember(input.flow_id, alternativeOf, 'node')
@@ -567,7 +569,7 @@ export class GraphService {
         throw e
       }
     }
-    return { id, write, writeIfFree }
+    return { id, flow, write, writeIfFree }
   }
 
   /**
