@@ -40,12 +40,14 @@ export class McpToolProvider implements ChatToolProvider {
   /** Servers whose tools the reply may use. */
   serversFor(ctx: Pick<ChatToolContext, 'personaId' | 'flowId'>): string[] {
     const { store, servers } = this.options
-    const persona = ctx.personaId ?? ''
-    const chosen = store.access(persona, ctx.flowId) ?? store.access(persona)
     const enabled = servers
       .list()
       .servers.filter((s) => s.status !== 'disabled')
       .map((s) => s.name)
+    // No server to offer (most set-ups): the choices are not read, on every turn's way to its request.
+    if (enabled.length === 0) return enabled
+    const persona = ctx.personaId ?? ''
+    const chosen = store.access(persona, ctx.flowId) ?? store.access(persona)
     return chosen === null ? enabled : enabled.filter((n) => chosen.includes(n))
   }
 
