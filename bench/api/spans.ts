@@ -14,6 +14,7 @@ import Database from 'better-sqlite3'
 import { startCore } from '../../main/core'
 import { SseStream } from '../../main/host/sse'
 import { MemoryService } from '../../main/memory/memory'
+import { allocationSites } from './allocationSites'
 import { sourceWorker } from '../../tests/support/sourceWorker'
 import { callerOf, startApiHost, percentile, startOutside } from '../support'
 import type { FromOutside } from './outside'
@@ -38,7 +39,10 @@ const CPU_MARKS = new Set(['model_request_sent', 'sse_delta_written'])
 const mark = (name: string) => {
   if (!marks || marks.has(name)) return
   marks.set(name, performance.now())
-  if (name === 'sse_delta_written') allocated = newSpaceUsed() - newAtArrival
+  if (name === 'sse_delta_written') {
+    allocated = newSpaceUsed() - newAtArrival
+    heap?.stop()
+  }
   if (!CPU_MARKS.has(name)) return
   const used = process.cpuUsage(cpuAtArrival)
   cpu!.set(name, (used.user + used.system) / 1000)
@@ -56,6 +60,8 @@ const newSpaceUsed = () => getHeapSpaceStatistics().find((s) => s.space_name ===
 let newAtArrival = 0
 /** Bytes the young generation grew by until the first delta went out (read only where no collection came between). */
 let allocated: number | null = null
+// SPANS_HEAP=1: where those bytes come from (allocationSites.ts). The profiler slows every request.
+const heap = process.env.SPANS_HEAP ? allocationSites() : null
 subscribe('http.server.request.start', (m) => {
   const { request } = m as { request: { url?: string } }
   if (request.url !== '/api/chat') return
@@ -64,6 +70,7 @@ subscribe('http.server.request.start', (m) => {
   cpuAtArrival = process.cpuUsage()
   newAtArrival = newSpaceUsed()
   allocated = null
+  heap?.start()
 })
 subscribe('undici:request:create', () => mark('model_request_created'))
 subscribe('undici:client:sendHeaders', () => mark('model_request_sent'))
@@ -177,6 +184,11 @@ try {
     const offsetUs = Number(process.hrtime.bigint() / 1000n) - performance.now() * 1000
     const windows = rows.map((r) => Object.fromEntries([...r].map(([k, v]) => [k, v * 1000 + offsetUs])))
     writeFileSync(process.env.SPANS_WINDOWS, JSON.stringify(windows))
+  }
+  if (heap) {
+    const { sites, ...sums } = heap.report(25)
+    console.log(JSON.stringify({ bench: 'api.chat_spans_allocations', first_token_ms: firstTokenMs, ...sums }))
+    for (const site of sites) console.log(JSON.stringify({ bench: 'api.chat_spans_allocation_site', ...site }))
   }
   for (const [statement, count] of writes)
     console.log(JSON.stringify({ bench: 'api.chat_spans_writes', statement, per_request: +(count / runs).toFixed(2) }))
