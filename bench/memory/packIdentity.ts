@@ -141,6 +141,13 @@ for (const set of sets()) {
 if (values.write) writeFileSync(values.write, JSON.stringify(all))
 if (before) {
   const missing = Object.keys(before).filter((name) => !(name in all))
-  console.log(JSON.stringify({ bench: 'memory.pack_identity', identical: differing === 0 && missing.length === 0, differing, missing }))
+  console.log(
+    JSON.stringify({
+      bench: 'memory.pack_identity',
+      identical: differing === 0 && missing.length === 0,
+      differing,
+      missing,
+    }),
+  )
   if (differing > 0 || missing.length > 0) process.exitCode = 1
 }

@@ -100,7 +100,8 @@ export function rankFeatures(
   const out = new Map<number, number[]>()
   for (const [id, hit] of hits) {
     const text = texts.get(id) ?? ''
-    const byNamed = namedSpeaker(text, words.names) !== null
+    // No name asked, no speaker named: the speaker is not read.
+    const byNamed = words.names.size > 0 && namedSpeaker(text, words.names) !== null
     let covered = 0
     let rareCovered = 0
     for (const w of words.words)
