@@ -19,6 +19,7 @@ import { boostNamedSpeakers } from '../retrieval/speakers'
 import { addTellers, boostNamedTime, namedTime } from '../retrieval/timeWindow'
 import { itemLine } from '../store/itemText'
 import { askedWords, trimmedToAsked } from './trimLine'
+import { logHeadsOf } from '../store/logHeads'
 import { unitRowsOf } from '../store/unitRows'
 import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from '../store/store'
 
@@ -107,6 +108,11 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
  * the rendered text never exceeds the budget.
  */
 export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack {
+  // The change logs' heads are read once for the whole pack, not by each kept index (logHeads.ts).
+  return logHeadsOf(store.db).during(() => choose(store, request))
+}
+
+function choose(store: MemoryStore, request: PackRequest): ChosenPack {
   const prof = request.profile
   let mark = performance.now()
   const lap = (stage: string) => {
