@@ -3,7 +3,7 @@ import { joinCounted, tokenCount, tokenCountOfLines } from '../../kernel/tokens'
 import { LOCAL_EMBEDDER } from '../store/embedder'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindName } from '../store/enums'
 import { classifyIntent, intentWeights, type Intent } from './intent'
-import { rankFeatures } from '../retrieval/rankFeatures'
+import { eachFeatures } from '../retrieval/rankFeatures'
 import { relevance } from '../retrieval/ranker'
 import { hitReason, unitsByIds, type Hit } from '../retrieval/hits'
 import { tuning } from '../retrieval/tuning'
@@ -183,12 +183,17 @@ function choose(store: MemoryStore, request: PackRequest): ChosenPack {
   lap('boosts')
   // What each find is worth: the learned ranker's chance that it answers the query, from where
   // each search ranked it and the hand fusion's score among other things (rankFeatures.ts).
-  const features = rankFeatures(store, request.query, fused, lists, linked, time)
-  request.onFeatures?.(features)
+  const relevances = new Map<number, number>()
+  const byUnit = request.onFeatures ? new Map<number, number[]>() : null
+  eachFeatures(store, fused, lists, linked, time, (id, features) => {
+    relevances.set(id, relevance(features))
+    byUnit?.set(id, [...features])
+  })
+  if (byUnit) request.onFeatures?.(byUnit)
   lap('ranker')
   for (const [id, hit] of fused) {
     const { unit } = hit
-    const score = relevance(features.get(id)!)
+    const score = relevances.get(id)!
     const found = { hit, link: linked.get(id), relevance: score }
     if (unit.kind === UnitKind.EPISODE)
       candidates.push({ unit, section: 'episodes', value: score * weights.episode, why: '', found })
