@@ -295,7 +295,15 @@ export class WordIndex {
 
   /** Stems the words not stemmed yet, all in one pass of the tokenizer, and keeps their stems. */
   private stemAll(words: readonly string[]): void {
-    const fresh = [...new Set(words.filter((word) => !this.stems.has(word)))]
+    const fresh: string[] = []
+    for (const word of new Set(words)) {
+      if (this.stems.has(word)) continue
+      // A number is its own one term: unicode61 keeps digits together, and no Porter rule ends
+      // in a digit. A query with a number new to the index (a chat's "turn 1234") went through
+      // the scratch table, a write transaction, for it.
+      if (/^[0-9]+$/.test(word)) this.stems.set(word, [word])
+      else fresh.push(word)
+    }
     if (fresh.length === 0) return
     // One transaction for the scratch table's writes (a savepoint inside a caller's).
     const split = this.store.db.transaction(() => this.split(fresh.map((word, i) => [i + 1, word]))).deferred()
