@@ -39,11 +39,24 @@ export function tokenCount(text: string): number {
  * or one starting with "/" (a piece of punctuation takes the breaks and slashes after it).
  */
 export function tokenCountOfLines(lines: readonly string[]): number {
-  if (lines.some((line, i) => /[\r\n]/.test(line) || !line.trim() || (i > 0 && line.startsWith('/'))))
-    return tokenCount(lines.join('\n'))
+  const whole = () => tokenCount(lines.join('\n'))
   let n = 0
-  for (let i = 0; i < lines.length - 1; i++) n += lineCount(lines[i]!)
-  return n + tokenCount(lines.at(-1) ?? '')
+  for (let i = 0; i < lines.length - 1; i++) {
+    const line = lines[i]!
+    // A line that cannot be counted on its own is known by its kept count (-1): a pack's ~50
+    // lines of up to 700 characters were each scanned for breaks on every count.
+    const count = lineCount(line)
+    if (count < 0 || (i > 0 && line.startsWith('/'))) return whole()
+    n += count
+  }
+  const last = lines.at(-1) ?? ''
+  if (lines.length > 0 && (!alone(last) || (lines.length > 1 && last.startsWith('/')))) return whole()
+  return n + tokenCount(last)
+}
+
+/** Whether a line's count adds up with its neighbours' (tokenCountOfLines): no break in it, not only white space. */
+function alone(line: string): boolean {
+  return !/[\r\n]/.test(line) && line.trim() !== ''
 }
 
 /**
@@ -57,18 +70,20 @@ const lineCounts = new LRUCache<string, number>({
   sizeCalculation: (_count, line) => Math.max(1, line.length),
 })
 
+/** The count of `line + '\n'`; -1 for a line not counted alone (see alone()). */
 function lineCount(line: string): number {
   let n = lineCounts.get(line)
-  if (n === undefined) lineCounts.set(line, (n = countTokens(`${line}\n`)))
+  if (n === undefined) lineCounts.set(line, (n = alone(line) ? countTokens(`${line}\n`) : -1))
   return n
 }
 
 /**
  * lines.join('\n'), its count kept as tokenCountOfLines makes it: the pack's text is counted
  * again by the context it goes in, and counting ~2,000 new tokens there cost ~0.3 ms a turn.
+ * `count`: tokenCountOfLines(lines), when the caller has it already.
  */
-export function joinCounted(lines: readonly string[]): string {
+export function joinCounted(lines: readonly string[], count?: number): string {
   const text = lines.join('\n')
-  if (text && !counted.has(text)) counted.set(text, tokenCountOfLines(lines))
+  if (text && !counted.has(text)) counted.set(text, count ?? tokenCountOfLines(lines))
   return text
 }

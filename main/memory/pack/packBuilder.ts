@@ -3,15 +3,23 @@ import { joinCounted, tokenCount, tokenCountOfLines } from '../../kernel/tokens'
 import { LOCAL_EMBEDDER } from '../store/embedder'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindName } from '../store/enums'
 import { classifyIntent, intentWeights, type Intent } from './intent'
-import { rankFeatures } from '../retrieval/rankFeatures'
+import { eachFeatures } from '../retrieval/rankFeatures'
 import { relevance } from '../retrieval/ranker'
-import { unitsByIds } from '../retrieval/hits'
+import { hitReason, unitsByIds, type Hit } from '../retrieval/hits'
 import { tuning } from '../retrieval/tuning'
-import { addNeighbours, entityLinked, hybridRetrieve, type RetrievalQuery } from '../retrieval/retrieval'
+import {
+  addNeighbours,
+  entityLinked,
+  hybridRetrieve,
+  rankingReasons,
+  type RetrievalLists,
+  type RetrievalQuery,
+} from '../retrieval/retrieval'
 import { boostNamedSpeakers } from '../retrieval/speakers'
 import { addTellers, boostNamedTime, namedTime } from '../retrieval/timeWindow'
 import { itemLine } from '../store/itemText'
 import { askedWords, trimmedToAsked } from './trimLine'
+import { logHeadsOf } from '../store/logHeads'
 import { unitRowsOf } from '../store/unitRows'
 import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from '../store/store'
 
@@ -53,10 +61,17 @@ interface Candidate {
   unit: UnitRow
   section: Section
   value: number
+  /** Why it is in, for what retrieval did not find; a find's reasons are written from `found` (whyOf). */
   why: string
   mandatory?: boolean
-  /** Found by retrieval (not an anchor, the capsule, a loop or a pinned fact). */
-  found?: boolean
+  /**
+   * Found by retrieval (not an anchor, the capsule, a loop or a pinned fact): the hit, the
+   * entity that linked it, and its relevance. Its reasons are written only when the inspector
+   * reads the pack's sections: ~200 finds a pack, ~50 kept.
+   */
+  found?: { hit: Hit; link: string | undefined; relevance: number }
+  /** Admitted from another conversation tree (eligibility). */
+  elsewhere?: boolean
 }
 
 /** A candidate with its text as rendered and, for an episode, the day it is listed under. */
@@ -93,6 +108,11 @@ export function buildPack(store: MemoryStore, request: PackRequest): MemoryPack 
  * the rendered text never exceeds the budget.
  */
 export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack {
+  // The change logs' heads are read once for the whole pack, not by each kept index (logHeads.ts).
+  return logHeadsOf(store.db).during(() => choose(store, request))
+}
+
+function choose(store: MemoryStore, request: PackRequest): ChosenPack {
   const prof = request.profile
   let mark = performance.now()
   const lap = (stage: string) => {
@@ -148,7 +168,7 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
   lap('entities')
   // Units only an entity link brought: their rows were not read by the retrieval.
   const linkedOnly = [...linked.keys()].filter((id) => !fused.has(id))
-  for (const unit of unitsByIds(store, linkedOnly)) fused.set(unit.id, { unit, score: 0, why: '' })
+  for (const unit of unitsByIds(store, linkedOnly)) fused.set(unit.id, { unit, score: 0, came: '' })
   boostNamedSpeakers(store, request.query, fused)
   const time = namedTime(store, request.query, now)
   addTellers(store, time, fused)
@@ -163,20 +183,24 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
   lap('boosts')
   // What each find is worth: the learned ranker's chance that it answers the query, from where
   // each search ranked it and the hand fusion's score among other things (rankFeatures.ts).
-  const features = rankFeatures(store, request.query, fused, lists, linked, time)
-  request.onFeatures?.(features)
+  const relevances = new Map<number, number>()
+  const byUnit = request.onFeatures ? new Map<number, number[]>() : null
+  eachFeatures(store, fused, lists, linked, time, (id, features) => {
+    relevances.set(id, relevance(features))
+    byUnit?.set(id, [...features])
+  })
+  if (byUnit) request.onFeatures?.(byUnit)
   lap('ranker')
   for (const [id, hit] of fused) {
     const { unit } = hit
-    const link = linked.get(id)
-    const score = relevance(features.get(id)!)
-    const why = [hit.why, link && `linked to ${link}`, `relevance ${score.toFixed(2)}`].filter(Boolean).join('; ')
+    const score = relevances.get(id)!
+    const found = { hit, link: linked.get(id), relevance: score }
     if (unit.kind === UnitKind.EPISODE)
-      candidates.push({ unit, section: 'episodes', value: score * weights.episode, why, found: true })
+      candidates.push({ unit, section: 'episodes', value: score * weights.episode, why: '', found })
     else if (unit.kind === UnitKind.FACT)
-      candidates.push({ unit, section: 'facts', value: score * weights.fact, why, found: true })
+      candidates.push({ unit, section: 'facts', value: score * weights.fact, why: '', found })
     else if (unit.kind === UnitKind.SUMMARY)
-      candidates.push({ unit, section: 'summaries', value: score * weights.summary, why, found: true })
+      candidates.push({ unit, section: 'summaries', value: score * weights.summary, why: '', found })
   }
   // Pinned facts ride along even when the query does not reach them.
   for (const unit of unitsWhere(store, 'kind = 2 AND pin = 1 AND state != 3 ORDER BY id DESC LIMIT 20'))
@@ -205,14 +229,15 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
   )
   // Another conversation's memories weigh as this one's do (relevance and recency, above); the
   // reason says where they came from, and their refs name the node ("why remembered").
-  for (const c of usable) if (eligible.elsewhere.has(c.unit.id)) c.why = c.why ? `${c.why}; ${ELSEWHERE}` : ELSEWHERE
+  for (const c of usable) if (eligible.elsewhere.has(c.unit.id)) c.elsewhere = true
   // Of what retrieval found, only the most valuable can make the pack: the rest are not read.
   const found = usable.filter((c) => c.found).sort((a, b) => b.value - a.value)
   const kept = new Set(found.slice(0, foundKept(request.budget)))
   const packable = usable.filter((c) => !c.found || kept.has(c))
   const itemLines = unitRowsOf(store).linesOf(packable.map((c) => c.unit))
   lap('texts')
-  const asked = askedWords(request.query)
+  // Made only if a long turn is to be trimmed: a pattern compiled for nothing, most packs.
+  let asked: RegExp | null | undefined
   const seen = new Set<string>()
   const pool: Array<Packable & { estimate: number }> = []
   let capsuleTaken = false
@@ -227,7 +252,7 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
     // A long turn retrieval found is packed as its sentences that hold the query's words (trimLine.ts).
     const text =
       c.found && c.unit.kind === UnitKind.EPISODE && c.unit.tokens > tuning.trimTurnsOver
-        ? trimmedToAsked(line.text, asked)
+        ? trimmedToAsked(line.text, (asked ??= askedWords(request.query)))
         : line.text
     const bullet = text === line.text ? line.bullet : `- ${text}`
     const day = c.unit.kind === UnitKind.EPISODE && c.unit.occurred_at ? isoDate(c.unit.occurred_at) : null
@@ -243,6 +268,7 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
       why: c.why,
       mandatory: c.mandatory,
       found: c.found,
+      elsewhere: c.elsewhere,
       text,
       bullet,
       day,
@@ -286,7 +312,7 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
   }
   lap('pack+count')
 
-  const text = joinCounted(lines)
+  const text = joinCounted(lines, tokens)
   // The sections only serve the inspector ("why remembered"): a reply's pack has them read once
   // its request has left (memory.packFor), not before.
   let details: MemoryPack | null = null
@@ -298,14 +324,16 @@ export function choosePack(store: MemoryStore, request: PackRequest): ChosenPack
         intent,
         intent_by: request.intent ? (request.intentBy ?? 'model') : 'rules',
         vectors: [LOCAL_EMBEDDER, ...(request.modelVector ? [request.modelVector.model] : [])],
-        sections: sectionsOf(store, chosen),
+        sections: sectionsOf(store, chosen, lists),
         text,
       }),
   }
 }
 
-function sectionsOf(store: MemoryStore, chosen: readonly Packable[]): MemoryPack['sections'] {
+function sectionsOf(store: MemoryStore, chosen: readonly Packable[], lists: RetrievalLists): MemoryPack['sections'] {
   const evidence = store.evidenceOfEach(chosen.map((c) => c.unit.id))
+  let ranked: Map<number, string> | null = null
+  const rankedWhy = (id: number) => (ranked ??= rankingReasons(lists)).get(id) ?? ''
   return sectionOrder
     .map((section) => ({
       kind: section,
@@ -317,10 +345,22 @@ function sectionsOf(store: MemoryStore, chosen: readonly Packable[]): MemoryPack
           text: c.day ? `[${c.day}] ${c.text}` : c.text,
           tokens: tokenCount(c.bullet),
           refs: store.refs(c.unit, evidence.get(c.unit.id) ?? []),
-          why: `${c.why || c.section} (value ${c.value.toFixed(3)})`,
+          why: `${whyOf(c, rankedWhy) || c.section} (value ${c.value.toFixed(3)})`,
         })),
     }))
     .filter((s) => s.items.length > 0)
+}
+
+/** Why a candidate is in the pack, as the inspector shows it. */
+function whyOf(c: Candidate, ranked: (id: number) => string): string {
+  const { found } = c
+  const why = found
+    ? [hitReason(found.hit, ranked), found.link && `linked to ${found.link}`, `relevance ${found.relevance.toFixed(2)}`]
+        .filter(Boolean)
+        .join('; ')
+    : c.why
+  if (!c.elsewhere) return why
+  return why ? `${why}; ${ELSEWHERE}` : ELSEWHERE
 }
 
 /** What a link to an entity the query names adds to a unit's fused score. */

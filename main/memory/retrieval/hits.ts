@@ -15,9 +15,33 @@ export function rrf(rank: number): number {
 export interface Hit {
   unit: UnitRow
   score: number
-  why: string
+  /**
+   * How it came when no ranking brought it: '' for an entity link or a told day, `next to #id`
+   * for a neighbouring turn. Absent for the rankings' finds, whose reasons are written from the
+   * rankings (retrieval.ts: rankingReasons) only when the inspector reads them: written for
+   * every find, they were a fifth of what a pack allocated, for the ~50 a pack keeps.
+   */
+  came?: string
+  /** Reasons added after retrieval ("; spoken by …"), each starting with its separator. */
+  notes?: string[]
   /** The hit it was brought beside (addNeighbours), when it came as a neighbouring turn. */
   near?: number
+}
+
+/**
+ * Why a hit was found, as the inspector shows it: how it came (`ranked`: its rankings'
+ * reasons, for a find of the rankings), then its notes. A note after ", " is the whole reason
+ * when there is none before it.
+ */
+export function hitReason(hit: Hit, ranked: (id: number) => string): string {
+  let why = hit.came ?? ranked(hit.unit.id)
+  for (const note of hit.notes ?? []) why = !why && note.startsWith(', ') ? note.slice(2) : why + note
+  return why
+}
+
+/** Adds a reason to a hit's notes (see hitReason). */
+export function note(hit: Hit, text: string): void {
+  ;(hit.notes ??= []).push(text)
 }
 
 /** The units' rows (kept between packs: unitRows.ts), read-only. */

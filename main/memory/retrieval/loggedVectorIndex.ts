@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3'
 import type { Db } from '../../db/open'
+import { logHeadsOf } from '../store/logHeads'
 import { runInSlices } from '../store/slices'
 
 /**
@@ -16,6 +17,7 @@ export abstract class LoggedVectorIndex {
   /** The last seq of the log applied; -1 until first built (and while a load is under way). */
   private seq = -1
   private readonly log: Record<'head' | 'changed', Statement<unknown[]>>
+  private readonly logName: 'vec_changes' | 'model_vector_changes'
   /** A load under way in slices (loadInSlices); until it is done the index answers nothing. */
   private slices: Generator<void, void> | null = null
   /** Counters the tests and the profile read. */
@@ -26,6 +28,7 @@ export abstract class LoggedVectorIndex {
     protected readonly db: Db,
     log: 'vec_changes' | 'model_vector_changes',
   ) {
+    this.logName = log
     // Kept in fields, so not from the store's shared cache (db/statements.ts: a statement from it
     // is taken afresh for each use, as another caller may switch its mode).
     this.log = {
@@ -51,6 +54,9 @@ export abstract class LoggedVectorIndex {
    */
   sync(): void {
     if (this.slices) return
+    // Nothing logged since the last seq applied: nothing to read, no read transaction. (A new
+    // model, which outdated() sees, logs unit 0: modelVectors.ts.)
+    if (this.seq >= 0 && logHeadsOf(this.db).head(this.logName) === this.seq) return
     this.inReadTransaction(() => {
       const { head, reload } = this.plan()
       if (reload) return this.load(head)

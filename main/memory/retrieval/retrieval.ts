@@ -84,7 +84,6 @@ export function nearest(
     .all(vectorBlob(vector), k, kind, UnitState.ARCHIVED, sensitivityBelow) as Array<{ id: number; distance: number }>
 }
 
-
 /** What a pack's retrieval searches for: the query, and its embedding by the persona's model. */
 export interface RetrievalQuery {
   query: string
@@ -184,33 +183,6 @@ export function hybridRetrieve(
   const meaningRanked = [...meaning.entries()].sort((a, b) => a[1] - b[1])
   lap('model-knn')
 
-  const fused = new Map<number, { score: number; why: string[] }>()
-  const bump = (id: number, score: number, why: string) => {
-    const hit = fused.get(id) ?? { score: 0, why: [] }
-    hit.score += score
-    hit.why.push(why)
-    fused.set(id, hit)
-  }
-  wordsRanked.forEach(([id, s], rank) =>
-    bump(id, tuning.wordWeight * rrf(rank), `words #${rank + 1} (${s.toFixed(2)})`),
-  )
-  ftsRanked.forEach(([id, s], rank) =>
-    bump(id, tuning.trigramWeight * rrf(rank), `keyword #${rank + 1} (${s.toFixed(2)})`),
-  )
-  // Beside the embedding model's neighbours, the n-grams' add little (see tuning.ts).
-  const vectorWeight = meaning.size > 0 ? tuning.vectorWeightBesideModel : tuning.vectorWeight
-  knnRanked.forEach(([id, d], rank) =>
-    bump(id, vectorWeight * rrf(rank), `vector #${rank + 1} (${(1 - d).toFixed(2)})`),
-  )
-  meaningRanked.forEach(([id, d], rank) =>
-    bump(id, tuning.meaningWeight * rrf(rank), `meaning #${rank + 1} (${(1 - d).toFixed(2)})`),
-  )
-  words.kinds.forEach(([id, s], rank) =>
-    bump(id, tuning.kindWeight * rrf(rank), `kind member #${rank + 1} (${s.toFixed(2)})`),
-  )
-  sentenceRanked.forEach(({ id, distance }, rank) =>
-    bump(id, tuning.sentenceWeight * rrf(rank), `sentence #${rank + 1} (${(1 - distance).toFixed(2)})`),
-  )
   const lists: RetrievalLists = {
     words,
     trigrams: ftsRanked,
@@ -219,17 +191,52 @@ export function hybridRetrieve(
     sentences: sentenceRanked,
     units: total,
   }
+  const fused = new Map<number, number>()
+  eachRanked(lists, (id, score) => fused.set(id, (fused.get(id) ?? 0) + score))
   const out = new Map<number, Hit>()
   if (fused.size === 0) return { hits: out, lists }
 
   for (const unit of unitsByIds(store, [...fused.keys()])) {
-    const hit = fused.get(unit.id)!
     const ageDays = Math.max(0, (now - (unit.occurred_at ?? unit.created_at)) / 86_400)
     const recency = Math.exp(-ageDays / 90)
-    const score = hit.score + 0.15 * recency + 0.3 * unit.salience + 0.2 * unit.pin
-    out.set(unit.id, { unit, score, why: hit.why.join(', ') })
+    const score = fused.get(unit.id)! + 0.15 * recency + 0.3 * unit.salience + 0.2 * unit.pin
+    out.set(unit.id, { unit, score })
   }
   return { hits: out, lists }
+}
+
+/**
+ * Each place in each ranking, in the order they are fused: the unit, the reciprocal-rank share
+ * it adds to its score, and what the inspector reads of it (the ranking, the rank from 0, the
+ * value shown).
+ */
+function eachRanked(
+  lists: RetrievalLists,
+  visit: (id: number, score: number, label: string, rank: number, shown: number) => void,
+): void {
+  const each = (ranked: ReadonlyArray<readonly [number, number]>, weight: number, label: string, distance: boolean) =>
+    ranked.forEach(([id, v], rank) => visit(id, weight * rrf(rank), label, rank, distance ? 1 - v : v))
+  each(lists.words.ranked, tuning.wordWeight, 'words', false)
+  each(lists.trigrams, tuning.trigramWeight, 'keyword', false)
+  // Beside the embedding model's neighbours, the n-grams' add little (see tuning.ts).
+  const vectorWeight = lists.meaning.length > 0 ? tuning.vectorWeightBesideModel : tuning.vectorWeight
+  each(lists.vectors, vectorWeight, 'vector', true)
+  each(lists.meaning, tuning.meaningWeight, 'meaning', true)
+  each(lists.words.kinds, tuning.kindWeight, 'kind member', false)
+  lists.sentences.forEach(({ id, distance }, rank) =>
+    visit(id, tuning.sentenceWeight * rrf(rank), 'sentence', rank, 1 - distance),
+  )
+}
+
+/** Each find's reasons from the rankings that brought it ("words #3 (2.41), vector #1 (0.80)"), by unit. */
+export function rankingReasons(lists: RetrievalLists): Map<number, string> {
+  const why = new Map<number, string>()
+  eachRanked(lists, (id, _score, label, rank, shown) => {
+    const reason = `${label} #${rank + 1} (${shown.toFixed(2)})`
+    const before = why.get(id)
+    why.set(id, before === undefined ? reason : `${before}, ${reason}`)
+  })
+  return why
 }
 
 /**
@@ -241,18 +248,17 @@ export function addNeighbours(store: MemoryStore, fused: Map<number, Hit>): void
     .filter((h) => h.unit.kind === UnitKind.EPISODE)
     .sort((a, b) => b.score - a.score)
     .slice(0, tuning.neighbourHits)
-  const wanted = new Map<number, { score: number; why: string; near: number }>()
+  const wanted = new Map<number, { score: number; came: string; near: number }>()
   for (const h of best)
     for (const id of [h.unit.id - 1, h.unit.id + 1]) {
       if (fused.has(id)) continue
       const score = h.score * tuning.neighbourShare
       if ((wanted.get(id)?.score ?? -1) < score)
-        wanted.set(id, { score, why: `next to #${h.unit.id}`, near: h.unit.id })
+        wanted.set(id, { score, came: `next to #${h.unit.id}`, near: h.unit.id })
     }
   for (const unit of unitsByIds(store, [...wanted.keys()]))
     if (unit.kind === UnitKind.EPISODE) fused.set(unit.id, { unit, ...wanted.get(unit.id)! })
 }
-
 
 /** Units tied to entities the query names (by any alias of 3+ characters). */
 export function entityLinked(store: MemoryStore, query: string): Map<number, string> {

@@ -1,5 +1,5 @@
 import { queryWords } from './queryWords'
-import type { Hit } from './hits'
+import { note, type Hit } from './hits'
 import type { MemoryStore } from '../store/store'
 import { UnitKind } from '../store/enums'
 import { tuning } from './tuning'
@@ -26,7 +26,7 @@ export function boostNamedSpeakers(store: MemoryStore, query: string, fused: Map
     if (!speaker) continue
     const hit = fused.get(id)!
     hit.score *= 1 + tuning.speakerBoost
-    hit.why = `${hit.why}; spoken by ${speaker}`
+    note(hit, `; spoken by ${speaker}`)
   }
 }
 

@@ -1,6 +1,6 @@
 import { MONTHS } from '../store/importTime'
 import { UnitKind, UnitState } from '../store/enums'
-import { rrf, unitsByIds, type Hit } from './hits'
+import { note, rrf, unitsByIds, type Hit } from './hits'
 import type { MemoryStore, UnitRow } from '../store/store'
 import { toldTimes, type Span } from '../store/toldTime'
 import { tuning } from './tuning'
@@ -139,9 +139,9 @@ export function addTellers(store: MemoryStore, time: NamedTime | null, fused: Ma
   ids.forEach((id, rank) => {
     const unit = rows.get(id)
     if (!unit) return
-    const hit = fused.get(id) ?? { unit, score: 0, why: '' }
+    const hit = fused.get(id) ?? { unit, score: 0, came: '' }
     hit.score += rrf(rank)
-    hit.why = [hit.why, `tells of the day named #${rank + 1}`].filter(Boolean).join(', ')
+    note(hit, `, tells of the day named #${rank + 1}`)
     fused.set(id, hit)
   })
 }
@@ -153,6 +153,6 @@ export function boostNamedTime(time: NamedTime | null, fused: Map<number, Hit>):
   for (const id of inside) {
     const hit = fused.get(id)!
     hit.score *= 1 + tuning.timeBoost
-    hit.why = `${hit.why}; at the time named`
+    note(hit, '; at the time named')
   }
 }

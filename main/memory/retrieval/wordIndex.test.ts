@@ -60,6 +60,17 @@ describe('the kept word index', () => {
     expect(sql.replace(/\s+/g, ' ')).toContain(`tokenize = '${WORD_TOKENIZER}'`)
   })
 
+  it('ranks numbers as FTS5 does, each read as its own term', () => {
+    const { store, episode } = setup()
+    const numbers = ['7', '12', '2023', '0042', '31415926535', '9'.repeat(70)]
+    numbers.forEach((n, i) =>
+      episode(store, `I ran ${n} laps on day ${i}, then ${numbers[(i + 1) % numbers.length]} more`),
+    )
+    const ranked = wordIndexOf(store).rank([...numbers, '404'], 100)
+    for (const n of [...numbers, '404']) expect(ranked?.get(n), n).toEqual(fromFts(store, n, 100))
+    expect(ranked?.get('2023')?.length).toBe(2)
+  })
+
   it('ranks as FTS5 bm25() after every write from either connection (150 random writes)', () => {
     const { store, worker, next, sentence, episode, compare } = setup()
     for (let i = 0; i < 150; i++) {

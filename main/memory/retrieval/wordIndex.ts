@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache'
 import { LogReader, tableLog } from '../../kernel/changeLogReader'
+import { logHeadsOf } from '../store/logHeads'
 import { runInSlices } from '../store/slices'
 import type { MemoryStore } from '../store/store'
 import { UnitLengths } from './unitLengths'
@@ -122,7 +123,7 @@ export class WordIndex {
     if (db.inTransaction || this.slices || newest > NEWEST_KEPT) return null
     // Read before the transaction: reading the log may trim it, a write. What committed after
     // it is applied again at the next call, which changes nothing (see apply).
-    const changed = this.changes ? this.changes.next() : null
+    let changed = this.changes ? this.changes.next() : null
     // Words never stemmed before go through the tokenizer together: a kind's members
     // (nounKinds.ts) are hundreds of words at once, three statements each when split one by one.
     this.stemAll(words)
@@ -146,7 +147,11 @@ export class WordIndex {
         const stems = this.stemsOf(word)
         return stems.length !== 1 || !this.known(stems[0]!) || this.usable(this.postings.peek(stems[0]!), newest)
       })
-    return kept ? run() : db.transaction(run).deferred()
+    if (kept) return run()
+    // Postings are read from FTS5 now: what it holds is in the log, read afresh (the heads the
+    // pack read may be a moment old), so every unit read has its length.
+    if (changed?.length === 0) changed = this.changes!.next(true)
+    return db.transaction(run).deferred()
   }
 
   /**
@@ -290,7 +295,15 @@ export class WordIndex {
 
   /** Stems the words not stemmed yet, all in one pass of the tokenizer, and keeps their stems. */
   private stemAll(words: readonly string[]): void {
-    const fresh = [...new Set(words.filter((word) => !this.stems.has(word)))]
+    const fresh: string[] = []
+    for (const word of new Set(words)) {
+      if (this.stems.has(word)) continue
+      // A number is its own one term: unicode61 keeps digits together, and no Porter rule ends
+      // in a digit. A query with a number new to the index (a chat's "turn 1234") went through
+      // the scratch table, a write transaction, for it.
+      if (/^[0-9]+$/.test(word)) this.stems.set(word, [word])
+      else fresh.push(word)
+    }
     if (fresh.length === 0) return
     // One transaction for the scratch table's writes (a savepoint inside a caller's).
     const split = this.store.db.transaction(() => this.split(fresh.map((word, i) => [i + 1, word]))).deferred()
@@ -383,7 +396,8 @@ export class WordIndex {
     this.stats.loads++
     const log = tableLog<{ seq: number; unit_id: number }>(this.store.prepare, 'unit_changes', 'unit_id')
     const start = log.last()
-    this.changes = new LogReader(log)
+    const heads = logHeadsOf(this.store.db)
+    this.changes = new LogReader(log, () => heads.head('unit_changes'))
     this.postings.clear()
     this.lengths.clear()
     this.terms = null

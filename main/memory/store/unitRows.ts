@@ -3,6 +3,7 @@ import { approxBytes } from '../../kernel/approxBytes'
 import { LogReader, tableLog } from '../../kernel/changeLogReader'
 import { UnitKind } from './enums'
 import { itemLine, type ItemLine } from './itemText'
+import { logHeadsOf } from './logHeads'
 import { anchorTold } from './toldTime'
 import type { MemoryStore, UnitRow } from './store'
 
@@ -54,7 +55,8 @@ export class UnitRows {
   private readonly changes: LogReader<{ seq: number; unit_id: number }>
 
   constructor(private readonly store: MemoryStore) {
-    this.changes = new LogReader(tableLog(store.prepare, 'unit_changes', 'unit_id'))
+    const heads = logHeadsOf(store.db)
+    this.changes = new LogReader(tableLog(store.prepare, 'unit_changes', 'unit_id'), () => heads.head('unit_changes'))
   }
 
   /** The rows of these units that exist, in no particular order. */
