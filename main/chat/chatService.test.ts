@@ -17,6 +17,32 @@ async function flowWithParent(h: Awaited<ReturnType<typeof start>>) {
 const settled = (h: Awaited<ReturnType<typeof start>>, nodeId: string) =>
   h.next('chat_status', (s) => s.node_id === nodeId && ['done', 'failed', 'stopped'].includes(s.state))
 
+/** A persona and a conversation of its, on a fresh core. */
+async function personaChat() {
+  const h = await start()
+  const persona = await h.call<{ id: string }>('create_persona', { name: 'Mika', persona_text: 'You are kind.' })
+  const flow = await h.call<Flow>('create_flow', { name: 'chat', persona_id: persona.id })
+  return { h, persona, flow }
+}
+
+/** A conversation's first message answered, then answered again (Regenerate): the new answer's node. */
+async function regeneratedFirst(
+  h: Awaited<ReturnType<typeof start>>,
+  flowId: string,
+  [prompt, reply]: [string, string],
+  againReply: string,
+): Promise<string> {
+  const first = await exchange(h, { flowId, prompt, reply })
+  h.fake.script({ provider: 'openai', reply: againReply, times: 1 })
+  const again = await h.call<{ node_id: string }>('chat_retry', { node_id: first })
+  expect(await settled(h, again.node_id)).toMatchObject({ state: 'done' })
+  return again.node_id
+}
+
+/** The system message of the newest request the model was sent (persona, memory). */
+const lastSystemPrompt = (h: Awaited<ReturnType<typeof start>>) =>
+  (h.fake.requests.at(-1)!.body as { messages: Array<{ content: string }> }).messages[0]!.content
+
 describe('chat over a real HTTP provider', () => {
   it('creates the node at once, streams the reply in batches, then saves text, model and stats', async () => {
     const h = await start()
@@ -208,55 +234,40 @@ describe('chat over a real HTTP provider', () => {
   })
 
   it("Regenerate on a conversation's first message does not remember the answer it replaces", async () => {
-    const h = await start()
-    const persona = await h.call<{ id: string }>('create_persona', { name: 'Mika', persona_text: 'You are kind.' })
-    const flow = await h.call<Flow>('create_flow', { name: 'chat', persona_id: persona.id })
-    const first = await exchange(h, {
-      flowId: flow.id,
-      prompt: 'My cat is called Tama.',
-      reply: 'Tama is a lovely name!',
-    })
+    const { h, flow } = await personaChat()
     // The sibling of a first message is a first message itself: a separate tree, which memory reaches.
-    h.fake.script({ provider: 'openai', reply: 'What a nice name.', times: 1 })
-    const second = await h.call<{ node_id: string }>('chat_retry', { node_id: first })
-    expect(await settled(h, second.node_id)).toMatchObject({ state: 'done' })
-    const system = (h.fake.requests.at(-1)!.body as { messages: Array<{ content: string }> }).messages[0]!.content
+    await regeneratedFirst(h, flow.id, ['My cat is called Tama.', 'Tama is a lovely name!'], 'What a nice name.')
+    const system = lastSystemPrompt(h)
     expect(system).toContain('You are kind.')
     expect(system).not.toContain('Tama is a lovely name')
   })
 
   it('a turn below a regenerated first message does not remember the answer it replaced, and another conversation does', async () => {
-    const h = await start()
-    const persona = await h.call<{ id: string }>('create_persona', { name: 'Mika', persona_text: 'You are kind.' })
-    const flow = await h.call<Flow>('create_flow', { name: 'chat', persona_id: persona.id })
-    const first = await exchange(h, {
-      flowId: flow.id,
-      prompt: 'Guess what my cat is called.',
-      reply: 'Is your cat called Tama?',
-    })
-    h.fake.script({ provider: 'openai', reply: 'Is it Mochi?', times: 1 })
-    const again = await h.call<{ node_id: string }>('chat_retry', { node_id: first })
-    expect(await settled(h, again.node_id)).toMatchObject({ state: 'done' })
+    const { h, persona, flow } = await personaChat()
+    const again = await regeneratedFirst(
+      h,
+      flow.id,
+      ['Guess what my cat is called.', 'Is your cat called Tama?'],
+      'Is it Mochi?',
+    )
     // Going on below the new answer: the one it replaced is the road not taken.
     await exchange(h, {
       flowId: flow.id,
       prompt: 'Which names about my cat did you guess?',
       reply: 'Mochi.',
-      parentId: again.node_id,
+      parentId: again,
     })
-    const sent = (h.fake.requests.at(-1)!.body as { messages: Array<{ content: string }> }).messages[0]!.content
+    const sent = lastSystemPrompt(h)
     expect(sent).not.toContain('Tama')
     // A conversation of its own still remembers both answers given in the first.
     const other = await h.call<Flow>('create_flow', { name: 'later', persona_id: persona.id })
     await exchange(h, { flowId: other.id, prompt: 'Which names about my cat did you guess?', reply: 'Tama and Mochi.' })
-    const elsewhere = (h.fake.requests.at(-1)!.body as { messages: Array<{ content: string }> }).messages[0]!.content
+    const elsewhere = lastSystemPrompt(h)
     expect(elsewhere).toContain('Tama')
   })
 
   it('an edited first message stays in its conversation: a turn below it does not remember the version it replaced', async () => {
-    const h = await start()
-    const persona = await h.call<{ id: string }>('create_persona', { name: 'Mika', persona_text: 'You are kind.' })
-    const flow = await h.call<Flow>('create_flow', { name: 'chat', persona_id: persona.id })
+    const { h, flow } = await personaChat()
     const first = await exchange(h, { flowId: flow.id, prompt: 'My favourite fruit is the durian.', reply: 'Bold!' })
     h.fake.script({ provider: 'openai', reply: 'Lovely.', times: 1 })
     const done = h.next('chat_status', (d) => d.state === 'done')
@@ -267,7 +278,7 @@ describe('chat over a real HTTP provider', () => {
     })
     expect((await done).node_id).toBe(edited.node_id)
     await exchange(h, { flowId: flow.id, prompt: 'Which fruit do I like?', reply: 'Mango.', parentId: edited.node_id })
-    const sent = (h.fake.requests.at(-1)!.body as { messages: Array<{ content: string }> }).messages[0]!.content
+    const sent = lastSystemPrompt(h)
     expect(sent).not.toContain('durian')
     // A version of a node the conversation does not hold is refused, and nothing is written.
     await expect(

@@ -53,6 +53,22 @@ async function metaRequest(h: LlmHarness, persona: string): Promise<number> {
   return unitId
 }
 
+/**
+ * Sends a program's request with `ask` and stops its reply at its first text: the stopped node,
+ * once the request is published as ended (Continue then finds the reply no longer streaming).
+ */
+async function stoppedReply<T>(h: LlmHarness, ask: () => Promise<T>): Promise<{ nodeId: string; asked: T }> {
+  const streamed = h.next('node_stream')
+  const replied = h.next('external_reply')
+  const asked = await ask()
+  const { node_id: nodeId } = await streamed
+  const stopped = h.next('chat_status', (s) => s.node_id === nodeId && s.state === 'stopped')
+  await h.call('chat_stop', { node_id: nodeId })
+  await stopped
+  await replied
+  return { nodeId, asked }
+}
+
 async function sentContext(h: LlmHarness, nodeId: string): Promise<ContextPreview> {
   const sent = await h.call<{ context: ContextPreview } | null>('get_sent_context', { node_id: nodeId })
   expect(sent).not.toBeNull()
@@ -202,18 +218,14 @@ describe("a program's request answered as a chat turn", () => {
       chunkDelayMs: 600_000,
       times: 1,
     })
-    const streamed = h.next('node_stream')
-    const replied = h.next('external_reply')
-    const { unit_id: unitId } = await h.call<{ unit_id: number }>('memory_notify', {
-      persona_id: persona,
-      source_system: 'courier',
-      text: 'Parcel at the door',
-    })
-    const { node_id: nodeId } = await streamed
-    const stopped = h.next('chat_status', (s) => s.node_id === nodeId && s.state === 'stopped')
-    await h.call('chat_stop', { node_id: nodeId })
-    await stopped
-    await replied
+    const { nodeId, asked } = await stoppedReply(h, () =>
+      h.call<{ unit_id: number }>('memory_notify', {
+        persona_id: persona,
+        source_system: 'courier',
+        text: 'Parcel at the door',
+      }),
+    )
+    const unitId = asked.unit_id
     expect(await h.call<Node>('get_node', { id: nodeId })).toMatchObject({
       status: 'incomplete',
       response: 'Your parcel ',
@@ -255,19 +267,13 @@ describe("a program's request answered as a chat turn", () => {
       chunks: ['Three ', 'meetings.'],
       chunkDelayMs: 600_000,
     })
-    const streamed = h.next('node_stream')
-    // Published once the turn is over: Continue then finds the reply no longer streaming.
-    const replied = h.next('external_reply')
-    await h.call('memory_meta_request', {
-      persona_id: persona,
-      instruction: 'Summarise for the user',
-      payload_text: 'secret agenda text',
-    })
-    const { node_id: nodeId } = await streamed
-    const stopped = h.next('chat_status', (s) => s.node_id === nodeId && s.state === 'stopped')
-    await h.call('chat_stop', { node_id: nodeId })
-    await stopped
-    await replied
+    const { nodeId } = await stoppedReply(h, () =>
+      h.call('memory_meta_request', {
+        persona_id: persona,
+        instruction: 'Summarise for the user',
+        payload_text: 'secret agenda text',
+      }),
+    )
     const asked = h.fake.requests.length
     await expect(h.call('chat_continue', { node_id: nodeId })).rejects.toThrow(
       /conflict: .*meta request.*cannot be asked again/,
