@@ -208,7 +208,7 @@ export class ChatService {
     })
     const flowId = this.graph.flowOf(sibling.id, input.flow_id)
     const parentIds = this.graph.parentsOf(flowId, sibling.id)
-    const request = asked ? { ...asked({ nodeId: sibling.id, flowId }), ended: () => {} } : undefined
+    const request = asked?.({ nodeId: sibling.id, flowId })
     void this.start({
       nodeId: sibling.id,
       flowId,
@@ -238,7 +238,7 @@ export class ChatService {
       prompt: node.prompt,
       images: [],
       continueFrom: node.response,
-      request: asked ? { ...asked({ nodeId: node.id, flowId }), ended: () => {} } : undefined,
+      request: asked?.({ nodeId: node.id, flowId }),
     })
     return { node_id: node.id }
   }
@@ -353,6 +353,11 @@ export class ChatService {
     while (this.running.size > 0) await new Promise((r) => setTimeout(r, 10))
   }
 
+  /** The reply no longer runs: unless the node runs another already (a Continue right after the end). */
+  private release(nodeId: string, controller: AbortController): void {
+    if (this.running.get(nodeId) === controller) this.running.delete(nodeId)
+  }
+
   /** Starts the reply; done when its node is written and marked streaming (or failed to be). */
   private start(turn: Turn): Promise<void> {
     const controller = new AbortController()
@@ -399,7 +404,7 @@ export class ChatService {
           return false
         }
       }
-      void this.stream(turn, controller, open).finally(() => this.running.delete(turn.nodeId))
+      void this.stream(turn, controller, open).finally(() => this.release(turn.nodeId, controller))
     })
   }
 
@@ -597,6 +602,8 @@ export class ChatService {
       // caller told `done` reads it: a reply that arrived whole within one turn, or while another
       // reply still waits for its first text, would be done before it.
       await flushed()
+      // No longer running once a window hears it ended: its Continue or Stop must not meet "still streaming".
+      this.release(nodeId, controller)
       this.bus.emit('chat_status', { node_id: nodeId, state: 'done', ...(unitId === null ? {} : { unit_id: unitId }) })
     } catch (e) {
       if (!open()) return // no node to keep anything in; the caller of send was told why
@@ -615,6 +622,7 @@ export class ChatService {
         error: stopped ? null : failure.message,
         model: modelRef || undefined,
       })
+      this.release(nodeId, controller)
       this.bus.emit('chat_status', {
         node_id: nodeId,
         state: stopped ? 'stopped' : 'failed',

@@ -121,6 +121,16 @@ export class ExternalReplies implements AnsweredRequests {
           return null
         }
       },
+      // Stopped or failed before it was kept: the node still answers the request, for its
+      // Continue and Regenerate (its own line told the program already, when it first answered).
+      ended: (end) => {
+        if (end.state === 'done') return
+        try {
+          this.deps.requests.keepAskedWithoutReply(personaId, asked, into)
+        } catch (e) {
+          this.deps.log(`[chat] the request asked again in ${into.nodeId} was not linked to it: ${String(e)}`)
+        }
+      },
     })
   }
 

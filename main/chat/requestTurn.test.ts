@@ -322,4 +322,39 @@ describe("a program's request answered as a chat turn", () => {
     expect(remembered.join('')).toContain('Gym at seven') // memory is there, the road not taken is not
     expect(remembered.join('')).not.toContain('Dr. Sato')
   })
+
+  it("Continue on a stopped Regenerate of a notification's reply still answers the notification", async () => {
+    const { h, persona } = await withPersona()
+    const node = await notify(h, persona, 'courier', 'Parcel at the door', 'It is here.')
+    h.fake.script({
+      promptIncludes: 'Parcel at the door',
+      reply: 'Your parcel waits by the door.',
+      chunks: ['Your parcel ', 'waits by the door.'],
+      chunkDelayMs: 600_000,
+      times: 1,
+    })
+    const streamed = h.next('node_stream', (d) => d.node_id !== node)
+    const { node_id: sibling } = await h.call<{ node_id: string }>('chat_retry', { node_id: node })
+    expect((await streamed).node_id).toBe(sibling)
+    const stopped = h.next('chat_status', (s) => s.node_id === sibling && s.state === 'stopped')
+    await h.call('chat_stop', { node_id: sibling })
+    await stopped
+    // Continued at once, as a window may: the stopped reply is no longer "still streaming".
+    h.fake.script({ promptIncludes: 'Continue exactly', reply: 'waits by the door.', times: 1 })
+    const done = h.next('chat_status', (s) => s.node_id === sibling && ['done', 'failed'].includes(s.state))
+    await h.call('chat_continue', { node_id: sibling })
+    expect(await done).toMatchObject({ state: 'done' })
+    const sent = JSON.stringify((h.fake.requests.at(-1)!.body as Sent).messages)
+    expect(sent).toContain('Parcel at the door')
+    expect(sent).not.toContain('[courier]')
+    // One memory of the notification from each node: the first answer's and the continued one's.
+    const { units } = await h.call<{ units: Array<{ source: string; text: string }> }>('memory_list_units', {
+      persona_id: persona,
+      kind: 'episode',
+    })
+    expect(units.map((u) => [u.source, u.text]).sort()).toEqual([
+      ['notification', 'User: Parcel at the door\nPersona: It is here.'],
+      ['notification', 'User: Parcel at the door\nPersona: Your parcel waits by the door.'],
+    ])
+  })
 })

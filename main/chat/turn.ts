@@ -59,10 +59,8 @@ export interface AnsweredRequests {
    * node: Regenerate; the same node: Continue);
    * null when the node answered the user's own words. Throws when it cannot be asked again.
    */
-  askedIn(nodeId: string, personaId: string): ((into: { nodeId: string; flowId: string }) => AskedAgain) | null
+  askedIn(nodeId: string, personaId: string): ((into: { nodeId: string; flowId: string }) => RequestTurn) | null
 }
-
-export type AskedAgain = Omit<RequestTurn, 'ended'>
 
 export type TurnEnd =
   | { state: 'done'; text: string }

@@ -156,22 +156,49 @@ export class ProgramRequests {
           this.deps.queueJobs(personaId, waiting, asked.type === 'meta_request')
           return waiting
         }
-        const id = store.createUnit({
-          kind: UnitKind.EPISODE,
-          source: asked.type,
-          state: UnitState.RAW,
-          origin_node_id: reply.nodeId,
-          origin_flow_id: reply.flowId,
-          payload: {
-            user_text: asked.text,
-            reply_text: reply.text,
-            ...(reply.imageSummary ? { image_summary: reply.imageSummary } : {}),
-          },
-        })
-        this.deps.queueJobs(personaId, id, asked.type === 'meta_request')
-        return id
+        return this.askedEpisode(personaId, store, asked, reply, reply.text)
       })
       .immediate()
+  }
+
+  /**
+   * A request asked again into a node whose reply was stopped (or failed) before it was kept:
+   * an episode of the request from that node, waiting for its reply as the first answer's does
+   * after a stop, so Continue and Regenerate on that node ask the request again, not its label.
+   * Nothing when an episode from the node waits already (a Continue stopped again).
+   */
+  keepAskedWithoutReply(personaId: string, asked: AnsweredRequest, node: { nodeId: string; flowId: string }): void {
+    const store = this.deps.store(personaId)
+    store.db
+      .transaction(() => {
+        if (unansweredEpisodeFrom(store, node.nodeId) === null)
+          this.askedEpisode(personaId, store, asked, { ...node, imageSummary: asked.imageSummary }, null)
+      })
+      .immediate()
+  }
+
+  /** The request's episode from `into`, its reply kept (or waiting: null), its jobs queued. */
+  private askedEpisode(
+    personaId: string,
+    store: MemoryStore,
+    asked: AnsweredRequest,
+    into: { nodeId: string; flowId: string; imageSummary: string | null },
+    reply: string | null,
+  ): number {
+    const id = store.createUnit({
+      kind: UnitKind.EPISODE,
+      source: asked.type,
+      state: UnitState.RAW,
+      origin_node_id: into.nodeId,
+      origin_flow_id: into.flowId,
+      payload: {
+        user_text: asked.text,
+        ...(reply === null ? {} : { reply_text: reply }),
+        ...(into.imageSummary ? { image_summary: into.imageSummary } : {}),
+      },
+    })
+    this.deps.queueJobs(personaId, id, asked.type === 'meta_request')
+    return id
   }
 
   /** The reply a replied request's episode keeps. */
