@@ -305,6 +305,9 @@ describe("a program's request answered as a chat turn", () => {
     // Below an earlier one, as the External flow grows: a Regenerate beside it is another branch of one tree.
     await notify(h, persona, 'calendar', 'Gym at seven', 'Have fun!')
     const node = await notify(h, persona, 'calendar', 'Dentist appointment at 15:00 with Dr. Sato', 'At three!')
+    // Shared into a conversation of the user's too: the memory still opens, and places it.
+    const notes = await h.call<{ id: string }>('create_flow', { name: 'notes', persona_id: persona })
+    await h.call('add_node_to_flow', { flow_id: notes.id, node_id: node })
     const home = h.core.paths.home
     const file = join(h.core.paths.memory, `memory_${persona}.db`)
     await h.core.dispose()
@@ -315,7 +318,12 @@ describe("a program's request answered as a chat turn", () => {
 
     const again = await start({ home, language: 'en' })
     again.fake.script({ promptIncludes: 'Dr. Sato', reply: 'Three o’clock.', times: 1 })
-    const { node_id: sibling } = await again.call<{ node_id: string }>('chat_retry', { node_id: node })
+    const flows = await again.call<Array<{ id: string; name: string }>>('list_flows', {})
+    const external = flows.find((f) => f.name === 'External')!.id
+    const { node_id: sibling } = await again.call<{ node_id: string }>('chat_retry', {
+      node_id: node,
+      flow_id: external,
+    })
     await again.next('chat_status', (s) => s.node_id === sibling && s.state === 'done')
     const context = await sentContext(again, sibling)
     const remembered = context.parts.filter((p) => p.kind === 'memory').map((p) => p.text)

@@ -285,12 +285,15 @@ export class MemoryService implements ChatMemory {
    * Requests answered before their placeholder episode took the answering node as origin (an
    * older release) get it now: their own node's Regenerate no longer remembers them as something
    * said elsewhere, and "why remembered" links to where they were answered. A node since deleted
-   * leaves its episode as it was.
+   * leaves its episode as it was. A node the user shared into other flows too is placed in one
+   * of them (memory's reach reads the node's trees in every flow that holds it); asking `flowOf`
+   * would refuse such a node, and the memory would not open.
    */
   private placeOldAnswers(store: MemoryStore): void {
-    const graph = this.deps.graph
-    for (const { unit_id: unitId, node_id: nodeId } of unplacedAnswers(store))
-      if (graph.findNode(nodeId)) setRequestNode(store, unitId, { nodeId, flowId: graph.flowOf(nodeId) })
+    for (const { unit_id: unitId, node_id: nodeId } of unplacedAnswers(store)) {
+      const [flowId] = this.deps.graph.flowsOfNode(nodeId)
+      if (flowId) setRequestNode(store, unitId, { nodeId, flowId })
+    }
   }
 
   /** The memories open now (at start-up: every persona's that exists on disk). */
