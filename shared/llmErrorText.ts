@@ -31,9 +31,16 @@ const ja: Array<[RegExp, string]> = [
   [/^Ollama sent a reply that is not JSON$/, 'Ollama の応答が JSON ではありませんでした'],
 ]
 
+/**
+ * How llmError.ts's serverName labels a server at an address of the user's own ("http://… (OpenAI-compatible)"):
+ * inside a Japanese sentence the label is Japanese too, as Settings words it (its full-width bracket needs no space after).
+ */
+const COMPATIBLE = / \(OpenAI-compatible\) ?/g
+
 /** A provider failure in the UI's language. */
 export function llmErrorText(message: string, language: Language): string {
   if (language !== 'ja') return message
-  for (const [pattern, replacement] of ja) if (pattern.test(message)) return message.replace(pattern, replacement)
+  for (const [pattern, replacement] of ja)
+    if (pattern.test(message)) return message.replace(pattern, replacement).replace(COMPATIBLE, '（OpenAI 互換）')
   return message
 }

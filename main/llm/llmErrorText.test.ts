@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LlmError, fromStatus } from './llmError'
+import { LlmError, fromStatus, serverName } from './llmError'
 import { llmErrorText, retryingText } from './llmErrorText'
 
 describe('provider failures in the UI language', () => {
@@ -11,6 +11,11 @@ describe('provider failures in the UI language', () => {
       [fromStatus('openai', 400, 'm', 'context too long'), 'OpenAI がリクエストを拒否しました: context too long'],
       [fromStatus('ollama', 503, 'm'), 'Ollama でサーバーエラーが起きました（503）'],
       [fromStatus('openai', undefined, 'm'), 'OpenAI に接続できませんでした'],
+      // A server at the user's own address is named by it, its label in Japanese too.
+      [
+        fromStatus('openai', 401, 'm', undefined, null, serverName('openai', 'http://localhost:1234/v1')),
+        'http://localhost:1234/v1（OpenAI 互換）の API キーが正しくありません',
+      ],
     ]
     for (const [error, japanese] of cases) {
       expect(llmErrorText(error.message, 'ja')).toBe(japanese)
