@@ -169,19 +169,26 @@ function alternatives(f: FlowFile, yaml: YamlFile, file: string): RootAlternativ
   const entries = f.nodes ?? []
   const versionOf = new Map(entries.flatMap((n) => (n.version_of ? [[n.id, n.version_of] as const] : [])))
   const indexOf = new Map(entries.map((n) => [n.id, n.index]))
-  entries.forEach((n, i) => {
-    if (!n.version_of) return
-    const round: string[] = []
-    for (let at: string | undefined = n.id; at !== undefined && !round.includes(at); at = versionOf.get(at))
-      round.push(at)
-    if (versionOf.get(round.at(-1)!) !== n.id) return
-    const through = round.map((id) => indexOf.get(id)).join(', ')
-    const reason =
-      round.length === 1
-        ? `node ${n.index} is given as another version of itself`
-        : `version_of goes round through nodes ${through}`
-    throw new VizpromptError(file, yaml.lineOf(['nodes', i, 'version_of']), reason)
-  })
+  // Each chain walked once (a hostile file may hold one 40,000 versions long): a walk stops at a
+  // node an earlier walk cleared, and meeting its own path again is a round.
+  const cleared = new Set<string>()
+  for (const n of entries) {
+    const path = new Set<string>()
+    let at: string | undefined = n.id
+    for (; at !== undefined && !cleared.has(at) && !path.has(at); at = versionOf.get(at)) path.add(at)
+    if (at !== undefined && path.has(at)) {
+      // Met again by its version_of, `at` is an entry of the flow: the line named is its own.
+      const walked = [...path]
+      const round = walked.slice(walked.indexOf(at))
+      const reason =
+        round.length === 1
+          ? `node ${indexOf.get(at)} is given as another version of itself`
+          : `version_of goes round through nodes ${round.map((id) => indexOf.get(id)).join(', ')}`
+      const entry = entries.findIndex((e) => e.id === at)
+      throw new VizpromptError(file, yaml.lineOf(['nodes', entry, 'version_of']), reason)
+    }
+    for (const id of path) cleared.add(id)
+  }
   return [...versionOf].map(([node_id, of_node_id]) => ({ node_id, of_node_id }))
 }
 
