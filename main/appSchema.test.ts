@@ -47,7 +47,7 @@ function freshSchema(): string[] {
 const newestVersions = () => new Map(appSchema.map((s) => [s.domain, s.migrations.length]))
 
 /** The steps added since that release, which each of its data folders lacks. */
-const SINCE_RELEASE = ['graph/0017-add-root-alternatives']
+const SINCE_RELEASE = ['graph/0017-add-root-alternatives', 'graph/0018-log-root-alternatives']
 
 describe('loomverse.db of the previous release', () => {
   const home = useTempHome()

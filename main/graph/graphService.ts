@@ -27,7 +27,7 @@ import { FlowPatches } from './flowPatches'
 import { ChangeRecorder } from './changes'
 import { adjacency, reachable, wouldCycle } from './dag'
 import type { ContextFlow } from './context'
-import { castOf, GraphStore } from './graphStore'
+import { castOf, GraphStore, type RootAlternative } from './graphStore'
 import { ImportWriter } from './importWriter'
 import { sweepContextParts } from './sentContexts'
 import { isoNow } from '../kernel/time'
@@ -35,7 +35,8 @@ import { UndoHistory } from './undo'
 import { around, flowCounts, newestMember, page } from './flowView'
 
 export type { PathMembers } from './ancestry'
-export type { ImportWriter, ImportedMember } from './importWriter'
+export type { ImportWriter, ImportedFlow, ImportedMember } from './importWriter'
+export type { RootAlternative } from './graphStore'
 
 /** A node of an imported conversation; its parents are earlier places in the same list. */
 export interface ImportedNode {
@@ -633,9 +634,24 @@ export class GraphService {
     const parents = [...new Set(input.parent_ids ?? [])]
     for (const p of parents) this.requireMember(flow.id, p, 'parent')
     return this.editFlow(flow.id, 'add node', (rec) => {
-      rec.addNode({ ...node, model: node.metadata.model }, [], null)
+      this.share(rec, node)
       for (const p of parents) rec.addEdge(p, node.id)
     })
+  }
+
+  /**
+   * A node of another flow into this one, the same node. Another version of a first node stays
+   * one (root_alternatives), its original here or not: its tree is the one it has where it came
+   * from, so a conversation going on from a regenerated first message (a story's route, a shared
+   * turn) never takes the answer it replaced for another conversation's.
+   */
+  private share(rec: ChangeRecorder, node: Node): void {
+    rec.addNode({ ...node, model: node.metadata.model }, [], null, this.store.originalOf(node.id) ?? undefined)
+  }
+
+  /** Which first node of the flow is another version of which, as an export writes it. */
+  rootAlternatives(flowId: string): RootAlternative[] {
+    return this.store.alternatives(flowId)
   }
 
   /**
@@ -653,8 +669,7 @@ export class GraphService {
     return this.editFlow(flow.id, 'rebuild flow', (rec) => {
       for (const c of this.store.connections(flow.id)) rec.removeEdge(c.from, c.to)
       for (const m of this.store.members(flow.id)) if (!keep.has(m.id)) rec.removeNode(m.id)
-      for (const node of nodes)
-        if (!this.store.isMember(flow.id, node.id)) rec.addNode({ ...node, model: node.metadata.model }, [], null)
+      for (const node of nodes) if (!this.store.isMember(flow.id, node.id)) this.share(rec, node)
       for (let i = 1; i < ids.length; i++) rec.addEdge(ids[i - 1]!, ids[i]!)
     })
   }

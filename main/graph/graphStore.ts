@@ -69,6 +69,12 @@ function listed(row: ListedRow): FlowSummary {
   return { ...row, pinned: row.pinned === 1 }
 }
 
+/** A first node that is another version of another (Regenerate, an edited first prompt) in a flow. */
+export interface RootAlternative {
+  node_id: string
+  of_node_id: string
+}
+
 /** Everything needed to put a node back exactly as it was (undo of a delete). */
 export interface NodeSnapshot {
   row: NodeRow
@@ -549,6 +555,34 @@ export class GraphStore {
         .pluck()
         .get(flowId, nodeId) as string | undefined) ?? null
     )
+  }
+
+  /**
+   * The original a node is another version of, through versions of versions, as the flows that
+   * first said so have it; null for none. A node shared into another flow takes it along
+   * (GraphService.addToFlow): its tree there is the one it has where it came from, even where
+   * the versions between are not shared.
+   */
+  originalOf(nodeId: string): string | null {
+    const statement = this.sql('SELECT of_node_id FROM root_alternatives WHERE node_id = ? ORDER BY rowid LIMIT 1')
+    const of = (id: string) => statement.pluck().get(id) as string | undefined
+    let original: string | null = null
+    // Versions that come back round (shared between flows that disagree) end where they meet again.
+    const seen = new Set([nodeId])
+    for (let next = of(nodeId); next !== undefined && !seen.has(next); next = of(next)) {
+      seen.add(next)
+      original = next
+    }
+    return original
+  }
+
+  /** Every row of the flow's root_alternatives, in the order of the nodes' indexes (an export's). */
+  alternatives(flowId: string): RootAlternative[] {
+    return this.sql(
+      `SELECT r.node_id, r.of_node_id FROM root_alternatives r
+       JOIN flow_nodes m ON m.flow_id = r.flow_id AND m.node_id = r.node_id
+       WHERE r.flow_id = ? ORDER BY m.idx`,
+    ).all(flowId) as RootAlternative[]
   }
 
   setAlternative(flowId: string, nodeId: string, ofNodeId: string): void {

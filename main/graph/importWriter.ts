@@ -4,10 +4,16 @@ import type { Db } from '../db/open'
 import { statements } from '../db/statements'
 import { writeInSlices } from '../kernel/slicedWrites'
 import { isoNow } from '../kernel/time'
-import type { GraphStore } from './graphStore'
+import type { GraphStore, RootAlternative } from './graphStore'
 
 /** A flow's member as an export file has it: index, position and pin. */
 export type ImportedMember = Flow['nodes'][number]
+
+/**
+ * A flow as an export file has it: with, where the file says so, which first node is another
+ * version of which (root_alternatives; an older export has none).
+ */
+export type ImportedFlow = Flow & { alternatives?: readonly RootAlternative[] }
 
 /**
  * What a bulk import writes of new flows: their rows at once (`begin`, which answers their ids),
@@ -126,7 +132,7 @@ export class ImportWriter {
   }
 
   /** A new flow as its file has it, keeping its id, times, indexes, positions and pins. Its nodes must exist. */
-  insertFlow(flow: Flow): void {
+  insertFlow(flow: ImportedFlow): void {
     this.insertFlowRow(flow)
     this.addMembers(flow.id, flow.nodes)
     this.finishFlow(flow)
@@ -168,17 +174,23 @@ export class ImportWriter {
     for (const c of connections) edge.run(flowId, c.from, c.to, c.label ?? null)
   }
 
-  /** A node added later gets the next index after every one the flow has had. */
-  finishFlow(flow: Flow): void {
+  /**
+   * What needs every member in: a node added later gets the next index after every one the flow
+   * has had, and a first node that is another version of one is so again (its row names its
+   * place in the flow).
+   */
+  finishFlow(flow: ImportedFlow): void {
     const last = flow.nodes.reduce((max, m) => Math.max(max, m.index), 0)
     this.statement('UPDATE flows SET next_index = max(next_index, ?) WHERE id = ?').run(last + 1, flow.id)
+    const alternative = this.statement('INSERT INTO root_alternatives (flow_id, node_id, of_node_id) VALUES (?, ?, ?)')
+    for (const a of flow.alternatives ?? []) alternative.run(flow.id, a.node_id, a.of_node_id)
   }
 
   /**
    * Puts the file's version of a flow in place of the database's. Nodes the old version held
    * that are now in no flow at all are deleted, as deleting a flow does; their ids are returned.
    */
-  replaceFlow(flow: Flow): string[] {
+  replaceFlow(flow: ImportedFlow): string[] {
     const before = (
       this.statement('SELECT node_id FROM flow_nodes WHERE flow_id = ? ORDER BY idx').all(flow.id) as Array<{
         node_id: string

@@ -15,7 +15,8 @@ const twoConnections = useTwoConnections()
 
 /**
  * A node's roots from its flows' connections read whole: the nodes without parents above it, or
- * for one that is another version of a first node (root_alternatives), that node's roots.
+ * for one that is another version of a first node (root_alternatives), that node's roots — unless
+ * that comes back to it (a version connected above its original): then itself.
  */
 function freshRoots(graph: GraphService, nodeId: string): Set<string> {
   const roots = new Set<string>()
@@ -23,7 +24,12 @@ function freshRoots(graph: GraphService, nodeId: string): Set<string> {
   return roots
 }
 
-function freshRootsIn(graph: GraphService, flowId: string, nodeId: string): Set<string> {
+function freshRootsIn(
+  graph: GraphService,
+  flowId: string,
+  nodeId: string,
+  following: ReadonlySet<string> = new Set(),
+): Set<string> {
   const { parents } = adjacency(graph.store.connections(flowId) as Connection[])
   const roots = new Set<string>()
   const stack = [nodeId]
@@ -33,8 +39,8 @@ function freshRootsIn(graph: GraphService, flowId: string, nodeId: string): Set<
     if (seen.has(id)) continue
     seen.add(id)
     const ps = parents.get(id) ?? []
-    const of = ps.length === 0 ? graph.store.alternativeOf(flowId, id) : null
-    if (of !== null) for (const r of freshRootsIn(graph, flowId, of)) roots.add(r)
+    const of = ps.length === 0 && !following.has(id) ? graph.store.alternativeOf(flowId, id) : null
+    if (of !== null) for (const r of freshRootsIn(graph, flowId, of, new Set([...following, id]))) roots.add(r)
     else if (ps.length === 0) roots.add(id)
     stack.push(...ps)
   }
@@ -129,6 +135,51 @@ describe('tree roots', () => {
     expect(rootsOf(next)).toEqual(new Set([next]))
     graph.undo(f)
     expect(rootsOf(next)).toEqual(new Set([first]))
+  })
+
+  it("keep a regenerated first message's tree where it is shared: a story's route, another conversation", () => {
+    const { db } = twoConnections()
+    const graph = new GraphService(db, new EventBus())
+    const f = graph.createFlow({ name: 'a' }).id
+    const first = graph.createNode({ flow_id: f, prompt: 'hello' }).id
+    const below = graph.createNode({ flow_id: f, prompt: 'the old road', parent_ids: [first] }).id
+    const again = graph.createBranch({ flow_id: f, node_id: first, prompt: 'hello' }).id
+    const next = graph.createNode({ flow_id: f, prompt: 'the new road', parent_ids: [again] }).id
+    const rootsOf = (id: string) => graph.nodeTrees([id]).get(id)!.roots
+    // A story's route goes on from the path it was forked at (story_fork rebuilds it, shared):
+    // what lay on the original's side stays the road not taken there too.
+    const route = graph.createFlow({ name: 'route' }).id
+    graph.rebuildFlow({ flow_id: route, node_ids: [again, next] })
+    const onRoute = graph.createNode({ flow_id: route, prompt: 'further', parent_ids: [next] }).id
+    expect(rootsOf(onRoute)).toEqual(rootsOf(below))
+    expect(graph.store.alternativeOf(route, again)).toBe(first)
+    // A version of that version, shared alone: the original it is one of, not the version between.
+    const third = graph.createBranch({ flow_id: f, node_id: again, prompt: 'hi' }).id
+    const alone = graph.createFlow({ name: 'alone' }).id
+    graph.addToFlow({ flow_id: alone, node_id: third })
+    const after = graph.createNode({ flow_id: alone, prompt: 'more', parent_ids: [third] }).id
+    expect(rootsOf(after)).toEqual(new Set([first]))
+    // Shared into a conversation holding both, beside the original: still its version.
+    const both = graph.createFlow({ name: 'both' }).id
+    graph.addToFlow({ flow_id: both, node_id: first })
+    graph.addToFlow({ flow_id: both, node_id: again })
+    expect(graph.rootAlternatives(both)).toEqual([{ node_id: again, of_node_id: first }])
+    // Undone, the share takes the row with it; redone, it is back.
+    graph.undo(both)
+    expect(graph.rootAlternatives(both)).toEqual([])
+    graph.redo(both)
+    expect(graph.rootAlternatives(both)).toEqual([{ node_id: again, of_node_id: first }])
+  })
+
+  it('give a version connected above its original a tree of its own, rather than never ending', () => {
+    const { db } = twoConnections()
+    const graph = new GraphService(db, new EventBus())
+    const f = graph.createFlow({ name: 'a' }).id
+    const first = graph.createNode({ flow_id: f, prompt: 'hello' }).id
+    const again = graph.createBranch({ flow_id: f, node_id: first, prompt: 'hello' }).id
+    graph.connect({ flow_id: f, source_id: again, target_id: first })
+    const below = graph.createNode({ flow_id: f, prompt: 'and then', parent_ids: [first] }).id
+    for (const id of [first, again, below]) expect(graph.nodeTrees([id]).get(id)!.roots).toEqual(new Set([again]))
   })
 
   it('follow a connection written by another connection (the CLI)', () => {

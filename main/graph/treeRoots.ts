@@ -25,6 +25,8 @@ const KEPT_FLOWS = 512
 export class TreeRoots {
   private readonly kept = new LRUCache<string, Map<string, readonly string[]>>({ max: KEPT_FLOWS })
   private readonly changes: ChangeLogReader
+  /** The versions whose originals' roots are being read (`flow\nnode`): met again, one lies above itself. */
+  private readonly following = new Set<string>()
 
   constructor(private readonly store: GraphStore) {
     this.changes = new ChangeLogReader(store, 'connection_changes')
@@ -54,7 +56,11 @@ export class TreeRoots {
         if (list) list.push(e.from)
         else parents.set(e.to, [e.from])
       }
-      for (const id of missing) out.set(id, resolve(id, parents, memo, (root) => this.firstNodeRoots(flowId, root)))
+      for (const id of missing)
+        out.set(
+          id,
+          resolve(id, parents, memo, (root) => this.firstNodeRoots(flowId, root)),
+        )
     }
     if (keep && memo.size > 0 && !this.kept.has(flowId)) this.kept.set(flowId, memo)
     return out
@@ -72,11 +78,20 @@ export class TreeRoots {
 
   /**
    * A node without parents starts its tree, unless it is another version of a first node
-   * (Regenerate, an edited prompt: root_alternatives): then its tree is that node's.
+   * (Regenerate, an edited prompt: root_alternatives): then its tree is that node's. A version
+   * the user connected above its original (or a chain of versions that comes back to itself)
+   * would be its own ancestor: it starts its tree, rather than the lookup never ending.
    */
   private firstNodeRoots(flowId: string, nodeId: string): readonly string[] {
     const of = this.store.alternativeOf(flowId, nodeId)
-    return of === null ? [nodeId] : this.of(flowId, [of]).get(of)!
+    const key = `${flowId}\n${nodeId}`
+    if (of === null || this.following.has(key)) return [nodeId]
+    this.following.add(key)
+    try {
+      return this.of(flowId, [of]).get(of)!
+    } finally {
+      this.following.delete(key)
+    }
   }
 
   private catchUp(): void {

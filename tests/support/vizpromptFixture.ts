@@ -4,6 +4,8 @@ import { join, relative } from 'node:path'
 import { afterEach } from 'vitest'
 import type { FlowGraph } from '@shared/contract'
 import { startCore, type Core } from '../../main/core'
+import { exportVizprompt } from '../../main/interop/vizprompt'
+import type { RootAlternative } from '../../main/graph/graphService'
 import { useTempHome } from './tempHome'
 
 // Shared setup for the VizPrompt tests: real cores on real SQLite files in a temporary home,
@@ -50,11 +52,18 @@ export function readTree(dir: string): Map<string, Buffer> {
 }
 
 /** Everything the graph holds, flow by flow, for "nothing changed" checks. */
-export function dump(core: Core): { flows: Array<Omit<FlowGraph, 'version'>>; nodeRows: number } {
+export function dump(core: Core): {
+  flows: Array<Omit<FlowGraph, 'version'> & { alternatives: RootAlternative[] }>
+  nodeRows: number
+} {
   const flows = core.graph
     .listFlows()
     // What the flows hold, not when they were last announced.
-    .map((f) => ({ flow: core.graph.getFlow(f.id), nodes: core.graph.loadFlow(f.id).nodes }))
+    .map((f) => ({
+      flow: core.graph.getFlow(f.id),
+      nodes: core.graph.loadFlow(f.id).nodes,
+      alternatives: core.graph.rootAlternatives(f.id),
+    }))
     .sort((a, b) => (a.flow.id < b.flow.id ? -1 : 1))
   const { n } = core.db.prepare('SELECT count(*) AS n FROM nodes').get() as { n: number }
   return { flows, nodeRows: n }
@@ -134,4 +143,26 @@ function enrich(core: Core, id: string, i: number): void {
       'UPDATE nodes SET stats_json = ?, summary_text = ?, summary_updated = ?, summary_last_built = ? WHERE id = ?',
     )
     .run(JSON.stringify(stats), `要約 ${i} & <more>\r\n`, i % 4 === 0 ? 0 : 1, stamp(i + 1), id)
+}
+
+/**
+ * An exported conversation whose first message was answered again (Regenerate): `again` is
+ * another version of `first`, `below` the turn after the original, `next` the one after the new
+ * version.
+ */
+export async function regeneratedFirstExported(
+  t: Fixture,
+): Promise<{ source: Core; flowId: string; first: string; below: string; again: string; next: string; dir: string }> {
+  const source = t.core('source')
+  const flowId = source.graph.createFlow({ name: 'versions' }).id
+  const node = (prompt: string, parent?: string) =>
+    source.graph.createNode({ flow_id: flowId, prompt, response: `re: ${prompt}`, parent_ids: parent ? [parent] : [] })
+      .id
+  const first = node('My cat is called Tama.')
+  const below = node('She likes fish.', first)
+  const again = source.graph.createBranch({ flow_id: flowId, node_id: first, prompt: 'My cat is called Tama.' }).id
+  const next = node('She is three.', again)
+  const dir = t.path('export')
+  await exportVizprompt(source, { outDir: dir })
+  return { source, flowId, first, below, again, next, dir }
 }

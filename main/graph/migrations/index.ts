@@ -17,6 +17,7 @@ import { step as addMemoryPrivate } from './0014-add-memory-private'
 import { step as addFlowCast } from './0015-add-flow-cast'
 import { step as addPlaceIndex } from './0016-add-place-index'
 import { step as addRootAlternatives } from './0017-add-root-alternatives'
+import { step as logRootAlternatives } from './0018-log-root-alternatives'
 
 /**
  * The conversation graph: flows, nodes, connections, tags, their change logs and the contexts
@@ -43,5 +44,6 @@ export const graphSchema: DomainSchema = {
     addFlowCast,
     addPlaceIndex,
     addRootAlternatives,
+    logRootAlternatives,
   ]),
 }

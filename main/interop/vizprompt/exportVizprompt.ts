@@ -1,4 +1,5 @@
-import type { Flow, Node } from '@shared/contract'
+import type { Node } from '@shared/contract'
+import type { ImportedFlow } from '../../graph/graphService'
 import type { VizpromptDeps } from './deps'
 import { flowYaml } from './flowYaml'
 import {
@@ -38,8 +39,12 @@ export async function exportVizprompt(deps: VizpromptDeps, options: ExportOption
 }
 
 export interface GraphSnapshot {
-  /** Oldest first, so a new flow is added at the end and older files keep their names. */
-  flows: Flow[]
+  /**
+   * Oldest first, so a new flow is added at the end and older files keep their names; each with
+   * which first node is another version of which, so memory keeps a replaced answer out after an
+   * import as it did before.
+   */
+  flows: ImportedFlow[]
   /** Every node of those flows once, oldest first for the same reason. */
   nodes: Node[]
 }
@@ -59,7 +64,7 @@ export function snapshot(
       const byId = (a: { id: string }, b: { id: string }) => byCodeUnits(a.id, b.id)
       return {
         flows: sortByTimestamp(
-          loaded.map((l) => l.flow),
+          loaded.map((l) => ({ ...l.flow, alternatives: graph.rootAlternatives(l.flow.id) })),
           (f) => f.created,
           byId,
         ),
@@ -70,12 +75,12 @@ export function snapshot(
 }
 
 /** Every file of the export, by path. Pure: the same snapshot always gives the same bytes. */
-export function renderExport(flows: readonly Flow[], nodes: readonly Node[]): ExportFile[] {
+export function renderExport(flows: readonly ImportedFlow[], nodes: readonly Node[]): ExportFile[] {
   return [...exportFiles(flows, nodes)]
 }
 
 /** renderExport's files one at a time, each rendered when it is asked for. */
-function* exportFiles(flows: readonly Flow[], nodes: readonly Node[]): Generator<ExportFile> {
+function* exportFiles(flows: readonly ImportedFlow[], nodes: readonly Node[]): Generator<ExportFile> {
   const nodeSlots = nodes.map((node, n) => ({ node, slot: slot(n, 'xml') }))
   const flowSlots = flows.map((flow, n) => ({ flow, slot: slot(n, 'yaml') }))
   for (const { node, slot: s } of nodeSlots) yield { path: inExport(NODES_DIR, s.relpath), content: nodeXml(node) }

@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest'
 import type { FlowPatch } from '@shared/contract'
 import type { Core } from '../../core'
 import { exportVizprompt, importVizprompt, VizpromptError } from './index'
-import { buildFlow, dump, readTree, useVizprompt, type Fixture } from '../../../tests/support/vizpromptFixture'
+import {
+  buildFlow,
+  dump,
+  readTree,
+  regeneratedFirstExported,
+  useVizprompt,
+  type Fixture,
+} from '../../../tests/support/vizpromptFixture'
 
 const setup = useVizprompt()
 
@@ -168,6 +175,73 @@ describe('importing over existing data', () => {
     // Open windows are told, once, to read the flow as the import left it.
     await new Promise((resolve) => setImmediate(resolve))
     expect(announced).toMatchObject([{ flow_id: flow.id, whole: true, flow: { updated: flow.updated } }])
+  })
+})
+
+describe("a first message's other versions (version_of)", () => {
+  it('come back as versions; from an export made before them, as conversations of their own, as then', async () => {
+    const t = setup()
+    const { first, again, next, dir } = await regeneratedFirstExported(t)
+    const withField = t.core('with')
+    await importVizprompt(withField, dir)
+    expect(withField.graph.nodeTrees([next]).get(next)!.roots).toEqual(new Set([first]))
+
+    const flowFile = join(dir, 'flows/00/00.yaml')
+    const current = readFileSync(flowFile, 'utf8')
+    writeFileSync(flowFile, current.replace(/^ {4}version_of: .*\n/m, ''))
+    const older = t.core('older')
+    expect(await importVizprompt(older, dir)).toMatchObject({ flows: 1, nodes: 4, skipped: [] })
+    expect(older.graph.nodeTrees([again]).get(again)!.roots).toEqual(new Set([again]))
+    expect(dump(older).flows[0]!.alternatives).toEqual([])
+
+    // A newer export of that flow puts the version back, and memory reads its tree again.
+    writeFileSync(flowFile, current.replace(/^updated: .*$/m, 'updated: 2099-01-01T00:00:00+09:00'))
+    expect(await importVizprompt(older, dir)).toMatchObject({ flows: 1 })
+    expect(older.graph.nodeTrees([again]).get(again)!.roots).toEqual(new Set([first]))
+  })
+
+  it('replace what the database has when the export holds a newer version of the flow', async () => {
+    const t = setup()
+    const { source, flowId, first, below, again, dir } = await regeneratedFirstExported(t)
+    // The file's version has the turn after the original answered again as well.
+    const belowIndex = source.graph.getFlow(flowId).nodes.find((m) => m.id === below)!.index
+    edit(dir, 'flows/00/00.yaml', (y) =>
+      y
+        .replace(/^updated: .*$/m, 'updated: 2099-01-01T00:00:00+09:00')
+        .replace(/^ {4}version_of: .*\n/m, '')
+        .replace(`  - from: 1\n    to: ${belowIndex}\n`, '')
+        .replace(`    id: ${below}\n`, `    id: ${below}\n    version_of: ${first}\n`),
+    )
+    await importVizprompt(source, dir)
+    expect(source.graph.rootAlternatives(flowId)).toEqual([{ node_id: below, of_node_id: first }])
+    expect(source.graph.nodeTrees([again]).get(again)!.roots).toEqual(new Set([again]))
+    expect(source.graph.nodeTrees([below]).get(below)!.roots).toEqual(new Set([first]))
+  })
+
+  it('are refused naming the line when one is its own, round through others, or not an id', async () => {
+    const t = setup()
+    const { first, again, dir } = await regeneratedFirstExported(t)
+    const target = t.core('target')
+    const flowFile = 'flows/00/00.yaml'
+    const original = readFileSync(join(dir, flowFile), 'utf8')
+    const lineOf = (text: string, line: string) => text.split('\n').indexOf(line) + 1
+    const write = (text: string) => writeFileSync(join(dir, flowFile), text)
+
+    const itself = original.replace(`version_of: ${first}`, `version_of: ${again}`)
+    write(itself)
+    expect((await refused(target, dir)).message).toBe(
+      `${flowFile}:${lineOf(itself, `    version_of: ${again}`)}: node 3 is given as another version of itself`,
+    )
+    const round = original.replace(`    id: ${first}\n`, `    id: ${first}\n    version_of: ${again}\n`)
+    write(round)
+    expect((await refused(target, dir)).message).toBe(
+      `${flowFile}:${lineOf(round, `    version_of: ${again}`)}: version_of goes round through nodes 1, 3`,
+    )
+    const notId = original.replace(`version_of: ${first}`, 'version_of: 1')
+    write(notId)
+    expect((await refused(target, dir)).message).toMatch(
+      new RegExp(`^${flowFile}:${lineOf(notId, '    version_of: 1')}: nodes\\.2\\.version_of: `),
+    )
   })
 })
 

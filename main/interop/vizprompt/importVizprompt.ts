@@ -1,7 +1,7 @@
-import type { Flow, Node } from '@shared/contract'
+import type { Node } from '@shared/contract'
 import { resolveCollisions, type Collision } from './collisions'
 import type { VizpromptDeps } from './deps'
-import type { ImportWriter, ImportedMember } from '../../graph/graphService'
+import type { ImportWriter, ImportedFlow, ImportedMember } from '../../graph/graphService'
 import { TimeSlices } from '../../kernel/timeSlices'
 import { NODES_DIR, inExport } from './layout'
 import { readExport, type FlowFile, type NodeFile } from './readExport'
@@ -75,8 +75,8 @@ export async function importVizprompt(
 }
 
 interface Plan {
-  newFlows: Flow[]
-  replacedFlows: Flow[]
+  newFlows: ImportedFlow[]
+  replacedFlows: ImportedFlow[]
   /** Nodes to write, each with whether the database holds a version of it. */
   writes: Array<{ node: Node; stored: boolean }>
   skipped: SkippedItem[]
@@ -89,8 +89,8 @@ interface Plan {
 async function planImport(rows: ImportWriter, nodes: readonly NodeFile[], flows: readonly FlowFile[]): Promise<Plan> {
   const slices = new TimeSlices()
   const skipped: SkippedItem[] = []
-  const newFlows: Flow[] = []
-  const replacedFlows: Flow[] = []
+  const newFlows: ImportedFlow[] = []
+  const replacedFlows: ImportedFlow[] = []
   for (const { flow, file } of flows) {
     const current = rows.flowUpdated(flow.id)
     if (current === undefined) newFlows.push(flow)

@@ -1,8 +1,9 @@
 import type { Dirent } from 'node:fs'
 import { lstat, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Flow, Node } from '@shared/contract'
+import type { Node } from '@shared/contract'
 import { AppError } from '@shared/errors'
+import type { ImportedFlow } from '../../graph/graphService'
 import { checkImportFolder, readImportFile, readImportFileSync } from '../../kernel/importFile'
 import { TimeSlices } from '../../kernel/timeSlices'
 import { parseFlowYaml } from './flowYaml'
@@ -40,7 +41,7 @@ export interface NodeFile {
 export interface FlowFile {
   /** Relative to the export folder. */
   file: string
-  flow: Flow
+  flow: ImportedFlow
 }
 
 export interface ExportContents {

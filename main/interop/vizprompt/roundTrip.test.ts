@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { exportVizprompt, importVizprompt } from './index'
-import { buildFlow, dump, readTree, useVizprompt } from '../../../tests/support/vizpromptFixture'
+import type { Core } from '../../core'
+import {
+  buildFlow,
+  dump,
+  readTree,
+  regeneratedFirstExported,
+  useVizprompt,
+} from '../../../tests/support/vizpromptFixture'
 
 const setup = useVizprompt()
 
@@ -54,6 +61,19 @@ describe('VizPrompt round trip', () => {
     expect(second.graph.getFlow(other).memory_private).toBe(true)
     expect(second.graph.getFlow(flowId).memory_private).toBe(false)
   }, 60_000)
+
+  it("keeps a regenerated first message in its conversation's tree through export and import", async () => {
+    const t = setup()
+    const { source, first, again, next, dir } = await regeneratedFirstExported(t)
+    const second = t.core('second')
+    expect(await importVizprompt(second, dir)).toMatchObject({ flows: 1, nodes: 4 })
+    // Memory still takes the answer the new version replaced for another branch of this
+    // conversation (never remembered), not for another conversation.
+    const rootsIn = (core: Core) => core.graph.nodeTrees([again, next])
+    expect(rootsIn(second).get(next)!.roots).toEqual(new Set([first]))
+    expect(rootsIn(second)).toEqual(rootsIn(source))
+    expect(dump(second)).toEqual(dump(source))
+  })
 
   it('writes the seed layout: maps, tags, index and a config without keys', async () => {
     const t = setup()
