@@ -72,6 +72,16 @@ export class ChangeRecorder {
     )
   }
 
+  /** Makes a node of this flow another version of the first node `of` (root_alternatives). */
+  setAlternative(nodeId: string, of: string): void {
+    const { store, flowId } = this
+    const before = store.alternativeOf(flowId, nodeId)
+    if (before === of) return
+    const put = (value: string | null) =>
+      value === null ? store.clearAlternative(flowId, nodeId) : store.setAlternative(flowId, nodeId, value)
+    this.run({ apply: () => put(of), revert: () => put(before) })
+  }
+
   addEdge(from: string, to: string): void {
     const { store, flowId } = this
     if (store.hasEdge(flowId, from, to)) return

@@ -713,8 +713,14 @@ export class GraphService {
     const doomed = mode === 'subtree' ? [input.id, ...reachable(children, input.id)] : [input.id]
     this.edit(input.flow_id, mode === 'subtree' ? 'delete branch' : 'delete node', (rec) => {
       if (mode === 'reattach') {
+        const above = parents.get(input.id) ?? []
+        // A first message deleted: what went on below it is still its conversation, as another
+        // version of it is (root_alternatives), not a new one that memory would take the other
+        // versions' turns into as something said elsewhere.
+        const original = above.length === 0 ? (this.store.alternativeOf(input.flow_id, input.id) ?? input.id) : null
         for (const child of children.get(input.id) ?? []) {
-          for (const parent of parents.get(input.id) ?? []) rec.addEdge(parent, child)
+          for (const parent of above) rec.addEdge(parent, child)
+          if (original !== null && parents.get(child)?.length === 1) rec.setAlternative(child, original)
         }
       }
       for (const id of doomed) rec.removeNode(id)

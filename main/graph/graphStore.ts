@@ -593,6 +593,11 @@ export class GraphStore {
     )
   }
 
+  /** The node is no other first node's version in the flow (any more). */
+  clearAlternative(flowId: string, nodeId: string): void {
+    this.sql('DELETE FROM root_alternatives WHERE flow_id = ? AND node_id = ?').run(flowId, nodeId)
+  }
+
   isMember(flowId: string, nodeId: string): boolean {
     return this.sql('SELECT 1 FROM flow_nodes WHERE flow_id = ? AND node_id = ?').get(flowId, nodeId) !== undefined
   }

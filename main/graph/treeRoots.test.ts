@@ -130,11 +130,39 @@ describe('tree roots', () => {
     const third = graph.createBranch({ flow_id: f, node_id: again, prompt: 'hi' }).id
     expect(rootsOf(third)).toEqual(new Set([first]))
     expect(graph.store.alternativeOf(f, graph.createBranch({ flow_id: f, node_id: below, prompt: 'x' }).id)).toBeNull()
-    // Deleted and brought back: still the original's version.
+    // Deleted, what went on below it stays the conversation's; brought back, still the original's version.
     graph.deleteNode({ flow_id: f, id: again, mode: 'reattach' })
-    expect(rootsOf(next)).toEqual(new Set([next]))
-    graph.undo(f)
     expect(rootsOf(next)).toEqual(new Set([first]))
+    graph.undo(f)
+    expect(graph.store.alternativeOf(f, next)).toBeNull()
+    expect(rootsOf(next)).toEqual(new Set([first]))
+  })
+
+  it("keep a deleted first message's continuation in its conversation, through undo and redo", () => {
+    const { db } = twoConnections()
+    const graph = new GraphService(db, new EventBus())
+    const f = graph.createFlow({ name: 'a' }).id
+    const first = graph.createNode({ flow_id: f, prompt: 'hello' }).id
+    const below = graph.createNode({ flow_id: f, prompt: 'and then', parent_ids: [first] }).id
+    const again = graph.createBranch({ flow_id: f, node_id: first, prompt: 'hello' }).id
+    const merged = graph.createNode({ flow_id: f, prompt: 'both', parent_ids: [first, again] }).id
+    const elsewhere = graph.createNode({ flow_id: f, prompt: 'a new conversation' }).id
+    const rootsOf = (id: string) => graph.nodeTrees([id]).get(id)!.roots
+    // The first message deleted, its children reattached (to nothing): the turn below it and the
+    // regenerated first message are still one conversation, so neither remembers the other as said
+    // elsewhere; a merge keeps its other parent and needs no version.
+    graph.deleteNode({ flow_id: f, id: first, mode: 'reattach' })
+    expect(graph.store.parentIds(f, below)).toEqual([])
+    expect(rootsOf(below)).toEqual(rootsOf(again))
+    expect(graph.store.alternativeOf(f, merged)).toBeNull()
+    expect(rootsOf(elsewhere)).toEqual(new Set([elsewhere]))
+    expect(graph.nodeTrees([below, elsewhere]).get(below)!.roots).not.toEqual(rootsOf(elsewhere))
+    graph.undo(f)
+    expect(graph.store.alternativeOf(f, below)).toBeNull()
+    expect(rootsOf(below)).toEqual(new Set([first]))
+    graph.redo(f)
+    expect(rootsOf(below)).toEqual(rootsOf(again))
+    for (const id of [below, again, merged]) expect(rootsOf(id)).toEqual(freshRoots(graph, id))
   })
 
   it("keep a regenerated first message's tree where it is shared: a story's route, another conversation", () => {
