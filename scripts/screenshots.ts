@@ -38,6 +38,7 @@ const screens = [
   'palette',
   'settings',
   'memory',
+  'memory-unit',
   'personas',
   'lorebooks',
   'providers',
@@ -117,6 +118,22 @@ async function seedPersonas(call: Call): Promise<{ mioId: string; soraId: string
     chat_model: 'openai:gpt-4o',
   })) as { id: string }
   return { mioId: mio.id, soraId: sora.id }
+}
+
+/** What Mio remembers: a few units of the kinds a user meets first, so the memory panel is seen full. */
+async function seedMemory(call: Call, mio: { id: string }): Promise<void> {
+  const day = (d: string) => Math.floor(Date.parse(d) / 1000)
+  const units: Array<{ kind: string; text: string; pin?: boolean; occurred_at?: number }> = [
+    { kind: 'fact', text: 'The user is learning to bake sourdough bread.', pin: true },
+    { kind: 'fact', text: 'The user prefers quiet cafés to busy restaurants.' },
+    {
+      kind: 'episode',
+      text: 'The user said their cat Mochi knocked the starter jar off the counter; Mio suggested a lid.',
+      occurred_at: day('2026-11-20T19:00:00Z'),
+    },
+    { kind: 'loop', text: 'Ask how the harbour trip went after the weekend.' },
+  ]
+  for (const u of units) await call('memory_add_unit', { persona_id: mio.id, ...u })
 }
 
 /** A conversation with a branch (two answers to one question) and a second, short conversation. */
@@ -338,7 +355,10 @@ async function main(): Promise<void> {
       }
 
     const { flowId } = await seedConversations(ws.call, { id: mioId })
-    for (const { language, theme } of wants('main', 'palette', 'settings', 'memory', 'personas') ? combos : []) {
+    await seedMemory(ws.call, { id: mioId })
+    for (const { language, theme } of wants('main', 'palette', 'settings', 'memory', 'memory-unit', 'personas')
+      ? combos
+      : []) {
       const { context, page } = await pageFor(language, theme)
       await openApp(page, server, flowId)
       await shot(page, 'main', language, theme)
@@ -356,7 +376,11 @@ async function main(): Promise<void> {
 
       await page.getByTestId('header-memory').click()
       await page.locator('.memory-inspector').waitFor()
+      await page.getByTestId('memory-unit').first().waitFor()
       await shot(page, 'memory', language, theme)
+      await page.getByTestId('memory-unit').first().click()
+      await page.getByTestId('memory-reach').waitFor()
+      await shot(page, 'memory-unit', language, theme)
       await page.getByTestId('header-memory').click()
 
       await page.getByTestId('header-personas').click()

@@ -167,6 +167,14 @@ describe('memory in the chat', () => {
     await expect(h.call('memory_pack', { persona_id: 'nobody', query: 'x', budget_tokens: 10 })).rejects.toThrow(
       /not_found/,
     )
+
+    // What a program adds by hand reaches the model as written: a sentence as it is, a phrase as the user's.
+    for (const text of ['The user prefers quiet cafés to busy restaurants.', 'likes jazz on rainy days'])
+      await h.call('memory_add_unit', { persona_id: personaId, kind: 'fact', text, pin: true })
+    const facts = (await pack()).text
+    expect(facts).toContain('- The user prefers quiet cafés to busy restaurants.')
+    expect(facts).toContain('- user: likes jazz on rainy days')
+    expect(facts).not.toMatch(/user is (The|likes)/)
   })
 })
 

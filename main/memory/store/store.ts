@@ -290,9 +290,14 @@ export class MemoryStore {
         return [user && `User: ${user}`, reply && `${by}: ${reply}`, s('image_summary')].filter(Boolean).join('\n')
       }
       case UnitKind.FACT: {
-        const subject = this.entityName(payload.subject_entity_id as number | null) ?? 'user'
         const object = s('object_text') || this.entityName(payload.object_entity_id as number | null) || ''
         const until = typeof payload.valid_to === 'number' ? ` (until ${isoDate(payload.valid_to)})` : ''
+        // Added by hand (memory_add_unit: a program, a script): what was written, not read as a
+        // subject and the predicate "is" ("user is The user prefers quiet cafés", "user is likes
+        // jazz"): a sentence as it is, a phrase as the user's ("user: likes jazz").
+        if (unit.source === 'user' && payload.subject_entity_id == null)
+          return `${/^\p{Ll}/u.test(object) ? 'user: ' : ''}${object}${until}`.trim()
+        const subject = this.entityName(payload.subject_entity_id as number | null) ?? 'user'
         return `${subject} ${s('predicate')} ${object}${until}`.trim()
       }
       case UnitKind.SUMMARY:

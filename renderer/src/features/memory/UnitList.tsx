@@ -1,3 +1,4 @@
+import { Globe, Pin } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { MemoryUnitKind, MemoryUnitState, type MemoryUnit } from '@shared/contract'
@@ -190,14 +191,15 @@ export function UnitBadges({ unit }: { unit: MemoryUnit }) {
       <span className={`memory-badge sensitivity-${unit.sensitivity}`}>
         {t(`memory.sensitivity.${unit.sensitivity}`)}
       </span>
+      {/* Drawn icons, not emoji: a system without an emoji font showed an empty box. */}
       {unit.pin && (
         <span className="memory-badge marker" title={t('memory.pinned')} aria-label={t('memory.pinned')}>
-          📌
+          <Pin size={11} aria-hidden />
         </span>
       )}
       {unit.global && (
         <span className="memory-badge marker" title={t('memory.global')} aria-label={t('memory.global')}>
-          🌐
+          <Globe size={11} aria-hidden />
         </span>
       )}
     </span>
