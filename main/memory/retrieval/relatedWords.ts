@@ -52,12 +52,6 @@ export function relatedWords(word: string): readonly string[] {
           }
       }
   }
-  if (process.env.LV_MEM) {
-    const nouns = wordNet('noun')
-    for (const lemma of lemmasOf(word, 'noun'))
-      for (const offset of nouns.sensesOf(lemma).slice(0, Number(process.env.LV_MEM)))
-        for (const member of nouns.synset(offset).members) for (const w of nouns.synset(member).words) out.add(w)
-  }
   for (const member of membersOf(word)) out.add(member)
   out.delete(word)
   const related = [...out]
