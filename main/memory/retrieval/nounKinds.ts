@@ -15,7 +15,7 @@ const DEPTH = 4
  * 0.7556): 4 senses 0.8515 / 0.7556; 8 (which reach "musical instrument" from "instruments")
  * 0.8531 / 0.8296. Not kept: both cost LoCoMo 0-2.
  */
-const SENSES = 2
+export const KIND_SENSES = 2
 
 /** A kind a query asks for: every synset under it, and their words. */
 export interface Kind {
@@ -32,7 +32,7 @@ function kindOf(lemma: string): Kind | null {
   const kept = kinds.get(lemma)
   if (kept) return kept.synsets.size > 0 ? kept : null
   const synsets = new Set<number>()
-  let frontier = nouns().sensesOf(lemma).slice(0, SENSES)
+  let frontier = nouns().sensesOf(lemma).slice(0, KIND_SENSES)
   for (let depth = 0; depth < DEPTH && frontier.length > 0; depth++) {
     const next: number[] = []
     for (const offset of frontier)

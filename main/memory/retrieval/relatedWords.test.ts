@@ -47,6 +47,14 @@ describe('related words of a query word', () => {
     expect(relatedWords('adopt')).toContain('adoption')
   })
 
+  it("are a group's members too, in the senses a kind is read in (a family: parents and children)", () => {
+    expect(relatedWords('family')).toEqual(expect.arrayContaining(['kid', 'child', 'parent', 'sibling']))
+    expect(relatedWords('families')).toContain('kid')
+    expect(relatedWords('crew')).toContain('crewman')
+    // A member is not a group of its members.
+    expect(relatedWords('kid')).not.toContain('family')
+  })
+
   it("leave out verbs' synonyms, which are far from the word, and words WordNet does not know", () => {
     expect(relatedWords('considered')).not.toContain('see')
     expect(relatedWords('say')).not.toContain('tell')
@@ -60,6 +68,7 @@ describe('the word search with related words', () => {
     ['John', 'Three mornings a week I do a workout before the office.'],
     ['John', 'That little doll takes me back to my childhood.'],
     ['Maria', 'My painting of the harbour is finally dry.'],
+    ['Maria', 'Yesterday I took the kids to the aquarium, they loved the sharks.'],
     ...Array.from({ length: 20 }, (_, i): [string, string] => ['Maria', `The weather was grey again, day ${i}.`]),
   ]
 
@@ -67,11 +76,13 @@ describe('the word search with related words', () => {
     const store = memoryOf(turns)
     expect(ranked(store, 'What exercise does Maria recommend?')[0]).toBe('t1')
     expect(ranked(store, 'What toys did he have as a child?')[0]).toBe('t2')
+    expect(ranked(store, 'What did she do with her family?')[0]).toBe('t4')
     const weight = tuning.relatedWeight
     try {
       tuning.relatedWeight = 0
       expect(ranked(store, 'What exercise does Maria recommend?')).not.toContain('t1')
       expect(ranked(store, 'What toys did he have as a child?')).not.toContain('t2')
+      expect(ranked(store, 'What did she do with her family?')).not.toContain('t4')
     } finally {
       tuning.relatedWeight = weight
     }

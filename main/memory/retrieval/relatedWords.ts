@@ -1,11 +1,13 @@
 import { LRUCache } from 'lru-cache'
+import { KIND_SENSES } from './nounKinds'
 import { lemmasOf, PARTS_OF_SPEECH, wordNet } from './wordNet'
 
 // Words WordNet puts beside a query word that the stemmer cannot reach: the other words of its
-// most frequent sense as a noun ("kids" → "child", "exercises" → "workout") and the words
+// most frequent sense as a noun ("kids" → "child", "exercises" → "workout"), the words
 // derived from it or it from them, in any part of speech ("child" → "childhood",
-// "painter" → "paint", "drawing" → "draw"). A question often says it otherwise than the turn
-// that answers it; wordRanking.ts searches these beside the query's own words, at a lower weight.
+// "painter" → "paint", "drawing" → "draw"), and a group's members ("family" → "kid", "parent").
+// A question often says it otherwise than the turn that answers it; wordRanking.ts searches
+// these beside the query's own words, at a lower weight.
 
 /** A word's senses followed, most frequent first, in each part of speech it is. */
 const SENSES = 1
@@ -50,8 +52,25 @@ export function relatedWords(word: string): readonly string[] {
           }
       }
   }
+  for (const member of membersOf(word)) out.add(member)
   out.delete(word)
   const related = [...out]
   kept.set(word, related)
   return related
+}
+
+/**
+ * What a group noun is made of, as WordNet's member meronyms have it ("family" → "child", "kid",
+ * "parent", "sibling"; "crew" → "crewman"), in its senses a kind is read in (nounKinds.ts: a
+ * family is first a household, then parents and children). A question about someone's family
+ * is answered by turns about their kids (issue 36, multi-hop questions: "What activities has
+ * Melanie done with her family?" / "Yesterday I took the kids to the museum").
+ */
+function membersOf(word: string): string[] {
+  const nouns = wordNet('noun')
+  const out: string[] = []
+  for (const lemma of lemmasOf(word, 'noun'))
+    for (const offset of nouns.sensesOf(lemma).slice(0, KIND_SENSES))
+      for (const member of nouns.synset(offset).members) out.push(...nouns.synset(member).words)
+  return out
 }

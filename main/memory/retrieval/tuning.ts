@@ -32,6 +32,15 @@ export const tuning = {
    * 0.8673 / 0.8973, 1 0.8657 / 0.9005; the feedback words' weight was taken, not fitted.
    * After the choice, conversations 3–4 read once: hashed 0.8357 → 0.8370, with the sentence
    * model 0.8705 → 0.8719 (not a figure to choose on).
+   * A group noun's members came in beside them (relatedWords.membersOf: "family" → "kid",
+   * "parent"; issue 36, for multi-hop questions), nothing chosen but reading the kinds' two senses:
+   * conversations 0–2 hashed 0.8673 → 0.8720 (multi-hop 0.750 → 0.766, conv-26 0.865 → 0.877),
+   * with the sentence model 0.9005 → 0.9036 (multi-hop 0.799 → 0.810, conv-26 0.908 → 0.916), no
+   * category or conversation lower; the synthetic set unchanged (0.7630, 0.9852). The first sense
+   * only changes nothing (a family is first a household, which WordNet gives no members); four the
+   * same as two. Two questions gained ("What activities has Melanie done with her family?", "…with
+   * her family on hikes?"). After the choice, conversations 3–4 read once: unchanged, hashed 0.8370
+   * (multi-hop 0.737), with the sentence model 0.8719 (multi-hop 0.776).
    */
   relatedWeight: 0.5,
   // Feedback on the local vectors too (issue 36; Rocchio: the query's vector plus β × the mean of
@@ -50,6 +59,33 @@ export const tuning = {
   kindTerms: 40,
   kindKeep: 30,
   kindWeight: 0.75,
+  // Tried for multi-hop questions (issue 36), conversations 0–2 against hashed 0.8673, with the
+  // sentence model 0.9005. Of the evidence the hashed packs missed, few turns name a member of the
+  // kind asked at all: WordNet's "activity" holds swimming and yoga, not camping or hiking, and
+  // pottery and painting only in their second senses.
+  // - A member counted when one of its first two noun senses is under the kind, not its first
+  //   only: hashed 0.8626 (multi-hop 0.750 → 0.739, adversarial 0.991 → 0.982); three 0.8641.
+  //   Each sense more brings words like "share" and "go".
+  // - Members in up to 60 units (kindRows): 0.8673, with two senses 0.8626.
+  // - Passage windows: turns ranked by BM25 over each with the turns either side (a term counted
+  //   at its best score among the three), only those a neighbour lends a word they lack, the best
+  //   80 fused at the word search's weight (an answer often shares the words of the turn that
+  //   asked for it, not the question's). With the ranker as fitted: hashed 0.8752 (multi-hop
+  //   0.750 → 0.766), with the sentence model 0.9005 (multi-hop 0.799 → 0.804, single-hop 0.971 →
+  //   0.966, conv-30 0.916 → 0.908); the synthetic set hashed 0.7630 → 0.7704, 0.9852 either way.
+  //   A neighbour's term at half its score 0.8752 / 0.8989, a quarter 0.8705 / 0.8973; every turn
+  //   ranked by its window 0.8705 / 0.8989; fused at 0.75 0.8705 / 0.8989; the best 40 0.8736 /
+  //   0.9005, 20 0.8657 / 0.8942; the query's own words only 0.8752 / 0.9005 (multi-hop 0.755 /
+  //   0.799); the windows' gain added into the word ranking 0.8720 / 0.9021; fused after
+  //   addNeighbours, what was lent left out as below, 0.8720 / 0.8957. The gain came through the ranker's previous_score and
+  //   next_score (a window lends a turn its neighbour's words): with what a window lent left out
+  //   of those, 0.8673 / 0.8942. Fitted again with a windows_rrf feature, each conversation held
+  //   out in turn (fitRanker.ts), hashed 0.8765 / 0.8779 / 0.8606 against 0.8645 / 0.8855 /
+  //   0.8606, with the sentence model 0.9124 / 0.9084 / 0.8765 against 0.9124 / 0.9084 / 0.8805
+  //   (what was lent left out of the neighbours' scores: 0.8606 / 0.8779 / 0.8606 and 0.8884 /
+  //   0.8931 / 0.8725). Not kept: no gain with the sentence model, none held out.
+  // - The sentence model searched deeper would not reach them either: of the 37 evidence turns
+  //   its packs miss on multi-hop questions, 10 are among its nearest 80 episodes, 20 among 160.
   /**
    * Reciprocal-rank fusion: each list gives weight × k / (k + rank). Plain fusion, every list's
    * weight below at 1, was tried (issue 36) as the less fitted choice, the ranker as it is: on

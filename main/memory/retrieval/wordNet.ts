@@ -48,6 +48,8 @@ export interface Synset {
   below: number[]
   /** Derivationally related forms ("painter" → "paint", "childhood" → "child"). */
   derived: WordLink[]
+  /** Its member meronyms, of the same part of speech ("family" → "child", "parent", "sibling"). */
+  members: number[]
 }
 
 const NO_SENSES: readonly number[] = Object.freeze([])
@@ -94,12 +96,14 @@ export class WordNetPart {
     for (let i = 0; i < count; i++) lemmas.push(fields[4 + 2 * i]!.toLowerCase().replace(/\([a-z]+\)$/, ''))
     const below: number[] = []
     const derived: WordLink[] = []
+    const members: number[] = []
     let at = 4 + 2 * count
     const pointers = Number(fields[at++])
     for (let i = 0; i < pointers; i++, at += 4) {
       const symbol = fields[at]!
       const part = PART_OF[fields[at + 2]!]
       if ((symbol === '~' || symbol === '~i') && part === this.part) below.push(Number(fields[at + 1]))
+      else if (symbol === '%m' && part === this.part) members.push(Number(fields[at + 1]))
       else if (symbol === '+' && part) {
         const words = fields[at + 3]!
         const from = parseInt(words.slice(0, 2), 16) - 1
@@ -107,7 +111,7 @@ export class WordNetPart {
         if (from >= 0 && to >= 0) derived.push({ from, part, offset: Number(fields[at + 1]), to })
       }
     }
-    kept = { lemmas, words: lemmas.filter((lemma) => !lemma.includes('_')), below, derived }
+    kept = { lemmas, words: lemmas.filter((lemma) => !lemma.includes('_')), below, derived, members }
     this.synsets.set(offset, kept)
     return kept
   }
