@@ -130,7 +130,11 @@ export function hybridRetrieve(
   const ftsStmt = store.prepare(
     `SELECT rowid AS id FROM units_fts WHERE units_fts MATCH ? ORDER BY rowid DESC LIMIT ${FTS_PER_TERM}`,
   )
-  const words = wordSearch(store, query, FTS_KEEP)
+  // The built-in sentence model reads English only: on Japanese its neighbours are noise.
+  const byModel = modelVector && !(isSentenceModel(modelVector.model) && CJK.test(query)) ? modelVector : null
+  // The embedding model reads each turn after the one before it (embedJob.embeddingText): the
+  // words lend a reply its question's words only when no model answers (tuning.lentWeight).
+  const words = wordSearch(store, query, FTS_KEEP, !byModel)
   const wordsRanked = words.ranked
   lap('words')
   // Substrings rank English words badly ("art" in "party", "heart"): the trigram index serves
@@ -160,15 +164,14 @@ export function hybridRetrieve(
   // The embedding model's neighbours, a ranking of their own: meaning the n-grams cannot see.
   const meaning = new Map<number, number>()
   let sentenceRanked: Array<{ id: number; distance: number }> = []
-  // The built-in sentence model reads English only: on Japanese its neighbours are noise.
-  if (modelVector && !(isSentenceModel(modelVector.model) && CJK.test(query))) {
+  if (byModel) {
     // The in-memory index (modelIndex.ts) outside a write transaction, sqlite-vec inside one
     // and while the index loads in slices.
     const index = store.db.inTransaction ? null : modelIndexOf(store.db)
     index?.sync()
     const ready = index?.ready ? index : null
     for (const [kind, k] of knnKinds) {
-      const { model, vector } = modelVector
+      const { model, vector } = byModel
       const share = Math.ceil(k * tuning.meaningShare)
       const rows = ready
         ? ready.search(model, vector, kind, share)
@@ -178,7 +181,7 @@ export function hybridRetrieve(
     // Episodes by their nearest sentence (embedJob.sentencesOf): from the in-memory index only;
     // inside a write transaction, or while it loads, the pack goes without them.
     sentenceRanked =
-      ready?.searchSentences(modelVector.model, modelVector.vector, Math.ceil(KNN_K * tuning.sentenceShare)) ?? []
+      ready?.searchSentences(byModel.model, byModel.vector, Math.ceil(KNN_K * tuning.sentenceShare)) ?? []
   }
   const meaningRanked = [...meaning.entries()].sort((a, b) => a[1] - b[1])
   lap('model-knn')

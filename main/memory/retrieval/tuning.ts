@@ -43,6 +43,45 @@ export const tuning = {
    * (multi-hop 0.737), with the sentence model 0.8719 (multi-hop 0.776).
    */
   relatedWeight: 0.5,
+  /**
+   * A reply often says its topic only in the question it answers ("How often do you all work
+   * out together?" / "Three times a week"): a turn holding the query's own words lends their BM25,
+   * times this, to the next turn of its conversation when it asks something (wordRanking.ts
+   * replies), unless the persona's embedding model answers: it reads each turn after the one
+   * before (embedJob.embeddingText) and finds such replies already (issue 36). Of the evidence
+   * 0–2's hashed packs missed in categories 2–4 (bench/memory/misses.ts), nearly half were such
+   * replies; the rest mostly want what a person is like (open-domain: "Would Melanie prefer a
+   * national park or a theme park?" / camping), or the turn two before. 1: the question's words
+   * are the reply's topic as its own words are. Conversations 0–2 hashed 0.8673 → 0.8752
+   * (0.865/0.885/0.861 → 0.876/0.893/0.865; multi-hop 0.750 → 0.766, temporal 0.979 either way,
+   * open-domain 0.361 → 0.389, single-hop 0.942 → 0.952, adversarial 0.991 → 0.983: one turn,
+   * John's, that a question about Maria now misses); with the sentence model 0.9005 either way
+   * (by design); the synthetic set hashed 0.7630 → 0.7704 (single-hop 0.944 → 0.972), 0.9852
+   * with the model. Hashed at 0.5 0.8689, at 2 0.8720 (temporal 0.979 → 0.968).
+   * Tried and not kept:
+   * - every turn lending the next, asking or not, at 0.5, with the model too: hashed 0.8720
+   *   (temporal 0.979 → 0.968, conv-41 0.861 → 0.857), with the model 0.9005 → 0.8989
+   *   (open-domain 0.500 → 0.472);
+   * - only asking turns, with the model too: at 1 0.8989 (open-domain 0.500 → 0.472, single-hop
+   *   0.971 → 0.966), at 0.5 0.8973: beside the model, the replies only take word-list places
+   *   from turns it does not find;
+   * - the replies as a ranking of their own (30 kept, fused at 1) instead of inside the words':
+   *   hashed 0.8705 (conv-30 0.885 → 0.878), with the model 0.8973 (single-hop 0.971 → 0.961);
+   *   80 kept, 0.8705 / 0.8957; fused at 0.5, 0.8720 / 0.8957.
+   * After the choice, conversations 3–4 read once: hashed 0.8370 → 0.8510 (conv-42 0.835 →
+   * 0.845, conv-43 0.840 → 0.857; temporal 0.846 either way, open-domain 0.571 → 0.612,
+   * single-hop 0.926 → 0.944), with the sentence model 0.8719 either way (not a figure to choose on).
+   */
+  lentWeight: 1,
+  // An irregular verb's other forms searched as the word itself (the english-verbs-irregular
+  // list: "When did Caroline go…" / "yesterday I went…", as the stemmer joins "painted" and
+  // "paint"; issue 36). For every query: conversations 0–2 hashed 0.8673 → 0.8689 (multi-hop
+  // 0.750 → 0.745, conv-30 0.885 → 0.878), with the sentence model 0.9005 → 0.8942: the past of
+  // a question's frame verbs ("What does Melanie think…" → "thought", "say" → "said") brought
+  // noise, and WordNet's rules made "mates" a form of "mat". Only for a question asked of the
+  // past (did, was, were, had), the base form taken as WordNet's first: every figure unchanged,
+  // both settings and the synthetic set (temporal questions of 0–2 are at 0.979 / 0.989
+  // already; at 800 tokens one turn either way). Nothing in-sample to choose it on: not kept.
   // Feedback on the local vectors too (issue 36; Rocchio: the query's vector plus β × the mean of
   // the best 3 or 5 word hits' vectors, searched instead of the query's): conversations 0–2 hashed
   // 0.8578 at β 0.25 and 0.5 (open-domain 0.361 → 0.333), 0.8562 at 5 hits and β 1. Not kept.

@@ -5,6 +5,7 @@ import { SPEAKER } from './speakers'
 import type { MemoryStore } from '../store/store'
 import { tuning } from './tuning'
 import { unitRowsOf } from '../store/unitRows'
+import { UnitKind } from '../store/enums'
 import { wordIndexOf } from './wordIndex'
 
 /** A word search: its ranking, with what the learned ranker (rankFeatures.ts) reads beside it. */
@@ -29,10 +30,11 @@ export interface WordSearch {
  * `nameWeight` times. (Phrases of adjacent query words, searched as such, changed nothing on
  * LoCoMo conversations 0–2 and cost a query each: left out.) Words WordNet puts beside the
  * query's ("exercise" → "workout", "child" → "childhood": relatedWords.ts) count `relatedWeight`
- * times. The best `limit` only, when given. Beside it, the units naming members of the kinds the
- * query asks for (kindSearch).
+ * times. With `lend` (no embedding model answers), a reply to a question holding the query's
+ * words gets their score too, at `lentWeight` (replies). The best `limit` only, when given.
+ * Beside it, the units naming members of the kinds the query asks for (kindSearch).
  */
-export function wordSearch(store: MemoryStore, query: string, limit = Infinity): WordSearch {
+export function wordSearch(store: MemoryStore, query: string, limit = Infinity, lend = false): WordSearch {
   const { words, names } = queryWords(query)
   const byWord = new Map<string, Set<number>>()
   if (words.length === 0) return { ranked: [], plain: new Map(), byWord, words, names, kinds: [] }
@@ -48,7 +50,9 @@ export function wordSearch(store: MemoryStore, query: string, limit = Infinity):
   // A term's rows, by what they are: a related word the stemmer makes a term already searched
   // ("painting" → "paint") brings the same rows, and is not counted twice.
   const searched = new Set<string>()
-  const add = (terms: readonly string[], weightOf: (term: string) => number, onlyNew = false) => {
+  // What the query's own words lend the unit after each that holds them (replies).
+  const lent = new Map<number, number>()
+  const add = (terms: readonly string[], weightOf: (term: string) => number, onlyNew = false, lends = false) => {
     const ranked = index?.rank(terms, tuning.wordsPerTerm)
     for (const term of terms) {
       const rows = ranked?.get(term) ?? fts(term)
@@ -59,12 +63,13 @@ export function wordSearch(store: MemoryStore, query: string, limit = Infinity):
       const brought = new Set<number>()
       for (const { id, s } of rows) {
         scores.set(id, (scores.get(id) ?? 0) - s * weight)
+        if (lends) lent.set(id + 1, (lent.get(id + 1) ?? 0) - s * weight)
         brought.add(id)
       }
       byWord.set(term, brought)
     }
   }
-  add(words, (word) => (names.has(word) ? tuning.nameWeight : 1))
+  add(words, (word) => (names.has(word) ? tuning.nameWeight : 1), false, lend && tuning.lentWeight > 0)
   const plain = new Map(scores)
   const related = tuning.relatedWeight > 0 ? relatedTerms(words, names) : []
   add(related, () => tuning.relatedWeight, true)
@@ -82,9 +87,40 @@ export function wordSearch(store: MemoryStore, query: string, limit = Infinity):
     const floor = (sorted[0]?.[1] ?? 0) * tuning.wordFloor
     return sorted.filter(([, score]) => score >= floor)
   }
-  if (tuning.prfDocs === 0 || tuning.prfWeight === 0) return result(ranked())
-  add(feedbackTerms(store, bestHits(scores, tuning.prfDocs), [...words, ...related]), () => tuning.prfWeight)
+  if (tuning.prfDocs > 0 && tuning.prfWeight > 0)
+    add(feedbackTerms(store, bestHits(scores, tuning.prfDocs), [...words, ...related]), () => tuning.prfWeight)
+  for (const [id, s] of replies(store, lent, limit)) scores.set(id, (scores.get(id) ?? 0) + s * tuning.lentWeight)
   return result(ranked())
+}
+
+/**
+ * A reply often says its topic only in the question it answers ("How often do you all work out
+ * together?" / "Three times a week"): a unit holding the query's own words lends their BM25 to
+ * the unit after it when it asks something (holds a question mark) and that unit is the next
+ * turn of its conversation (an episode of the same flow and source). Of what was lent, the
+ * `keep` most (every one when there is no limit) are checked, the rest left: a pack reads the
+ * rows of ~80 replies and the turns before them.
+ */
+function replies(store: MemoryStore, lent: ReadonlyMap<number, number>, keep: number): Array<[number, number]> {
+  if (lent.size === 0) return []
+  const best = byScore(lent).slice(0, keep)
+  const asked = best.map(([id]) => id - 1)
+  const rows = new Map(
+    unitRowsOf(store)
+      .of([...best.map(([id]) => id), ...asked])
+      .map((u) => [u.id, u]),
+  )
+  const texts = unitRowsOf(store).textsOf(asked)
+  return best.filter(([id]) => {
+    const [reply, question] = [rows.get(id), rows.get(id - 1)]
+    return (
+      reply?.kind === UnitKind.EPISODE &&
+      question?.kind === UnitKind.EPISODE &&
+      reply.origin_flow_id === question.origin_flow_id &&
+      reply.source === question.source &&
+      (texts.get(id - 1)?.includes('?') ?? false)
+    )
+  })
 }
 
 /**
