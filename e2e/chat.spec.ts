@@ -51,7 +51,7 @@ test.describe('with a key the provider refuses', () => {
     await page.getByRole('button', { name: 'Settings' }).click()
     await page.getByRole('dialog').getByLabel('Language').selectOption('ja')
     await expect(graph.card(1).getByTestId('node-error')).toHaveText(
-      /^http:\/\/127\.0\.0\.1:\d+\/v1 \(OpenAI-compatible\) の API キーが正しくありません$/,
+      /^http:\/\/127\.0\.0\.1:\d+\/v1（OpenAI 互換）の API キーが正しくありません$/,
     )
   })
 })

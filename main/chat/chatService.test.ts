@@ -357,15 +357,11 @@ describe('chat over a real HTTP provider', () => {
     const { node_id } = await h.call<{ node_id: string }>('chat_send', { flow_id: flow.id, prompt: 'こんにちは' })
     expect(await settled(h, node_id)).toMatchObject({
       state: 'failed',
-      message: expect.stringMatching(
-        /^http:\/\/127\.0\.0\.1:\d+\/v1 \(OpenAI-compatible\) の API キーが正しくありません$/,
-      ),
+      message: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1（OpenAI 互換）の API キーが正しくありません$/),
     })
     expect(await h.call('test_provider', { id: 'openai' })).toMatchObject({
       ok: false,
-      message: expect.stringMatching(
-        /^http:\/\/127\.0\.0\.1:\d+\/v1 \(OpenAI-compatible\) の API キーが正しくありません$/,
-      ),
+      message: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1（OpenAI 互換）の API キーが正しくありません$/),
     })
   })
 })
