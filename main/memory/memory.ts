@@ -35,6 +35,7 @@ import { IndexCatchUp } from './retrieval/indexCatchUp'
 import { dirtyCount } from './store/modelVectors'
 import { PackAids } from './pack/packAids'
 import { isSentenceModel } from './retrieval/sentenceModel'
+import { isBuiltInModel } from './retrieval/builtInModels'
 import { ProgramRequests } from './requests/programRequests'
 import { entityGraph, listUnits, memoryStatus, packsForNode, spendStatus, unitDetail } from './store/memoryQueries'
 import { prunePacks } from './store/packHistory'
@@ -431,8 +432,8 @@ export class MemoryService implements ChatMemory {
       },
     })
     const jobs = input.no_llm ? 0 : this.planner.queueEpisodeJobs(input.persona_id, store, result.unitIds)
-    // Without the LLM no provider is called; the built-in sentence model is not one.
-    if (input.no_llm && isSentenceModel(this.aids.embeddingModel(this.deps.personas.get(input.persona_id))))
+    // Without the LLM no provider is called; the built-in models are not one.
+    if (input.no_llm && isBuiltInModel(this.aids.embeddingModel(this.deps.personas.get(input.persona_id))))
       this.planner.catchUpEmbeddings(input.persona_id, store)
     if (result.unitIds.length > 0)
       this.deps.bus.emit('memory_changed', { persona_id: input.persona_id, unit_ids: result.unitIds.slice(0, 1000) })

@@ -1,8 +1,10 @@
 import { parseModelRef } from '../../llm/models'
 import type { MemoryJobContext } from './jobContext'
-import { hasDirty, SENTENCES_KEPT, takeDirty, writeModelVectors } from '../store/modelVectors'
+import { embedAllFor, hasDirty, SENTENCES_KEPT, takeDirty, writeModelVectors } from '../store/modelVectors'
 import { speakerSentences } from '../retrieval/speakerSentences'
 import { embedSentences, isSentenceModel } from '../retrieval/sentenceModel'
+import { embedWords, isWordsModel } from '../retrieval/wordVectors'
+import { isBuiltInModel } from '../retrieval/builtInModels'
 import { UnitKind } from '../store/enums'
 import type { MemoryStore, UnitRow } from '../store/store'
 
@@ -13,6 +15,8 @@ const BATCH = 64
  * waiting query's embedding (sentenceQueries.ts) from queueing behind a long one.
  */
 const SENTENCE_BATCH = 8
+/** The built-in word model takes ~15 µs a text: a batch is one write transaction's worth. */
+const WORDS_BATCH = 512
 /** Batches per job; the rest continue in a new job so one run never outlives its lease. */
 const BATCHES_PER_JOB = 16
 /**
@@ -25,7 +29,8 @@ const CONTEXT_CHARS = 600
 /** Text sent per unit: embedding models read a few thousand tokens at most. */
 const MAX_CHARS = 4000
 
-export type EmbedTexts = (texts: string[]) => Promise<number[][]>
+/** One vector per text; null for a text the model found nothing to read in (the word model on Japanese). */
+export type EmbedTexts = (texts: string[]) => Promise<Array<number[] | null>>
 
 /**
  * Brings the persona's model vectors up to date: every unit whose text changed since its
@@ -39,6 +44,7 @@ export async function embedWithModel(model: string, ctx: MemoryJobContext): Prom
 
 function embedderFor(model: string, ctx: MemoryJobContext): EmbedTexts {
   if (isSentenceModel(model)) return (texts) => embedSentences(texts)
+  if (isWordsModel(model)) return (texts) => Promise.resolve(embedWords(texts))
   const ref = parseModelRef(model)
   const connector = ctx.llm.connector(ref.provider)
   return (input) => connector.embed({ model: ref.model, input, signal: ctx.signal })
@@ -54,20 +60,21 @@ export async function embedDirty(
   embed: EmbedTexts,
   batches = Infinity,
 ): Promise<boolean> {
-  const size = isSentenceModel(model) ? SENTENCE_BATCH : BATCH
+  const size = isSentenceModel(model) ? SENTENCE_BATCH : isWordsModel(model) ? WORDS_BATCH : BATCH
+  embedAllFor(store.db, model)
   for (let batch = 0; batch < batches; batch++) {
     const units = takeDirty(store.db, size)
     if (units.length === 0) return true
     // An empty input is refused by some providers; a unit always has at least its kind's label.
     const read = units.map((u) => {
       const unit = store.requireUnit(u.id)
-      // Sentences from the built-in model only: it is local and free; a provider would be
+      // Sentences from the built-in models only: they are local and free; a provider would be
       // paid for each turn twice over.
-      const sentences = isSentenceModel(model) && unit.kind === UnitKind.EPISODE ? sentencesOf(store.text(unit)) : []
+      const sentences = isBuiltInModel(model) && unit.kind === UnitKind.EPISODE ? sentencesOf(store.text(unit)) : []
       return { whole: embeddingText(store, unit) || '-', sentences }
     })
     const input = read.flatMap((r) => [r.whole, ...r.sentences])
-    const vectors: number[][] = []
+    const vectors: Array<number[] | null> = []
     // At most a batch of texts a call, sentences included (see SENTENCE_BATCH).
     for (let i = 0; i < input.length; i += size) vectors.push(...(await embed(input.slice(i, i + size))))
     if (vectors.length !== input.length)
@@ -77,8 +84,8 @@ export async function embedDirty(
       store.db,
       model,
       units.map((u, i) => {
-        const vector = vectors[at++]!
-        const sentences = read[i]!.sentences.map(() => vectors[at++]!)
+        const vector = vectors[at++] ?? null
+        const sentences = read[i]!.sentences.map(() => vectors[at++] ?? null)
         return { ...u, vector, ...(sentences.length > 0 ? { sentences } : {}) }
       }),
     )

@@ -2,7 +2,7 @@ import { embedLocal, vectorBlob } from '../store/embedder'
 import { Sensitivity, UnitKind, UnitState } from '../store/enums'
 import { modelIndexOf } from './modelIndex'
 import { nearestByModel } from '../store/modelVectors'
-import { isSentenceModel } from './sentenceModel'
+import { isBuiltInModel } from './builtInModels'
 import type { MemoryStore } from '../store/store'
 import { tuning } from './tuning'
 import { vectorIndexOf } from './vectorIndex'
@@ -160,8 +160,8 @@ export function hybridRetrieve(
   // The embedding model's neighbours, a ranking of their own: meaning the n-grams cannot see.
   const meaning = new Map<number, number>()
   let sentenceRanked: Array<{ id: number; distance: number }> = []
-  // The built-in sentence model reads English only: on Japanese its neighbours are noise.
-  if (modelVector && !(isSentenceModel(modelVector.model) && CJK.test(query))) {
+  // The built-in models read English only: on Japanese their neighbours are noise.
+  if (modelVector && !(isBuiltInModel(modelVector.model) && CJK.test(query))) {
     // The in-memory index (modelIndex.ts) outside a write transaction, sqlite-vec inside one
     // and while the index loads in slices.
     const index = store.db.inTransaction ? null : modelIndexOf(store.db)
