@@ -40,14 +40,24 @@ export function hasDirty(db: Db): boolean {
   return db.prepare('SELECT 1 FROM model_vector_dirty LIMIT 1').get() !== undefined
 }
 
-/** Up to `limit` stale units that still exist, oldest first; rows of deleted units are dropped. */
+/**
+ * Up to `limit` stale units that still exist, oldest first; rows of deleted units met on the way
+ * are dropped. (Not all of them before each batch: that read the whole table each time, every
+ * unit of a million-unit memory once per batch while its first embedding ran.)
+ */
 export function takeDirty(db: Db, limit: number): DirtyUnit[] {
-  db.prepare('DELETE FROM model_vector_dirty WHERE unit_id NOT IN (SELECT id FROM units)').run()
-  return db
-    .prepare(
-      'SELECT u.id, u.kind, d.gen FROM model_vector_dirty d JOIN units u ON u.id = d.unit_id ORDER BY d.unit_id LIMIT ?',
-    )
-    .all(limit) as DirtyUnit[]
+  const page = db.prepare(
+    `SELECT d.unit_id AS id, u.kind, d.gen FROM model_vector_dirty d LEFT JOIN units u ON u.id = d.unit_id
+     WHERE d.unit_id > ? ORDER BY d.unit_id LIMIT ?`,
+  )
+  const drop = db.prepare('DELETE FROM model_vector_dirty WHERE unit_id = ?')
+  for (let after = -1; ; ) {
+    const rows = page.all(after, limit) as Array<Omit<DirtyUnit, 'kind'> & { kind: number | null }>
+    const gone = rows.filter((r) => r.kind === null)
+    for (const r of gone) drop.run(r.id)
+    if (gone.length < rows.length || rows.length < limit) return rows.filter((r): r is DirtyUnit => r.kind !== null)
+    after = rows.at(-1)!.id
+  }
 }
 
 export interface DirtyUnit {
