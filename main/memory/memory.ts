@@ -32,7 +32,7 @@ import { modelIndexOf } from './retrieval/modelIndex'
 import { vectorIndexOf } from './retrieval/vectorIndex'
 import { wordIndexOf } from './retrieval/wordIndex'
 import { IndexCatchUp } from './retrieval/indexCatchUp'
-import { dirtyCount } from './store/modelVectors'
+import { waitingFor } from './store/modelVectors'
 import { PackAids } from './pack/packAids'
 import { isSentenceModel } from './retrieval/sentenceModel'
 import { isBuiltInModel } from './retrieval/builtInModels'
@@ -509,7 +509,7 @@ export class MemoryService implements ChatMemory {
     const model = this.aids.embeddingModel(this.deps.personas.get(personaId))
     return {
       ...memoryStatus(store),
-      vectors: { model, waiting: model ? dirtyCount(store.db) : 0 },
+      vectors: { model, waiting: model ? waitingFor(store.db, model) : 0 },
       ...spendStatus(store.db, nowSeconds()),
     }
   }

@@ -36,6 +36,16 @@ export function dirtyCount(db: Db): number {
   return db.prepare('SELECT count(*) FROM model_vector_dirty').pluck().get() as number
 }
 
+/** Units `model` has still to embed: every searchable one while the vectors are another model's. */
+export function waitingFor(db: Db, model: string): number {
+  const meta = modelVectorMeta(db)
+  if (!meta || meta.model === model) return dirtyCount(db)
+  return db
+    .prepare(`SELECT count(*) FROM units WHERE kind IN (${MODEL_VECTOR_KINDS.join(', ')})`)
+    .pluck()
+    .get() as number
+}
+
 export function hasDirty(db: Db): boolean {
   return db.prepare('SELECT 1 FROM model_vector_dirty LIMIT 1').get() !== undefined
 }
@@ -51,7 +61,7 @@ export function takeDirty(db: Db, limit: number): DirtyUnit[] {
      WHERE d.unit_id > ? ORDER BY d.unit_id LIMIT ?`,
   )
   const drop = db.prepare('DELETE FROM model_vector_dirty WHERE unit_id = ?')
-  for (let after = -1; ; ) {
+  for (let after = -1; ;) {
     const rows = page.all(after, limit) as Array<Omit<DirtyUnit, 'kind'> & { kind: number | null }>
     const gone = rows.filter((r) => r.kind === null)
     for (const r of gone) drop.run(r.id)
