@@ -24,6 +24,6 @@ test('a new persona in a Japanese window searches memory by words: the built-in 
   await app.open()
   await page.getByRole('button', { name: 'ペルソナ…' }).click()
   const dialog = page.getByRole('dialog', { name: 'ペルソナ' })
-  await expect(dialog.getByLabel('記憶の検索').locator('option:checked')).toHaveText('語と綴り（すべての言語）')
+  await expect(dialog.getByLabel('記憶の検索').locator('option:checked')).toHaveText('語と綴り（英語は単語の意味も）')
   await expect(dialog.getByTestId('memory-search-hint')).toContainText('どの言語でも')
 })

@@ -90,12 +90,12 @@ test('memory search: a new persona in an English window finds memories by meanin
   // Words only: a change says the memory is read again, and is kept.
   await openPersonas(page)
   await dialog.getByRole('button', { name: 'Mio' }).click()
-  await search.selectOption({ label: 'Words and spelling (every language)' })
+  await search.selectOption({ label: 'Words and spelling, with English word meanings' })
   await expect(dialog.getByTestId('memory-search-hint')).toContainText("reads this persona's memory again")
   await dialog.getByRole('button', { name: 'Save' }).click()
   await dialog.getByRole('button', { name: 'Close' }).click()
   await openPersonas(page)
-  await expect(search.locator('option:checked')).toHaveText('Words and spelling (every language)')
+  await expect(search.locator('option:checked')).toHaveText('Words and spelling, with English word meanings')
   await expect(dialog.getByLabel('Embedding model', { exact: true })).toHaveCount(0)
 
   // A provider's model is named in a field of its own.
@@ -108,7 +108,7 @@ test('memory search: a new persona in an English window finds memories by meanin
   await expect(dialog.getByLabel('Embedding model', { exact: true })).toHaveValue('openai:text-embedding-3-small')
 })
 
-test('a persona searched by words alone is offered the built-in model in the memory panel; "Not now" is remembered', async ({
+test('a persona searched by words is offered the built-in sentence model in the memory panel; "Not now" is remembered', async ({
   app,
   page,
   graph,
@@ -119,7 +119,7 @@ test('a persona searched by words alone is offered the built-in model in the mem
   for (const name of ['Ren', 'Sora']) {
     await dialog.getByRole('button', { name: '+ New persona' }).click()
     await dialog.getByLabel('Name').fill(name)
-    await dialog.getByLabel('Memory search').selectOption({ label: 'Words and spelling (every language)' })
+    await dialog.getByLabel('Memory search').selectOption({ label: 'Words and spelling, with English word meanings' })
     await dialog.getByRole('button', { name: 'Create persona' }).click()
     await expect(dialog.getByRole('button', { name })).toBeVisible()
   }
@@ -130,7 +130,7 @@ test('a persona searched by words alone is offered the built-in model in the mem
   const choose = memory.panel.getByLabel('Memory of', { exact: true })
   await choose.selectOption({ label: 'Ren' })
   const offer = memory.panel.getByTestId('meaning-offer')
-  await expect(offer).toContainText("Ren's memory is searched by words alone")
+  await expect(offer).toContainText("Ren's memory is searched by words and the meanings of single words")
   await offer.getByRole('button', { name: 'Search by meaning too' }).click()
   await expect(offer).toHaveCount(0)
   await expect(memory.panel.getByTestId('memory-vectors')).toContainText('local:sentence-en')
@@ -146,6 +146,6 @@ test('a persona searched by words alone is offered the built-in model in the mem
   await openPersonas(page)
   await dialog.getByRole('button', { name: 'Sora' }).click()
   await expect(dialog.getByLabel('Memory search').locator('option:checked')).toHaveText(
-    'Words and spelling (every language)',
+    'Words and spelling, with English word meanings',
   )
 })

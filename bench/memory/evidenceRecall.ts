@@ -6,6 +6,8 @@ import { openMemory } from '../../main/memory/store/db'
 import { importLines } from '../../main/memory/import/importer'
 import { buildPack } from '../../main/memory/pack/packBuilder'
 import { SENTENCE_MODEL } from '../../main/memory/retrieval/sentenceModel'
+import { embedWords, WORDS_MODEL } from '../../main/memory/retrieval/wordVectors'
+import { embedDirty } from '../../main/memory/jobs/embedJob'
 import { tuning } from '../../main/memory/retrieval/tuning'
 import { bm25Baseline } from './bm25Baseline'
 import type { Conversation } from './locomoData'
@@ -35,8 +37,15 @@ const add = (a: Tally, b: Tally): Tally => ({
   questions: a.questions + b.questions,
 })
 
+/**
+ * What a persona searches with beside the words and hashed n-grams: nothing (the word vectors'
+ * file missing), the built-in word model (what a persona that chose no model gets), or the
+ * built-in sentence model (chosen).
+ */
+type Vectors = 'none' | typeof WORDS_MODEL | typeof SENTENCE_MODEL
+
 /** One conversation's tallies by category. */
-async function measure(conversation: Conversation, sentence: boolean): Promise<Map<number, Tally>> {
+async function measure(conversation: Conversation, model: Vectors): Promise<Map<number, Tally>> {
   const byCategory = new Map<number, Tally>()
   const dir = mkdtempSync(join(tmpdir(), 'loomverse-recall-'))
   const store = openMemory(join(dir, 'memory_recall.db'))
@@ -44,10 +53,19 @@ async function measure(conversation: Conversation, sentence: boolean): Promise<M
   const porter = bm25Baseline(conversation, 'porter unicode61')
   try {
     importLines(store, conversation.lines.join('\n'))
-    if (sentence) await embedStore(store)
-    const vectors = sentence ? await questionVectors(conversation.questions.map((q) => q.question)) : []
+    const questions = conversation.questions.map((q) => q.question)
+    let vectors: Array<number[] | null> = []
+    if (model === SENTENCE_MODEL) {
+      await embedStore(store)
+      vectors = await questionVectors(questions)
+    } else if (model === WORDS_MODEL) {
+      // As the embed job writes them, and as packAids embeds a query.
+      await embedDirty(store, WORDS_MODEL, (texts) => Promise.resolve(embedWords(texts)))
+      vectors = embedWords(questions)
+    }
     for (const [n, q] of conversation.questions.entries()) {
-      const modelVector = sentence ? { modelVector: { model: SENTENCE_MODEL, vector: vectors[n]! } } : {}
+      const vector = model !== 'none' ? vectors[n] : null
+      const modelVector = vector && model !== 'none' ? { modelVector: { model, vector } } : {}
       const refs = packedRefs(buildPack(store, { query: q.question, budget: BUDGET, path: null, ...modelVector }))
       const base = bm25.pack(q.question, BUDGET)
       const stemmed = porter.pack(q.question, BUDGET)
@@ -99,8 +117,9 @@ export interface RecallSplit {
 }
 
 /**
- * One JSON line per split and vectors (the local hashed vectors only, then with the built-in
- * sentence model as the persona's embedding model, as a persona that chose it runs).
+ * One JSON line per split and vectors: the local hashed vectors only (no word vectors file),
+ * with the built-in word model (a persona that chose no embedding model), and with the built-in
+ * sentence model (a persona that chose it).
  */
 export async function evidenceRecall(
   bench: string,
@@ -109,12 +128,12 @@ export async function evidenceRecall(
   extra: { tuned_on: string; protocol: string; categories?: Record<number, string> },
 ): Promise<void> {
   const name = (k: number) => extra.categories?.[k] ?? String(k)
-  for (const sentence of [false, true])
+  for (const model of ['none', WORDS_MODEL, SENTENCE_MODEL] as const)
     for (const { split, conversations } of splits) {
       const perConversation: Array<[string, Tally]> = []
       const byCategory = new Map<number, Tally>()
       for (const conversation of conversations) {
-        const mine = await measure(conversation, sentence)
+        const mine = await measure(conversation, model)
         perConversation.push([conversation.id, [...mine.values()].reduce(add, tally())])
         for (const [k, t] of mine) byCategory.set(k, add(byCategory.get(k) ?? tally(), t))
       }
@@ -122,7 +141,8 @@ export async function evidenceRecall(
       print({
         bench,
         split,
-        vectors: sentence ? `hashed n-grams + ${SENTENCE_MODEL}` : 'hashed n-grams',
+        vectors: model === 'none' ? 'hashed n-grams (no word vectors file)' : `hashed n-grams + ${model}`,
+        ...(model === WORDS_MODEL ? { persona: 'chose no embedding model (the default)' } : {}),
         tuned_on: extra.tuned_on,
         protocol: extra.protocol,
         conversations: conversations.map((c) => c.id),

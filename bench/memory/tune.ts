@@ -2,7 +2,8 @@
 // conversations are never read here. Each argument is a JSON object of `tuning` overrides; one
 // JSON line per setting. Run with
 //   npx tsx --tsconfig tsconfig.node.json bench/memory/tune.ts '{}' '{"wordWeight":2}'
-// LOOMVERSE_TUNE_SENTENCE=1 adds the built-in sentence model's vectors (the "meaning" ranking).
+// LOOMVERSE_TUNE_SENTENCE=1 adds the built-in sentence model's vectors (the "meaning" ranking);
+// LOOMVERSE_TUNE_WORDS=1 the built-in word model's (what a persona that chose no model searches).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -15,6 +16,8 @@ import { readLocomo } from './locomoData'
 import { personaConversations } from './personaConversations'
 import { SENTENCE_MODEL } from '../../main/memory/retrieval/sentenceModel'
 import { embedStore, questionVectors } from './sentenceVectors'
+import { embedWords, WORDS_MODEL } from '../../main/memory/retrieval/wordVectors'
+import { embedDirty } from '../../main/memory/jobs/embedJob'
 
 const path = process.env.LOOMVERSE_LOCOMO || resolve(import.meta.dirname, '../../../shared/data/locomo/locomo_dev.json')
 // LOOMVERSE_TUNE_SET=synthetic runs the same settings on the synthetic set instead: the check that
@@ -26,15 +29,19 @@ const dir = mkdtempSync(join(tmpdir(), 'loomverse-tune-'))
 const defaults = { ...tuning }
 try {
   const sentence = process.env.LOOMVERSE_TUNE_SENTENCE === '1'
+  const words = !sentence && process.env.LOOMVERSE_TUNE_WORDS === '1'
+  const model = sentence ? SENTENCE_MODEL : WORDS_MODEL
   const stores = inSample.map((c, i) => {
     const store = openMemory(join(dir, `memory_${i}.db`))
     importLines(store, c.lines.join('\n'))
     return store
   })
-  const queryVectors: number[][][] = []
+  const queryVectors: Array<Array<number[] | null>> = []
   for (const [i, c] of inSample.entries()) {
+    const questions = c.questions.map((q) => q.question)
     if (sentence) await embedStore(stores[i]!)
-    queryVectors.push(sentence ? await questionVectors(c.questions.map((q) => q.question)) : [])
+    if (words) await embedDirty(stores[i]!, WORDS_MODEL, (texts) => Promise.resolve(embedWords(texts)))
+    queryVectors.push(sentence ? await questionVectors(questions) : words ? embedWords(questions) : [])
   }
   for (const arg of process.argv.slice(2).length ? process.argv.slice(2) : ['{}']) {
     Object.assign(tuning, defaults, JSON.parse(arg) as Partial<typeof tuning>)
@@ -44,7 +51,7 @@ try {
     inSample.forEach((c, i) => {
       for (const [n, q] of c.questions.entries()) {
         const vector = queryVectors[i]![n]
-        const modelVector = vector ? { modelVector: { model: SENTENCE_MODEL, vector } } : {}
+        const modelVector = vector ? { modelVector: { model, vector } } : {}
         const refs = packedRefs(buildPack(stores[i]!, { query: q.question, budget: 2000, path: null, ...modelVector }))
         const t = cat.get(q.category) ?? [0, 0]
         const found = q.evidence.filter((e) => refs.has(e)).length

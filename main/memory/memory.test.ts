@@ -189,12 +189,14 @@ describe('memory_import', () => {
     { id: 'D1:2', speaker: 'Melanie', text: 'My kids love the beach in summer.', time: '2023-03-10T10:01:00Z' },
   ]
 
-  it('with no_llm: episodes, search and vectors only, no jobs', async () => {
+  it('with no_llm: episodes, search and vectors only, no LLM jobs (the built-in word model embeds)', async () => {
     const h = await setup()
     const { personaId } = await persona(h)
     const result = await h.call('memory_import', { persona_id: personaId, path: file(h, lines), no_llm: true })
     expect(result).toEqual({ imported: 2, skipped: 0, unreadable: 0, errors: [], jobs: 0 })
-    expect(await h.call('memory_status', { persona_id: personaId })).toMatchObject({ units: 2, jobs: { queued: 0 } })
+    expect(await h.call('memory_status', { persona_id: personaId })).toMatchObject({ units: 2 })
+    const { jobs } = await h.call<{ jobs: MemoryJob[] }>('memory_list_jobs', { persona_id: personaId })
+    expect(jobs.map((j) => j.kind)).toEqual(['embed'])
     const pack = await h.call<MemoryPack>('memory_pack', {
       persona_id: personaId,
       query: 'What class did Caroline join?',

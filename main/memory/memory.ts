@@ -32,9 +32,10 @@ import { modelIndexOf } from './retrieval/modelIndex'
 import { vectorIndexOf } from './retrieval/vectorIndex'
 import { wordIndexOf } from './retrieval/wordIndex'
 import { IndexCatchUp } from './retrieval/indexCatchUp'
-import { dirtyCount } from './store/modelVectors'
+import { waitingFor } from './store/modelVectors'
 import { PackAids } from './pack/packAids'
 import { isSentenceModel } from './retrieval/sentenceModel'
+import { isBuiltInModel } from './retrieval/builtInModels'
 import { ProgramRequests } from './requests/programRequests'
 import { entityGraph, listUnits, memoryStatus, packsForNode, spendStatus, unitDetail } from './store/memoryQueries'
 import { prunePacks } from './store/packHistory'
@@ -431,8 +432,8 @@ export class MemoryService implements ChatMemory {
       },
     })
     const jobs = input.no_llm ? 0 : this.planner.queueEpisodeJobs(input.persona_id, store, result.unitIds)
-    // Without the LLM no provider is called; the built-in sentence model is not one.
-    if (input.no_llm && isSentenceModel(this.aids.embeddingModel(this.deps.personas.get(input.persona_id))))
+    // Without the LLM no provider is called; the built-in models are not one.
+    if (input.no_llm && isBuiltInModel(this.aids.embeddingModel(this.deps.personas.get(input.persona_id))))
       this.planner.catchUpEmbeddings(input.persona_id, store)
     if (result.unitIds.length > 0)
       this.deps.bus.emit('memory_changed', { persona_id: input.persona_id, unit_ids: result.unitIds.slice(0, 1000) })
@@ -508,7 +509,7 @@ export class MemoryService implements ChatMemory {
     const model = this.aids.embeddingModel(this.deps.personas.get(personaId))
     return {
       ...memoryStatus(store),
-      vectors: { model, waiting: model ? dirtyCount(store.db) : 0 },
+      vectors: { model, waiting: model ? waitingFor(store.db, model) : 0 },
       ...spendStatus(store.db, nowSeconds()),
     }
   }

@@ -18,12 +18,19 @@ export const ModelRefText = z
  */
 export const SENTENCE_MODEL = 'local:sentence-en'
 
-/** An embedding model: a provider's, or the built-in sentence model. */
+/**
+ * The built-in English word model (main/memory/retrieval/wordVectors.ts): GloVe word vectors
+ * averaged over a text. What a persona that chose no embedding model searches with, beside the
+ * words; it may be chosen by name too.
+ */
+export const WORDS_MODEL = 'local:words-en'
+
+/** An embedding model: a provider's, or a built-in one. */
 const EmbeddingModelText = z
   .string()
   .max(300)
-  .refine((s) => s === SENTENCE_MODEL || isModelRef(s), {
-    message: `write provider:model (provider one of ${providers.join(', ')}) or ${SENTENCE_MODEL}`,
+  .refine((s) => s === SENTENCE_MODEL || s === WORDS_MODEL || isModelRef(s), {
+    message: `write provider:model (provider one of ${providers.join(', ')}), ${SENTENCE_MODEL} or ${WORDS_MODEL}`,
   })
 
 export const Persona = z.object({
@@ -37,8 +44,9 @@ export const Persona = z.object({
   vision_model: z.string().nullable(),
   lightweight_vision_model: z.string().nullable(),
   /**
-   * Null: the environment's LOOMVERSE_EMBEDDING_MODEL, else only the built-in hashed n-grams.
-   * `local:sentence-en`: the built-in sentence model beside them.
+   * Null: the environment's LOOMVERSE_EMBEDDING_MODEL, else the built-in word model
+   * (`local:words-en`) beside the words and hashed n-grams.
+   * `local:sentence-en`: the built-in sentence model beside them instead.
    */
   embedding_model: z.string().nullable(),
   /** Null: the environment's LOOMVERSE_IMAGE_MODEL, else the persona cannot make pictures. */

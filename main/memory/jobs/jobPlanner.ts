@@ -73,7 +73,10 @@ export class MemoryJobPlanner {
     const persona = this.deps.personas.find(personaId)
     const model = persona && this.deps.embeddingModel(persona)
     if (!model) return
-    if (modelVectorMeta(store.db)?.model === model && !hasDirty(store.db)) return
+    // No vectors and nothing to embed: every unit starts dirty, so the memory is empty, or the
+    // model found nothing to read in any of it (the word model on a Japanese memory).
+    const meta = modelVectorMeta(store.db)
+    if ((!meta || meta.model === model) && !hasDirty(store.db)) return
     // A catch-up that failed for good within the hour is not queued again on every exchange:
     // the failed job waits in the Jobs view for the user's retry (a fixed key, a model back up).
     const failedLately = store

@@ -130,6 +130,55 @@ describe("the persona's embedding model", () => {
   })
 })
 
+describe('the built-in word model, for a persona that chose no embedding model', () => {
+  it('finds a paraphrased memory through the pack, the query embedded with no worker round trip', async () => {
+    const h = await setup()
+    const { id } = await h.call<{ id: string }>('create_persona', { name: 'Aoi' })
+    const PUPPY = 'We finally adopted a puppy last weekend, a little beagle.'
+    await importLines(h, id, [...filler, PUPPY, '猫のモモがソファで寝ている。'])
+    type Status = { vectors: { model: string | null; waiting: number } }
+    const status = () => h.call<Status>('memory_status', { persona_id: id })
+    await until(async () => (await status()).vectors.waiting === 0)
+    expect((await status()).vectors.model).toBe('local:words-en')
+
+    // No word, trigram or hashed n-gram in common: only the words' meanings link the two.
+    const pack = await h.call<MemoryPack>('memory_pack', {
+      persona_id: id,
+      query: 'Does Aoi have a dog?',
+      budget_tokens: 400,
+    })
+    expect(pack.vectors).toEqual(['local:hash-ngram-256', 'local:words-en'])
+    expect(items(pack).find((i) => i.text.includes('puppy'))?.why).toMatch(/meaning #[12] /)
+    expect(h.fake.requests.filter((r) => r.path.includes('embed'))).toEqual([])
+
+    // Japanese is left to the words and n-grams, as with the sentence model.
+    const ja = await h.call<MemoryPack>('memory_pack', { persona_id: id, query: 'モモは元気？', budget_tokens: 400 })
+    expect(items(ja).some((i) => /meaning #/.test(i.why))).toBe(false)
+    expect(items(ja).some((i) => i.text.includes('モモ'))).toBe(true)
+  }, 60_000)
+
+  it('replaces the vectors of a model the persona no longer uses', async () => {
+    const h = await setup()
+    const { id } = await h.call<{ id: string }>('create_persona', { name: 'Aoi', embedding_model: 'local:sentence-en' })
+    await importLines(h, id, [...filler, KITTEN])
+    type Status = { vectors: { model: string | null; waiting: number } }
+    const status = () => h.call<Status>('memory_status', { persona_id: id })
+    await until(async () => (await status()).vectors.waiting === 0)
+    expect((await status()).vectors.model).toBe('local:sentence-en')
+
+    // Back to "words": every memory is embedded anew with the word model, though none changed.
+    await h.call('update_persona', { id, embedding_model: null })
+    await until(async () => (await status()).vectors.model === 'local:words-en')
+    await until(async () => (await status()).vectors.waiting === 0)
+    const pack = await h.call<MemoryPack>('memory_pack', {
+      persona_id: id,
+      query: 'any news about the cat?',
+      budget_tokens: 400,
+    })
+    expect(items(pack).find((i) => i.text.includes('kitten'))?.why).toMatch(/meaning #/)
+  }, 90_000)
+})
+
 describe('the built-in sentence model', () => {
   it('finds a memory by meaning with no provider, embedded in the worker, and leaves Japanese to the words', async () => {
     const h = await setup()
@@ -185,10 +234,10 @@ describe('the built-in sentence model', () => {
     expect(items(pack).find((i) => i.text.includes('twice last month'))?.why).toMatch(/meaning #[12] /)
   }, 60_000)
 
-  it('refuses an embedding model that is neither a provider model nor the built-in one, naming both forms', async () => {
+  it('refuses an embedding model that is neither a provider model nor a built-in one, naming every form', async () => {
     const h = await setup()
     await expect(h.call('create_persona', { name: 'Aoi', embedding_model: 'local:sentence-fr' })).rejects.toThrow(
-      /provider:model .*or local:sentence-en/,
+      /provider:model .*local:sentence-en or local:words-en/,
     )
   })
 })

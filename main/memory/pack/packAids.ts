@@ -7,6 +7,8 @@ import { classifyIntent } from './intent'
 import { askJson } from '../jobs/jobContext'
 import type { PackRequest } from './packBuilder'
 import { embedSentences, isSentenceModel, SENTENCE_MODEL } from '../retrieval/sentenceModel'
+import { embedWords, isWordsModel, WORDS_MODEL, wordVectorsInstalled } from '../retrieval/wordVectors'
+import { isBuiltInModel } from '../retrieval/builtInModels'
 import type { MemoryStore } from '../store/store'
 
 export interface PackAidsDeps {
@@ -47,12 +49,16 @@ export class PackAids {
 
   /**
    * The persona's embedding model as `provider:model`, when one is set and its provider
-   * configured; or the built-in sentence model, which needs no provider.
+   * configured; or a built-in model, which needs no provider. A persona that chose none (made
+   * by the API, the CLI, a card, in a Japanese window, or before there was a choice) gets the
+   * built-in word model: its meanings lifted LoCoMo evidence recall on conversations 0–2 from
+   * 0.8673 to 0.891 and the synthetic set's from 0.763 to 0.926 (bench/memory), at ~15 µs a
+   * text. Null when its file is not installed (a log line says so once).
    */
   embeddingModel(persona: Persona): string | null {
-    const text = persona.embedding_model || this.deps.env.LOOMVERSE_EMBEDDING_MODEL
-    if (!text) return null
+    const text = persona.embedding_model || this.deps.env.LOOMVERSE_EMBEDDING_MODEL || WORDS_MODEL
     if (isSentenceModel(text)) return SENTENCE_MODEL
+    if (isWordsModel(text)) return wordVectorsInstalled() ? WORDS_MODEL : null
     try {
       const ref = parseModelRef(text)
       return this.deps.llm.configured().includes(ref.provider) ? `${ref.provider}:${ref.model}` : null
@@ -119,20 +125,22 @@ export class PackAids {
 
   private async vector(persona: Persona, query: string): Promise<PackRequest['modelVector'] | null> {
     const model = this.embeddingModel(persona)
-    if (!model || !query.trim() || Date.now() < this.resting.embed) return null
+    if (!model || !query.trim() || (!isBuiltInModel(model) && Date.now() < this.resting.embed)) return null
     try {
       const [vector] = await this.embed(model, [query.slice(0, 4000)], this.deps.timeoutMs?.embed ?? 2000)
       return vector && vector.length > 0 ? { model, vector } : null
     } catch (e) {
       this.deps.log?.(`[memory] embedding the query with ${model} failed, local vectors only: ${message(e)}`)
-      // A provider is spared for a while; the built-in model (slow only while it loads) is not one.
-      if (!isSentenceModel(model)) this.resting.embed = Date.now() + RESTING_MS
+      // A provider is spared for a while; the built-in models (slow only while they load) are not one.
+      if (!isBuiltInModel(model)) this.resting.embed = Date.now() + RESTING_MS
       return null
     }
   }
 
-  private embed(model: string, input: string[], timeoutMs: number): Promise<number[][]> {
+  private embed(model: string, input: string[], timeoutMs: number): Promise<Array<number[] | null>> {
     if (isSentenceModel(model)) return (this.deps.sentences ?? embedSentences)(input, timeoutMs)
+    // Microseconds on this thread: no worker round trip, no deadline to keep.
+    if (isWordsModel(model)) return Promise.resolve(embedWords(input))
     const ref = parseModelRef(model)
     return this.deps.llm
       .connector(ref.provider)

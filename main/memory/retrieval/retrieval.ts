@@ -2,7 +2,7 @@ import { embedLocal, vectorBlob } from '../store/embedder'
 import { Sensitivity, UnitKind, UnitState } from '../store/enums'
 import { modelIndexOf } from './modelIndex'
 import { nearestByModel } from '../store/modelVectors'
-import { isSentenceModel } from './sentenceModel'
+import { isBuiltInModel } from './builtInModels'
 import type { MemoryStore } from '../store/store'
 import { tuning } from './tuning'
 import { vectorIndexOf } from './vectorIndex'
@@ -130,8 +130,8 @@ export function hybridRetrieve(
   const ftsStmt = store.prepare(
     `SELECT rowid AS id FROM units_fts WHERE units_fts MATCH ? ORDER BY rowid DESC LIMIT ${FTS_PER_TERM}`,
   )
-  // The built-in sentence model reads English only: on Japanese its neighbours are noise.
-  const byModel = modelVector && !(isSentenceModel(modelVector.model) && CJK.test(query)) ? modelVector : null
+  // The built-in models read English only: on Japanese their neighbours are noise.
+  const byModel = modelVector && !(isBuiltInModel(modelVector.model) && CJK.test(query)) ? modelVector : null
   // The embedding model reads each turn after the one before it (embedJob.embeddingText): the
   // words lend a reply its question's words only when no model answers (tuning.lentWeight).
   const words = wordSearch(store, query, FTS_KEEP, !byModel)

@@ -14,6 +14,8 @@ export class DensePartition {
   private scale = new Float32Array(0)
   private readonly rowOf = new Map<number, number>()
   private readonly words: number
+  /** The largest id ever put: a search's reach is counted back from it. */
+  private newestId = -Infinity
 
   constructor(private readonly dims: number) {
     this.words = Math.ceil(dims / 32)
@@ -37,6 +39,7 @@ export class DensePartition {
       row = this.size++
       this.rowOf.set(id, row)
       this.ids[row] = id
+      this.newestId = Math.max(this.newestId, id)
     }
     return row
   }
@@ -69,20 +72,28 @@ export class DensePartition {
    * In a large partition the first PREFIX_WORDS words of the signs (128 bits) first keep the
    * PREFIX_KEPT × pool rows closest on them; only those are counted over all their bits. At 100k
    * units (~300k rows with the sentences) counting every bit of every row was most of a pack.
+   * Only rows whose id is within `reach` of the newest are read (all of them by default).
    */
-  nearest(query: Float32Array, k: number, pool: number): Array<{ id: number; distance: number }> {
+  nearest(query: Float32Array, k: number, pool: number, reach = Infinity): Array<{ id: number; distance: number }> {
     const { dims, words, size } = this
     const qbits = new Uint32Array(words)
     for (let d = 0; d < dims; d++) if (query[d]! > 0) qbits[d >>> 5] = qbits[d >>> 5]! | (1 << (d & 31))
+    const oldest = this.newestId - reach
     const rows =
-      words > PREFIX_WORDS && size > PREFIX_KEPT * pool ? this.closestOnPrefix(qbits, PREFIX_KEPT * pool) : null
+      words > PREFIX_WORDS && size > PREFIX_KEPT * pool ? this.closestOnPrefix(qbits, PREFIX_KEPT * pool, oldest) : null
     const n = rows ? rows.length : size
     const { bits, q, scale, ids } = this
-    // Hamming distances and their histogram: the pool is every row under the threshold.
+    // Hamming distances and their histogram: the pool is every row under the threshold (a row
+    // out of reach is past every threshold).
     const ham = new Uint16Array(n)
     const histogram = new Uint32Array(dims + 1)
     for (let i = 0; i < n; i++) {
-      const h = hamming(bits, (rows ? rows[i]! : i) * words, qbits, words)
+      const r = rows ? rows[i]! : i
+      if (ids[r]! <= oldest) {
+        ham[i] = dims + 1
+        continue
+      }
+      const h = hamming(bits, r * words, qbits, words)
       ham[i] = h
       histogram[h] = histogram[h]! + 1
     }
@@ -100,11 +111,15 @@ export class DensePartition {
   }
 
   /** The rows (at least `wanted`) closest to the query on the first PREFIX_WORDS words of the signs. */
-  private closestOnPrefix(qbits: Uint32Array, wanted: number): Int32Array {
-    const { words, size, bits } = this
+  private closestOnPrefix(qbits: Uint32Array, wanted: number, oldest: number): Int32Array {
+    const { words, size, bits, ids } = this
     const ham = new Uint8Array(size)
     const histogram = new Uint32Array(PREFIX_WORDS * 32 + 1)
     for (let r = 0; r < size; r++) {
+      if (ids[r]! <= oldest) {
+        ham[r] = 255
+        continue
+      }
       const h = hamming(bits, r * words, qbits, PREFIX_WORDS)
       ham[r] = h
       histogram[h] = histogram[h]! + 1

@@ -179,6 +179,10 @@ export const tuning = {
    * plateau of 0.847–0.852 (1.5 to 4, a fifth to a third), so they were kept. With the
    * sentences' ranking beside it (below) the plateau moved: 0.869 from 1 to 1.5 with the settings
    * below (0.842 at 0.5 in a first trial); its middle was taken.
+   * Looked at with the built-in word model (a persona that chose no model; issue 36), which keeps
+   * no sentence vectors (embedJob.ts): 0.75 0.8831, 1 0.8815, 1.25 0.8831, 1.5 0.8815, 2 0.8799
+   * (with its sentences then still in); flat, so the same value serves it. Its meaningShare
+   * 0.15 gave 0.8894 and 0.35 0.8815 against 0.8831: not taken either.
    */
   meaningWeight: 1.25,
   /**

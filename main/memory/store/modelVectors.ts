@@ -36,18 +36,38 @@ export function dirtyCount(db: Db): number {
   return db.prepare('SELECT count(*) FROM model_vector_dirty').pluck().get() as number
 }
 
+/** Units `model` has still to embed: every searchable one while the vectors are another model's. */
+export function waitingFor(db: Db, model: string): number {
+  const meta = modelVectorMeta(db)
+  if (!meta || meta.model === model) return dirtyCount(db)
+  return db
+    .prepare(`SELECT count(*) FROM units WHERE kind IN (${MODEL_VECTOR_KINDS.join(', ')})`)
+    .pluck()
+    .get() as number
+}
+
 export function hasDirty(db: Db): boolean {
   return db.prepare('SELECT 1 FROM model_vector_dirty LIMIT 1').get() !== undefined
 }
 
-/** Up to `limit` stale units that still exist, oldest first; rows of deleted units are dropped. */
+/**
+ * Up to `limit` stale units that still exist, oldest first; rows of deleted units met on the way
+ * are dropped. (Not all of them before each batch: that read the whole table each time, every
+ * unit of a million-unit memory once per batch while its first embedding ran.)
+ */
 export function takeDirty(db: Db, limit: number): DirtyUnit[] {
-  db.prepare('DELETE FROM model_vector_dirty WHERE unit_id NOT IN (SELECT id FROM units)').run()
-  return db
-    .prepare(
-      'SELECT u.id, u.kind, d.gen FROM model_vector_dirty d JOIN units u ON u.id = d.unit_id ORDER BY d.unit_id LIMIT ?',
-    )
-    .all(limit) as DirtyUnit[]
+  const page = db.prepare(
+    `SELECT d.unit_id AS id, u.kind, d.gen FROM model_vector_dirty d LEFT JOIN units u ON u.id = d.unit_id
+     WHERE d.unit_id > ? ORDER BY d.unit_id LIMIT ?`,
+  )
+  const drop = db.prepare('DELETE FROM model_vector_dirty WHERE unit_id = ?')
+  for (let after = -1; ;) {
+    const rows = page.all(after, limit) as Array<Omit<DirtyUnit, 'kind'> & { kind: number | null }>
+    const gone = rows.filter((r) => r.kind === null)
+    for (const r of gone) drop.run(r.id)
+    if (gone.length < rows.length || rows.length < limit) return rows.filter((r): r is DirtyUnit => r.kind !== null)
+    after = rows.at(-1)!.id
+  }
 }
 
 export interface DirtyUnit {
@@ -59,36 +79,62 @@ export interface DirtyUnit {
 
 /**
  * Writes vectors the model made and clears their units' dirty marks. A model or width other
- * than the table's starts the table afresh (and every unit must be embedded again).
+ * than the table's starts the table afresh (and every unit must be embedded again). A null
+ * vector is a text the model found nothing to read in (the word model on Japanese): its unit
+ * keeps no vector, and is not asked again until its text changes.
  */
 export function writeModelVectors(
   db: Db,
   model: string,
-  rows: ReadonlyArray<DirtyUnit & { vector: readonly number[]; sentences?: ReadonlyArray<readonly number[]> }>,
+  rows: ReadonlyArray<
+    DirtyUnit & { vector: readonly number[] | null; sentences?: ReadonlyArray<readonly number[] | null> }
+  >,
 ): void {
   if (rows.length === 0) return
-  const dims = rows[0]!.vector.length
-  if (dims === 0 || rows.some((r) => r.vector.length !== dims || r.sentences?.some((v) => v.length !== dims)))
+  const before = modelVectorMeta(db)
+  const dims = rows.find((r) => r.vector)?.vector?.length ?? (before?.model === model ? before.dims : undefined)
+  if (
+    dims === 0 ||
+    rows.some((r) => (r.vector && r.vector.length !== dims) || r.sentences?.some((v) => v && v.length !== dims))
+  )
     throw new Error(`the embedding model ${model} answered vectors of different lengths`)
   db.transaction(() => {
     const meta = modelVectorMeta(db)
-    if (!meta || meta.model !== model || meta.dims !== dims) reset(db, model, dims)
+    // Only null vectors and no table yet: nothing to keep, nothing to start.
+    if (dims !== undefined && (!meta || meta.model !== model || meta.dims !== dims)) reset(db, model, dims)
+    const kept = modelVectorMeta(db)?.model === model
     const remove = db.prepare('DELETE FROM vec_units_model WHERE unit_id = ?')
     // sqlite-vec wants BigInt for the key and the partition key.
-    const insert = db.prepare('INSERT INTO vec_units_model (unit_id, embedding, kind) VALUES (?, ?, ?)')
+    const insert = kept ? db.prepare('INSERT INTO vec_units_model (unit_id, embedding, kind) VALUES (?, ?, ?)') : null
     const clean = db.prepare('DELETE FROM model_vector_dirty WHERE unit_id = ? AND gen = ?')
     const forgetSentences = db.prepare('DELETE FROM model_sentences WHERE unit_id = ?')
     const insertSentence = db.prepare('INSERT INTO model_sentences (unit_id, seq, embedding) VALUES (?, ?, ?)')
     for (const r of rows) {
-      remove.run(BigInt(r.id))
-      insert.run(BigInt(r.id), vectorBlob(normalised(r.vector)), BigInt(r.kind))
+      if (kept) remove.run(BigInt(r.id))
+      if (r.vector) insert!.run(BigInt(r.id), vectorBlob(normalised(r.vector)), BigInt(r.kind))
       // A unit's sentences are replaced with its vector: an edit leaves none of the old text's.
       forgetSentences.run(r.id)
-      r.sentences?.slice(0, SENTENCES_KEPT).forEach((v, seq) => insertSentence.run(r.id, seq, int8Blob(normalised(v))))
+      r.sentences
+        ?.filter((v) => v !== null)
+        .slice(0, SENTENCES_KEPT)
+        .forEach((v, seq) => insertSentence.run(r.id, seq, int8Blob(normalised(v))))
       clean.run(r.id, r.gen)
-      logChange(db, r.id)
+      if (kept) logChange(db, r.id)
     }
   }).immediate()
+}
+
+/**
+ * Readies the memory for another model than the one its vectors are from: every searchable
+ * unit is marked to embed again (its first vectors then start the table afresh). Without this a
+ * memory whose units were all embedded would keep the old model's vectors until a unit changed.
+ */
+export function embedAllFor(db: Db, model: string): void {
+  const meta = modelVectorMeta(db)
+  if (!meta || meta.model === model) return
+  db.prepare(
+    `INSERT OR IGNORE INTO model_vector_dirty (unit_id) SELECT id FROM units WHERE kind IN (${MODEL_VECTOR_KINDS.join(', ')})`,
+  ).run()
 }
 
 /** The units nearest to a query vector of the same model; empty when the table holds another model's. */

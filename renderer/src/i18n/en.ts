@@ -252,13 +252,13 @@ export const en = {
     modelsHint: 'Empty: the environment variable for the role, else the app default.',
     memorySearch: {
       label: 'Memory search',
-      words: 'Words and spelling (every language)',
+      words: 'Words and spelling, with English word meanings',
       sentence: 'Built-in English sentence model (offline)',
       provider: "A provider's embedding model",
       providerModel: 'Embedding model',
       hint: {
         words:
-          'Finds memories that share words or spelling with what is said. Works for every language and costs nothing.',
+          'Finds memories that share words or spelling with what is said, in every language, and in English also by the meanings of single words ("puppy" finds "dog"). Runs on this computer and costs nothing.',
         sentence:
           'Also finds memories by meaning ("martial arts" finds "kickboxing"). Runs on this computer: no provider, no cost, a little CPU after each exchange. Reads English only; other languages are still searched by words.',
         provider:
@@ -487,7 +487,7 @@ export const en = {
     vectorsWaiting_other: '{{model}}: {{count}} memories to embed',
     vectorsReady: '{{model}}: every memory embedded',
     meaningOffer: {
-      text: "{{name}}'s memory is searched by words alone. The built-in English sentence model also finds memories by meaning, on this computer and at no cost.",
+      text: "{{name}}'s memory is searched by words and the meanings of single words. The built-in English sentence model also finds memories by the meaning of whole sentences, on this computer and at no cost.",
       use: 'Search by meaning too',
       notNow: 'Not now',
     },

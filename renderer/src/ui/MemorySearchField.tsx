@@ -1,18 +1,20 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { SENTENCE_MODEL } from '@shared/contract'
+import { SENTENCE_MODEL, WORDS_MODEL } from '@shared/contract'
 
 type Way = 'words' | 'sentence' | 'provider'
 
 function wayOf(model: string | null): Way {
-  if (!model?.trim()) return 'words'
+  // The built-in word model is what "words" means when no model is chosen.
+  if (!model?.trim() || model === WORDS_MODEL) return 'words'
   return model === SENTENCE_MODEL ? 'sentence' : 'provider'
 }
 
 /**
  * The embedding model a new persona starts with: the built-in English sentence model in an
  * English window (on LoCoMo it finds 0.80 of the evidence a question needs against 0.75 by
- * words alone, and needs no provider), words alone in any other (the model reads English only).
+ * words alone, and needs no provider), none in any other (the model reads English only): words,
+ * with the built-in word model's English word meanings.
  */
 export function defaultEmbeddingModel(language: string | undefined): string | null {
   return language?.startsWith('en') ? SENTENCE_MODEL : null
@@ -20,7 +22,8 @@ export function defaultEmbeddingModel(language: string | undefined): string | nu
 
 /**
  * How a persona's memory is searched, as a choice of three rather than a model name to know:
- * words and spelling only, the built-in English sentence model, or a provider's embedding model
+ * words and spelling (with English word meanings: the built-in word model, what no choice
+ * gets), the built-in English sentence model, or a provider's embedding model
  * (named in a field of its own). `saved` is the persona's stored choice, to say when a change
  * means its memory is read again.
  */

@@ -1,14 +1,14 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { SENTENCE_MODEL } from '@shared/contract'
+import { SENTENCE_MODEL, WORDS_MODEL } from '@shared/contract'
 import { useApp } from '../../store'
 import { defaultEmbeddingModel } from '../../ui/MemorySearchField'
 
 const DISMISSED = 'loomverse.meaningOffer.dismissed.'
 
 /**
- * In an English window, offers a persona whose memory is searched by words alone the built-in
- * sentence model (personas made before it was the default, or set to words). One click switches
+ * In an English window, offers a persona whose memory is searched by words (and the built-in
+ * word model's single-word meanings) the built-in sentence model (personas made before it was the default, or set to words). One click switches
  * it and the memory is embedded again in the background; "Not now" is remembered per persona.
  */
 export function MeaningSearchOffer({ personaId }: { personaId: string }) {
@@ -18,10 +18,13 @@ export function MeaningSearchOffer({ personaId }: { personaId: string }) {
   // The model memory actually uses (an environment default counts), once the status is in.
   const status = useApp((s) => s.memoryStatus)
   const [dismissed, setDismissed] = useState(() => localStorage.getItem(DISMISSED + personaId) === '1')
-  const wordsOnly = !persona?.embedding_model && status !== null && status.vectors.model === null
+  const byWords =
+    !persona?.embedding_model &&
+    status !== null &&
+    (status.vectors.model === null || status.vectors.model === WORDS_MODEL)
   // Offered where a new persona would start with the model (an English window).
   const wanted = defaultEmbeddingModel(i18n.resolvedLanguage) === SENTENCE_MODEL
-  if (!persona || !wordsOnly || dismissed || !wanted) return null
+  if (!persona || !byWords || dismissed || !wanted) return null
   return (
     <p className="hint meaning-offer" data-testid="meaning-offer">
       {t('memory.meaningOffer.text', { name: persona.name })}{' '}
