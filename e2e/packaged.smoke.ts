@@ -71,7 +71,7 @@ test('the packaged app starts, opens its database and answers a chat', async ({}
     await expect(graph.card(2).getByTestId('node-response')).not.toBeEmpty()
     const memory = new MemoryPage(page)
     await memory.open()
-    await expect(memory.panel.getByTestId('memory-vectors')).toHaveText('local:sentence-en: every memory embedded', {
+    await expect(memory.panel.getByTestId('memory-vectors')).toHaveText('Sentence model: every memory embedded', {
       timeout: 120_000,
     })
     await page.screenshot({ path: testInfo.outputPath('packaged.png') })

@@ -83,7 +83,7 @@ test('memory search: a new persona in an English window finds memories by meanin
   await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
   const memory = new MemoryPage(page)
   await memory.open()
-  await expect(memory.panel.getByTestId('memory-vectors')).toHaveText('local:sentence-en: every memory embedded', {
+  await expect(memory.panel.getByTestId('memory-vectors')).toHaveText('Sentence model: every memory embedded', {
     timeout: 30_000,
   })
 
@@ -133,7 +133,7 @@ test('a persona searched by words is offered the built-in sentence model in the 
   await expect(offer).toContainText("Ren's memory is searched by words and the meanings of single words")
   await offer.getByRole('button', { name: 'Search by meaning too' }).click()
   await expect(offer).toHaveCount(0)
-  await expect(memory.panel.getByTestId('memory-vectors')).toContainText('local:sentence-en')
+  await expect(memory.panel.getByTestId('memory-vectors')).toContainText('Sentence model')
 
   await choose.selectOption({ label: 'Sora' })
   await offer.getByRole('button', { name: 'Not now' }).click()

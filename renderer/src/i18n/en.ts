@@ -486,6 +486,7 @@ export const en = {
     vectorsWaiting_one: '{{model}}: {{count}} memory to embed',
     vectorsWaiting_other: '{{model}}: {{count}} memories to embed',
     vectorsReady: '{{model}}: every memory embedded',
+    builtInModel: { sentence: 'Sentence model', words: 'Word meanings' },
     meaningOffer: {
       text: "{{name}}'s memory is searched by words and the meanings of single words. The built-in English sentence model also finds memories by the meaning of whole sentences, on this computer and at no cost.",
       use: 'Search by meaning too',

@@ -484,6 +484,7 @@ export const ja: Messages = {
     vectorsWaiting_one: '{{model}}: 埋め込み待ちの記憶 {{count}} 件',
     vectorsWaiting_other: '{{model}}: 埋め込み待ちの記憶 {{count}} 件',
     vectorsReady: '{{model}}: すべての記憶を埋め込み済み',
+    builtInModel: { sentence: '文モデル', words: '単語の意味' },
     meaningOffer: {
       text: '{{name}} の記憶は語と単語の意味で探しています。内蔵の英語文モデルなら文全体の意味でも探せます（このコンピュータで動き、費用はかかりません）。',
       use: '意味でも探す',

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { SENTENCE_MODEL, WORDS_MODEL } from '@shared/contract'
 import { useApp } from '../../store'
 import { memoryPersona } from '../../store/memorySlice'
 import { EntityList } from './EntityList'
@@ -77,6 +78,13 @@ function PersonaChoice() {
 
 function MemoryStatusLine() {
   const { t } = useTranslation()
+  // The built-in models by what they are, not by their ids ("local:words-en"); a provider's by its id.
+  const modelName = (model: string) =>
+    model === SENTENCE_MODEL
+      ? t('memory.builtInModel.sentence')
+      : model === WORDS_MODEL
+        ? t('memory.builtInModel.words')
+        : model
   const status = useApp((s) => s.memoryStatus)
   const showJobs = useApp((s) => s.showMemoryJobs)
   if (!status) return null
@@ -90,8 +98,8 @@ function MemoryStatusLine() {
           {' · '}
           <span data-testid="memory-vectors">
             {status.vectors.waiting > 0
-              ? t('memory.vectorsWaiting', { model: status.vectors.model, count: status.vectors.waiting })
-              : t('memory.vectorsReady', { model: status.vectors.model })}
+              ? t('memory.vectorsWaiting', { model: modelName(status.vectors.model), count: status.vectors.waiting })
+              : t('memory.vectorsReady', { model: modelName(status.vectors.model) })}
           </span>
         </>
       )}
