@@ -328,6 +328,11 @@ export function wireMemoryEvents(client: Client, store: AppStore): void {
   client.onState((connection) => {
     if (connection === 'connected' && store.getState().panel === 'memory') refreshSoon()
   })
+  // A persona's embedding model changed (its search choice, the panel's offer): the status names
+  // the model it is searched with now, before any unit changes.
+  client.on('personas_changed', () => {
+    if (store.getState().panel === 'memory') refreshSoon()
+  })
   let shownPersona: string | null = null
   let shownKey: string | null = null
   store.subscribe((state, previous) => {

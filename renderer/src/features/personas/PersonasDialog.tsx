@@ -102,8 +102,10 @@ export function PersonasDialog({
             </button>
           </li>
         </ul>
+        {/* Made again when the persona's stored version changes (a save landed): a form opened
+            before its own save came back showed the values from before it, and kept them. */}
         <PersonaForm
-          key={selected}
+          key={`${selected}|${current?.updated ?? ''}`}
           models={models}
           persona={current ?? null}
           onSaved={(id) => setSelected(id)}
