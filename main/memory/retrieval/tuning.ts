@@ -67,7 +67,10 @@ export const tuning = {
    *   from turns it does not find;
    * - the replies as a ranking of their own (30 kept, fused at 1) instead of inside the words':
    *   hashed 0.8705 (conv-30 0.885 → 0.878), with the model 0.8973 (single-hop 0.971 → 0.961);
-   *   80 kept, 0.8705 / 0.8957; fused at 0.5, 0.8720 / 0.8957.
+   *   80 kept, 0.8705 / 0.8957; fused at 0.5, 0.8720 / 0.8957;
+   * - beside the built-in word model (local:words-en, then the default without a chosen model),
+   *   conversations 0–2: 0.8942 → 0.8878 (conv-26 0.908 → 0.892, conv-30 0.931 → 0.924,
+   *   adversarial 0.983 → 0.974, single-hop 0.971 → 0.976); the synthetic set 0.9259 either way.
    * After the choice, conversations 3–4 read once: hashed 0.8370 → 0.8510 (conv-42 0.835 →
    * 0.845, conv-43 0.840 → 0.857; temporal 0.846 either way, open-domain 0.571 → 0.612,
    * single-hop 0.926 → 0.944), with the sentence model 0.8719 either way (not a figure to choose on).
