@@ -47,6 +47,18 @@ function freshRootsIn(
   return roots
 }
 
+/** A conversation whose first message was regenerated: the first, a turn below it, its new version. */
+function regeneratedFirst(below = 'and then') {
+  const { db } = twoConnections()
+  const graph = new GraphService(db, new EventBus())
+  const f = graph.createFlow({ name: 'a' }).id
+  const first = graph.createNode({ flow_id: f, prompt: 'hello' }).id
+  const belowId = graph.createNode({ flow_id: f, prompt: below, parent_ids: [first] }).id
+  const again = graph.createBranch({ flow_id: f, node_id: first, prompt: 'hello' }).id
+  const rootsOf = (id: string) => graph.nodeTrees([id]).get(id)!.roots
+  return { graph, f, first, below: belowId, again, rootsOf }
+}
+
 describe('tree roots', () => {
   it('equal the roots read afresh after every kind of edit, undo and redo (300 random edits)', () => {
     const { db } = twoConnections()
@@ -113,15 +125,9 @@ describe('tree roots', () => {
   }, 60_000)
 
   it("give a first node's other version (Regenerate, an edited prompt) the original's tree, through undo and redo", () => {
-    const { db } = twoConnections()
-    const graph = new GraphService(db, new EventBus())
-    const f = graph.createFlow({ name: 'a' }).id
-    const first = graph.createNode({ flow_id: f, prompt: 'hello' }).id
-    const below = graph.createNode({ flow_id: f, prompt: 'and then', parent_ids: [first] }).id
-    const again = graph.createBranch({ flow_id: f, node_id: first, prompt: 'hello' }).id
+    const { graph, f, first, below, again, rootsOf } = regeneratedFirst()
     const next = graph.createNode({ flow_id: f, prompt: 'on the new one', parent_ids: [again] }).id
     const elsewhere = graph.createNode({ flow_id: f, prompt: 'a new conversation' }).id
-    const rootsOf = (id: string) => graph.nodeTrees([id]).get(id)!.roots
     // One tree: memory keeps the answer the new version replaced out as another branch of it.
     expect(rootsOf(next)).toEqual(new Set([first]))
     expect(rootsOf(below)).toEqual(new Set([first]))
@@ -139,15 +145,9 @@ describe('tree roots', () => {
   })
 
   it("keep a deleted first message's continuation in its conversation, through undo and redo", () => {
-    const { db } = twoConnections()
-    const graph = new GraphService(db, new EventBus())
-    const f = graph.createFlow({ name: 'a' }).id
-    const first = graph.createNode({ flow_id: f, prompt: 'hello' }).id
-    const below = graph.createNode({ flow_id: f, prompt: 'and then', parent_ids: [first] }).id
-    const again = graph.createBranch({ flow_id: f, node_id: first, prompt: 'hello' }).id
+    const { graph, f, first, below, again, rootsOf } = regeneratedFirst()
     const merged = graph.createNode({ flow_id: f, prompt: 'both', parent_ids: [first, again] }).id
     const elsewhere = graph.createNode({ flow_id: f, prompt: 'a new conversation' }).id
-    const rootsOf = (id: string) => graph.nodeTrees([id]).get(id)!.roots
     // The first message deleted, its children reattached (to nothing): the turn below it and the
     // regenerated first message are still one conversation, so neither remembers the other as said
     // elsewhere; a merge keeps its other parent and needs no version.
@@ -166,14 +166,8 @@ describe('tree roots', () => {
   })
 
   it("keep a regenerated first message's tree where it is shared: a story's route, another conversation", () => {
-    const { db } = twoConnections()
-    const graph = new GraphService(db, new EventBus())
-    const f = graph.createFlow({ name: 'a' }).id
-    const first = graph.createNode({ flow_id: f, prompt: 'hello' }).id
-    const below = graph.createNode({ flow_id: f, prompt: 'the old road', parent_ids: [first] }).id
-    const again = graph.createBranch({ flow_id: f, node_id: first, prompt: 'hello' }).id
+    const { graph, f, first, below, again, rootsOf } = regeneratedFirst('the old road')
     const next = graph.createNode({ flow_id: f, prompt: 'the new road', parent_ids: [again] }).id
-    const rootsOf = (id: string) => graph.nodeTrees([id]).get(id)!.roots
     // A story's route goes on from the path it was forked at (story_fork rebuilds it, shared):
     // what lay on the original's side stays the road not taken there too.
     const route = graph.createFlow({ name: 'route' }).id
