@@ -183,8 +183,11 @@ function Canvas({ flow }: { flow: Flow }) {
     const here = { x: (-x + 400) / zoom, y: (-y + 300) / zoom }
     const far = Math.hypot(p.x - here.x, p.y - here.y) > 2500
     // Full size, or as large as a narrow canvas (beside the transcript) shows a whole card.
-    const fit = Math.max(0.4, Math.min(1, (flowStore.getState().width - 32) / NODE_WIDTH))
-    void setCenter(p.x + NODE_WIDTH / 2, p.y + 120, { zoom: fit, duration: far ? 0 : 250 })
+    const { width, height } = flowStore.getState()
+    const fit = Math.max(0.4, Math.min(1, (width - 32) / NODE_WIDTH))
+    // Never animated in a hidden canvas: d3's zoom animation in a box of no size makes NaN.
+    const still = far || width === 0 || height === 0
+    void setCenter(p.x + NODE_WIDTH / 2, p.y + 120, { zoom: fit, duration: still ? 0 : 250 })
     // Only a new focus request moves the view, not every layout change.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focus?.seq, positions[focus?.id ?? ''] === undefined])

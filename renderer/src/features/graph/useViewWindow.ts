@@ -15,7 +15,10 @@ export function useViewWindow(): Rect | null {
   useEffect(() => {
     const follow = () => {
       const { transform, width, height } = flowStore.getState()
-      if (width === 0 || height === 0) return
+      // A hidden canvas has no size; and a view with no number in it (d3's zoom animated in a
+      // box of no size gives NaN) would make a new window on every store change, for ever: React
+      // stopped at its update limit and the window went blank (a story's "Hide the graph").
+      if (width === 0 || height === 0 || !transform.every(Number.isFinite)) return
       // The same window when the view is still inside it: React then renders nothing.
       setWin((current) => nextWindow(viewRect(transform, width, height), current))
     }
@@ -38,6 +41,8 @@ export function useFitAll(heightOf: (id: string) => number): (duration?: number)
       const box = boundsOf(store.getState().positions, heightOf)
       if (!box) return
       const { width, height, minZoom, maxZoom } = flowStore.getState()
+      // Hidden (the transcript alone): nothing to fit into.
+      if (width === 0 || height === 0) return
       const bounds = { x: box.x0, y: box.y0, width: box.x1 - box.x0, height: box.y1 - box.y0 }
       void setViewport(getViewportForBounds(bounds, width, height, minZoom, maxZoom, FIT_PADDING), { duration })
     },
