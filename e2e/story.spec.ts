@@ -41,6 +41,9 @@ test('a story from a Japanese template: edit, five turns, summary and sheet upda
   llm,
   server,
 }) => {
+  // The window never throws on the way (hiding the graph once blanked it: React's update limit).
+  const thrown: string[] = []
+  page.on('pageerror', (e) => thrown.push(e.message))
   await app.open()
   await page.getByRole('button', { name: 'Stories' }).click()
   const picker = page.getByRole('dialog', { name: 'Stories' })
@@ -147,4 +150,5 @@ test('a story from a Japanese template: edit, five turns, summary and sheet upda
   expect(markdown).toMatch(/^# 霧の国 IF\n/)
   expect(markdown).toContain('> 扉を押す。')
   expect(markdown).not.toContain('引き返す')
+  expect(thrown).toEqual([])
 })
