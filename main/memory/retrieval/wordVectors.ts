@@ -33,8 +33,6 @@ export function isWordsModel(model: string | null | undefined): boolean {
 export interface WordVectors {
   readonly dims: number
   readonly words: number
-  /** A word's vector (lower case), as stored; null for a word the model does not know. */
-  vectorOf(word: string): Float32Array | null
   /** The SIF average of a text's known words, as the store keeps it; null when it has none. */
   embed(text: string): number[] | null
 }
@@ -95,13 +93,6 @@ export function loadWordVectors(file: string, log: (message: string) => void): W
   return {
     dims,
     words: count,
-    vectorOf(word) {
-      const i = index.get(word)
-      if (i === undefined) return null
-      const v = new Float32Array(dims)
-      for (let d = 0; d < dims; d++) v[d] = body[i * dims + d]! * scales[i]!
-      return v
-    },
     embed(text) {
       const sum = new Float64Array(dims)
       let known = 0
