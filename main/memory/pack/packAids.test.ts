@@ -130,31 +130,42 @@ describe("the persona's embedding model", () => {
   })
 })
 
+/**
+ * A built-in model's search as a user meets it: a memory that shares no word with the question is
+ * found by meaning, with no provider asked (the word model's query is made on the main thread, the
+ * sentence model's in the worker); a Japanese question is left to the words and n-grams.
+ * `model`: the persona's choice, or the word model it gets by choosing none.
+ */
+async function findsByMeaning(c: { model: string; memory: string; query: string; found: string }) {
+  const h = await setup()
+  const chosen = c.model === 'local:words-en' ? {} : { embedding_model: c.model }
+  const { id } = await h.call<{ id: string }>('create_persona', { name: 'Aoi', ...chosen })
+  await importLines(h, id, [...filler, c.memory, '猫のモモがソファで寝ている。'])
+  type Status = { vectors: { model: string | null; waiting: number } }
+  const status = () => h.call<Status>('memory_status', { persona_id: id })
+  await until(async () => (await status()).vectors.waiting === 0)
+  expect((await status()).vectors.model).toBe(c.model)
+
+  const pack = await h.call<MemoryPack>('memory_pack', { persona_id: id, query: c.query, budget_tokens: 400 })
+  expect(pack.vectors).toEqual(['local:hash-ngram-256', c.model])
+  // #1 or #2: the line after it is read after it, so it may come first.
+  expect(items(pack).find((i) => i.text.includes(c.found))?.why).toMatch(/meaning #[12] /)
+  expect(h.fake.requests.filter((r) => r.path.includes('embed'))).toEqual([])
+
+  const ja = await h.call<MemoryPack>('memory_pack', { persona_id: id, query: 'モモは元気？', budget_tokens: 400 })
+  expect(items(ja).some((i) => /meaning #/.test(i.why))).toBe(false)
+  expect(items(ja).some((i) => i.text.includes('モモ'))).toBe(true)
+}
+
 describe('the built-in word model, for a persona that chose no embedding model', () => {
   it('finds a paraphrased memory through the pack, the query embedded with no worker round trip', async () => {
-    const h = await setup()
-    const { id } = await h.call<{ id: string }>('create_persona', { name: 'Aoi' })
-    const PUPPY = 'We finally adopted a puppy last weekend, a little beagle.'
-    await importLines(h, id, [...filler, PUPPY, '猫のモモがソファで寝ている。'])
-    type Status = { vectors: { model: string | null; waiting: number } }
-    const status = () => h.call<Status>('memory_status', { persona_id: id })
-    await until(async () => (await status()).vectors.waiting === 0)
-    expect((await status()).vectors.model).toBe('local:words-en')
-
     // No word, trigram or hashed n-gram in common: only the words' meanings link the two.
-    const pack = await h.call<MemoryPack>('memory_pack', {
-      persona_id: id,
+    await findsByMeaning({
+      model: 'local:words-en',
+      memory: 'We finally adopted a puppy last weekend, a little beagle.',
       query: 'Does Aoi have a dog?',
-      budget_tokens: 400,
+      found: 'puppy',
     })
-    expect(pack.vectors).toEqual(['local:hash-ngram-256', 'local:words-en'])
-    expect(items(pack).find((i) => i.text.includes('puppy'))?.why).toMatch(/meaning #[12] /)
-    expect(h.fake.requests.filter((r) => r.path.includes('embed'))).toEqual([])
-
-    // Japanese is left to the words and n-grams, as with the sentence model.
-    const ja = await h.call<MemoryPack>('memory_pack', { persona_id: id, query: 'モモは元気？', budget_tokens: 400 })
-    expect(items(ja).some((i) => /meaning #/.test(i.why))).toBe(false)
-    expect(items(ja).some((i) => i.text.includes('モモ'))).toBe(true)
   }, 60_000)
 
   it('replaces the vectors of a model the persona no longer uses', async () => {
@@ -181,30 +192,13 @@ describe('the built-in word model, for a persona that chose no embedding model',
 
 describe('the built-in sentence model', () => {
   it('finds a memory by meaning with no provider, embedded in the worker, and leaves Japanese to the words', async () => {
-    const h = await setup()
-    const { id } = await h.call<{ id: string }>('create_persona', { name: 'Aoi', embedding_model: 'local:sentence-en' })
-    const KICKBOXING = 'I have been going to kickboxing classes three evenings a week.'
-    await importLines(h, id, [...filler, KICKBOXING, '猫のモモがソファで寝ている。'])
-    type Status = { vectors: { model: string | null; waiting: number } }
-    const status = () => h.call<Status>('memory_status', { persona_id: id })
-    await until(async () => (await status()).vectors.waiting === 0)
-    expect((await status()).vectors.model).toBe('local:sentence-en')
-
     // Not a word, trigram or hashed n-gram in common: only meaning links the two.
-    const pack = await h.call<MemoryPack>('memory_pack', {
-      persona_id: id,
+    await findsByMeaning({
+      model: 'local:sentence-en',
+      memory: 'I have been going to kickboxing classes three evenings a week.',
       query: 'Does Aoi practise any martial arts?',
-      budget_tokens: 400,
+      found: 'kickboxing',
     })
-    expect(pack.vectors).toEqual(['local:hash-ngram-256', 'local:sentence-en'])
-    // #1 or #2: the line after it is read after it, so it may come first.
-    expect(items(pack).find((i) => i.text.includes('kickboxing'))?.why).toMatch(/meaning #[12] /)
-    expect(h.fake.requests.filter((r) => r.path.includes('embed'))).toEqual([])
-
-    // A Japanese query is not sent through an English model's neighbours.
-    const ja = await h.call<MemoryPack>('memory_pack', { persona_id: id, query: 'モモは元気？', budget_tokens: 400 })
-    expect(items(ja).some((i) => /meaning #/.test(i.why))).toBe(false)
-    expect(items(ja).some((i) => i.text.includes('モモ'))).toBe(true)
   }, 60_000)
 
   it('is loaded in the worker as soon as a persona uses it, not at its first message', async () => {
