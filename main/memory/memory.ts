@@ -35,6 +35,7 @@ import { IndexCatchUp } from './retrieval/indexCatchUp'
 import { waitingFor } from './store/modelVectors'
 import { PackAids } from './pack/packAids'
 import { isSentenceModel } from './retrieval/sentenceModel'
+import { isWordsModel, warmWordVectors } from './retrieval/wordVectors'
 import { isBuiltInModel } from './retrieval/builtInModels'
 import { ProgramRequests } from './requests/programRequests'
 import { entityGraph, listUnits, memoryStatus, packsForNode, spendStatus, unitDetail } from './store/memoryQueries'
@@ -222,7 +223,8 @@ export class MemoryService implements ChatMemory {
    * - its memory's vectors load into the index in slices (see store());
    * - the built-in sentence model loads in the worker: cold, it took ~0.9 s to answer its first
    *   query (loading TensorFlow.js and the weights), and that reply waited for it; warm, a query
-   *   takes ~15 ms.
+   *   takes ~15 ms;
+   * - the built-in word model's file is read in the background (~0.2 s of the thread at once).
    */
   private warmModels(): void {
     // A one-shot command (no worker) has nothing to get ready for: it would only wait longer.
@@ -232,6 +234,7 @@ export class MemoryService implements ChatMemory {
       const model = this.aids.embeddingModel(p)
       if (!model) continue
       sentences ||= isSentenceModel(model)
+      if (isWordsModel(model)) void warmWordVectors()
       // Opened now, so the memory's vectors load before the first message.
       if (existsSync(this.dbPath(p.id))) this.store(p.id)
     }

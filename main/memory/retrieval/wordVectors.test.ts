@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadWordVectors, wordVectors, wordVectorsPath } from './wordVectors'
+import { loadWordVectors, loadWordVectorsSoon, wordVectors, wordVectorsPath } from './wordVectors'
 
 // The installed file (npm install makes it, scripts/wordVectors.mjs), read once per process.
 const model = wordVectors()
@@ -44,6 +44,30 @@ describe('the word vectors file', () => {
       expect.stringMatching(/no word vectors at .*words-en\.bin.*without word meanings/),
       expect.stringMatching(/other\.bin is not a word vectors file/),
     ])
+  })
+})
+
+describe('the file read in the background (as memory starts)', () => {
+  it('gives every text the vector the file read at once gives', async () => {
+    const soon = await loadWordVectorsSoon(wordVectorsPath(), () => {})
+    expect(soon!.words).toBe(model!.words)
+    // The first and the last words of the file, and a text of both.
+    for (const text of ['the', 'kickboxing', 'we got a new dog', 'the puppy sleeps on the sofa'])
+      expect(soon!.embed(text), text).toEqual(model!.embed(text))
+  })
+
+  it('refuses a file cut short, naming it, as the read at once does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loomverse-words-'))
+    const head = Buffer.alloc(64 * 1024)
+    const fd = openSync(wordVectorsPath(), 'r')
+    readSync(fd, head, 0, head.length, 0)
+    closeSync(fd)
+    const cut = join(dir, 'cut.bin')
+    writeFileSync(cut, head)
+    const logs: string[] = []
+    expect(await loadWordVectorsSoon(cut, (m) => logs.push(m))).toBeNull()
+    expect(loadWordVectors(cut, (m) => logs.push(m))).toBeNull()
+    expect(logs).toEqual([expect.stringMatching(/cut\.bin is damaged/), expect.stringMatching(/cut\.bin is damaged/)])
   })
 })
 
