@@ -67,6 +67,8 @@ export interface CoreOptions {
   mode: AppInfo['mode']
   checkOutput?: boolean
   log?: (message: string) => void
+  /** Ready in the background what the first reply would wait for (the app and `serve`). */
+  warmUp?: boolean
   /** Run the backup schedule's timer (the app and `serve`; one-shot CLI commands do not). */
   backupSchedule?: boolean
   /** Browser mode's host: a new access token for windows (Settings, `loomverse token --new`). */
@@ -177,6 +179,7 @@ export function startCore(options: CoreOptions): Core {
     calibration: new TokenCalibration(db),
     lore: lorebooks,
   })
+  if (options.warmUp) chat.warmUp()
   // Other programs' notifications and meta requests: memory stores them, chat answers them.
   const replies = new ExternalReplies({
     ...shared,

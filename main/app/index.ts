@@ -211,6 +211,7 @@ if (!app.requestSingleInstanceLock()) {
         memoryWorker: workers.memory,
         log: (message) => appLog.error(message),
         backupSchedule: true,
+        warmUp: true,
       })
       core = started
       const origins = devServerUrl ? [new URL(devServerUrl).origin + '/'] : [pathToFileURL(rendererIndex).href]

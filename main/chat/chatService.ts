@@ -273,6 +273,23 @@ export class ChatService {
     })
   }
 
+  /**
+   * Readies in the background what the first reply after start-up paid for before its request
+   * could leave: the tokenizer's first count (of the tools every reply is offered) and Node's
+   * fetch, which loads at its first call (a data: URL fetches nothing from anywhere).
+   */
+  warmUp(): void {
+    setImmediate(() => {
+      toolsTokens([nodeDetailsTool])
+      setImmediate(() => {
+        fetch('data:,').then(
+          (r) => r.arrayBuffer(),
+          () => {},
+        )
+      })
+    })
+  }
+
   /** What the model would receive for a prompt below `parent_ids`: built exactly as a sent turn is. */
   async previewContext(input: Parsed<'build_context'>): Promise<ContextPreview> {
     const persona = this.options.personas?.find(input.persona_id ?? this.graph.personaOf(input.flow_id)) ?? null

@@ -56,6 +56,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     jobWorker: options.jobWorker,
     memoryWorker: options.memoryWorker,
     backupSchedule: true,
+    warmUp: true,
     ...(options.noMcpCommands ? { mcpCommands: refuseCommands } : {}),
     browserToken: {
       rotate: () => {

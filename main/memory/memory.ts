@@ -36,6 +36,7 @@ import { waitingFor } from './store/modelVectors'
 import { PackAids } from './pack/packAids'
 import { isSentenceModel } from './retrieval/sentenceModel'
 import { isWordsModel, warmWordVectors } from './retrieval/wordVectors'
+import { openWordNetSoon } from './retrieval/wordNet'
 import { isBuiltInModel } from './retrieval/builtInModels'
 import { ProgramRequests } from './requests/programRequests'
 import { entityGraph, listUnits, memoryStatus, packsForNode, spendStatus, unitDetail } from './store/memoryQueries'
@@ -147,6 +148,8 @@ export class MemoryService implements ChatMemory {
   private readonly catchUp = new IndexCatchUp()
   /** Whether the built-in sentence model was asked to load in the worker (once, see warmModels). */
   private sentenceModelAsked = false
+  /** Whether WordNet was asked to open (once, see warmModels). */
+  private wordNetAsked = false
 
   constructor(private readonly deps: MemoryDeps) {
     this.worker = new MemoryWorkerHost({
@@ -224,13 +227,19 @@ export class MemoryService implements ChatMemory {
    * - the built-in sentence model loads in the worker: cold, it took ~0.9 s to answer its first
    *   query (loading TensorFlow.js and the weights), and that reply waited for it; warm, a query
    *   takes ~15 ms;
-   * - the built-in word model's file is read in the background (~0.2 s of the thread at once).
+   * - the built-in word model's file is read in the background (~0.2 s of the thread at once);
+   * - WordNet, which every pack's search reads, opens in the background (~80 ms at once).
    */
   private warmModels(): void {
     // A one-shot command (no worker) has nothing to get ready for: it would only wait longer.
     if (!this.worker.available) return
     let sentences = false
-    for (const p of this.deps.personas.list()) {
+    const personas = this.deps.personas.list()
+    if (personas.length > 0 && !this.wordNetAsked) {
+      this.wordNetAsked = true
+      void openWordNetSoon()
+    }
+    for (const p of personas) {
       const model = this.aids.embeddingModel(p)
       if (!model) continue
       sentences ||= isSentenceModel(model)
