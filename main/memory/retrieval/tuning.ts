@@ -186,6 +186,17 @@ export const tuning = {
    * no sentence vectors (embedJob.ts): 0.75 0.8831, 1 0.8815, 1.25 0.8831, 1.5 0.8815, 2 0.8799
    * (with its sentences then still in); flat, so the same value serves it. Its meaningShare
    * 0.15 gave 0.8894 and 0.35 0.8815 against 0.8831: not taken either.
+   * Two changes to the word model itself were tried after it became the default (issue 36),
+   * conversations 0–2 against 0.8942, the synthetic set against 0.9259:
+   * - names left out of what it reads (a line's speaker label, and capitalised words within a
+   *   sentence, on both the query's side and the memory's): 0.8752 (conv-41 0.861 → 0.857,
+   *   open-domain 0.389 → 0.333), synthetic 0.8593. A name's vector says whose turn it is, which
+   *   these questions ask about.
+   * - SIF's common component removed (Arora et al.'s second step; the direction taken as the
+   *   expected text vector under the words' frequencies, so nothing is fitted to a memory):
+   *   0.8910 (conv-26 0.908 → 0.912, conv-30 0.931 → 0.908, multi-hop 0.810 → 0.804), synthetic
+   *   0.9481 (multi-hop 0.667 → 0.889). Lower on the conversations settings are chosen on.
+   * Neither kept; conversations 3–4 were not read for either.
    */
   meaningWeight: 1.25,
   /**
