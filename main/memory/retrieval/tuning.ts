@@ -195,7 +195,7 @@ export const tuning = {
    * - SIF's common component removed (Arora et al.'s second step; the direction taken as the
    *   expected text vector under the words' frequencies, so nothing is fitted to a memory):
    *   0.8910 (conv-26 0.908 → 0.912, conv-30 0.931 → 0.908, multi-hop 0.810 → 0.804), synthetic
-   *   0.9481 (multi-hop 0.667 → 0.889). Lower on the conversations settings are chosen on.
+   *   0.9481. Lower on the conversations settings are chosen on.
    * Neither kept; conversations 3–4 were not read for either.
    */
   meaningWeight: 1.25,
