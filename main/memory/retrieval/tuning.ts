@@ -197,6 +197,11 @@ export const tuning = {
    *   0.8910 (conv-26 0.908 → 0.912, conv-30 0.931 → 0.908, multi-hop 0.810 → 0.804), synthetic
    *   0.9481. Lower on the conversations settings are chosen on.
    * Neither kept; conversations 3–4 were not read for either.
+   * Both built-in models at once for a persona that chose the sentence model (the word model's
+   * neighbours a second meaning ranking at this share and weight, not fitted): conversations 0–2
+   * 0.9036 → 0.9052 (conv-26 0.916 → 0.924, conv-41 0.885 → 0.881; multi-hop 0.810 → 0.826,
+   * temporal 0.989 → 0.979, single-hop 0.971 → 0.966), the synthetic set 0.9852 → 1. Too little,
+   * and not in every conversation, for a memory to keep a second model's vectors (it holds one).
    */
   meaningWeight: 1.25,
   /**
