@@ -1,7 +1,7 @@
 import { closeSync, mkdtempSync, openSync, readSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { loadWordVectors, loadWordVectorsSoon, wordVectors, wordVectorsPath } from './wordVectors'
 
 // The installed file (npm install makes it, scripts/wordVectors.mjs), read once per process.
@@ -54,6 +54,20 @@ describe('the file read in the background (as memory starts)', () => {
     // The first and the last words of the file, and a text of both.
     for (const text of ['the', 'kickboxing', 'we got a new dog', 'the puppy sleeps on the sofa'])
       expect(soon!.embed(text), text).toEqual(model!.embed(text))
+  })
+
+  it('is the model replies then use, read once: a reply asking meanwhile reads it at once instead', async () => {
+    vi.resetModules()
+    const fresh = await import('./wordVectors')
+    const warming = fresh.warmWordVectors()
+    // A reply before the background read is done: read at once, and the background read keeps it.
+    const atOnce = fresh.wordVectors()
+    expect(await warming).toBe(atOnce)
+    vi.resetModules()
+    const other = await import('./wordVectors')
+    const warmed = await other.warmWordVectors()
+    expect(warmed).not.toBeNull()
+    expect(other.wordVectors()).toBe(warmed)
   })
 
   it('refuses a file cut short, naming it, as the read at once does', async () => {
