@@ -279,8 +279,9 @@ export class ChatService {
    * fetch, which loads at its first call (a data: URL fetches nothing from anywhere).
    */
   warmUp(): void {
-    setImmediate(() => {
-      toolsTokens([nodeDetailsTool])
+    setImmediate(async () => {
+      const ctx = { nodeId: '', flowId: '', personaId: null, signal: new AbortController().signal }
+      toolsTokens(await this.toolsFor(ctx, false).catch(() => [nodeDetailsTool]))
       setImmediate(() => {
         fetch('data:,').then(
           (r) => r.arrayBuffer(),

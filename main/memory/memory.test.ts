@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
@@ -175,6 +175,21 @@ describe('memory in the chat', () => {
     expect(facts).toContain('- The user prefers quiet cafés to busy restaurants.')
     expect(facts).toContain('- user: likes jazz on rainy days')
     expect(facts).not.toMatch(/user is (The|likes)/)
+  })
+})
+
+describe('a persona made while the app runs', () => {
+  it('has its memory made before its first message, not in its first reply', async () => {
+    const h = await setup()
+    const file = (id: string) => join(h.core.paths.memory, `memory_${id}.db`)
+    const { personaId } = await persona(h)
+    await expect.poll(() => existsSync(file(personaId)), { timeout: 10_000 }).toBe(true)
+    // A persona gone before its turn comes gets none.
+    const gone = await h.call<{ id: string }>('create_persona', { name: 'Brief' })
+    await h.call('delete_persona', { id: gone.id })
+    const other = await h.call<{ id: string }>('create_persona', { name: 'Later' })
+    await expect.poll(() => existsSync(file(other.id)), { timeout: 10_000 }).toBe(true)
+    expect(existsSync(file(gone.id))).toBe(false)
   })
 })
 

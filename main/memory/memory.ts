@@ -150,6 +150,9 @@ export class MemoryService implements ChatMemory {
   private sentenceModelAsked = false
   /** Whether WordNet was asked to open (once, see warmModels). */
   private wordNetAsked = false
+  /** The personas warmModels last saw (null before its first look): a new one gets its memory made. */
+  private personasSeen: Set<string> | null = null
+  private disposed = false
 
   constructor(private readonly deps: MemoryDeps) {
     this.worker = new MemoryWorkerHost({
@@ -228,7 +231,8 @@ export class MemoryService implements ChatMemory {
    *   query (loading TensorFlow.js and the weights), and that reply waited for it; warm, a query
    *   takes ~15 ms;
    * - the built-in word model's file is read in the background (~0.2 s of the thread at once);
-   * - WordNet, which every pack's search reads, opens in the background (~80 ms at once).
+   * - WordNet, which every pack's search reads, opens in the background (~80 ms at once);
+   * - a persona made while the app runs gets its memory database (made in its first reply before).
    */
   private warmModels(): void {
     // A one-shot command (no worker) has nothing to get ready for: it would only wait longer.
@@ -239,7 +243,11 @@ export class MemoryService implements ChatMemory {
       this.wordNetAsked = true
       void openWordNetSoon()
     }
+    const known = this.personasSeen
+    this.personasSeen = new Set(personas.map((p) => p.id))
     for (const p of personas) {
+      // A persona made since start has its memory made now, not in its first reply (~30–130 ms).
+      if (known && !known.has(p.id) && !this.stores.has(p.id)) setImmediate(() => this.makeMemory(p.id))
       const model = this.aids.embeddingModel(p)
       if (!model) continue
       sentences ||= isSentenceModel(model)
@@ -260,6 +268,17 @@ export class MemoryService implements ChatMemory {
         this.deps.log?.(`[memory] the built-in sentence model did not load: ${e.message}`)
       },
     )
+  }
+
+  /** A new persona's memory, made unless the persona is gone or the app stopping meanwhile. */
+  private makeMemory(personaId: string): void {
+    if (this.disposed || !this.deps.personas.find(personaId)) return
+    try {
+      this.store(personaId)
+    } catch (e) {
+      // Made at its first message otherwise, which says what is wrong where the user sees it.
+      this.deps.log?.(`[memory] the memory of ${personaId} could not be made yet: ${(e as Error).message}`)
+    }
   }
 
   dbPath(personaId: string): string {
@@ -613,6 +632,7 @@ export class MemoryService implements ChatMemory {
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true
     this.stopListening()
     await this.worker.stop()
     for (const s of this.stores.values()) s.db.close()
