@@ -283,10 +283,9 @@ export class ChatService {
       const ctx = { nodeId: '', flowId: '', personaId: null, signal: new AbortController().signal }
       toolsTokens(await this.toolsFor(ctx, false).catch(() => [nodeDetailsTool]))
       setImmediate(() => {
-        fetch('data:,').then(
-          (r) => r.arrayBuffer(),
-          () => {},
-        )
+        fetch('data:,')
+          .then((r) => r.arrayBuffer())
+          .catch(() => {})
       })
     })
   }
