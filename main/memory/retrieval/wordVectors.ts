@@ -122,7 +122,12 @@ function layoutOf(bytes: Buffer, file: string, log: (message: string) => void): 
   const { count, dims, bits, vocabulary, ranksAt, scalesAt, bodyAt, textAt } = parts
   // Views of the file's own memory (a file this size is read into a buffer of its own); copied
   // only where a typed array could not start (its offset not a multiple of 4).
-  const view = <T>(make: (buffer: ArrayBufferLike, at: number, length: number) => T, at: number, end: number, size: number) =>
+  const view = <T>(
+    make: (buffer: ArrayBufferLike, at: number, length: number) => T,
+    at: number,
+    end: number,
+    size: number,
+  ) =>
     (bytes.byteOffset + at) % 4 === 0
       ? make(bytes.buffer, bytes.byteOffset + at, (end - at) / size)
       : make(bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + end), 0, (end - at) / size)
