@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach } from 'vitest'
+import { importLines } from '../../main/memory/import/importer'
 import { openMemory } from '../../main/memory/store/db'
 import type { MemoryStore } from '../../main/memory/store/store'
 
@@ -26,4 +27,17 @@ export function useMemoryFiles(): (file?: string) => MemoryStore {
     open.push(store)
     return store
   }
+}
+
+/**
+ * `speaker: text` turns imported into `store` as one chat log (ids t1, t2, …), `apartSeconds`
+ * apart from 8 May 2023.
+ */
+export function importTurns(store: MemoryStore, turns: ReadonlyArray<readonly [string, string]>, apartSeconds: number) {
+  const start = Date.UTC(2023, 4, 8) / 1000
+  const lines = turns.map(([speaker, text], i) =>
+    JSON.stringify({ id: `t${i + 1}`, speaker, text, time: start + i * apartSeconds }),
+  )
+  importLines(store, lines.join('\n'))
+  return store
 }

@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { importLines } from '../import/importer'
-import { openMemory } from '../store/db'
+import { describe, expect, it } from 'vitest'
+import { importTurns, useMemoryFiles } from '../../../tests/support/memoryFiles'
 import { UnitKind } from '../store/enums'
 import type { MemoryStore } from '../store/store'
 import { hybridRetrieve } from './retrieval'
@@ -13,31 +9,10 @@ import { wordSearch } from './wordRanking'
 // A reply found by the words of the question it answers ("How often do you all work out
 // together?" / "Three times a week"), when no embedding model reads turns after the one before.
 
-const open: MemoryStore[] = []
-const dirs: string[] = []
-afterEach(() => {
-  for (const s of open.splice(0)) s.db.close()
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
-
-function emptyMemory(): MemoryStore {
-  const dir = mkdtempSync(join(tmpdir(), 'loomverse-lent-'))
-  dirs.push(dir)
-  const store = openMemory(join(dir, 'memory_lent.db'))
-  open.push(store)
-  return store
-}
+const emptyMemory = useMemoryFiles()
 
 /** A memory of `speaker: text` turns imported as one log, a minute apart. */
-function memoryOf(turns: Array<[string, string]>): MemoryStore {
-  const store = emptyMemory()
-  const start = Date.UTC(2023, 4, 8) / 1000
-  const lines = turns.map(([speaker, text], i) =>
-    JSON.stringify({ id: `t${i + 1}`, speaker, text, time: start + i * 60 }),
-  )
-  importLines(store, lines.join('\n'))
-  return store
-}
+const memoryOf = (turns: Array<[string, string]>) => importTurns(emptyMemory(), turns, 60)
 
 const refOf = (store: MemoryStore, id: number) => store.refs(store.unit(id)!, [])[0]?.id
 /** The turn ids the word search ranks, best first: lending as a pack without an embedding model does. */

