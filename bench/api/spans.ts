@@ -61,7 +61,11 @@ let newAtArrival = 0
 /** Bytes the young generation grew by until the first delta went out (read only where no collection came between). */
 let allocated: number | null = null
 // SPANS_HEAP=1: where those bytes come from (allocationSites.ts). The profiler slows every request.
+// The first requests (SPANS_HEAP_FROM, 20) are left out: the models load in the background
+// meanwhile, and what loading allocates once is not what each request costs.
 const heap = process.env.SPANS_HEAP ? allocationSites() : null
+const heapFrom = Number(process.env.SPANS_HEAP_FROM ?? 20)
+let arrived = 0
 subscribe('http.server.request.start', (m) => {
   const { request } = m as { request: { url?: string } }
   if (request.url !== '/api/chat') return
@@ -70,7 +74,7 @@ subscribe('http.server.request.start', (m) => {
   cpuAtArrival = process.cpuUsage()
   newAtArrival = newSpaceUsed()
   allocated = null
-  heap?.start()
+  if (++arrived > heapFrom) heap?.start()
 })
 subscribe('undici:request:create', () => mark('model_request_created'))
 subscribe('undici:client:sendHeaders', () => mark('model_request_sent'))

@@ -9,6 +9,7 @@ import { callSignal } from './callSignal'
 import { deadline } from './deadline'
 import { toGeneratedImage } from './generatedImage'
 import { withIdleTimeout } from './idle'
+import { poolFetch } from './poolFetch'
 import { LlmError, callFailure, fromStatus, parseRetryAfter, serverName } from './llmError'
 import type {
   ChatEvent,
@@ -52,6 +53,7 @@ export function openaiConnector(config: OpenAiConfig): Connector {
     baseURL: config.baseURL,
     maxRetries: 0,
     timeout: config.connectTimeoutMs ?? 30_000,
+    fetch: poolFetch,
   })
 
   return {
