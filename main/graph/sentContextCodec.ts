@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash as digest } from 'node:crypto'
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 import type { ContextPart, ContextPreview } from '@shared/contract'
@@ -161,7 +161,9 @@ export function encodeContextParts(
   context: ContextPreview,
 ): { context: Buffer; part_ids: Buffer } {
   const row = (key: string, body: () => [Buffer, number]) => {
-    const hash = createHash('sha256').update(key).digest()
+    // One-shot: a createHash() object per part (hundreds a turn, one per message of the history)
+    // is a native object the collector must finalize, which made every young collection ~4 ms longer.
+    const hash = digest('sha256', key, 'buffer')
     return rows.find(hash) ?? rows.insert(hash, ...body())
   }
   const ids = context.parts.map((part) => {
