@@ -3,6 +3,7 @@ import { deadline } from './deadline'
 import { withIdleTimeout } from './idle'
 import { isObject, parseJson, parseObject } from './json'
 import { LlmError, callFailure, fromStatus, parseRetryAfter, redact, type FailedCall } from './llmError'
+import { poolFetch } from './poolFetch'
 import type {
   ChatEvent,
   ChatMessage,
@@ -54,7 +55,7 @@ export function ollamaConnector(config: OllamaConfig): Connector {
   async function call(path: string, model: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
     const connect = deadline(connectMs, signal)
     try {
-      const res = await fetch(`${base}${path}`, { ...init, signal: connect.signal })
+      const res = await poolFetch(`${base}${path}`, { ...init, signal: connect.signal })
       if (!res.ok) {
         const retryAfter = parseRetryAfter(res.headers.get('retry-after'))
         throw fromStatus('ollama', res.status, model, await errorText(res), retryAfter)
@@ -173,7 +174,7 @@ export function ollamaConnector(config: OllamaConfig): Connector {
  */
 export async function detectOllama(baseURL = 'http://127.0.0.1:11434', timeoutMs = 800): Promise<ModelInfo[] | null> {
   try {
-    const res = await fetch(`${baseURL.replace(/\/+$/, '')}/api/tags`, { signal: AbortSignal.timeout(timeoutMs) })
+    const res = await poolFetch(`${baseURL.replace(/\/+$/, '')}/api/tags`, { signal: AbortSignal.timeout(timeoutMs) })
     if (!res.ok) return null
     const body: unknown = await res.json()
     if (!body || typeof body !== 'object' || !Array.isArray((body as { models?: unknown }).models)) return null

@@ -1,15 +1,16 @@
 import { Agent, request } from 'undici'
 
 /**
- * The connections the OpenAI-compatible servers are reached by: kept alive between calls, with
+ * The connections the OpenAI-compatible servers and Ollama are reached by: kept alive between calls, with
  * no time limits of undici's own. The SDK's timeout bounds the wait for the answer's headers and
  * the connector's idle timeout a stream that stalls (a local model may think for minutes).
  */
 const pool = new Agent({ headersTimeout: 0, bodyTimeout: 0 })
 
 /**
- * The fetch the OpenAI SDK is given: undici's `request()` over the pool, answering with what the
- * SDK reads of a Response (status, headers, a body it iterates, text and JSON).
+ * The fetch the OpenAI SDK is given, and the one the Ollama connector calls: undici's `request()`
+ * over the pool, answering with what they read of a Response (status, headers, a body they
+ * iterate, text and JSON).
  *
  * Why not Node's fetch: a call cost ~140 KB of allocations (web streams, a copy of the request
  * body by a tee), and the WeakRefs fetch keeps (to the response, its body's stream and the
