@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { hash, randomBytes, randomUUID } from 'node:crypto'
 import type { ApiToken } from '@shared/contract'
 import { AppError } from '@shared/errors'
 import type { Db } from '../db/open'
@@ -114,8 +114,9 @@ export class ApiTokens {
   }
 }
 
+/** Asked at every API call: a one-shot hash, not a createHash() object to finalize. */
 function hashOf(token: string): string {
-  return createHash('sha256').update(token).digest('hex')
+  return hash('sha256', token, 'hex')
 }
 
 function toToken(row: Row): ApiToken {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 
 export const TOKEN_COOKIE = 'loomverse_token'
@@ -8,10 +8,13 @@ export function newToken(): string {
   return randomBytes(32).toString('hex')
 }
 
-/** Constant-time comparison; hashing first makes both sides the same length. */
+/**
+ * Constant-time comparison; hashing first makes both sides the same length. One-shot hashes: a
+ * createHash() object is a native one the young generation's collections must finalize.
+ */
 export function tokensEqual(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest()
-  const b = createHash('sha256').update(expected).digest()
+  const a = hash('sha256', given, 'buffer')
+  const b = hash('sha256', expected, 'buffer')
   return timingSafeEqual(a, b)
 }
 

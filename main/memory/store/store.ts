@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { Statement } from 'better-sqlite3'
 import type { MemoryRef, MemoryUnit } from '@shared/contract'
 import { AppError } from '@shared/errors'
@@ -431,7 +431,7 @@ export class MemoryStore {
     this.prepare(
       `INSERT INTO unit_versions (unit_id, version, parent_version, patch_reason, payload_hash, created_at, payload_json)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(id, version, parent, reason, createHash('sha256').update(json).digest('hex'), this.now(), json)
+    ).run(id, version, parent, reason, hash('sha256', json, 'hex'), this.now(), json)
     this.prepare('UPDATE units SET version = ? WHERE id = ?').run(version, id)
   }
 }
