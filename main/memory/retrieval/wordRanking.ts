@@ -47,18 +47,19 @@ export function wordSearch(store: MemoryStore, query: string, limit = Infinity, 
   const index = store.db.inTransaction ? null : wordIndexOf(store)
   const scores = new Map<number, number>()
   // Each word's rows from the kept index (wordIndex.ts), or from FTS5 itself: the same rows and scores.
-  // A term's rows, by what they are: a related word the stemmer makes a term already searched
-  // ("painting" → "paint") brings the same rows, and is not counted twice.
-  const searched = new Set<string>()
+  // The rows each searched term brought: a related word the stemmer makes a term already searched
+  // ("painting" → "paint") brings the same rows, and is not counted twice. Compared row by row
+  // when asked, not keyed by a string of every row: building that key for each term was the
+  // pack's costliest line, a common word bringing hundreds of rows.
+  const searched: Array<ReadonlyArray<{ id: number; s: number }>> = []
   // What the query's own words lend the unit after each that holds them (replies).
   const lent = new Map<number, number>()
   const add = (terms: readonly string[], weightOf: (term: string) => number, onlyNew = false, lends = false) => {
     const ranked = index?.rank(terms, tuning.wordsPerTerm)
     for (const term of terms) {
       const rows = ranked?.get(term) ?? fts(term)
-      const key = rows.map(({ id, s }) => `${id}:${s}`).join(' ')
-      if (onlyNew && rows.length > 0 && searched.has(key)) continue
-      searched.add(key)
+      if (onlyNew && rows.length > 0 && searched.some((seen) => sameRows(seen, rows))) continue
+      searched.push(rows)
       const weight = weightOf(term)
       const brought = new Set<number>()
       for (const { id, s } of rows) {
@@ -162,6 +163,12 @@ function kindSearch(
   const scores = new Map<number, number>()
   for (const { rows } of found) for (const { id, s } of rows) scores.set(id, (scores.get(id) ?? 0) - s)
   return byScore(scores).slice(0, tuning.kindKeep)
+}
+
+function sameRows(a: ReadonlyArray<{ id: number; s: number }>, b: ReadonlyArray<{ id: number; s: number }>): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i]!.id !== b[i]!.id || a[i]!.s !== b[i]!.s) return false
+  return true
 }
 
 /** Every id with its score, best first (ties: the newer). */
