@@ -287,7 +287,13 @@ describe('memory_import', () => {
     ])
     expect(jobs.every((j) => j.tries === 1 && /refused the request/.test(j.last_error ?? ''))).toBe(true)
     const queued = await h.call<{ jobs: MemoryJob[] }>('memory_list_jobs', { persona_id: personaId, status: 'queued' })
-    expect(queued.jobs.map((j) => j.scope)).toEqual(['relationship', '2023-W10', '2023-03-10'])
+    // The summaries wait for the extractions. Another job may still be queued beside them on a
+    // busy machine (the word model's embedding, which has no scope), or be done already.
+    expect(queued.jobs.filter((j) => j.kind === 'summarize').map((j) => j.scope)).toEqual([
+      'relationship',
+      '2023-W10',
+      '2023-03-10',
+    ])
 
     const cleared = h.next('job_progress', (d) => d.job_id === `memory-failed:${personaId}` && d.state === 'done')
     expect(await h.call('memory_retry_jobs', { persona_id: personaId, job_ids: [jobs[0]!.id] })).toEqual({ retried: 1 })
