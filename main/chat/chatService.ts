@@ -275,8 +275,10 @@ export class ChatService {
 
   /**
    * Readies in the background what the first reply after start-up paid for before its request
-   * could leave: the tokenizer's first count (of the tools every reply is offered) and Node's
-   * fetch, which loads at its first call (a data: URL fetches nothing from anywhere).
+   * could leave: the tokenizer's first count (of the tools every reply is offered), Node's
+   * fetch, which loads at its first call (a data: URL fetches nothing from anywhere; Gemini's SDK
+   * calls it), and the pool the OpenAI-compatible and Ollama connectors call (~40 ms at its first
+   * request), readied on loopback (LlmRegistry.warmUp).
    */
   warmUp(): void {
     setImmediate(async () => {
@@ -286,6 +288,7 @@ export class ChatService {
         fetch('data:,')
           .then((r) => r.arrayBuffer())
           .catch(() => {})
+          .finally(() => setImmediate(() => void this.llm.warmUp()))
       })
     })
   }

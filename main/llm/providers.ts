@@ -2,6 +2,7 @@ import { geminiConnector } from './geminiConnector'
 import { LlmError, providerNames } from './llmError'
 import { ollamaConnector } from './ollamaConnector'
 import { openaiConnector } from './openaiConnector'
+import { warmPoolFetch } from './poolFetch'
 import type { Connector, ProviderId } from './types'
 
 export interface ProviderConfig {
@@ -74,6 +75,14 @@ export class LlmRegistry {
 
   configured(): ProviderId[] {
     return [...this.providers.keys()]
+  }
+
+  /**
+   * Readies what the OpenAI-compatible and Ollama connectors call through (poolFetch.ts) with a
+   * request on loopback to a server of its own, for the app's start-up: it contacts no provider.
+   */
+  warmUp(): Promise<void> {
+    return warmPoolFetch()
   }
 
   /** The configurations themselves (with keys), for a worker thread that builds its own connectors. */
