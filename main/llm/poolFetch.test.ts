@@ -79,6 +79,29 @@ describe('the OpenAI-compatible connector’s connections (poolFetch)', () => {
     expect(server.sockets.size).toBe(1)
   })
 
+  it('follows a redirect as fetch did: a server that moved its API still answers', async () => {
+    const server = await sseServer((req, res) => {
+      req.resume()
+      req.on('end', () => {
+        if (req.url?.startsWith('/v1/')) {
+          res.writeHead(307, { location: req.url.replace('/v1/', '/moved/v1/') })
+          res.end()
+          return
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream' })
+        res.end(`${chunk('from the new place')}data: [DONE]\n\n`)
+      })
+    })
+    close = server.close
+    const texts: string[] = []
+    for await (const event of connectorAt(server.url).chat({
+      model: 'local',
+      messages: [{ role: 'user', content: 'hi' }],
+    }))
+      if (event.type === 'delta') texts.push(event.text)
+    expect(texts).toEqual(['from the new place'])
+  })
+
   it('reads a status and headers the server repeats, as an error the user can act on', async () => {
     const server = await sseServer((req, res) => {
       req.resume()

@@ -3,11 +3,13 @@ import type { AddressInfo } from 'node:net'
 import { Agent, request } from 'undici'
 
 /**
- * The connections the OpenAI-compatible servers and Ollama are reached by: kept alive between calls, with
- * no time limits of undici's own. The SDK's timeout bounds the wait for the answer's headers and
- * the connector's idle timeout a stream that stalls (a local model may think for minutes).
+ * The connections the OpenAI-compatible servers and Ollama are reached by: kept alive between
+ * calls, with no time limits of undici's own. The SDK's timeout bounds the wait for the answer's
+ * headers and the connector's idle timeout a stream that stalls (a local model may think for
+ * minutes). Redirects are followed as fetch follows them (up to 20): a server behind a proxy
+ * that sends http to https, say, must answer as it did.
  */
-const pool = new Agent({ headersTimeout: 0, bodyTimeout: 0 })
+const pool = new Agent({ headersTimeout: 0, bodyTimeout: 0, maxRedirections: 20 })
 
 /**
  * The fetch the OpenAI SDK is given, and the one the Ollama connector calls: undici's `request()`
