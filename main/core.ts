@@ -179,7 +179,10 @@ export function startCore(options: CoreOptions): Core {
     calibration: new TokenCalibration(db),
     lore: lorebooks,
   })
-  if (options.warmUp) chat.warmUp()
+  if (options.warmUp) {
+    chat.warmUp()
+    setImmediate(() => void llm.warmUp())
+  }
   // Other programs' notifications and meta requests: memory stores them, chat answers them.
   const replies = new ExternalReplies({
     ...shared,

@@ -274,22 +274,14 @@ export class ChatService {
   }
 
   /**
-   * Readies in the background what the first reply after start-up paid for before its request
-   * could leave: the tokenizer's first count (of the tools every reply is offered), Node's
-   * fetch, which loads at its first call (a data: URL fetches nothing from anywhere; Gemini's SDK
-   * calls it), and the pool the OpenAI-compatible and Ollama connectors call (~40 ms at its first
-   * request), readied on loopback (LlmRegistry.warmUp).
+   * Readies in the background the tokenizer's first count (of the tools every reply is offered),
+   * which the first reply after start-up paid for before its request could leave. The model
+   * connections are readied by the LLM registry (LlmRegistry.warmUp).
    */
   warmUp(): void {
     setImmediate(async () => {
       const ctx = { nodeId: '', flowId: '', personaId: null, signal: new AbortController().signal }
       toolsTokens(await this.toolsFor(ctx, false).catch(() => [nodeDetailsTool]))
-      setImmediate(() => {
-        fetch('data:,')
-          .then((r) => r.arrayBuffer())
-          .catch(() => {})
-          .finally(() => setImmediate(() => void this.llm.warmUp()))
-      })
     })
   }
 

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openaiConnector } from './openaiConnector'
+import { LlmRegistry } from './providers'
 
 /** An HTTP server answering as `onRequest` says, with the sockets it was connected on. */
 async function sseServer(onRequest: (req: IncomingMessage, res: ServerResponse) => void) {
@@ -58,14 +59,16 @@ describe('the OpenAI-compatible connector’s connections (poolFetch)', () => {
     const server = await sseServer((req, res) => {
       req.resume()
       req.on('end', () => {
-        res.writeHead(200, { 'content-type': 'text/event-stream' })
-        res.end(`${chunk('hi')}data: [DONE]\n\n`)
+        const answer = `${chunk('hi')}data: [DONE]\n\n`
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'content-length': Buffer.byteLength(answer) })
+        res.end(answer)
       })
     })
     close = server.close
     const connector = connectorAt(server.url)
     const texts: string[] = []
-    for (let turn = 0; turn < 3; turn++) {
+    const turns = 30
+    for (let turn = 0; turn < turns; turn++) {
       for await (const event of connector.chat({
         model: 'local',
         messages: [{ role: 'user', content: `turn ${turn}` }],
@@ -75,7 +78,7 @@ describe('the OpenAI-compatible connector’s connections (poolFetch)', () => {
       // loop's next turn; a user's turns are never closer than that.
       await new Promise((resolve) => setImmediate(resolve))
     }
-    expect(texts).toEqual(['hi', 'hi', 'hi'])
+    expect(texts).toEqual(Array(turns).fill('hi'))
     expect(server.sockets.size).toBe(1)
   })
 
@@ -100,6 +103,29 @@ describe('the OpenAI-compatible connector’s connections (poolFetch)', () => {
     }))
       if (event.type === 'delta') texts.push(event.text)
     expect(texts).toEqual(['from the new place'])
+  })
+
+  it('is readied at start-up without a request to any provider, and the first reply then goes out as usual', async () => {
+    const asked: string[] = []
+    const server = await sseServer((req, res) => {
+      asked.push(`${req.method} ${req.url}`)
+      req.resume()
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' })
+        res.end(`${chunk('hello')}data: [DONE]\n\n`)
+      })
+    })
+    close = server.close
+    const llm = new LlmRegistry(new Map([['openai', { id: 'openai', baseURL: server.url, apiKey: 'sk-test' }]]))
+    await llm.warmUp()
+    expect(asked).toEqual([])
+    const texts: string[] = []
+    for await (const event of llm
+      .connector('openai')
+      .chat({ model: 'local', messages: [{ role: 'user', content: 'hi' }] }))
+      if (event.type === 'delta') texts.push(event.text)
+    expect(texts).toEqual(['hello'])
+    expect(asked).toEqual(['POST /v1/chat/completions'])
   })
 
   it('reads a status and headers the server repeats, as an error the user can act on', async () => {

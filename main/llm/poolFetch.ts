@@ -49,7 +49,10 @@ function headerObject(headers: ConstructorParameters<typeof Headers>[0]): Record
 
 type Answer = Awaited<ReturnType<typeof request>>
 
-/** The part of a Response the SDK reads; the body is a Node stream, which the SDK iterates as it is. */
+/**
+ * What the SDK and the Ollama connector read of a Response; the body is a Node stream, which
+ * both iterate as it is. `url` is the one asked (the SDK only logs it), also after a redirect.
+ */
 function responseOf(url: string, { statusCode, headers, body }: Answer) {
   const list = new Headers()
   for (const [name, value] of Object.entries(headers)) {
@@ -59,19 +62,11 @@ function responseOf(url: string, { statusCode, headers, body }: Answer) {
   return {
     url,
     status: statusCode,
-    statusText: '',
     ok: statusCode >= 200 && statusCode < 300,
-    redirected: false,
-    type: 'basic' as const,
     headers: list,
     body,
-    get bodyUsed() {
-      return body.bodyUsed
-    },
     text: () => body.text(),
     json: () => body.json(),
-    arrayBuffer: () => body.arrayBuffer(),
-    blob: () => body.blob(),
   }
 }
 

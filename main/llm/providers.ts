@@ -78,11 +78,17 @@ export class LlmRegistry {
   }
 
   /**
-   * Readies what the OpenAI-compatible and Ollama connectors call through (poolFetch.ts) with a
-   * request on loopback to a server of its own, for the app's start-up: it contacts no provider.
+   * Readies, at the app's start-up, what the first reply's request would load and compile on its
+   * way out, contacting no provider: Node's fetch, which Gemini's SDK calls (a data: URL fetches
+   * nothing from anywhere), and the pool the OpenAI-compatible and Ollama connectors call
+   * (poolFetch.ts, ~40 ms at its first request), by a request to a loopback server of its own.
    */
-  warmUp(): Promise<void> {
-    return warmPoolFetch()
+  async warmUp(): Promise<void> {
+    await fetch('data:,')
+      .then((r) => r.arrayBuffer())
+      .catch(() => {})
+    await new Promise(setImmediate)
+    await warmPoolFetch()
   }
 
   /** The configurations themselves (with keys), for a worker thread that builds its own connectors. */
