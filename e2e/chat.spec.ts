@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures'
+import { expect, replyRequests, test } from './fixtures'
 import { GraphPage } from './pages/graph.page'
 
 test('a reply streams into the new node, and Stop keeps what arrived', async ({ app, llm, graph }) => {
@@ -26,7 +26,7 @@ test('a reply streams into the new node, and Stop keeps what arrived', async ({ 
   expect(kept).not.toContain('slow59')
 
   // The context sent with the second prompt carried the first turn in full.
-  const second = llm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body as {
+  const second = replyRequests(llm).at(-1)!.body as {
     messages: Array<{ content: string }>
   }
   expect(second.messages.map((m) => m.content)).toContain('Tell me a story')

@@ -1,5 +1,5 @@
 import { test as base } from '@playwright/test'
-import { startFakeLlm, type FakeLlm } from '../tests/support/fakeLlm'
+import { startFakeLlm, type FakeLlm, type RecordedRequest } from '../tests/support/fakeLlm'
 import { llmEnv, startServer, type Server } from '../tests/support/serveProcess'
 import { AppPage } from './pages/app.page'
 import { GraphPage } from './pages/graph.page'
@@ -31,6 +31,17 @@ export const test = base.extend<{
     await use(new GraphPage(page, server.wsUrl))
   },
 })
+
+/**
+ * The OpenAI-compatible chat requests that asked for a reply, in order. Memory jobs and the pack's
+ * intent call ask for structured output (`response_format`) and may come after a reply's request:
+ * a test reading "the last request" must not pick one of theirs.
+ */
+export function replyRequests(llm: FakeLlm): RecordedRequest[] {
+  return llm.requests.filter(
+    (r) => r.path === '/v1/chat/completions' && !(r.body as { response_format?: unknown } | undefined)?.response_format,
+  )
+}
 
 export { expect } from '@playwright/test'
 export { llmEnv, startServer, type Server, type ServerOptions } from '../tests/support/serveProcess'

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures'
+import { expect, replyRequests, test } from './fixtures'
 import { expectAccessible } from './pages/accessible'
 import { bindNewPersona, createPersona } from './pages/persona.steps'
 
@@ -30,7 +30,7 @@ test('a group scene of two personas: each reply names its speaker, a name in the
   const speakers = transcript.getByTestId('speaker-name')
   const picker = page.getByLabel('Who speaks next')
   const chats = () =>
-    llm.requests.filter((r) => r.path === '/v1/chat/completions' && (r.body as Sent).model === 'gpt-4o')
+    replyRequests(llm).filter((r) => (r.body as Sent).model === 'gpt-4o')
 
   // Nobody named: the first member in turn answers.
   await expect(picker.locator('option:checked')).toHaveText('Alice (automatic)')

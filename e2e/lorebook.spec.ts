@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { pngWith, v2Card } from '../tests/support/foreignFiles'
-import { expect, test } from './fixtures'
+import { expect, replyRequests, test } from './fixtures'
 import type { AppPage } from './pages/app.page'
 import { ConversationsPage } from './pages/conversations.page'
 import { openPersonas } from './pages/persona.steps'
@@ -65,15 +65,7 @@ test('a card’s lorebook comes with it, fires in a chat (seen in the inspector)
   await page.getByLabel('Prompt').fill('Where is the glade?')
   await page.keyboard.press('Control+Enter')
   await expect(page.getByTestId('transcript').getByText('The trees part for you.')).toBeVisible()
-  // The reply's own request: a memory job's (an extraction) may have come after it.
-  const sent = llm.requests
-    .filter(
-      (r) =>
-        r.path === '/v1/chat/completions' &&
-        JSON.stringify(r.body).includes('Shall we cross the river?') &&
-        !JSON.stringify(r.body).includes('You read one memory'),
-    )
-    .at(-1)!.body as {
+  const sent = replyRequests(llm).at(-1)!.body as {
     messages: Array<{ content: string }>
   }
   expect(sent.messages[0]!.content).toContain('The glade is hidden by old magic.')
@@ -188,15 +180,7 @@ test('the lorebook dialog from the More menu sets an entry’s advanced options 
   await page.getByLabel('Prompt').fill('Shall we cross the river?')
   await page.keyboard.press('Control+Enter')
   await expect(page.getByTestId('transcript').getByText('The water is cold.')).toBeVisible()
-  // The reply's own request: a memory job's (an extraction) may have come after it.
-  const sent = llm.requests
-    .filter(
-      (r) =>
-        r.path === '/v1/chat/completions' &&
-        JSON.stringify(r.body).includes('Shall we cross the river?') &&
-        !JSON.stringify(r.body).includes('You read one memory'),
-    )
-    .at(-1)!.body as {
+  const sent = replyRequests(llm).at(-1)!.body as {
     messages: Array<{ role: string; content: string }>
   }
   expect(sent.messages.find((m) => m.content === 'The river runs north.')?.role, JSON.stringify(sent.messages)).toBe(

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { testServers } from '../tests/support/mcp/testServers'
 import type { Page } from '@playwright/test'
-import { expect, test } from './fixtures'
+import { expect, replyRequests, test } from './fixtures'
 import type { AppPage } from './pages/app.page'
 import type { GraphPage } from './pages/graph.page'
 import { words } from './pages/words'
@@ -51,7 +51,7 @@ test('attaches an MCP resource to a message and runs an MCP prompt from the pale
   await page.keyboard.press('Control+Enter')
   await expect(page.getByTestId('transcript-response')).toHaveText('I read the document.')
   await expect(page.getByTestId('attached-resource')).toHaveCount(0)
-  const sent = JSON.stringify(llm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body)
+  const sent = JSON.stringify(replyRequests(llm).at(-1)!.body)
   expect(sent).toContain('What does this say?')
   expect(sent).toContain('uri=\\"demo://resource/static/document/architecture.md\\"')
 
@@ -156,7 +156,7 @@ test('attaches binary MCP resources as files: a picture as a picture, a PDF name
   await page.getByLabel('Prompt', { exact: true }).fill('What are these?')
   await page.keyboard.press('Control+Enter')
   await expect(page.getByTestId('transcript-response')).toHaveText('I see a dot and a report.')
-  const sent = JSON.stringify(llm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body)
+  const sent = JSON.stringify(replyRequests(llm).at(-1)!.body)
   expect(sent).toContain('data:image/png;base64,iVBORw0KGgo')
   expect(sent).toContain('[unruly://report.pdf: application/pdf, 3,009 bytes of binary, not included]')
 })

@@ -1,5 +1,5 @@
 import { pngBytes } from '../tests/support/world/pngBytes'
-import { expect, test } from './fixtures'
+import { expect, replyRequests, test } from './fixtures'
 import { WorldPage } from './pages/world.page'
 
 test.use({
@@ -50,7 +50,7 @@ test('a dropped PNG becomes a picture in the library, opens as an image, and goe
   await graph.send('この絵をどう思う？')
   await expect(graph.card(1).getByTestId('node-response')).toContainText('echo')
   const sent = JSON.stringify(
-    llm.requests.filter((r) => r.path === '/v1/chat/completions' && r.model === 'gpt-4o-mini').at(-1)!.body,
+    replyRequests(llm).filter((r) => r.model === 'gpt-4o-mini').at(-1)!.body,
   )
   expect(sent).toContain('data:image/png;base64,iVBOR')
   await expect(page.getByRole('list', { name: 'Images attached to your next message' })).toHaveCount(0)
