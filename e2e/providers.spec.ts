@@ -1,4 +1,4 @@
-import { expect, startServer, test } from './fixtures'
+import { expect, replyRequests, startServer, test } from './fixtures'
 import { GraphPage } from './pages/graph.page'
 
 test('first run without a provider: onboarding, set one up in the settings, chat, then a bad key is shown clearly', async ({
@@ -105,7 +105,7 @@ test('the chat model is chosen from what the provider lists, and the address and
     await graph.send('which model?')
     await expect(graph.card(1).getByTestId('node-response')).toHaveText('Answered by the model you chose')
     await expect(graph.card(1)).toContainText('openai:gpt-4o-mini')
-    expect(llm.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.model)).toEqual(['gpt-4o-mini'])
+    expect(replyRequests(llm).map((r) => r.model)).toEqual(['gpt-4o-mini'])
   } finally {
     await server.stop()
   }

@@ -95,20 +95,30 @@ MemoryService.prototype.packFor = async function (this: MemoryService, input) {
 }
 
 // SPANS_WRITES=1: the statements that write (run()) between a request's arrival and its first
-// delta, counted by phase: a write before the model's request leaves delays it.
+// delta, counted by phase: a write before the model's request leaves delays it. SPANS_WRITES=all:
+// every statement (reads too).
 const writes = new Map<string, number>()
 if (process.env.SPANS_WRITES) {
   const probe = new Database(':memory:')
   const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as { run: (...a: unknown[]) => unknown }
   probe.close()
-  const run = statement.run
-  statement.run = function (this: { source: string }, ...args: unknown[]) {
+  const count = (kind: string, source: string) => {
     if (marks && !marks.has('sse_delta_written')) {
       const phase = marks.has('model_request_sent') ? 'after_request' : 'before_request'
-      const key = `${phase} ${this.source.replace(/\s+/g, ' ').slice(0, 90)}`
+      const key = `${phase} ${kind} ${source.replace(/\s+/g, ' ').slice(0, 90)}`
       writes.set(key, (writes.get(key) ?? 0) + 1)
     }
-    return run.apply(this, args)
+  }
+  const methods = process.env.SPANS_WRITES === 'all' ? (['run', 'get', 'all', 'iterate'] as const) : (['run'] as const)
+  for (const name of methods) {
+    const original = (statement as Record<string, (...a: unknown[]) => unknown>)[name]!
+    ;(statement as Record<string, (...a: unknown[]) => unknown>)[name] = function (
+      this: { source: string },
+      ...args: unknown[]
+    ) {
+      count(name, this.source)
+      return original.apply(this, args)
+    }
   }
 }
 
@@ -184,6 +194,13 @@ try {
     })
     .sort((a, b) => a.p50_ms - b.p50_ms)
   // For reading a --cpu-prof profile by request: each request's marks on the profile's clock (µs).
+  if (process.env.SPANS_ROWS) {
+    const perRequest = rows.map((r, i) => ({
+      wall: Object.fromEntries([...r].map(([k, v]) => [k, +(v - r.get('arrive')!).toFixed(3)])),
+      cpu: Object.fromEntries(cpuRows[i] ?? []),
+    }))
+    writeFileSync(process.env.SPANS_ROWS, JSON.stringify(perRequest))
+  }
   if (process.env.SPANS_WINDOWS) {
     const offsetUs = Number(process.hrtime.bigint() / 1000n) - performance.now() * 1000
     const windows = rows.map((r) => Object.fromEntries([...r].map(([k, v]) => [k, v * 1000 + offsetUs])))
