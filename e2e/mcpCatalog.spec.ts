@@ -57,6 +57,8 @@ test('attaches an MCP resource to a message and runs an MCP prompt from the pale
 
   await page.keyboard.press('Control+k')
   await page.getByRole('combobox', { name: 'Command palette' }).fill('Prompt: everything / args-prompt')
+  // The servers' prompts load when the palette opens: Enter once theirs is the chosen entry.
+  await expect(page.getByRole('option', { name: /everything \/ args-prompt/, selected: true })).toBeVisible()
   await page.keyboard.press('Enter')
   const prompt = page.getByRole('dialog', { name: 'Prompt: args-prompt' })
   await prompt.getByLabel('city', { exact: true }).fill('Kyoto')
