@@ -1,27 +1,17 @@
 import type { MemoryPack, MemoryUnitKind } from '@shared/contract'
 import { joinCounted, tokenCount, tokenCountOfLines } from '../../kernel/tokens'
 import { LOCAL_EMBEDDER } from '../store/embedder'
-import { LoopStatus, Sensitivity, UnitKind, UnitState, kindName } from '../store/enums'
-import { classifyIntent, intentWeights, type Intent } from './intent'
-import { eachFeatures } from '../retrieval/rankFeatures'
-import { relevance } from '../retrieval/ranker'
-import { hitReason, unitsByIds, type Hit } from '../retrieval/hits'
+import { Sensitivity, UnitKind, UnitState, kindName } from '../store/enums'
+import type { Intent } from './intent'
+import { hitReason } from '../retrieval/hits'
 import { tuning } from '../retrieval/tuning'
-import {
-  addNeighbours,
-  entityLinked,
-  hybridRetrieve,
-  rankingReasons,
-  type RetrievalLists,
-  type RetrievalQuery,
-} from '../retrieval/retrieval'
-import { boostNamedSpeakers } from '../retrieval/speakers'
-import { addTellers, boostNamedTime, namedTime } from '../retrieval/timeWindow'
+import { rankingReasons, type RetrievalLists, type RetrievalQuery } from '../retrieval/retrieval'
 import { itemLine } from '../store/itemText'
 import { askedWords, trimmedToAsked } from './trimLine'
+import { findCandidates, type Candidate, type Section } from './packCandidates'
 import { logHeadsOf } from '../store/logHeads'
 import { unitRowsOf } from '../store/unitRows'
-import { isoDate, nowSeconds, type MemoryStore, type UnitRow } from '../store/store'
+import { isoDate, type MemoryStore, type UnitRow } from '../store/store'
 
 export interface PackRequest extends RetrievalQuery {
   budget: number
@@ -43,8 +33,6 @@ export interface PackRequest extends RetrievalQuery {
   onFeatures?: (byUnit: ReadonlyMap<number, readonly number[]>) => void
 }
 
-type Section = 'persona' | 'contract' | 'capsule' | 'loops' | 'facts' | 'summaries' | 'episodes'
-
 const sectionTitles: Record<Section, string> = {
   persona: 'Who you are',
   contract: 'Your agreement with the user',
@@ -56,23 +44,6 @@ const sectionTitles: Record<Section, string> = {
 }
 const sectionOrder: Section[] = ['persona', 'contract', 'capsule', 'loops', 'facts', 'summaries', 'episodes']
 const HEADER = '# Memory (what you remember; use it when it helps, never invent beyond it)'
-
-interface Candidate {
-  unit: UnitRow
-  section: Section
-  value: number
-  /** Why it is in, for what retrieval did not find; a find's reasons are written from `found` (whyOf). */
-  why: string
-  mandatory?: boolean
-  /**
-   * Found by retrieval (not an anchor, the capsule, a loop or a pinned fact): the hit, the
-   * entity that linked it, and its relevance. Its reasons are written only when the inspector
-   * reads the pack's sections: ~200 finds a pack, ~50 kept.
-   */
-  found?: { hit: Hit; link: string | undefined; relevance: number }
-  /** Admitted from another conversation tree (eligibility). */
-  elsewhere?: boolean
-}
 
 /** A candidate with its text as rendered and, for an episode, the day it is listed under. */
 type Packable = Candidate & { text: string; bullet: string; day: string | null }
@@ -121,91 +92,7 @@ function choose(store: MemoryStore, request: PackRequest): ChosenPack {
     prof[stage] = (prof[stage] ?? 0) + t - mark
     mark = t
   }
-  const now = request.now ?? nowSeconds()
-  const { intent } = request.intent ? { intent: request.intent } : classifyIntent(request.query)
-  const weights = intentWeights[intent]
-  const allowSecret = request.allowSecret ?? explicitSecretAsk(request.query)
-  lap('intent')
-
-  const candidates: Candidate[] = []
-  // Always in: the persona's anchors and its contract.
-  for (const unit of unitsWhere(store, 'kind IN (4, 5) AND state != 3 ORDER BY pin DESC, id LIMIT 20')) {
-    const active = store.payload(unit).is_active !== 0
-    if (active)
-      candidates.push({
-        unit,
-        section: unit.kind === UnitKind.PERSONA ? 'persona' : 'contract',
-        value: 100,
-        why: 'always injected',
-        mandatory: true,
-      })
-  }
-  // `now` is bound, not written into the SQL: one prepared statement serves every pack.
-  const capsule = store
-    .prepare(
-      `SELECT * FROM units WHERE kind = 6 AND state != 3
-       AND id IN (SELECT unit_id FROM payload_capsule WHERE expires_at IS NULL OR expires_at > ?)
-       ORDER BY occurred_at DESC, id DESC LIMIT 5`,
-    )
-    .all(Math.floor(now)) as UnitRow[]
-  // Newest first; only the newest one the branch may see is kept (below).
-  for (const unit of capsule) candidates.push({ unit, section: 'capsule', value: 20, why: 'latest short-term state' })
-  // From the open loops' index: closed loops (most of them, in a long memory) are never read.
-  const loops = store
-    .prepare(
-      `SELECT u.* FROM payload_loop l JOIN units u ON u.id = l.unit_id
-       WHERE l.status = ${LoopStatus.OPEN} AND u.kind = 7 AND u.state != 3 ORDER BY u.occurred_at DESC LIMIT 15`,
-    )
-    .all() as UnitRow[]
-  for (const unit of loops)
-    candidates.push({ unit, section: 'loops', value: 4 * weights.loop + unit.pin, why: 'open loop' })
-  lap('anchors')
-
-  // Hybrid retrieval over facts, summaries and episodes.
-  const { hits: fused, lists } = hybridRetrieve(store, request, allowSecret, now, lap)
-  lap('fusion')
-  const linked = entityLinked(store, request.query)
-  lap('entities')
-  // Units only an entity link brought: their rows were not read by the retrieval.
-  const linkedOnly = [...linked.keys()].filter((id) => !fused.has(id))
-  for (const unit of unitsByIds(store, linkedOnly)) fused.set(unit.id, { unit, score: 0, came: '' })
-  boostNamedSpeakers(store, request.query, fused)
-  const time = namedTime(store, request.query, now)
-  addTellers(store, time, fused)
-  boostNamedTime(time, fused)
-  addNeighbours(store, fused)
-  // An entity the query names lifts its units in the hand fusion, which the ranker reads
-  // (rankFeatures.ts): LoCoMo, imported without a model, has no entities to fit a weight on.
-  for (const id of linked.keys()) {
-    const hit = fused.get(id)
-    if (hit) hit.score += ENTITY_LINK
-  }
-  lap('boosts')
-  // What each find is worth: the learned ranker's chance that it answers the query, from where
-  // each search ranked it and the hand fusion's score among other things (rankFeatures.ts).
-  const relevances = new Map<number, number>()
-  const byUnit = request.onFeatures ? new Map<number, number[]>() : null
-  eachFeatures(store, fused, lists, linked, time, (id, features) => {
-    relevances.set(id, relevance(features))
-    byUnit?.set(id, [...features])
-  })
-  if (byUnit) request.onFeatures?.(byUnit)
-  lap('ranker')
-  for (const [id, hit] of fused) {
-    const { unit } = hit
-    const score = relevances.get(id)!
-    const found = { hit, link: linked.get(id), relevance: score }
-    if (unit.kind === UnitKind.EPISODE)
-      candidates.push({ unit, section: 'episodes', value: score * weights.episode, why: '', found })
-    else if (unit.kind === UnitKind.FACT)
-      candidates.push({ unit, section: 'facts', value: score * weights.fact, why: '', found })
-    else if (unit.kind === UnitKind.SUMMARY)
-      candidates.push({ unit, section: 'summaries', value: score * weights.summary, why: '', found })
-  }
-  // Pinned facts ride along even when the query does not reach them.
-  for (const unit of unitsWhere(store, 'kind = 2 AND pin = 1 AND state != 3 ORDER BY id DESC LIMIT 20'))
-    if (!fused.has(unit.id)) candidates.push({ unit, section: 'facts', value: 0.5 * weights.fact, why: 'pinned' })
-  lap('candidates')
+  const { candidates, lists, intent, allowSecret, now } = findCandidates(store, request, lap)
 
   const eligible = eligibility(
     store,
@@ -363,9 +250,6 @@ function whyOf(c: Candidate, ranked: (id: number) => string): string {
   return why ? `${why}; ${ELSEWHERE}` : ELSEWHERE
 }
 
-/** What a link to an entity the query names adds to a unit's fused score. */
-const ENTITY_LINK = 0.25
-
 function density(c: { value: number; estimate: number }): number {
   return c.value / c.estimate
 }
@@ -394,10 +278,6 @@ function render(chosen: readonly Packable[]): string[] {
     }
   }
   return parts
-}
-
-function explicitSecretAsk(query: string): boolean {
-  return /\b(secret|secrets)\b|秘密/i.test(query)
 }
 
 /** What a find admitted from another conversation tree says among its reasons. */
@@ -486,8 +366,4 @@ function closedFacts(store: MemoryStore, ids: number[], now: number): Set<number
     )
     .all(JSON.stringify(ids), now) as Array<{ id: number }>
   return new Set(rows.map((r) => r.id))
-}
-
-function unitsWhere(store: MemoryStore, where: string): UnitRow[] {
-  return store.prepare(`SELECT * FROM units WHERE ${where}`).all() as UnitRow[]
 }
