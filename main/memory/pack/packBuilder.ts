@@ -2,18 +2,17 @@ import type { MemoryPack, MemoryUnitKind } from '@shared/contract'
 import { joinCounted, tokenCount, tokenCountOfLines } from '../../kernel/tokens'
 import { LOCAL_EMBEDDER } from '../store/embedder'
 import { Sensitivity, UnitKind, UnitState, kindName } from '../store/enums'
-import type { Intent } from './intent'
 import { hitReason } from '../retrieval/hits'
 import { tuning } from '../retrieval/tuning'
-import { rankingReasons, type RetrievalLists, type RetrievalQuery } from '../retrieval/retrieval'
+import { rankingReasons, type RetrievalLists } from '../retrieval/retrieval'
 import { itemLine } from '../store/itemText'
 import { askedWords, trimmedToAsked } from './trimLine'
-import { findCandidates, type Candidate, type Section } from './packCandidates'
+import { findCandidates, type Candidate, type CandidateQuery, type Section } from './packCandidates'
 import { logHeadsOf } from '../store/logHeads'
 import { unitRowsOf } from '../store/unitRows'
 import { isoDate, type MemoryStore, type UnitRow } from '../store/store'
 
-export interface PackRequest extends RetrievalQuery {
+export interface PackRequest extends CandidateQuery {
   budget: number
   /**
    * What the node being answered may remember: its active path (root → the node), and with
@@ -21,16 +20,9 @@ export interface PackRequest extends RetrievalQuery {
    * branches of its own tree are not eligible. Null: no restriction (imports, the inspector).
    */
   path: PathMembership | null
-  /** SECRET units only when the user asked for them explicitly. */
-  allowSecret?: boolean
-  now?: number
-  /** Overrides the rule-based intent (e.g. the lightweight model's answer). */
-  intent?: Intent
   intentBy?: 'rules' | 'model'
   /** Profiling: milliseconds spent per stage are added here (bench/memory/profile.ts). */
   profile?: Record<string, number>
-  /** Fitting the ranker (bench/memory/fitRanker.ts): every found unit's features are handed here. */
-  onFeatures?: (byUnit: ReadonlyMap<number, readonly number[]>) => void
 }
 
 const sectionTitles: Record<Section, string> = {

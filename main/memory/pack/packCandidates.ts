@@ -2,12 +2,17 @@ import { classifyIntent, intentWeights, type Intent } from './intent'
 import { eachFeatures } from '../retrieval/rankFeatures'
 import { relevance } from '../retrieval/ranker'
 import { unitsByIds, type Hit } from '../retrieval/hits'
-import { addNeighbours, entityLinked, hybridRetrieve, type RetrievalLists } from '../retrieval/retrieval'
+import {
+  addNeighbours,
+  entityLinked,
+  hybridRetrieve,
+  type RetrievalLists,
+  type RetrievalQuery,
+} from '../retrieval/retrieval'
 import { boostNamedSpeakers } from '../retrieval/speakers'
 import { addTellers, boostNamedTime, namedTime } from '../retrieval/timeWindow'
 import { LoopStatus, UnitKind } from '../store/enums'
 import { nowSeconds, type MemoryStore, type UnitRow } from '../store/store'
-import type { PackRequest } from './packBuilder'
 
 // What a MemoryPack may hold, before the node's reach is asked (packBuilder.ts): the persona's
 // anchors, the capsule, open loops and pinned facts, and what retrieval found, each with its
@@ -32,6 +37,17 @@ export interface Candidate {
   elsewhere?: boolean
 }
 
+/** What finding a pack's candidates reads of its request (packBuilder.PackRequest). */
+export interface CandidateQuery extends RetrievalQuery {
+  /** SECRET units only when the user asked for them explicitly. */
+  allowSecret?: boolean
+  now?: number
+  /** Overrides the rule-based intent (e.g. the lightweight model's answer). */
+  intent?: Intent
+  /** Fitting the ranker (bench/memory/fitRanker.ts): every found unit's features are handed here. */
+  onFeatures?: (byUnit: ReadonlyMap<number, readonly number[]>) => void
+}
+
 /** The candidates, with what the inspector and the pack read beside them. */
 export interface FoundCandidates {
   candidates: Candidate[]
@@ -44,7 +60,7 @@ export interface FoundCandidates {
 /** Every candidate for a pack answering `request.query`; `lap` times the stages (profiling). */
 export function findCandidates(
   store: MemoryStore,
-  request: PackRequest,
+  request: CandidateQuery,
   lap: (stage: string) => void,
 ): FoundCandidates {
   const now = request.now ?? nowSeconds()
