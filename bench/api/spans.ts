@@ -97,7 +97,7 @@ MemoryService.prototype.packFor = async function (this: MemoryService, input) {
 // SPANS_WRITES=1: the statements that write (run()) between a request's arrival and its first
 // delta, counted by phase: a write before the model's request leaves delays it. SPANS_WRITES=all:
 // every statement (reads too).
-const writes = new Map<string, number>()
+const statements = new Map<string, number>()
 if (process.env.SPANS_WRITES) {
   const probe = new Database(':memory:')
   const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as { run: (...a: unknown[]) => unknown }
@@ -106,7 +106,7 @@ if (process.env.SPANS_WRITES) {
     if (marks && !marks.has('sse_delta_written')) {
       const phase = marks.has('model_request_sent') ? 'after_request' : 'before_request'
       const key = `${phase} ${kind} ${source.replace(/\s+/g, ' ').slice(0, 90)}`
-      writes.set(key, (writes.get(key) ?? 0) + 1)
+      statements.set(key, (statements.get(key) ?? 0) + 1)
     }
   }
   const methods = process.env.SPANS_WRITES === 'all' ? (['run', 'get', 'all', 'iterate'] as const) : (['run'] as const)
@@ -193,7 +193,7 @@ try {
       }
     })
     .sort((a, b) => a.p50_ms - b.p50_ms)
-  // For reading a --cpu-prof profile by request: each request's marks on the profile's clock (µs).
+  // SPANS_ROWS: each request's marks (ms from its arrival) and CPU time, for reading the slowest apart.
   if (process.env.SPANS_ROWS) {
     const perRequest = rows.map((r, i) => ({
       wall: Object.fromEntries([...r].map(([k, v]) => [k, +(v - r.get('arrive')!).toFixed(3)])),
@@ -201,6 +201,7 @@ try {
     }))
     writeFileSync(process.env.SPANS_ROWS, JSON.stringify(perRequest))
   }
+  // For reading a --cpu-prof profile by request: each request's marks on the profile's clock (µs).
   if (process.env.SPANS_WINDOWS) {
     const offsetUs = Number(process.hrtime.bigint() / 1000n) - performance.now() * 1000
     const windows = rows.map((r) => Object.fromEntries([...r].map(([k, v]) => [k, v * 1000 + offsetUs])))
@@ -211,7 +212,7 @@ try {
     console.log(JSON.stringify({ bench: 'api.chat_spans_allocations', first_token_ms: firstTokenMs, ...sums }))
     for (const site of sites) console.log(JSON.stringify({ bench: 'api.chat_spans_allocation_site', ...site }))
   }
-  for (const [statement, count] of writes)
+  for (const [statement, count] of statements)
     console.log(JSON.stringify({ bench: 'api.chat_spans_writes', statement, per_request: +(count / runs).toFixed(2) }))
   for (const p of phases) console.log(JSON.stringify({ bench: 'api.chat_spans', first_token_ms: firstTokenMs, ...p }))
   // The collector's pauses between each request's arrival and its first delta: how many requests

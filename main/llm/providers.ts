@@ -87,6 +87,7 @@ export class LlmRegistry {
     await fetch('data:,')
       .then((r) => r.arrayBuffer())
       .catch(() => {})
+    // One at a time, a turn of the event loop apart: a window or a reply starting meanwhile waits for neither.
     await new Promise(setImmediate)
     await warmPoolFetch()
   }
