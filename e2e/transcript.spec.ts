@@ -38,7 +38,9 @@ test('a 5,000-character reply streams into its turn in place and is read whole, 
   await expect(answer).toHaveAttribute('aria-busy', 'true')
   await expect(answer.getByTestId('transcript-response')).toContainText('Paragraph 0')
   await expect(answer).toHaveAttribute('aria-busy', 'false', { timeout: 20_000 })
-  // …and the view followed them: the end of the reply is on screen without scrolling.
+  // All of it arrived (a failure here shows what the turn holds instead)…
+  await expect(answer.getByTestId('transcript-response')).toContainText(reply.last)
+  // …and the view followed it: the end of the reply is on screen without scrolling.
   await expect(answer.getByText(reply.last)).toBeInViewport()
   await expect(transcript.message(1)).toContainText('Tell me about a long walk in Kyoto')
 
