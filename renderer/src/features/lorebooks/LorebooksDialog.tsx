@@ -210,7 +210,12 @@ function BookHeader({
           </div>
         )}
       </fieldset>
-      <BookSettings key={book.updated} book={book} onChanged={onChanged} />
+      {/* Open or closed as the user left it: the form inside starts over from each saved change
+          (an entry saved changes the book too), the panel around it does not close. */}
+      <details className="lore-advanced">
+        <summary>{t('lore.bookSettings')}</summary>
+        <BookSettings key={book.updated} book={book} onChanged={onChanged} />
+      </details>
       <div className="dialog-actions">
         <button type="button" onClick={() => void exportBook()}>
           {t('lore.exportBook')}
@@ -250,54 +255,51 @@ function BookSettings({ book, onChanged }: { book: LoreBook; onChanged: (b: Lore
     </label>
   )
   return (
-    <details className="lore-advanced">
-      <summary>{t('lore.bookSettings')}</summary>
-      <div role="form" aria-label={t('lore.bookSettings')} className="lore-entry">
-        <label className="field">
-          {t('lore.bookDescription')}
-          <textarea
-            rows={2}
-            value={draft.description}
-            onChange={(e) => setDraft({ ...draft, description: e.target.value })}
-          />
-        </label>
-        <div className="lore-row">
-          {bookNumbers.map((f) => (
-            <label key={f} className="field">
-              {t(f === 'scan_depth' ? 'lore.number.scan_depthBook' : `lore.number.${f}`)}
-              <input
-                inputMode="numeric"
-                value={draft.numbers[f]}
-                aria-invalid={bad === f || undefined}
-                onChange={(e) => setDraft({ ...draft, numbers: { ...draft.numbers, [f]: e.target.value } })}
-              />
-            </label>
-          ))}
-        </div>
-        <div className="lore-row">
-          {flag('recursive', t('lore.recursive'))}
-          {flag('case_sensitive', t('lore.bookCaseSensitive'))}
-          {flag('match_whole_words', t('lore.bookWholeWords'))}
-          <button
-            type="button"
-            disabled={bad !== undefined}
-            onClick={() =>
-              void invoke('update_lorebook', {
-                id: book.id,
-                description: draft.description,
-                settings: {
-                  recursive: draft.recursive,
-                  case_sensitive: draft.case_sensitive,
-                  match_whole_words: draft.match_whole_words,
-                  ...Object.fromEntries(bookNumbers.map((f) => [f, Number(draft.numbers[f])])),
-                },
-              }).then(onChanged)
-            }
-          >
-            {t('lore.saveBook')}
-          </button>
-        </div>
+    <div role="form" aria-label={t('lore.bookSettings')} className="lore-entry">
+      <label className="field">
+        {t('lore.bookDescription')}
+        <textarea
+          rows={2}
+          value={draft.description}
+          onChange={(e) => setDraft({ ...draft, description: e.target.value })}
+        />
+      </label>
+      <div className="lore-row">
+        {bookNumbers.map((f) => (
+          <label key={f} className="field">
+            {t(f === 'scan_depth' ? 'lore.number.scan_depthBook' : `lore.number.${f}`)}
+            <input
+              inputMode="numeric"
+              value={draft.numbers[f]}
+              aria-invalid={bad === f || undefined}
+              onChange={(e) => setDraft({ ...draft, numbers: { ...draft.numbers, [f]: e.target.value } })}
+            />
+          </label>
+        ))}
       </div>
-    </details>
+      <div className="lore-row">
+        {flag('recursive', t('lore.recursive'))}
+        {flag('case_sensitive', t('lore.bookCaseSensitive'))}
+        {flag('match_whole_words', t('lore.bookWholeWords'))}
+        <button
+          type="button"
+          disabled={bad !== undefined}
+          onClick={() =>
+            void invoke('update_lorebook', {
+              id: book.id,
+              description: draft.description,
+              settings: {
+                recursive: draft.recursive,
+                case_sensitive: draft.case_sensitive,
+                match_whole_words: draft.match_whole_words,
+                ...Object.fromEntries(bookNumbers.map((f) => [f, Number(draft.numbers[f])])),
+              },
+            }).then(onChanged)
+          }
+        >
+          {t('lore.saveBook')}
+        </button>
+      </div>
+    </div>
   )
 }
