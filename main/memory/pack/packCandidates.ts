@@ -17,6 +17,13 @@ import { nowSeconds, type MemoryStore, type UnitRow } from '../store/store'
 // What a MemoryPack may hold, before the node's reach is asked (packBuilder.ts): the persona's
 // anchors, the capsule, open loops and pinned facts, and what retrieval found, each with its
 // value. None of it depends on the node being answered, only on the memory and the query.
+//
+// Run on a thread of its own (a worker with its own connection and indexes, caught up after each
+// write, asked as soon as the turn knew its persona, its word lists slimmed for the copy back),
+// it made /api/chat slower, not faster (issue 38, bench:api, 400 requests, 2 cores): the first
+// delta's added p50 was 6.4–8.7 ms against 4.6–6.3 ms here. The search took ~1.1–1.5 ms there,
+// its copy back ~0.25–0.4 ms, and the main thread had only ~0.5 ms of the turn left to do
+// meanwhile, so it waited; with three busy threads on two cores the answer also came late.
 
 export type Section = 'persona' | 'contract' | 'capsule' | 'loops' | 'facts' | 'summaries' | 'episodes'
 
