@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures'
+import { ConversationsPage } from './pages/conversations.page'
 import { TranscriptPage } from './pages/transcript.page'
 
 // The reading pane beside the graph (issue #35): the active path read as a chat transcript,
@@ -56,6 +57,39 @@ test('a 5,000-character reply streams into its turn in place and is read whole, 
   await expect(answer.getByText(reply.first)).toBeInViewport()
   // The turn in the transcript and the card in the graph are the same node.
   await expect(page.locator('.conv-node.selected')).toHaveAttribute('data-index', '1')
+})
+
+test('a reply that goes on streaming while the user reads another conversation is whole when they come back', async ({
+  app,
+  page,
+  graph,
+  llm,
+}) => {
+  const transcript = new TranscriptPage(page, graph)
+  const list = new ConversationsPage(page)
+  await app.open()
+  await graph.startConversation('Describe the inn.')
+  await expect(transcript.reply(1)).toContainText('echo: Describe the inn.')
+  await graph.newFlow()
+  // ~12 s of reply: the user is back long before its end.
+  const words = Array.from({ length: 120 }, (_, i) => `word${i} `)
+  const whole = words.join('').trim()
+  llm.script({ provider: 'openai', reply: words.join(''), chunks: words, chunkDelayMs: 100, times: 1 })
+  await graph.send('Count slowly')
+  const response = transcript.reply(1).getByTestId('transcript-response')
+  await expect(response).toContainText('word3')
+
+  await list.open('Describe the inn.')
+  await expect(transcript.reply(1)).toContainText('echo: Describe the inn.')
+  await list.open('Count slowly')
+  // Back while it streams: the reply so far from its first word, no piece missing or twice…
+  await expect(transcript.reply(1)).toHaveAttribute('aria-busy', 'true')
+  await expect(response).toContainText('word')
+  const shown = (await response.innerText()).trim()
+  expect(whole.startsWith(shown), `shown mid-reply: "${shown}"`).toBe(true)
+  // …and the rest follows it.
+  await expect(transcript.reply(1)).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 })
+  await expect(response).toHaveText(whole)
 })
 
 test('→ on the last alternative of the last reply generates another, as a swipe does', async ({

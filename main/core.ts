@@ -179,6 +179,7 @@ export function startCore(options: CoreOptions): Core {
     calibration: new TokenCalibration(db),
     lore: lorebooks,
   })
+  graph.readsLiveTextFrom((nodeId) => chat.sentSoFar(nodeId))
   if (options.warmUp) {
     chat.warmUp()
     setImmediate(() => void llm.warmUp())

@@ -91,6 +91,12 @@ const BUSY_RETRY_MS = 1
  */
 export class ChatService {
   private readonly running = new Map<string, AbortController>()
+  /**
+   * Each streaming reply's text as sent to the windows so far (its `node_stream` pieces): what a
+   * window reading the node mid-reply gets (GraphService.readsLiveTextFrom), the pieces after it
+   * following. Not the text received: what the batcher still holds would then come twice.
+   */
+  private readonly sent = new Map<string, { text: string }>()
   private readonly toolProviders = new Set<ChatToolProvider>()
   private scenes: SceneSource | null = null
   private answered: AnsweredRequests | null = null
@@ -353,6 +359,11 @@ export class ChatService {
     return () => this.toolProviders.delete(provider)
   }
 
+  /** The text a streaming reply has sent to the windows so far; undefined when no reply streams into the node. */
+  sentSoFar(nodeId: string): string | undefined {
+    return this.sent.get(nodeId)?.text
+  }
+
   stop(nodeId: string): { stopped: boolean } {
     const controller = this.running.get(nodeId)
     controller?.abort()
@@ -468,9 +479,12 @@ export class ChatService {
     const writeWhileWaiting = () => {
       if (open(true) === 'busy') setTimeout(writeWhileWaiting, BUSY_RETRY_MS)
     }
-    const batcher = new DeltaBatcher(this.options.batchMs ?? 50, (delta) =>
-      this.bus.emit('node_stream', { node_id: nodeId, delta }),
-    )
+    const sent = { text: turn.continueFrom ?? '' }
+    this.sent.set(nodeId, sent)
+    const batcher = new DeltaBatcher(this.options.batchMs ?? 50, (delta) => {
+      sent.text += delta
+      this.bus.emit('node_stream', { node_id: nodeId, delta })
+    })
     try {
       // The flow is read once for the turn: its persona, its budget and its scene (promptContext).
       const flow = turn.flow ?? this.graph.flowInfo(turn.flowId)
@@ -642,6 +656,8 @@ export class ChatService {
       })
     } finally {
       firstTextOut()
+      // A Continue right after the end may run the node's next reply already.
+      if (this.sent.get(nodeId) === sent) this.sent.delete(nodeId)
       if (open()) this.emitNode(nodeId)
       request?.ended(end)
     }

@@ -72,6 +72,12 @@ export class GraphService {
   private readonly flowsToAnnounce = new Map<string, boolean>()
   private readonly removedListeners = new Set<(nodeIds: string[]) => void>()
   private purgeTimer: ReturnType<typeof setTimeout> | null = null
+  /**
+   * The text a streaming reply has sent to the windows so far (chat's, see sendsLiveText): the
+   * store holds what was last saved, up to a second behind. A window that opens a conversation
+   * mid-reply, or asks for the node, reads this, and the pieces sent after it follow.
+   */
+  private liveText: (nodeId: string) => string | undefined = () => undefined
 
   constructor(
     private readonly db: Db,
@@ -202,7 +208,19 @@ export class GraphService {
     // applied to a flow that already holds its change leaves it as it is.
     const version = this.patches.versionOf(id)
     const flow = this.openFlow(id)
-    return { flow, nodes: this.store.flowNodes(id), version }
+    return { flow, nodes: this.store.flowNodes(id).map((n) => this.live(n)), version }
+  }
+
+  /** Where streaming replies' text is read until they are saved whole (the chat service). */
+  readsLiveTextFrom(source: (nodeId: string) => string | undefined): void {
+    this.liveText = source
+  }
+
+  /** A streaming node with the text its reply has sent so far; any other node as it is. */
+  private live(node: Node): Node {
+    if (node.status !== 'streaming') return node
+    const text = this.liveText(node.id)
+    return text === undefined || text === node.response ? node : { ...node, response: text }
   }
 
   /**
@@ -231,7 +249,8 @@ export class GraphService {
         // Gone or changed meanwhile: the next prompt reads its path itself.
       }
     })
-    return { ...around(this.store, row, focus, view), version, focus_id: focus, complete: false, total }
+    const shown = around(this.store, row, focus, view)
+    return { ...shown, nodes: shown.nodes.map((n) => this.live(n)), version, focus_id: focus, complete: false, total }
   }
 
   /** A page of a flow's members, newest first (flowView.ts `page`). */
@@ -242,7 +261,7 @@ export class GraphService {
 
   /** These nodes' content; ids that name no node are left out. */
   nodes(ids: readonly string[]): Node[] {
-    return this.store.nodesByIds(ids)
+    return this.store.nodesByIds(ids).map((n) => this.live(n))
   }
 
   /** The flow whole, for the VizPrompt seed's clients that hear `flow_updated`; null when it is gone. */
@@ -341,7 +360,7 @@ export class GraphService {
   getNode(id: string): Node {
     const node = this.store.node(id)
     if (!node) throw new AppError('not_found', `node ${id} not found`)
-    return node
+    return this.live(node)
   }
 
   /** The node, or null when there is none (a job's late report about a deleted node). */

@@ -77,6 +77,17 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
     set({ flowLoading: null })
   }
 
+  /**
+   * The cards' content as the host read it. A streaming reply's text there holds every piece sent
+   * before the read (the host answers with what its stream has sent): pieces heard meanwhile and
+   * still waiting for the next frame are in it already, and would otherwise come twice.
+   */
+  function readWhole(graph: FlowGraph): Record<string, Node> {
+    const nodes = contentOf(graph)
+    for (const id in nodes) get().discardStream(id)
+    return nodes
+  }
+
   /** A new shape of the open flow, its cards' content and selection kept. */
   function showShape(flow: Flow) {
     const selectedId = get().selectedId
@@ -95,7 +106,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
     if (reloading === current) reloading = null
     if (!graph || get().flowId !== flowId) return
     // The cards as read: events may have been missed for them too.
-    set({ nodes: contentOf(graph) })
+    set({ nodes: readWhole(graph) })
     get().applyFlow(graph.flow)
     set({ flowVersion: graph.version })
     for (const patch of current.heard) get().applyFlowPatch(patch)
@@ -170,7 +181,7 @@ export const graphSlice: StateCreator<App, [], [], GraphSlice> = (set, get) => {
       }
       const graph = await readView(id, at)
       if (!graph || mine !== opening) return
-      const nodes = contentOf(graph)
+      const nodes = readWhole(graph)
       set({
         flowId: id,
         flow: graph.flow,
