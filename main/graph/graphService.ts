@@ -73,7 +73,7 @@ export class GraphService {
   private readonly removedListeners = new Set<(nodeIds: string[]) => void>()
   private purgeTimer: ReturnType<typeof setTimeout> | null = null
   /**
-   * The text a streaming reply has sent to the windows so far (chat's, see sendsLiveText): the
+   * The text a streaming reply has sent to the windows so far (chat's, see readsLiveTextFrom): the
    * store holds what was last saved, up to a second behind. A window that opens a conversation
    * mid-reply, or asks for the node, reads this, and the pieces sent after it follow.
    */
