@@ -1,25 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { Flow } from '@shared/contract'
+import { flowOf as flowNamed } from '../../../tests/renderer/support/flowOf'
 import { flowShape, newestLeafBelow, readingPath, resolveLeaf } from './activePath'
 
 /** A flow from "a>b" edges; nodes arrive in the order listed. */
-function flowOf(ids: string[], edges: string[]): Flow {
-  return {
-    id: 'f',
-    name: 'f',
-    description: '',
-    created: '',
-    updated: '',
-    persona_id: null,
-    system_prompt: '',
-    token_budget: null,
-    nodes: ids.map((id, i) => ({ id, index: i + 1, position: null, pinned: false })),
-    connections: edges.map((e) => {
-      const [from, to] = e.split('>') as [string, string]
-      return { from, to }
-    }),
-  }
-}
+const flowOf = (ids: string[], edges: string[]): Flow => flowNamed('f', ids, edges)
 
 describe('the transcript’s path', () => {
   // 1 → 2 → 3, a retry of 2 (4) with its own reply below it (5), and an edited first prompt (6).

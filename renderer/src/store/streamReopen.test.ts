@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { FlowView, Node } from '@shared/contract'
 import { fakeClient } from '../../../tests/renderer/support/fakeClient'
+import { flowOf } from '../../../tests/renderer/support/flowOf'
 import { createAppStore } from '.'
 
 // A reply streams into a conversation the window is opening: its pieces are heard before the
@@ -20,18 +21,7 @@ function view(response: string): FlowView {
     metadata: { model: 'm', stats: {}, summary: { text: '', updated: false, last_built: null }, tags: [] },
   }
   return {
-    flow: {
-      id: F,
-      name: 'Hello',
-      description: '',
-      created: '',
-      updated: '',
-      persona_id: null,
-      system_prompt: '',
-      token_budget: null,
-      nodes: [{ index: 1, id: N1, position: null, pinned: false }],
-      connections: [],
-    },
+    flow: { ...flowOf(F, [N1], []), name: 'Hello' },
     nodes: [node],
     version: 1,
     focus_id: N1,

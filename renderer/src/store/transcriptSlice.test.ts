@@ -1,26 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Flow, Story } from '@shared/contract'
 import { fakeClient } from '../../../tests/renderer/support/fakeClient'
+import { flowOf } from '../../../tests/renderer/support/flowOf'
 import { createAppStore } from './index'
-
-/** A flow from "a>b" edges; nodes arrive in the order listed. */
-function flowOf(id: string, ids: string[], edges: string[]): Flow {
-  return {
-    id,
-    name: id,
-    description: '',
-    created: '',
-    updated: '',
-    persona_id: null,
-    system_prompt: '',
-    token_budget: null,
-    nodes: ids.map((n, i) => ({ id: n, index: i + 1, position: null, pinned: false })),
-    connections: edges.map((e) => {
-      const [from, to] = e.split('>') as [string, string]
-      return { from, to }
-    }),
-  }
-}
 
 function storeWith(flow: Flow) {
   const store = createAppStore(fakeClient(() => undefined).client)
