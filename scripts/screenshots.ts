@@ -41,6 +41,7 @@ const screens = [
   'memory-unit',
   'personas',
   'lorebooks',
+  'lorebook-book',
   'providers',
   'programs',
   'backup',
@@ -292,6 +293,18 @@ async function shootDialogs(page: Page, language: Language, theme: string): Prom
     await page.keyboard.press('Escape')
     await page.getByRole('dialog').waitFor({ state: 'detached' })
   }
+  if (wants('lorebook-book')) {
+    // A book opened at an entry, its settings unfolded: the dialog as one edits a book.
+    await page.getByTestId('header-more').click()
+    await page.getByRole('menuitem', { name: t.shell.cmd.lorebooks }).click()
+    const books = page.getByRole('dialog')
+    await books.getByRole('button', { name: /Old town/ }).click()
+    await books.getByText(t.lore.bookSettings).click()
+    await page.mouse.move(1, 799)
+    await shot(page, 'lorebook-book', language, theme)
+    await page.keyboard.press('Escape')
+    await page.getByRole('dialog').waitFor({ state: 'detached' })
+  }
   if (wants('tools')) {
     await page.getByTestId('header-settings').click()
     await page.getByRole('button', { name: t.mcp.open }).click()
@@ -390,7 +403,15 @@ async function main(): Promise<void> {
       await context.close()
     }
 
-    const dialogs: Screen[] = ['lorebooks', 'providers', 'programs', 'backup', 'tools', 'mcp-resources']
+    const dialogs: Screen[] = [
+      'lorebooks',
+      'lorebook-book',
+      'providers',
+      'programs',
+      'backup',
+      'tools',
+      'mcp-resources',
+    ]
     if (wants(...dialogs)) {
       await seedDialogs(ws.call, { id: mioId })
       for (const { language, theme } of combos) {

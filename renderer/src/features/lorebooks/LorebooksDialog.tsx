@@ -281,6 +281,9 @@ function BookSettings({ book, onChanged }: { book: LoreBook; onChanged: (b: Lore
         {flag('recursive', t('lore.recursive'))}
         {flag('case_sensitive', t('lore.bookCaseSensitive'))}
         {flag('match_whole_words', t('lore.bookWholeWords'))}
+      </div>
+      {/* A row of its own: beside the flags it wrapped under them in English and sat at their end in Japanese. */}
+      <div className="lore-save">
         <button
           type="button"
           disabled={bad !== undefined}
