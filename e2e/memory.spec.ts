@@ -22,6 +22,8 @@ test('memory inspector: episodes listed, edited into a new version, archived; wh
   // Edit the first episode: a new version, the old text still readable.
   await memory.openUnit('cat named Pepper')
   await expect(memory.detail.getByTestId('memory-unit-text')).toContainText('User: I adopted a cat named Pepper today.')
+  // Where it came from, in words: not the stored code ("chat").
+  await expect(memory.detail).toContainText('A chat turn')
   const before = await memory.versions.count()
   await memory.edit('What the user said', 'I adopted a black cat named Pepper today.', 'more detail')
   await expect(memory.versions).toHaveCount(before + 1)

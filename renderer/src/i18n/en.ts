@@ -588,6 +588,18 @@ export const en = {
     updatedAt: 'Updated',
     versionLabel: 'Version',
     source: 'Source',
+    /** Where a memory came from (units.source); another value is shown as it is stored. */
+    sourceOf: {
+      chat: 'A chat turn',
+      user: 'Added by you',
+      import: 'Imported',
+      notification: 'A notification',
+      meta_request: 'A program’s request',
+      capsule: 'Conversation state',
+      extract_facts: 'Facts found in a turn',
+      extract_loops: 'Open topics found in a turn',
+      summarize: 'A summary',
+    },
     scores: 'Scores',
     scoreValues: 'confidence {{confidence}}, salience {{salience}}',
     tags: 'Tags',

@@ -53,7 +53,7 @@ export function UnitDetail() {
         {unit.source && (
           <>
             <dt>{t('memory.source')}</dt>
-            <dd>{unit.source}</dd>
+            <dd>{t(`memory.sourceOf.${unit.source}`, { defaultValue: unit.source })}</dd>
           </>
         )}
         <dt>{t('memory.scores')}</dt>
