@@ -549,7 +549,7 @@ export const en = {
     kindLabel: 'Kind',
     anyKind: 'Any kind',
     stateLabel: 'State',
-    activeStates: 'Active (not archived)',
+    activeStates: 'Not archived',
     allStates: 'Any state',
     entityLabel: 'Entity',
     anyEntity: 'Any entity',

@@ -547,7 +547,7 @@ export const ja: Messages = {
     kindLabel: '種類',
     anyKind: 'すべての種類',
     stateLabel: '状態',
-    activeStates: '有効（アーカイブ以外）',
+    activeStates: 'アーカイブ以外',
     allStates: 'すべての状態',
     entityLabel: 'エンティティ',
     anyEntity: 'すべてのエンティティ',

@@ -26,24 +26,27 @@ export function MeaningSearchOffer({ personaId }: { personaId: string }) {
   const wanted = defaultEmbeddingModel(i18n.resolvedLanguage) === SENTENCE_MODEL
   if (!persona || !byWords || dismissed || !wanted) return null
   return (
-    <p className="hint meaning-offer" data-testid="meaning-offer">
-      {t('memory.meaningOffer.text', { name: persona.name })}{' '}
-      <button
-        type="button"
-        // personas_changed brings the persona back with its model, and the offer goes.
-        onClick={() => void invoke('update_persona', { id: persona.id, embedding_model: SENTENCE_MODEL })}
-      >
-        {t('memory.meaningOffer.use')}
-      </button>{' '}
-      <button
-        type="button"
-        onClick={() => {
-          localStorage.setItem(DISMISSED + personaId, '1')
-          setDismissed(true)
-        }}
-      >
-        {t('memory.meaningOffer.notNow')}
-      </button>
-    </p>
+    <div className="hint meaning-offer" data-testid="meaning-offer">
+      <p>{t('memory.meaningOffer.text', { name: persona.name })}</p>
+      {/* A row of their own: wrapped after the text, they sat flush under its last line. */}
+      <div className="meaning-offer-actions">
+        <button
+          type="button"
+          // personas_changed brings the persona back with its model, and the offer goes.
+          onClick={() => void invoke('update_persona', { id: persona.id, embedding_model: SENTENCE_MODEL })}
+        >
+          {t('memory.meaningOffer.use')}
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            localStorage.setItem(DISMISSED + personaId, '1')
+            setDismissed(true)
+          }}
+        >
+          {t('memory.meaningOffer.notNow')}
+        </button>
+      </div>
+    </div>
   )
 }

@@ -74,7 +74,7 @@ export function UnitList() {
             ))}
           </select>
         </label>
-        <label className="field">
+        <label className="field memory-filter-wide">
           <span>{t('memory.entityLabel')}</span>
           <select
             aria-label={t('memory.entityLabel')}
