@@ -258,4 +258,11 @@ export const tuning = {
    * model 0.8496 → 0.8705 (not a figure to choose on).
    */
   trimTurnsOver: 30,
+  // Tried for multi-hop questions (issue 36), whose evidence lies in turns of several days: the
+  // pack's greedy choice with each further find of one day worth `f` times less (MMR by day),
+  // conversations 0–2 with the built-in word model, against 0.8942: f 0.8 0.8752, 0.6 0.8610,
+  // 0.4 0.8515, multi-hop lower too (0.810 → 0.788 / 0.772 / 0.755) and every conversation: a
+  // find's neighbours on its day are what answer it. Not kept. Of the evidence turns the hashed
+  // packs miss on 0–2, 66 of 77 are no candidate at all (bench/memory/misses.ts): it is finding
+  // them, not choosing among the finds, that falls short.
 }
