@@ -103,6 +103,10 @@ test('a story from a Japanese template: edit, five turns, summary and sheet upda
   await change.getByRole('button', { name: 'Revert' }).click()
   await expect(panel.getByRole('listitem').filter({ hasText: 'mira.md' }).first()).toContainText('revert')
   expect(readFileSync(join(dir, 'scenario/characters/mira.md'), 'utf8')).toContain('女王の衛兵から逃れ')
+  // The sheet itself is listed by name and opens in the Scenario tab's editor, with the words it has now.
+  await panel.getByRole('list', { name: 'Character sheets' }).getByRole('button', { name: 'mira' }).click()
+  await expect(panel.getByRole('tab', { name: 'Scenario' })).toHaveAttribute('aria-selected', 'true')
+  await expect(panel.getByLabel('scenario/characters/mira.md', { exact: false })).toHaveValue(/女王の衛兵から逃れ/)
 
   // Undo the last turn, save there, play another way, and load the save.
   await panel.getByRole('tab', { name: 'Play' }).click()

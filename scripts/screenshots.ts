@@ -39,6 +39,8 @@ const screens = [
   'settings',
   'memory',
   'memory-unit',
+  'context',
+  'world',
   'personas',
   'lorebooks',
   'lorebook-book',
@@ -50,6 +52,7 @@ const screens = [
   'scene',
   'scene-dialog',
   'story',
+  'story-characters',
 ] as const
 type Screen = (typeof screens)[number]
 const only = listed('--only', screens)
@@ -369,10 +372,20 @@ async function main(): Promise<void> {
 
     const { flowId } = await seedConversations(ws.call, { id: mioId })
     await seedMemory(ws.call, { id: mioId })
-    for (const { language, theme } of wants('main', 'palette', 'settings', 'memory', 'memory-unit', 'personas')
+    for (const { language, theme } of wants(
+      'main',
+      'palette',
+      'settings',
+      'memory',
+      'memory-unit',
+      'context',
+      'world',
+      'personas',
+    )
       ? combos
       : []) {
       const { context, page } = await pageFor(language, theme)
+      const t = words(language)
       await openApp(page, server, flowId)
       await shot(page, 'main', language, theme)
 
@@ -395,6 +408,17 @@ async function main(): Promise<void> {
       await page.getByTestId('memory-reach').waitFor()
       await shot(page, 'memory-unit', language, theme)
       await page.getByTestId('header-memory').click()
+
+      // What the next message would send, part by part, from the composer.
+      await page.getByRole('button', { name: t.graph.inspectContext, exact: true }).click()
+      await page.getByRole('region', { name: t.context.title }).getByTestId('context-total').waitFor()
+      await shot(page, 'context', language, theme)
+      await page.keyboard.press('Escape')
+
+      await page.getByRole('tab', { name: t.conversations.worldTab }).click()
+      await page.getByText(t.sidebar.title).first().waitFor()
+      await shot(page, 'world', language, theme)
+      await page.getByRole('tab', { name: t.conversations.tab }).click()
 
       await page.getByTestId('header-personas').click()
       await page.getByRole('dialog').waitFor()
@@ -440,8 +464,9 @@ async function main(): Promise<void> {
     // Last: opening a story makes its conversation the one a reload opens.
     const storyName = 'Harbour Lights'
     await ws.call('story_init', { name: storyName, template: 'fantasy', language: 'en' })
-    for (const { language, theme } of wants('story') ? combos : []) {
+    for (const { language, theme } of wants('story', 'story-characters') ? combos : []) {
       const { context, page } = await pageFor(language, theme)
+      const t = words(language)
       await openApp(page, server, flowId)
       await page.locator('.header-actions .btn').first().click()
       await page
@@ -452,6 +477,8 @@ async function main(): Promise<void> {
       await page.getByRole('region', { name: new RegExp(storyName) }).waitFor()
       await page.locator('[data-testid=conv-node]').first().waitFor()
       await shot(page, 'story', language, theme)
+      await page.getByRole('tab', { name: t.story.tab.sheets }).click()
+      await shot(page, 'story-characters', language, theme)
       await context.close()
     }
   } finally {

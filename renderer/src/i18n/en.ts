@@ -810,6 +810,11 @@ export const en = {
     summarizing: 'Summarising the story so far…',
     nothingToSummarize: 'Nothing to summarise yet: the recent turns stay word for word.',
     generateName: 'New character from the log',
+    generateHint: 'A name from the story: its sheet is written from what the log says of them.',
+    sheetsHeading: 'Character sheets',
+    noSheets:
+      'No character sheets yet: write one from the log below, or add a Markdown file to the scenario’s characters/ folder.',
+    changesHeading: 'Changes',
     generate: 'Write sheet',
     generating: 'Writing {{path}}…',
     noVersions: 'No changes to the character sheets yet.',

@@ -805,6 +805,11 @@ export const ja: Messages = {
     summarizing: 'あらすじをまとめています…',
     nothingToSummarize: 'まだまとめるものがありません（直近のやり取りは全文のまま残ります）。',
     generateName: 'ログから新しいキャラクター',
+    generateHint: '物語に出てきた名前：ログに書かれていることからシートを書きます。',
+    sheetsHeading: 'キャラクターシート',
+    noSheets:
+      'キャラクターシートはまだありません。下でログから書くか、シナリオの characters/ フォルダーに Markdown ファイルを置いてください。',
+    changesHeading: '変更',
     generate: 'シートを書く',
     generating: '{{path}} を書いています…',
     noVersions: 'キャラクターシートの変更はまだありません。',

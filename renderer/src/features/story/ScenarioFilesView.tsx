@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useApp } from '../../store'
 import { MarkdownText } from '../../ui/MarkdownText'
@@ -15,7 +15,7 @@ interface Open {
  * The scenario's Markdown files, editable here as in any editor outside. When the file changed
  * outside since it was opened, both versions are shown and the user decides which words stay.
  */
-export function ScenarioFilesView() {
+export function ScenarioFilesView({ opening = null }: { opening?: string | null } = {}) {
   const { t } = useTranslation()
   const story = useApp((s) => s.story)!
   const files = useApp((s) => s.storyFiles)
@@ -26,12 +26,14 @@ export function ScenarioFilesView() {
   const [preview, setPreview] = useState(false)
   const [theirs, setTheirs] = useState<{ content: string; hash: string } | null>(null)
 
-  const read = async (path: string) => {
-    const file = await invoke('story_read_file', { story_id: story.id, path })
-    if (!file) return
+  const show = (path: string, file: { hash: string; content: string }) => {
     clearExternal(path)
     setTheirs(null)
     setOpen({ path, base: file.hash, saved: file.content, draft: file.content })
+  }
+  const read = async (path: string) => {
+    const file = await invoke('story_read_file', { story_id: story.id, path })
+    if (file) show(path, file)
   }
   const save = async (base = open?.base) => {
     if (!open || base === undefined) return
@@ -51,6 +53,12 @@ export function ScenarioFilesView() {
     const now = await invoke('story_read_file', { story_id: story.id, path: open.path })
     if (now && now.hash !== open.base) setTheirs({ content: now.content, hash: now.hash })
   }
+  // A file another tab asked for (a character sheet) opens as if the user had picked it here.
+  useEffect(() => {
+    if (!opening) return
+    void invoke('story_read_file', { story_id: story.id, path: opening }).then((file) => file && show(opening, file))
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- read once per file asked for
+  }, [opening, invoke, story.id])
   const changedOutside = open ? external[open.path] !== undefined && !theirs : false
 
   return (

@@ -4,18 +4,26 @@ import type { SheetVersion } from '@shared/contract'
 import { useApp } from '../../store'
 import { lineDiff } from './lineDiff'
 
+/** Where the scenario keeps its character sheets (storyProject.ts). */
+const SHEETS = /^scenario\/characters\/(.+)\.md$/
+
 /**
- * The character sheets' changes, newest first: each a diff the user can accept or revert (the
- * sheet gets its words back as a version of its own); a refused answer says why. A new sheet
- * can be drawn from the log for a name the user types; the story so far can be made now.
+ * The character sheets, each opened in the Scenario tab (`onOpen`), and their changes, newest
+ * first: each a diff the user can accept or revert (the sheet gets its words back as a version
+ * of its own); a refused answer says why. A new sheet can be drawn from the log for a name the
+ * user types; the story so far can be made now.
  */
-export function SheetsView() {
+export function SheetsView({ onOpen }: { onOpen: (path: string) => void }) {
   const { t } = useTranslation()
   const story = useApp((s) => s.story)!
   const seq = useApp((s) => s.sheetSeq)
   const invoke = useApp((s) => s.invoke)
   const toast = useApp((s) => s.toast)
   const selectedId = useApp((s) => s.selectedId)
+  const sheets = useApp((s) => s.storyFiles).flatMap((f) => {
+    const name = SHEETS.exec(f.path)?.[1]
+    return name ? [{ path: f.path, name }] : []
+  })
   const [versions, setVersions] = useState<SheetVersion[]>([])
   const [name, setName] = useState('')
 
@@ -50,6 +58,20 @@ export function SheetsView() {
           {t('story.summarizeNow')}
         </button>
       </div>
+      <h3 className="story-sheets-heading">{t('story.sheetsHeading')}</h3>
+      {sheets.length === 0 ? (
+        <p className="hint">{t('story.noSheets')}</p>
+      ) : (
+        <ul className="story-sheet-list" aria-label={t('story.sheetsHeading')}>
+          {sheets.map((s) => (
+            <li key={s.path}>
+              <button type="button" className="link" onClick={() => onOpen(s.path)}>
+                {s.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       <form
         className="story-generate"
         onSubmit={(e) => {
@@ -57,14 +79,26 @@ export function SheetsView() {
           if (name.trim()) void generate()
         }}
       >
-        <label>
+        {/* The label above, the name and its button on one row: beside the label, the label wrapped in two. */}
+        <label className="field" htmlFor="story-generate-name">
           {t('story.generateName')}
-          <input value={name} onChange={(e) => setName(e.target.value)} />
         </label>
-        <button type="submit" disabled={!name.trim()}>
-          {t('story.generate')}
-        </button>
+        <div className="story-generate-row">
+          <input
+            id="story-generate-name"
+            value={name}
+            aria-describedby="story-generate-hint"
+            onChange={(e) => setName(e.target.value)}
+          />
+          <button type="submit" disabled={!name.trim()}>
+            {t('story.generate')}
+          </button>
+        </div>
+        <p className="hint" id="story-generate-hint">
+          {t('story.generateHint')}
+        </p>
       </form>
+      <h3 className="story-sheets-heading">{t('story.changesHeading')}</h3>
       {versions.length === 0 && <p className="hint">{t('story.noVersions')}</p>}
       <ul className="story-versions" aria-label={t('story.versionsLabel')}>
         {versions.map((v) => (

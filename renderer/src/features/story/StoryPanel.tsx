@@ -12,6 +12,8 @@ export function StoryPanel() {
   const { t } = useTranslation()
   const story = useApp((s) => s.story)
   const [tab, setTab] = useState<Tab>('read')
+  /** A sheet the Characters tab opened: the Scenario tab shows it. */
+  const [opened, setOpened] = useState<string | null>(null)
   // The story reads in the transcript: hiding the graph leaves the transcript and this panel.
   const graphHidden = useApp((s) => s.readingLayout === 'transcript')
   const setLayout = useApp((s) => s.setReadingLayout)
@@ -26,15 +28,32 @@ export function StoryPanel() {
       </div>
       <div className="story-tabs" role="tablist">
         {(['read', 'files', 'sheets'] as const).map((x) => (
-          <button key={x} type="button" role="tab" aria-selected={tab === x} onClick={() => setTab(x)}>
+          <button
+            key={x}
+            type="button"
+            role="tab"
+            aria-selected={tab === x}
+            onClick={() => {
+              setOpened(null)
+              setTab(x)
+            }}
+          >
             {t(`story.tab.${x}`)}
           </button>
         ))}
       </div>
       {/* Keyed by the story: words typed or a file being edited for one story never carry over to another. */}
       {tab === 'read' && <PlayView key={story.id} />}
-      {tab === 'files' && <ScenarioFilesView key={story.id} />}
-      {tab === 'sheets' && <SheetsView key={story.id} />}
+      {tab === 'files' && <ScenarioFilesView key={story.id} opening={opened} />}
+      {tab === 'sheets' && (
+        <SheetsView
+          key={story.id}
+          onOpen={(path) => {
+            setOpened(path)
+            setTab('files')
+          }}
+        />
+      )}
     </section>
   )
 }
