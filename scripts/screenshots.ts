@@ -41,6 +41,8 @@ const screens = [
   'memory-unit',
   'context',
   'world',
+  'world-item',
+  'search',
   'personas',
   'lorebooks',
   'lorebook-book',
@@ -380,6 +382,8 @@ async function main(): Promise<void> {
       'memory-unit',
       'context',
       'world',
+      'world-item',
+      'search',
       'personas',
     )
       ? combos
@@ -418,7 +422,24 @@ async function main(): Promise<void> {
       await page.getByRole('tab', { name: t.conversations.worldTab }).click()
       await page.getByText(t.sidebar.title).first().waitFor()
       await shot(page, 'world', language, theme)
+      // The user guide every new world has, opened as a document.
+      await page.locator('li[data-item-id]').filter({ hasText: 'Loomverse' }).first().getByRole('button').click()
+      await page.getByRole('dialog').waitFor()
+      await shot(page, 'world-item', language, theme)
+      await page.keyboard.press('Escape')
       await page.getByRole('tab', { name: t.conversations.tab }).click()
+
+      // Search finds a word in the conversations (a side panel, like memory's).
+      await page.getByTestId('header-search').click()
+      const search = page.getByRole('region', { name: t.search.title })
+      await search.getByLabel(t.search.keywords).fill('market')
+      await search.getByLabel(t.search.keywords).press('Enter')
+      await search
+        .getByText(/market/i)
+        .first()
+        .waitFor()
+      await shot(page, 'search', language, theme)
+      await page.getByTestId('header-search').click()
 
       await page.getByTestId('header-personas').click()
       await page.getByRole('dialog').waitFor()

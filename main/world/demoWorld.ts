@@ -42,7 +42,7 @@ export function ensureDemoWorld(world: WorldService): void {
         summaryStatus: 'none',
         owner: { kind: 'building', id: library.id },
       })
-      const filePath = world.files.create('documents', 'txt', userGuide.text)
+      const filePath = world.files.create('documents', 'txt', userGuide.text(lang))
       const guide = store.insertItem({
         type: 'document',
         name: userGuide.name[lang],
@@ -54,7 +54,7 @@ export function ensureDemoWorld(world: WorldService): void {
       })
       // Written by hand, so the first run makes no model call.
       world.files.writeSummary(filePath, userGuide.summary[lang])
-      store.addVersion(guide.id, userGuide.text, 'system', 'create')
+      store.addVersion(guide.id, userGuide.text(lang), 'system', 'create')
     })
     .immediate()
 }

@@ -8,7 +8,15 @@ export const userGuide = {
     ja: 'Loomverse の基本：会話はノードのグラフ、やり直しは分岐、建物と持ち物（絵・文書）、画像のドラッグ＆ドロップ、ペルソナの道具の使い方をまとめた案内書。',
     en: 'The basics of Loomverse: conversations as a graph of nodes, retries as branches, buildings with pictures and documents, dropping images in, and the tools personas use.',
   },
-  text: `# Loomverse 使い方ガイド / User guide
+  /** The guide in the world's language first, the other after it (a persona reads either). */
+  text(lang: 'ja' | 'en'): string {
+    const [first, second] = lang === 'ja' ? [GUIDE.ja, GUIDE.en] : [GUIDE.en, GUIDE.ja]
+    return `${first}\n---\n\n${second}`
+  },
+}
+
+const GUIDE = {
+  ja: `# Loomverse 使い方ガイド
 
 ## 会話はグラフです
 メッセージを送るたびに、プロンプトと返答の組が一つのノードになります。
@@ -41,8 +49,8 @@ PNG・JPEG・WebP・GIF に対応しています（SVG は受け付けません�
 - generate_image: 画像を生成する（対応するプロバイダーのみ）
 道具の呼び出しと結果は、そのきっかけになったノードに記録され、グラフに表示されます。
 ペルソナが書き換えた文書は版として残るので、いつでも見比べて元に戻せます。
-
----
+`,
+  en: `# Loomverse user guide
 
 ## Conversations are graphs
 Every message you send becomes a node holding the prompt and the reply.

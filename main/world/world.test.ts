@@ -47,7 +47,9 @@ describe('the world on first run', () => {
     const guide = items.find((i) => i.type === 'document')!
     expect(guide).toMatchObject({ summary_status: 'ready', file_path: expect.stringMatching(/^documents\//) })
     const view = await h.call<ItemContent>('item_view', { item_id: guide.id })
-    expect(view.kind === 'document' && view.text).toContain('Loomverse 使い方ガイド')
+    // The guide reads in the world's language first; the other follows it, for a persona of either.
+    expect(view.kind === 'document' && view.text.startsWith('# Loomverse 使い方ガイド\n')).toBe(true)
+    expect(view.kind === 'document' && view.text).toContain('# Loomverse user guide')
     // An object cannot be viewed: the seed's own words.
     const desk = items.find((i) => i.type === 'object')!
     const r = await h.core.router.call('item_view', { item_id: desk.id }, { transport: 'internal' })
@@ -64,6 +66,16 @@ describe('the world on first run', () => {
     const desk = (await h.call<Item[]>('list_items', { building_id: libraryId })).find((i) => i.type === 'object')!
     const r = await h.core.router.call('item_view', { item_id: desk.id }, { transport: 'internal' })
     expect(r.ok === false && r.error.message).toBe('This item does not support the view operation.')
+  })
+
+  it('opens the user guide in English first in an English world', async () => {
+    const h = await start({ language: 'en' })
+    const { libraryId } = await library(h)
+    const guide = (await h.call<Item[]>('list_items', { building_id: libraryId })).find((i) => i.type === 'document')!
+    expect(guide.name).toBe('Loomverse user guide')
+    const view = await h.call<ItemContent>('item_view', { item_id: guide.id })
+    expect(view.kind === 'document' && view.text.startsWith('# Loomverse user guide\n')).toBe(true)
+    expect(view.kind === 'document' && view.text).toContain('# Loomverse 使い方ガイド')
   })
 })
 
