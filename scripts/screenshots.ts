@@ -32,8 +32,8 @@ function listed<T extends string>(name: string, known: readonly T[]): readonly T
     throw new Error(`${name}: expected some of ${known.join(', ')}, got "${args[i + 1] ?? ''}"`)
   return asked as T[]
 }
-const screens = [
-  'welcome',
+/** Shot on one page of the seeded conversation, in this order. */
+const mainScreens = [
   'main',
   'palette',
   'settings',
@@ -44,6 +44,9 @@ const screens = [
   'world-item',
   'search',
   'personas',
+] as const
+/** Dialogs opened from the More menu and Settings (shootDialogs). */
+const dialogScreens = [
   'lorebooks',
   'lorebook-book',
   'providers',
@@ -51,6 +54,11 @@ const screens = [
   'backup',
   'tools',
   'mcp-resources',
+] as const
+const screens = [
+  'welcome',
+  ...mainScreens,
+  ...dialogScreens,
   'scene',
   'scene-dialog',
   'story',
@@ -374,20 +382,7 @@ async function main(): Promise<void> {
 
     const { flowId } = await seedConversations(ws.call, { id: mioId })
     await seedMemory(ws.call, { id: mioId })
-    for (const { language, theme } of wants(
-      'main',
-      'palette',
-      'settings',
-      'memory',
-      'memory-unit',
-      'context',
-      'world',
-      'world-item',
-      'search',
-      'personas',
-    )
-      ? combos
-      : []) {
+    for (const { language, theme } of wants(...mainScreens) ? combos : []) {
       const { context, page } = await pageFor(language, theme)
       const t = words(language)
       await openApp(page, server, flowId)
@@ -448,16 +443,7 @@ async function main(): Promise<void> {
       await context.close()
     }
 
-    const dialogs: Screen[] = [
-      'lorebooks',
-      'lorebook-book',
-      'providers',
-      'programs',
-      'backup',
-      'tools',
-      'mcp-resources',
-    ]
-    if (wants(...dialogs)) {
+    if (wants(...dialogScreens)) {
       await seedDialogs(ws.call, { id: mioId })
       for (const { language, theme } of combos) {
         const { context, page } = await pageFor(language, theme)
