@@ -59,9 +59,9 @@ test('a new conversation starts with the persona made or used last, and the pick
   await expect(picker.locator('option:checked')).toHaveText('Mio')
 
   // Choosing nobody for this one makes the next start with nobody too.
-  await picker.selectOption({ label: 'Nobody (plain assistant)' })
+  await picker.selectOption({ label: 'No persona' })
   await graph.newFlow()
-  await expect(picker.locator('option:checked')).toHaveText('Nobody (plain assistant)')
+  await expect(picker.locator('option:checked')).toHaveText('No persona')
 })
 
 test('memory search: a new persona in an English window finds memories by meaning with the built-in model; words only or a provider model can be chosen', async ({

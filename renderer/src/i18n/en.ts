@@ -242,7 +242,7 @@ export const en = {
     choosePicture: 'Choose a picture…',
     changePicture: 'Change picture…',
     removePicture: 'Remove picture',
-    nobody: 'Nobody (plain assistant)',
+    nobody: 'No persona',
     name: 'Name',
     personaText: 'Persona',
     personaPlaceholder: 'Who they are: character, voice, history…',

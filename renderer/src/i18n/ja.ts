@@ -240,7 +240,7 @@ export const ja: Messages = {
     choosePicture: '画像を選ぶ…',
     changePicture: '画像を変える…',
     removePicture: '画像を外す',
-    nobody: 'なし（一般的なアシスタント）',
+    nobody: 'ペルソナなし',
     name: '名前',
     personaText: '人格',
     personaPlaceholder: 'どんな存在か: 性格、話し方、経歴…',

@@ -67,30 +67,33 @@ function FirstRun() {
           <div className="welcome-step-body">
             <h3>{t('shell.welcome.step1')}</h3>
             <p>{personas.length ? t('shell.welcome.step1Choose') : t('shell.welcome.step1None')}</p>
-            {personas.length > 0 && (
-              <div className="welcome-personas" role="group" aria-label={t('shell.welcome.step1')}>
-                {personas.map((p) => (
-                  <Button
-                    key={p.id}
-                    variant="secondary"
-                    size="sm"
-                    icon={UserRound}
-                    aria-pressed={p.id === chosen}
-                    onClick={() => void bind(p.id)}
-                  >
-                    {p.name}
-                  </Button>
-                ))}
-              </div>
-            )}
-            <Button
-              variant={personas.length ? 'ghost' : 'secondary'}
-              size="sm"
-              icon={UserRoundPlus}
-              onClick={() => openModal({ name: 'personas' })}
-            >
-              {t('shell.welcome.makePersona')}
-            </Button>
+            {/* The personas and "Make a persona…" on one row: under them, the ghost button sat indented on a row of its own. */}
+            <div className="welcome-personas-row">
+              {personas.length > 0 && (
+                <div className="welcome-personas" role="group" aria-label={t('shell.welcome.step1')}>
+                  {personas.map((p) => (
+                    <Button
+                      key={p.id}
+                      variant="secondary"
+                      size="sm"
+                      icon={UserRound}
+                      aria-pressed={p.id === chosen}
+                      onClick={() => void bind(p.id)}
+                    >
+                      {p.name}
+                    </Button>
+                  ))}
+                </div>
+              )}
+              <Button
+                variant={personas.length ? 'ghost' : 'secondary'}
+                size="sm"
+                icon={UserRoundPlus}
+                onClick={() => openModal({ name: 'personas' })}
+              >
+                {t('shell.welcome.makePersona')}
+              </Button>
+            </div>
           </div>
         </li>
         <li>
