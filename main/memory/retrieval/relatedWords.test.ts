@@ -68,6 +68,30 @@ describe('the word search with related words', () => {
     }
   })
 
+  it('never asks FTS5 for a related phrase such as "how-do-you-do": the word index answers single words', () => {
+    const store = memoryOf(turns)
+    expect(relatedWords('hello')).toContain('how-do-you-do')
+    // What each word query FTS5 is asked matches (the word search's only direct FTS5 reads).
+    const matched: string[] = []
+    const prepare = store.prepare
+    ;(store as { prepare: MemoryStore['prepare'] }).prepare = (sql) => {
+      const statement = prepare(sql)
+      if (!sql.includes('units_words MATCH')) return statement
+      return new Proxy(statement, {
+        get: (target, key) => {
+          const value: unknown = Reflect.get(target, key)
+          if (key !== 'all') return typeof value === 'function' ? value.bind(target) : value
+          return (...args: unknown[]) => {
+            matched.push(String(args[0]))
+            return target.all(...args)
+          }
+        },
+      })
+    }
+    wordSearch(store, 'hello')
+    expect(matched.filter((q) => q.includes('-'))).toEqual([])
+  })
+
   it("does not count twice a related word the stemmer makes the question's own (painting → paint)", () => {
     const store = memoryOf(turns)
     const search = wordSearch(store, 'Which painting?')

@@ -126,17 +126,25 @@ function replies(store: MemoryStore, lent: ReadonlyMap<number, number>, keep: nu
 
 /**
  * The words WordNet puts beside the query's (relatedWords.ts), names' and numbers' left out,
- * each once and none the query says itself. A unit they bring counts as a word hit only (the
+ * each once and none the query says itself, and only single words: one FTS5 reads as a phrase
+ * ("hello" → "how-do-you-do", "jack" → "diddly-squat") is not in the word index and was asked
+ * of FTS5 itself on every pack, a phrase of common tokens its costliest query (~0.14 ms of a
+ * /api/chat turn's 1.5 ms pack on bench/api). Left out, LoCoMo conversations 0–2 read the same
+ * to the fourth digit hashed (0.8784), with the word model (0.8942) and with the sentence model
+ * (0.9036), and the synthetic set too (0.9259). A unit they bring counts as a word hit only (the
  * ranker's words_covered reads the query's own words): counting it as covering the word it
  * stands beside was tried (issue 36), conversations 0–2 hashed 0.8673 → 0.8689, with the
  * sentence model 0.9005 → 0.8989 (single-hop 0.971 → 0.961). Not kept.
  */
+/** A word the tokenizer (unicode61) reads as one token: letters only. */
+const SINGLE_WORD = /^\p{L}+$/u
+
 function relatedTerms(words: readonly string[], names: ReadonlySet<string>): string[] {
   const out = new Set<string>()
   for (const word of words)
     if (!names.has(word) && !/\d/.test(word)) for (const related of relatedWords(word)) out.add(related)
   for (const word of words) out.delete(word)
-  return [...out]
+  return [...out].filter((word) => SINGLE_WORD.test(word))
 }
 
 /**
