@@ -42,8 +42,16 @@ export class MemoryPage {
 
   /** Rewrites one payload field (by its label) and saves: a new version. */
   async edit(field: string, text: string, reason?: string): Promise<void> {
-    await this.detail.getByRole('button', { name: 'Edit', exact: true }).click()
-    await this.detail.getByLabel(field).fill(text)
+    // Clicked again if the editor did not open: the status lines above grow when a background job
+    // fails, and a full run once saw the click land where Edit had been a moment before (the
+    // panel unchanged, no editor, 15 s later). Edit is gone once the editor is open, so a second
+    // click never toggles it shut.
+    const input = this.detail.getByLabel(field)
+    await expect(async () => {
+      if (!(await input.isVisible())) await this.detail.getByRole('button', { name: 'Edit', exact: true }).click()
+      await expect(input).toBeVisible({ timeout: 2_000 })
+    }).toPass({ timeout: 15_000 })
+    await input.fill(text)
     if (reason) await this.detail.getByLabel('Reason').fill(reason)
     await this.detail.getByRole('button', { name: 'Save as new version' }).click()
   }
