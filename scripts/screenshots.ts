@@ -63,6 +63,7 @@ const screens = [
   'scene-dialog',
   'story',
   'story-characters',
+  'story-sheet',
 ] as const
 type Screen = (typeof screens)[number]
 const only = listed('--only', screens)
@@ -471,7 +472,7 @@ async function main(): Promise<void> {
     // Last: opening a story makes its conversation the one a reload opens.
     const storyName = 'Harbour Lights'
     await ws.call('story_init', { name: storyName, template: 'fantasy', language: 'en' })
-    for (const { language, theme } of wants('story', 'story-characters') ? combos : []) {
+    for (const { language, theme } of wants('story', 'story-characters', 'story-sheet') ? combos : []) {
       const { context, page } = await pageFor(language, theme)
       const t = words(language)
       await openApp(page, server, flowId)
@@ -486,6 +487,10 @@ async function main(): Promise<void> {
       await shot(page, 'story', language, theme)
       await page.getByRole('tab', { name: t.story.tab.sheets }).click()
       await shot(page, 'story-characters', language, theme)
+      // A sheet from the list, open in the Scenario tab's editor.
+      await page.getByRole('list', { name: t.story.sheetsHeading }).getByRole('button').first().click()
+      await page.locator('.story-editor textarea').waitFor()
+      await shot(page, 'story-sheet', language, theme)
       await context.close()
     }
   } finally {

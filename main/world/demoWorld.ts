@@ -42,7 +42,8 @@ export function ensureDemoWorld(world: WorldService): void {
         summaryStatus: 'none',
         owner: { kind: 'building', id: library.id },
       })
-      const filePath = world.files.create('documents', 'txt', userGuide.text(lang))
+      const guideText = userGuide.text(lang)
+      const filePath = world.files.create('documents', 'txt', guideText)
       const guide = store.insertItem({
         type: 'document',
         name: userGuide.name[lang],
@@ -54,7 +55,7 @@ export function ensureDemoWorld(world: WorldService): void {
       })
       // Written by hand, so the first run makes no model call.
       world.files.writeSummary(filePath, userGuide.summary[lang])
-      store.addVersion(guide.id, userGuide.text(lang), 'system', 'create')
+      store.addVersion(guide.id, guideText, 'system', 'create')
     })
     .immediate()
 }

@@ -124,6 +124,9 @@ function replies(store: MemoryStore, lent: ReadonlyMap<number, number>, keep: nu
   })
 }
 
+/** A word the tokenizer (unicode61) reads as one token: letters only. */
+const SINGLE_WORD = /^\p{L}+$/u
+
 /**
  * The words WordNet puts beside the query's (relatedWords.ts), names' and numbers' left out,
  * each once and none the query says itself, and only single words: one FTS5 reads as a phrase
@@ -136,9 +139,6 @@ function replies(store: MemoryStore, lent: ReadonlyMap<number, number>, keep: nu
  * stands beside was tried (issue 36), conversations 0–2 hashed 0.8673 → 0.8689, with the
  * sentence model 0.9005 → 0.8989 (single-hop 0.971 → 0.961). Not kept.
  */
-/** A word the tokenizer (unicode61) reads as one token: letters only. */
-const SINGLE_WORD = /^\p{L}+$/u
-
 function relatedTerms(words: readonly string[], names: ReadonlySet<string>): string[] {
   const out = new Set<string>()
   for (const word of words)

@@ -12,8 +12,8 @@ export function StoryPanel() {
   const { t } = useTranslation()
   const story = useApp((s) => s.story)
   const [tab, setTab] = useState<Tab>('read')
-  /** A sheet the Characters tab opened: the Scenario tab shows it. */
-  const [opened, setOpened] = useState<string | null>(null)
+  /** A sheet the Characters tab opened: the Scenario tab shows it (only in the story it belongs to). */
+  const [opened, setOpened] = useState<{ storyId: string; path: string } | null>(null)
   // The story reads in the transcript: hiding the graph leaves the transcript and this panel.
   const graphHidden = useApp((s) => s.readingLayout === 'transcript')
   const setLayout = useApp((s) => s.setReadingLayout)
@@ -44,12 +44,14 @@ export function StoryPanel() {
       </div>
       {/* Keyed by the story: words typed or a file being edited for one story never carry over to another. */}
       {tab === 'read' && <PlayView key={story.id} />}
-      {tab === 'files' && <ScenarioFilesView key={story.id} opening={opened} />}
+      {tab === 'files' && (
+        <ScenarioFilesView key={story.id} opening={opened?.storyId === story.id ? opened.path : null} />
+      )}
       {tab === 'sheets' && (
         <SheetsView
           key={story.id}
           onOpen={(path) => {
-            setOpened(path)
+            setOpened({ storyId: story.id, path })
             setTab('files')
           }}
         />
