@@ -11,7 +11,7 @@ import type { TokenCalibration } from '../llm/tokenCalibration'
 import type { ChatMessage, ContentPart, ToolCall, ToolSpec, Usage } from '../llm/types'
 import type { ChatMemory } from '../memory/memory'
 import type { PersonaService } from '../persona/personaService'
-import type { SettingsService } from '../settings/settingsService'
+import type { SettingsReader, SettingsService } from '../settings/settingsService'
 import { uiLanguage } from '../kernel/language'
 import { llmErrorText, retryingText } from '../llm/llmErrorText'
 import { awaitingFirstText, flushed, MAX_WAIT_MS, whenFree } from '../kernel/afterFirstText'
@@ -21,7 +21,9 @@ import type { AnsweredRequests, RequestTurn, Turn, TurnEnd } from './turn'
 import { redactedContext } from './requestPrompt'
 import { budgetOf, pairText } from '../graph/flowContext'
 import type { LorebookService } from '../lorebook/lorebookService'
-import { promptContext, type PromptContextDeps, type SceneSource } from './promptContext'
+import { promptContext, type FlowStory, type PromptContextDeps, type SceneSource } from './promptContext'
+
+export type { FlowStory, SceneSource }
 import { turnMessages } from './turnMessages'
 import { nodeDetails, nodeDetailsTool } from './nodeDetailsTool'
 import { chooseSpeaker, isScene, witnesses } from './groupScene'
@@ -318,9 +320,14 @@ export class ChatService {
   }
 
   /** The chat model a turn in this flow goes to: the story's choice, else the persona's, else the default. */
-  private chatModel(flowId: string, persona: Persona | null) {
-    const storyModel = this.scenes?.chatModelFor(flowId) ?? null
-    return resolveModel('chat', storyModel ?? persona?.chat_model, this.options.env, this.settings.get().chat.model)
+  private chatModel(
+    flowId: string,
+    persona: Persona | null,
+    settings: SettingsReader = this.settings,
+    story = this.scenes?.storyOf(flowId) ?? null,
+  ) {
+    const storyModel = story?.chatModel() ?? null
+    return resolveModel('chat', storyModel ?? persona?.chat_model, this.options.env, settings.get().chat.model)
   }
 
   private calibrationFor(flowId: string, persona: Persona | null) {
@@ -342,10 +349,10 @@ export class ChatService {
     this.scenes = source
   }
 
-  private contextDeps(): PromptContextDeps {
+  private contextDeps(settings: SettingsReader = this.settings): PromptContextDeps {
     return {
       graph: this.graph,
-      settings: this.settings,
+      settings,
       memory: this.options.memory ?? null,
       scenes: this.scenes,
       lore: this.options.lore ?? null,
@@ -489,12 +496,15 @@ export class ChatService {
       // The flow is read once for the turn: its persona, its budget and its scene (promptContext).
       const flow = turn.flow ?? this.graph.flowInfo(turn.flowId)
       const persona = this.options.personas?.find(turn.personaId ?? flow.persona_id) ?? null
-      const defaults = this.settings.get().chat
-      const ref = this.chatModel(turn.flowId, persona)
+      // Read once for the turn (its model, budget, context and lorebooks each ask).
+      const settings = this.settings.snapshot()
+      const defaults = settings.get().chat
+      const story = this.scenes?.storyOf(turn.flowId) ?? null
+      const ref = this.chatModel(turn.flowId, persona, settings, story)
       modelRef = `${ref.provider}:${ref.model}`
       const connector = this.llm.connector(ref.provider)
       const calibration = this.options.calibration?.of(modelRef) ?? null
-      const budget = budgetOf(flow, this.settings)
+      const budget = budgetOf(flow, settings)
       const retry = {
         ...this.options.retry,
         // A program's request is tried again by its own line, counted in its row (externalReplies.ts).
@@ -515,14 +525,13 @@ export class ChatService {
       }
       // The tools go beside the messages, so the context leaves room for their schemas.
       let tools: ToolSpec[] | undefined = await this.toolsFor(toolContext, true)
-      const { messages, context } = await turnMessages(
-        this.contextDeps(),
-        turn,
+      const { messages, context } = await turnMessages(this.contextDeps(settings), turn, {
         persona,
         calibration,
-        toolsTokens(tools),
+        toolTokens: toolsTokens(tools),
         flow,
-      )
+        story,
+      })
       if (!turn.continueFrom) unsaved = request?.secret ? redactedContext(context, request.ask) : context
       // Playbooks answer the user's own words, never a program's.
       const routed =

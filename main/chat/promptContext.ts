@@ -13,14 +13,14 @@ import type { EngineBook } from '../lorebook/loreEngine'
 import type { LorebookService } from '../lorebook/lorebookService'
 import type { ChatMemory } from '../memory/memory'
 import { lorePlacement } from './lorePlacement'
-import type { SettingsService } from '../settings/settingsService'
+import type { SettingsReader } from '../settings/settingsService'
 import type { PersonaService } from '../persona/personaService'
 import { uiLanguage } from '../kernel/language'
 import { isScene, sceneVoices } from './groupScene'
 
 export interface PromptContextDeps {
   graph: GraphService
-  settings: SettingsService
+  settings: SettingsReader
   memory: ChatMemory | null
   /** Story mode: what a story adds to its flow's context (null for a plain conversation). */
   scenes?: SceneSource | null
@@ -32,12 +32,18 @@ export interface PromptContextDeps {
 
 /** A feature that shapes some flows' context: story mode, for the flows its stories play on. */
 export interface SceneSource {
-  /** The story's part of the context for a prompt below `parentIds`, or null when the flow is not a story. */
-  contextFor(flowId: string, parentIds: readonly string[]): StoryContext | null
-  /** The chat model the story chose for its flow (`provider:model`), or null for the persona's. */
-  chatModelFor(flowId: string): string | null
-  /** The story a flow plays and the book its scenario's lorebook/ folder makes, or null when it is not a story. */
-  loreFor?(flowId: string): { storyId: string; book: EngineBook | null } | null
+  /** The story a flow plays, read once for a turn; null when the flow is not a story. */
+  storyOf(flowId: string): FlowStory | null
+}
+
+/** What a story adds to a turn on its flow. */
+export interface FlowStory {
+  /** The story's part of the context for a prompt below `parentIds`. */
+  context(parentIds: readonly string[]): StoryContext
+  /** The chat model the story chose (`provider:model`), or null for the persona's. */
+  chatModel(): string | null
+  /** The story and the book its scenario's lorebook/ folder makes (null when the folder has no entries). */
+  lore(): { storyId: string; book: EngineBook | null }
 }
 
 /**
@@ -70,9 +76,12 @@ export async function promptContext(
     toolTokens?: number
     /** The flow's own fields, when the turn has read them already (read here otherwise). */
     flow?: FlowInfo
+    /** The story the flow plays, when the turn has asked already (asked here otherwise; null: none). */
+    story?: FlowStory | null
   },
 ): Promise<ContextPreview> {
-  const { calibration = null, toolTokens = 0, secret = false, searched = input.prompt, flow, ...rest } = input
+  const { calibration = null, toolTokens = 0, secret = false, searched = input.prompt, flow, story: asked, ...rest } = input
+  const played = asked !== undefined ? asked : (deps.scenes?.storyOf(input.flowId) ?? null)
   // Read once for the budget and the scene: each read is a query and a parse of the flow's cast.
   const info = flow ?? deps.graph.flowInfo(input.flowId)
   const flowBudget = budgetOf(info, deps.settings)
@@ -81,7 +90,7 @@ export async function promptContext(
   // The flow's part above the parents is read once for the history (the graph keeps the newest
   // paths, which memory's branch filter reads too).
   let above: ContextFlow | null = null
-  const flowAbove = () => (above ??= deps.graph.contextFlow(input.flowId, input.parentIds))
+  const flowAbove = () => (above ??= deps.graph.contextFlow(input.flowId, input.parentIds, info))
   const memory =
     input.persona && deps.memory
       ? await memoryPack(deps.memory, {
@@ -89,17 +98,18 @@ export async function promptContext(
           persona: input.persona,
           query: searched,
           flowId: input.flowId,
+          flowPrivate: info.memory_private === true,
           nodeId: secret ? null : input.nodeId,
           parentIds: input.parentIds,
           budgetTokens: memoryShare(budget),
           pathAbove: () => deps.graph.pathAbove(input.flowId, input.parentIds),
         })
       : null
-  const story = deps.scenes?.contextFor(input.flowId, input.parentIds) ?? null
+  const story = played?.context(input.parentIds) ?? null
   const lore = deps.lore
     ? lorePlacement(
         { graph: deps.graph, lore: deps.lore, userName: deps.settings.get().user.name },
-        { ...input, prompt: searched, above: flowAbove, story: deps.scenes?.loreFor?.(input.flowId) ?? null },
+        { ...input, prompt: searched, above: flowAbove, story: played?.lore() ?? null },
       )
     : null
   // The node answered keeps what fired, for the stickiness and cooldown of the turns below it.

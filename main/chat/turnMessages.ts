@@ -2,7 +2,7 @@ import type { ContextPreview, Persona } from '@shared/contract'
 import type { FlowInfo } from '../graph/flowContext'
 import type { Calibration } from '../llm/tokenCalibration'
 import type { ChatMessage, ContentPart } from '../llm/types'
-import { promptContext, type PromptContextDeps } from './promptContext'
+import { promptContext, type FlowStory, type PromptContextDeps } from './promptContext'
 import type { Turn } from './turn'
 
 const CONTINUE_PROMPT = 'Continue exactly where your previous message stopped. Do not repeat anything.'
@@ -16,11 +16,16 @@ const CONTINUE_PROMPT = 'Continue exactly where your previous message stopped. D
 export async function turnMessages(
   deps: PromptContextDeps,
   turn: Turn,
-  persona: Persona | null,
-  calibration: Calibration | null = null,
-  toolTokens = 0,
-  flow?: FlowInfo,
+  read: {
+    persona: Persona | null
+    calibration?: Calibration | null
+    toolTokens?: number
+    /** What the turn has read already: its flow's fields and the story playing it (null: none). */
+    flow?: FlowInfo
+    story?: FlowStory | null
+  },
 ): Promise<{ messages: ChatMessage[]; context: ContextPreview }> {
+  const { persona, calibration = null, toolTokens = 0, flow, story } = read
   const context = await promptContext(deps, {
     flowId: turn.flowId,
     parentIds: turn.parentIds,
@@ -32,6 +37,7 @@ export async function turnMessages(
     calibration,
     toolTokens,
     flow,
+    story,
   })
   const messages: ChatMessage[] = context.messages.map((m) => ({ role: m.role, content: m.content }) as ChatMessage)
   if (turn.images.length > 0) {

@@ -1,5 +1,5 @@
 import type { ContextPreview, Node, Persona } from '@shared/contract'
-import type { SettingsService } from '../settings/settingsService'
+import type { SettingsReader } from '../settings/settingsService'
 import { uiLanguage } from '../kernel/language'
 import { buildContext, type ContextFlow, type PlacedPart, type SceneVoices } from './context'
 import type { GraphService } from './graphService'
@@ -16,12 +16,12 @@ export function memoryShare(budget: number): number {
 }
 
 /** The token budget of a flow's context: its own, or the app's. */
-export function contextBudget(graph: GraphService, settings: SettingsService, flowId: string): number {
+export function contextBudget(graph: GraphService, settings: SettingsReader, flowId: string): number {
   return budgetOf(graph.flowInfo(flowId), settings)
 }
 
 /** The same, of a flow already read. */
-export function budgetOf(flow: Pick<FlowInfo, 'token_budget'>, settings: SettingsService): number {
+export function budgetOf(flow: Pick<FlowInfo, 'token_budget'>, settings: SettingsReader): number {
   return flow.token_budget ?? settings.get().context_budget
 }
 
@@ -31,7 +31,7 @@ export type FlowInfo = ReturnType<GraphService['flowInfo']>
 /** The context for a prompt sent below `parentIds` in a flow, with the flow's (or the app's) budget. */
 export function flowContext(
   graph: GraphService,
-  settings: SettingsService,
+  settings: SettingsReader,
   input: {
     flowId: string
     parentIds: readonly string[]

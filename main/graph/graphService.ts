@@ -132,10 +132,16 @@ export class GraphService {
     return this.store.listFlows()
   }
 
-  /** A flow's own fields without its nodes and connections: what a turn needs of a 5,000-node flow. */
+  /**
+   * A flow's own fields without its nodes and connections: what a turn needs of a 5,000-node flow,
+   * read once for the turn (its node, its context, its memory's reach).
+   */
   flowInfo(
     id: string,
-  ): Pick<Flow, 'id' | 'name' | 'system_prompt' | 'token_budget' | 'persona_id' | 'cast' | 'turn_order'> {
+  ): Pick<
+    Flow,
+    'id' | 'name' | 'system_prompt' | 'token_budget' | 'persona_id' | 'cast' | 'turn_order' | 'memory_private'
+  > {
     const row = this.store.flowRow(id)
     if (!row) throw new AppError('not_found', `flow ${id} not found`)
     return {
@@ -144,6 +150,7 @@ export class GraphService {
       system_prompt: row.system_prompt,
       token_budget: row.token_budget,
       persona_id: row.persona_id,
+      memory_private: row.memory_private === 1,
       ...castOf(row),
     }
   }
@@ -422,8 +429,11 @@ export class GraphService {
    * What a prompt's context reads of a flow: its system prompt, the connections above the
    * parents and its pins — never the whole flow, which a long conversation makes milliseconds.
    */
-  contextFlow(flowId: string, parentIds: readonly string[]): ContextFlow {
-    const info = this.flowInfo(flowId)
+  contextFlow(
+    flowId: string,
+    parentIds: readonly string[],
+    info: Pick<Flow, 'id' | 'system_prompt'> = this.flowInfo(flowId),
+  ): ContextFlow {
     return {
       id: info.id,
       system_prompt: info.system_prompt,

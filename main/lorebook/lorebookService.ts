@@ -242,10 +242,9 @@ export class LorebookService {
 
   /** A conversation's note, else its persona's; a persona's own. */
   note(kind: 'persona' | 'flow', targetId: string, personaId: string | null = null) {
-    const own = this.store.note(kind, targetId)
-    if (own) return { ...own, from: 'own' as const }
-    const inherited = kind === 'flow' && personaId ? this.store.note('persona', personaId) : null
-    return inherited ? { ...inherited, from: 'persona' as const } : { ...DEFAULT_NOTE, from: 'none' as const }
+    const found = this.store.noteOrPersonas(kind, targetId, kind === 'flow' ? personaId : null)
+    if (!found) return { ...DEFAULT_NOTE, from: 'none' as const }
+    return { ...found.note, from: found.own ? ('own' as const) : ('persona' as const) }
   }
 
   setNote(kind: 'persona' | 'flow', targetId: string, note: AuthorsNote): AuthorsNote {

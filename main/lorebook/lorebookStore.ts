@@ -109,16 +109,19 @@ export class LorebookStore {
     )
   }
 
-  /** Books attached to any of these targets, once each. */
+  /**
+   * Books attached to any of these targets, once each: by target in the order given, then as
+   * linked. One statement for all of them (a turn asks before its model's request leaves).
+   */
   booksAttached(targets: readonly { kind: LoreTargetKind; id: string }[]): string[] {
-    const ids = new Set<string>()
-    for (const t of targets) {
-      const rows = this.sql('SELECT book_id FROM lorebook_links WHERE target_kind = ? AND target_id = ?')
-        .pluck()
-        .all(t.kind, t.id) as string[]
-      for (const id of rows) ids.add(id)
-    }
-    return [...ids]
+    if (targets.length === 0) return []
+    const anyOf = targets.map(() => '(target_kind = ? AND target_id = ?)').join(' OR ')
+    const rows = this.sql(`SELECT book_id, target_kind, target_id FROM lorebook_links WHERE ${anyOf} ORDER BY rowid`)
+      .raw(true)
+      .all(...targets.flatMap((t) => [t.kind, t.id])) as Array<[string, string, string]>
+    const place = (kind: string, id: string) => targets.findIndex((t) => t.kind === kind && t.id === id)
+    rows.sort((a, b) => place(a[1], a[2]) - place(b[1], b[2]))
+    return [...new Set(rows.map(([book]) => book))]
   }
 
   recordFired(nodeId: string, fired: readonly FiredRecord[]): void {
@@ -137,13 +140,24 @@ export class LorebookStore {
     return text ? JSON.parse(text) : []
   }
 
-  note(kind: 'persona' | 'flow', targetId: string): AuthorsNote | null {
-    return (
-      (this.sql('SELECT text, depth, every, role FROM authors_notes WHERE target_kind = ? AND target_id = ?').get(
-        kind,
-        targetId,
-      ) as AuthorsNote | undefined) ?? null
-    )
+  /**
+   * A target's note, else (`fallback`) a persona's, with where it came from; null when neither
+   * has one. One statement for both (a turn asks before its model's request leaves).
+   */
+  noteOrPersonas(
+    kind: 'persona' | 'flow',
+    targetId: string,
+    fallback: string | null,
+  ): { own: boolean; note: AuthorsNote } | null {
+    const rows = this.sql(
+      `SELECT target_kind AS kind, target_id AS id, text, depth, every, role FROM authors_notes
+       WHERE (target_kind = ? AND target_id = ?) OR (target_kind = 'persona' AND target_id = ?)`,
+    ).all(kind, targetId, fallback) as Array<AuthorsNote & { kind: string; id: string }>
+    const own = rows.find((r) => r.kind === kind && r.id === targetId)
+    const row = own ?? rows[0]
+    if (!row) return null
+    const { kind: _kind, id: _id, ...note } = row
+    return { own: row === own, note }
   }
 
   putNote(kind: 'persona' | 'flow', targetId: string, note: AuthorsNote): void {

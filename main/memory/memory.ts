@@ -81,6 +81,8 @@ export interface ChatMemory {
     persona?: Persona
     query: string
     flowId: string
+    /** Whether the flow remembers only itself, as the turn read it (read again when absent). */
+    flowPrivate?: boolean
     /** The node being answered (its pack is kept for "why remembered"); null for a preview below `parentIds`. */
     nodeId: string | null
     parentIds: readonly string[]
@@ -354,7 +356,7 @@ export class MemoryService implements ChatMemory {
     const path = reachOf(this.deps.graph, {
       onPath: (id: string) => (walked ??= input.pathAbove()).has(id),
       nodeIds: input.nodeId ? [input.nodeId, ...input.parentIds] : input.parentIds,
-      private: this.remembersOnlyItself(persona, input.flowId),
+      private: this.remembersOnlyItself(persona, input.flowId, input.flowPrivate),
     })
     const pack = choosePack(store, { query: input.query, budget: input.budgetTokens, path, ...aids })
     // Kept for "why remembered" once the reply's request has left and its first text come back
@@ -395,8 +397,8 @@ export class MemoryService implements ChatMemory {
   }
 
   /** A conversation that remembers only itself: marked so, or its persona is. */
-  private remembersOnlyItself(persona: Persona, flowId: string | null): boolean {
-    return persona.memory_private || (flowId !== null && this.deps.graph.memoryPrivate(flowId))
+  private remembersOnlyItself(persona: Persona, flowId: string | null, flowPrivate?: boolean): boolean {
+    return persona.memory_private || (flowId !== null && (flowPrivate ?? this.deps.graph.memoryPrivate(flowId)))
   }
 
   /** The active path's nodes (root → node) in the flow; the node's parents are already connected. */

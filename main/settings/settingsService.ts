@@ -15,8 +15,13 @@ export const defaultSettings: Settings = {
   user: { name: '', description: '' },
 }
 
+/** What reading the settings needs: the service itself, or a turn's snapshot of them (`snapshot`). */
+export interface SettingsReader {
+  get(): Settings
+}
+
 /** App preferences in `loomverse.db`'s settings table, one row per key. */
-export class SettingsService {
+export class SettingsService implements SettingsReader {
   /** Compiled statements, reused (db/statements.ts). */
   private readonly sql: (sql: string) => Statement
 
@@ -40,6 +45,16 @@ export class SettingsService {
     const settings = deepFreeze(this.readRows())
     this.read = { version, settings }
     return settings
+  }
+
+  /**
+   * The settings as they are now, read once for the whole of a chat turn: its model, budget,
+   * context and lorebooks asked six times, and each ask is a statement (data_version) before the
+   * model's request can leave. A change made meanwhile applies from the next turn.
+   */
+  snapshot(): SettingsReader {
+    const settings = this.get()
+    return { get: () => settings }
   }
 
   private readRows(): Settings {

@@ -27,11 +27,7 @@ export function createStory(deps: StoryDeps & { jobs: JobService; chat: ChatServ
   }
   const memory = new StoryMemory(service, deps)
   const watcher = new ScenarioWatcher(service, deps.bus)
-  deps.chat.useScenes({
-    contextFor: (flowId, parentIds) => service.contextFor(flowId, parentIds),
-    chatModelFor: (flowId) => service.chatModelFor(flowId),
-    loreFor: (flowId) => service.loreFor(flowId),
-  })
+  deps.chat.useScenes({ storyOf: (flowId) => service.storyOf(flowId) })
   const stop = deps.bus.listen((event, data) => {
     if (event === 'chat_status') {
       const status = data as { node_id: string; state: string }

@@ -18,6 +18,7 @@ import type { EventBus } from '../kernel/events'
 import type { HomePaths } from '../kernel/home'
 import { uiLanguage, type Language } from '../kernel/language'
 import { isoNow } from '../kernel/time'
+import type { FlowStory } from '../chat/chatService'
 import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { SCENARIO, ScenarioFiles, contentHash } from './scenarioFiles'
@@ -432,24 +433,34 @@ export class StoryService {
   }
 
   /**
-   * Story mode's part of a flow's context, for chat (the one context builder). A reply is the
-   * work; the autosave and the transcript are its copies. Their folders are checked here,
-   * before the model is asked, so a link there fails the turn with the reason and nothing
-   * sent or kept — never a full reply marked failed because its copy could not be written.
+   * What story mode adds to a turn on a flow (null when no story plays it), its row read once
+   * for the turn: chat (the one context builder) asks for its context, its lorebook and its model.
    */
-  contextFor(flowId: string, parentIds: readonly string[]) {
+  storyOf(flowId: string): FlowStory | null {
     const row = this.store.byFlow(flowId)
     if (!row) return null
+    return {
+      context: (parentIds) => this.contextOf(row, parentIds),
+      chatModel: () => this.files(row).settings().models.chat ?? null,
+      lore: () => this.loreOf(row),
+    }
+  }
+
+  /**
+   * Story mode's part of a flow's context. A reply is the work; the autosave and the transcript
+   * are its copies. Their folders are checked here, before the model is asked, so a link there
+   * fails the turn with the reason and nothing sent or kept — never a full reply marked failed
+   * because its copy could not be written.
+   */
+  private contextOf(row: StoryRow, parentIds: readonly string[]) {
     const files = this.files(row)
     for (const folder of LOG_FOLDERS) files.requireFolder(folder)
-    const summary = summaryAbove(parentIds, this.summaries(row.id), (id) => this.deps.graph.parentsOf(flowId, id))
+    const summary = summaryAbove(parentIds, this.summaries(row.id), (id) => this.deps.graph.parentsOf(row.flow_id, id))
     return storyContext(this.scenario.parts(files), summary)
   }
 
-  /** The story a flow plays and its scenario's lorebook/ folder as a book (null when the folder has no entries). */
-  loreFor(flowId: string): { storyId: string; book: EngineBook | null } | null {
-    const row = this.store.byFlow(flowId)
-    if (!row) return null
+  /** The story and its scenario's lorebook/ folder as a book (null when the folder has no entries). */
+  private loreOf(row: StoryRow): { storyId: string; book: EngineBook | null } {
     const files = this.files(row)
     const entries = files
       .lorebook()
@@ -460,11 +471,6 @@ export class StoryService {
       storyId: row.id,
       book: markdownBook(`story:${row.id}`, `${row.name}: ${SCENARIO.lorebook}`, entries, version),
     }
-  }
-
-  chatModelFor(flowId: string): string | null {
-    const row = this.store.byFlow(flowId)
-    return row ? (this.files(row).settings().models.chat ?? null) : null
   }
 
   // ---- sheets
