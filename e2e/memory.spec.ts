@@ -56,3 +56,28 @@ test('memory inspector: episodes listed, edited into a new version, archived; wh
   await expect(item.locator('.memory-why-reason')).toContainText(/Why: .*(words in common|similar wording) \(#\d+/)
   await expect(item).toContainText(/\d+ tokens?/)
 })
+
+test('asked to remember something, the persona says so and keeps it pinned; Undo forgets it', async ({
+  app,
+  page,
+  graph,
+}) => {
+  const memory = new MemoryPage(page)
+  const mio = { name: 'Mio', persona: 'A librarian in Kyoto who loves tea.' }
+  await firstExchangeWith(app, graph, mio, 'Remember that my cat is called Mochi.')
+  const kept = page.locator('.toast').filter({ hasText: 'Mio will remember: “my cat is called Mochi”' })
+  await expect(kept).toBeVisible()
+  // Kept as a fact of its own beside the turn that said it, pinned.
+  await memory.open()
+  const fact = memory.units('my cat is called Mochi').filter({ hasNotText: 'Remember that' })
+  await expect(fact).toHaveCount(1)
+  await memory.openUnit('user: my cat is called Mochi')
+  await expect(memory.detail.getByRole('button', { name: 'Unpin' })).toBeVisible()
+  await memory.backToList()
+
+  await kept.getByRole('button', { name: 'Undo' }).click()
+  await expect(page.locator('.toast').filter({ hasText: 'Mio forgot: “my cat is called Mochi”' })).toBeVisible()
+  await expect(fact).toHaveCount(0)
+  // The turn itself is still remembered as a turn.
+  await expect(memory.units('Remember that my cat is called Mochi.')).toHaveCount(1)
+})

@@ -64,6 +64,7 @@ const screens = [
   'story',
   'story-characters',
   'story-sheet',
+  'remembered',
 ] as const
 type Screen = (typeof screens)[number]
 const only = listed('--only', screens)
@@ -466,6 +467,21 @@ async function main(): Promise<void> {
       await page.getByRole('dialog').waitFor()
       await shot(page, 'scene-dialog', language, theme)
       await page.keyboard.press('Escape')
+      await context.close()
+    }
+
+    // Asked in so many words to remember something, the persona says so, with Undo.
+    for (const { language, theme } of wants('remembered') ? combos : []) {
+      const { context, page } = await pageFor(language, theme)
+      await openApp(page, server, flowId)
+      const ask = language === 'en' ? 'Remember that my cat is called Mochi.' : '猫の名前はモチだって覚えておいて。'
+      await page.locator('#composer-input').fill(ask)
+      await page.keyboard.press('Control+Enter')
+      await page
+        .locator('.toast')
+        .filter({ hasText: language === 'en' ? 'Mochi' : 'モチ' })
+        .waitFor()
+      await shot(page, 'remembered', language, theme)
       await context.close()
     }
 

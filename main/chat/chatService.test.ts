@@ -266,6 +266,48 @@ describe('chat over a real HTTP provider', () => {
     expect(elsewhere).toContain('Tama')
   })
 
+  it('keeps what the user asks it to remember, says so, and knows it in a new conversation whatever is asked', async () => {
+    const { h, persona, flow } = await personaChat()
+    const told = h.next('memory_told', (d) => d.persona_id === persona.id)
+    const first = await exchange(h, { flowId: flow.id, prompt: 'Hi!', reply: 'Hello.' })
+    const asked = await exchange(h, {
+      flowId: flow.id,
+      prompt: 'Oh, and remember that my cat is called Mochi.',
+      reply: 'I will!',
+      parentId: first,
+    })
+    const said = await told
+    expect(said).toMatchObject({ node_id: asked, text: 'my cat is called Mochi' })
+    // A question that shares no word with it still has it beside it: it is pinned.
+    const other = await h.call<Flow>('create_flow', { name: 'later', persona_id: persona.id })
+    await exchange(h, { flowId: other.id, prompt: 'What should we do this weekend?', reply: 'A walk?' })
+    expect(lastSystemPrompt(h)).toContain('- user: my cat is called Mochi')
+    // A branch beside the turn that said it never heard it.
+    await exchange(h, { flowId: flow.id, prompt: 'What should we do this weekend?', reply: 'Rest.', parentId: first })
+    expect(lastSystemPrompt(h)).not.toContain('Mochi')
+    // Said again, it is the same memory, not a second one.
+    await exchange(h, { flowId: other.id, prompt: 'Remember that my cat is called Mochi.', reply: 'I know.' })
+    const units = await h.call<{ units: Array<{ id: number; kind: string; pinned: boolean }> }>('memory_list_units', {
+      persona_id: persona.id,
+      kind: 'fact',
+    })
+    expect(units.units.map((u) => u.id)).toEqual([said.unit_id])
+    expect(lastSystemPrompt(h)).toContain('- user: my cat is called Mochi')
+    // Undo forgets it (the turns that said it are still remembered as turns).
+    await h.call('memory_delete_unit', { persona_id: persona.id, unit_id: said.unit_id })
+    await exchange(h, { flowId: other.id, prompt: 'What should we do this weekend?', reply: 'A walk?' })
+    expect(lastSystemPrompt(h)).not.toContain('- user: my cat is called Mochi')
+  })
+
+  it('keeps nothing for a question about the past or a reminder', async () => {
+    const { h, persona, flow } = await personaChat()
+    await exchange(h, { flowId: flow.id, prompt: 'Do you remember that day at the lake?', reply: 'Yes.' })
+    await exchange(h, { flowId: flow.id, prompt: "Don't forget to water the plants.", reply: 'OK.' })
+    const units = await h.call<{ units: unknown[] }>('memory_list_units', { persona_id: persona.id, kind: 'fact' })
+    expect(units.units).toEqual([])
+    expect(h.events.filter((e) => e.event === 'memory_told')).toEqual([])
+  })
+
   it('an edited first message stays in its conversation: a turn below it does not remember the version it replaced', async () => {
     const { h, flow } = await personaChat()
     const first = await exchange(h, { flowId: flow.id, prompt: 'My favourite fruit is the durian.', reply: 'Bold!' })

@@ -80,7 +80,15 @@ export async function promptContext(
     story?: FlowStory | null
   },
 ): Promise<ContextPreview> {
-  const { calibration = null, toolTokens = 0, secret = false, searched = input.prompt, flow, story: asked, ...rest } = input
+  const {
+    calibration = null,
+    toolTokens = 0,
+    secret = false,
+    searched = input.prompt,
+    flow,
+    story: asked,
+    ...rest
+  } = input
   const played = asked !== undefined ? asked : (deps.scenes?.storyOf(input.flowId) ?? null)
   // Read once for the budget and the scene: each read is a query and a parse of the flow's cast.
   const info = flow ?? deps.graph.flowInfo(input.flowId)

@@ -49,6 +49,13 @@ PNG・JPEG・WebP・GIF に対応しています（SVG は受け付けません�
 - generate_image: 画像を生成する（対応するプロバイダーのみ）
 道具の呼び出しと結果は、そのきっかけになったノードに記録され、グラフに表示されます。
 ペルソナが書き換えた文書は版として残るので、いつでも見比べて元に戻せます。
+
+## 記憶
+ペルソナはあなたとの会話を覚えていて、別の会話でも思い出します（同じ会話の別のブランチの出来事は除きます）。
+「猫の名前はモチだって覚えておいて」のように頼むと、いつでも忘れない記憶として固定され、
+通知が出ます。通知の「取り消す」で忘れさせられます。
+ヘッダーの「記憶」で、覚えていることを一覧し、編集・固定・アーカイブできます。
+会話の設定で「この会話は自分の中だけで覚える」にすると、その会話のことは他の会話で思い出しません。
 `,
   en: `# Loomverse user guide
 
@@ -79,5 +86,12 @@ item_view reads a picture or document; document_create writes a new document int
 persona's building; item_use changes a description or patches a document; generate_image
 makes a picture where the provider supports it. Each call and its result is recorded on
 the node that triggered it. Every document change is kept as a version you can restore.
+
+## Memory
+A persona remembers your conversations, in its other conversations too (never what happened on
+another branch of the same conversation). Ask it in so many words, "Remember that my cat is
+called Mochi", and it keeps that for good, pinned, and says so; "Undo" on the notice takes it back.
+"Memory" in the header lists what a persona remembers, to edit, pin or archive. A conversation set
+to "This conversation remembers only itself" is not remembered anywhere else.
 `,
 }

@@ -378,4 +378,14 @@ export const memoryEvents = {
   }),
   /** A persona's memory changed (an exchange recorded, a job finished, an edit). */
   memory_changed: z.object({ persona_id: z.string(), unit_ids: z.array(z.number().int()) }),
+  /**
+   * The user asked a persona to remember something ("Remember that my cat is called Mochi"): it is
+   * kept as a pinned fact (`unit_id`), said back so the user can take it back.
+   */
+  memory_told: z.object({
+    persona_id: z.string(),
+    node_id: z.string(),
+    unit_id: z.number().int(),
+    text: z.string(),
+  }),
 } as const satisfies EventSpecs

@@ -588,6 +588,12 @@ export const en = {
     updatedAt: 'Updated',
     versionLabel: 'Version',
     source: 'Source',
+    /** A persona asked in chat to remember something ("Remember that …") keeps it as a pinned memory. */
+    told: {
+      kept: '{{name}} will remember: “{{text}}”',
+      undo: 'Undo',
+      forgotten: '{{name}} forgot: “{{text}}”',
+    },
     /** Where a memory came from (units.source); another value is shown as it is stored. */
     sourceOf: {
       chat: 'A chat turn',

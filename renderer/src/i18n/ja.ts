@@ -586,6 +586,11 @@ export const ja: Messages = {
     updatedAt: '更新',
     versionLabel: '版',
     source: '出どころ',
+    told: {
+      kept: '{{name}}が覚えました：「{{text}}」',
+      undo: '取り消す',
+      forgotten: '{{name}}は忘れました：「{{text}}」',
+    },
     sourceOf: {
       chat: '会話のターン',
       user: 'あなたが追加',

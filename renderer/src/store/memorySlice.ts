@@ -325,6 +325,21 @@ export function wireMemoryEvents(client: Client, store: AppStore): void {
     const s = store.getState()
     if (s.panel === 'memory' && memoryPersona(s) === persona_id) refreshSoon()
   })
+  // Asked in chat to remember something, the persona says so, and Undo forgets it again.
+  client.on('memory_told', ({ persona_id, unit_id, text }) => {
+    const s = store.getState()
+    const name = s.personas.find((p) => p.id === persona_id)?.name ?? ''
+    s.toast('info', i18next.t('memory.told.kept', { name, text }), {
+      label: i18next.t('memory.told.undo'),
+      run: () =>
+        void store
+          .getState()
+          .invoke('memory_delete_unit', { persona_id, unit_id })
+          .then((out) => {
+            if (out?.deleted) store.getState().toast('info', i18next.t('memory.told.forgotten', { name, text }))
+          }),
+    })
+  })
   client.onState((connection) => {
     if (connection === 'connected' && store.getState().panel === 'memory') refreshSoon()
   })
