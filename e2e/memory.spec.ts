@@ -2,6 +2,8 @@ import { expect, test } from './fixtures'
 import { MemoryPage } from './pages/memory.page'
 import { firstExchangeWith } from './pages/persona.steps'
 
+const mio = { name: 'Mio', persona: 'A librarian in Kyoto who loves tea.' }
+
 test('memory inspector: episodes listed, edited into a new version, archived; why a reply remembered', async ({
   app,
   page,
@@ -9,7 +11,6 @@ test('memory inspector: episodes listed, edited into a new version, archived; wh
 }) => {
   const memory = new MemoryPage(page)
   // The first exchange is recorded as an episode; the panel shows it as it arrives.
-  const mio = { name: 'Mio', persona: 'A librarian in Kyoto who loves tea.' }
   await firstExchangeWith(app, graph, mio, 'I adopted a cat named Pepper today.')
   await memory.open()
   await expect(memory.units('cat named Pepper')).toHaveCount(1)
@@ -57,13 +58,12 @@ test('memory inspector: episodes listed, edited into a new version, archived; wh
   await expect(item).toContainText(/\d+ tokens?/)
 })
 
-test('asked to remember something, the persona says so and keeps it pinned; Undo forgets it', async ({
+test('asked to remember something, the persona keeps it pinned and says so; Undo, or asking it to forget, takes it back', async ({
   app,
   page,
   graph,
 }) => {
   const memory = new MemoryPage(page)
-  const mio = { name: 'Mio', persona: 'A librarian in Kyoto who loves tea.' }
   await firstExchangeWith(app, graph, mio, 'Remember that my cat is called Mochi.')
   const kept = page.locator('.toast').filter({ hasText: 'Mio will remember: “my cat is called Mochi”' })
   await expect(kept).toBeVisible()
@@ -73,6 +73,7 @@ test('asked to remember something, the persona says so and keeps it pinned; Undo
   await expect(fact).toHaveCount(1)
   await memory.openUnit('user: my cat is called Mochi')
   await expect(memory.detail.getByRole('button', { name: 'Unpin' })).toBeVisible()
+  await expect(memory.detail).toContainText('You asked it to remember')
   await memory.backToList()
 
   await kept.getByRole('button', { name: 'Undo' }).click()
@@ -80,4 +81,14 @@ test('asked to remember something, the persona says so and keeps it pinned; Undo
   await expect(fact).toHaveCount(0)
   // The turn itself is still remembered as a turn.
   await expect(memory.units('Remember that my cat is called Mochi.')).toHaveCount(1)
+
+  // Asked again, then asked to forget: it says so, and Undo brings it back.
+  await graph.send('Remember that my cat is called Mochi.')
+  await expect(fact).toHaveCount(1)
+  await graph.send('Please forget about my cat.')
+  const forgot = page.locator('.toast').filter({ hasText: 'Mio forgot: “my cat is called Mochi”' })
+  await expect(forgot.getByRole('button', { name: 'Undo' })).toBeVisible()
+  await expect(fact).toHaveCount(0)
+  await forgot.getByRole('button', { name: 'Undo' }).click()
+  await expect(fact).toHaveCount(1)
 })

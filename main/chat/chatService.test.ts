@@ -299,13 +299,31 @@ describe('chat over a real HTTP provider', () => {
     expect(lastSystemPrompt(h)).not.toContain('- user: my cat is called Mochi')
   })
 
-  it('keeps nothing for a question about the past or a reminder', async () => {
+  it('forgets, when asked, what it was asked to remember; unarchived, it is back', async () => {
+    const { h, persona, flow } = await personaChat()
+    const told = h.next('memory_told')
+    await exchange(h, { flowId: flow.id, prompt: 'Remember that my cat is called Mochi.', reply: 'I will!' })
+    const { unit_id } = await told
+    const forgot = h.next('memory_forgot')
+    const other = await h.call<Flow>('create_flow', { name: 'later', persona_id: persona.id })
+    await exchange(h, { flowId: other.id, prompt: 'Please forget about my cat.', reply: 'Done.' })
+    expect((await forgot).units).toEqual([{ unit_id, text: 'my cat is called Mochi' }])
+    await exchange(h, { flowId: other.id, prompt: 'What should we do this weekend?', reply: 'A walk?' })
+    expect(lastSystemPrompt(h)).not.toContain('- user: my cat is called Mochi')
+    // Undo: unarchived, it rides along again.
+    await h.call('memory_archive_unit', { persona_id: persona.id, unit_id, archived: false })
+    await exchange(h, { flowId: other.id, prompt: 'What should we do this weekend?', reply: 'A walk?' })
+    expect(lastSystemPrompt(h)).toContain('- user: my cat is called Mochi')
+  })
+
+  it('keeps nothing for a question about the past or a reminder, and forgets nothing it was not asked to remember', async () => {
     const { h, persona, flow } = await personaChat()
     await exchange(h, { flowId: flow.id, prompt: 'Do you remember that day at the lake?', reply: 'Yes.' })
     await exchange(h, { flowId: flow.id, prompt: "Don't forget to water the plants.", reply: 'OK.' })
+    await exchange(h, { flowId: flow.id, prompt: 'Forget that my cat is called Mochi.', reply: 'Who?' })
     const units = await h.call<{ units: unknown[] }>('memory_list_units', { persona_id: persona.id, kind: 'fact' })
     expect(units.units).toEqual([])
-    expect(h.events.filter((e) => e.event === 'memory_told')).toEqual([])
+    expect(h.events.filter((e) => e.event === 'memory_told' || e.event === 'memory_forgot')).toEqual([])
   })
 
   it('an edited first message stays in its conversation: a turn below it does not remember the version it replaced', async () => {

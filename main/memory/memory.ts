@@ -18,8 +18,8 @@ import type { PersonaService } from '../persona/personaService'
 import type { SettingsService } from '../settings/settingsService'
 import { openMemory } from './store/db'
 import { setRequestNode, unplacedAnswers } from './requests/externalRequests'
-import { askedToRemember } from './requests/askedToRemember'
-import { keepTold } from './requests/toldFacts'
+import { askedToForget, askedToRemember } from './requests/rememberOrForget'
+import { forgetTold, keepTold } from './requests/toldFacts'
 import { LoopStatus, Sensitivity, UnitKind, UnitState, kindValue, sensitivityValue } from './store/enums'
 import { chooseImportPath } from '../kernel/importFile'
 import { inUserWords, refuseOtherKind } from '../kernel/importGuess'
@@ -389,17 +389,16 @@ export class MemoryService implements ChatMemory {
       this.planner.queueEpisodeJobs(input.personaId, store, [id], false)
       const at = store.requireUnit(id).occurred_at ?? nowSeconds()
       this.planner.queueBranchJobs(input.personaId, store, input.flowId, input.nodeId, at)
-      // Asked in so many words, it is kept for good (a witness of a group scene was not asked).
+      // Asked in so many words, it is kept for good, or taken back (a witness of a group scene was not asked).
       const told = input.speaker ? null : askedToRemember(input.prompt)
       const fact = told === null ? null : keepTold(store, { ...input, episode: id, told })
-      this.deps.bus.emit('memory_changed', { persona_id: input.personaId, unit_ids: fact === null ? [id] : [id, fact] })
-      if (fact !== null)
-        this.deps.bus.emit('memory_told', {
-          persona_id: input.personaId,
-          node_id: input.nodeId,
-          unit_id: fact,
-          text: told!,
-        })
+      const untold = input.speaker || told !== null ? null : askedToForget(input.prompt)
+      const forgotten = untold === null ? [] : forgetTold(store, untold)
+      const changed = [id, ...(fact === null ? [] : [fact]), ...forgotten.map((f) => f.unit_id)]
+      this.deps.bus.emit('memory_changed', { persona_id: input.personaId, unit_ids: changed })
+      const said = { persona_id: input.personaId, node_id: input.nodeId }
+      if (fact !== null) this.deps.bus.emit('memory_told', { ...said, unit_id: fact, text: told! })
+      if (forgotten.length > 0) this.deps.bus.emit('memory_forgot', { ...said, units: forgotten })
       return id
     } catch (e) {
       // The reply is already saved in the graph; a memory failure must not touch it.

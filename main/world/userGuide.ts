@@ -53,7 +53,8 @@ PNG・JPEG・WebP・GIF に対応しています（SVG は受け付けません�
 ## 記憶
 ペルソナはあなたとの会話を覚えていて、別の会話でも思い出します（同じ会話の別のブランチの出来事は除きます）。
 「猫の名前はモチだって覚えておいて」のように頼むと、いつでも忘れない記憶として固定され、
-通知が出ます。通知の「取り消す」で忘れさせられます。
+通知が出ます。通知の「取り消す」で忘れさせられます。あとで「猫の名前のことは忘れて」と頼むと、
+その記憶はアーカイブされます（これも通知の「取り消す」で戻せます）。
 ヘッダーの「記憶」で、覚えていることを一覧し、編集・固定・アーカイブできます。
 会話の設定で「この会話は自分の中だけで覚える」にすると、その会話のことは他の会話で思い出しません。
 `,
@@ -91,6 +92,7 @@ the node that triggered it. Every document change is kept as a version you can r
 A persona remembers your conversations, in its other conversations too (never what happened on
 another branch of the same conversation). Ask it in so many words, "Remember that my cat is
 called Mochi", and it keeps that for good, pinned, and says so; "Undo" on the notice takes it back.
+Later, "Forget about my cat" archives it ("Undo" on that notice brings it back).
 "Memory" in the header lists what a persona remembers, to edit, pin or archive. A conversation set
 to "This conversation remembers only itself" is not remembered anywhere else.
 `,

@@ -388,4 +388,10 @@ export const memoryEvents = {
     unit_id: z.number().int(),
     text: z.string(),
   }),
+  /** The user asked a persona to forget what it was asked to remember: those facts are archived (Undo unarchives them). */
+  memory_forgot: z.object({
+    persona_id: z.string(),
+    node_id: z.string(),
+    units: z.array(z.object({ unit_id: z.number().int(), text: z.string() })),
+  }),
 } as const satisfies EventSpecs

@@ -1,8 +1,8 @@
-import { UnitKind, UnitState } from '../store/enums'
+import { TOLD_SOURCE, UnitKind, UnitState } from '../store/enums'
 import type { MemoryStore } from '../store/store'
 
 /**
- * Keeps what the user asked a persona to remember (askedToRemember.ts) as a pinned fact in their
+ * Keeps what the user asked a persona to remember (rememberOrForget.ts) as a pinned fact in their
  * words: pinned facts go into every pack its reach allows, whatever is asked, so "my cat is
  * called Mochi" is known in the next conversation before anyone asks about cats. It rests on
  * the turn that said it (its node and its episode): the branches that turn is on, and the
@@ -17,7 +17,7 @@ export function keepTold(
   const kept = store
     .prepare(
       `SELECT u.id FROM payload_fact f JOIN units u ON u.id = f.unit_id
-       WHERE f.object_text = ? AND u.kind = ${UnitKind.FACT} AND u.source = 'user' AND u.state != ${UnitState.ARCHIVED}
+       WHERE f.object_text = ? AND u.kind = ${UnitKind.FACT} AND u.source = '${TOLD_SOURCE}' AND u.state != ${UnitState.ARCHIVED}
        ORDER BY u.id DESC LIMIT 1`,
     )
     .pluck()
@@ -25,7 +25,7 @@ export function keepTold(
   if (kept !== undefined) return kept
   return store.createUnit({
     kind: UnitKind.FACT,
-    source: 'user',
+    source: TOLD_SOURCE,
     state: UnitState.VALIDATED,
     confidence: 1,
     pin: true,
@@ -34,4 +34,37 @@ export function keepTold(
     evidence: [input.episode],
     payload: { predicate: 'is', object_text: input.told, evidence_unit_ids_json: JSON.stringify([input.episode]) },
   })
+}
+
+/**
+ * Takes back what the user asked to be remembered and now asks to forget: every fact kept so
+ * (TOLD_SOURCE, not archived) that says it, or of which it is a part ("about my cat" names "my cat
+ * is called Mochi"), is archived, out of every pack; Undo (unarchive) brings it back. Other turns
+ * that mention it stay turns. Answers what was forgotten, by unit id and text.
+ */
+export function forgetTold(store: MemoryStore, statement: string): Array<{ unit_id: number; text: string }> {
+  const wanted = plain(statement)
+  if (!wanted) return []
+  const kept = store
+    .prepare(
+      `SELECT u.id, f.object_text AS text FROM payload_fact f JOIN units u ON u.id = f.unit_id
+       WHERE u.kind = ${UnitKind.FACT} AND u.source = '${TOLD_SOURCE}' AND u.state != ${UnitState.ARCHIVED}`,
+    )
+    .all() as Array<{ id: number; text: string }>
+  const forgotten = kept.filter(({ text }) => {
+    const fact = plain(text)
+    return fact.includes(wanted) || wanted.includes(fact)
+  })
+  for (const { id } of forgotten) store.editMeta(id, { state: UnitState.ARCHIVED }, 'forgotten at the user’s request')
+  return forgotten.map(({ id, text }) => ({ unit_id: id, text }))
+}
+
+/** Words only, lower case, one space apart: how a statement is compared with what was kept. */
+function plain(text: string): string {
+  return (
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).join(' ')
 }

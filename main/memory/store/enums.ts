@@ -63,3 +63,6 @@ export const entityTypeName = (t: number): string =>
   (Object.entries(EntityType).find(([, v]) => v === t)?.[0] ?? 'TOPIC').toLowerCase()
 export const relationName = (t: number): string =>
   (Object.entries(RelationType).find(([, v]) => v === t)?.[0] ?? 'RELATED').toLowerCase()
+
+/** `units.source` of a fact the user asked in chat to be remembered (requests/toldFacts.ts). */
+export const TOLD_SOURCE = 'told'

@@ -6,7 +6,7 @@ import type { Db } from '../../db/open'
 import { statements } from '../../db/statements'
 import { tokenCount } from '../../kernel/tokens'
 import { embedLocal, vectorBlob } from './embedder'
-import { UnitKind, UnitState, kindName, sensitivityName, stateName, type Sensitivity } from './enums'
+import { TOLD_SOURCE, UnitKind, UnitState, kindName, sensitivityName, stateName, type Sensitivity } from './enums'
 import { deleteModelVector, markDirty } from './modelVectors'
 
 export interface UnitRow {
@@ -292,10 +292,11 @@ export class MemoryStore {
       case UnitKind.FACT: {
         const object = s('object_text') || this.entityName(payload.object_entity_id as number | null) || ''
         const until = typeof payload.valid_to === 'number' ? ` (until ${isoDate(payload.valid_to)})` : ''
-        // Added by hand (memory_add_unit: a program, a script): what was written, not read as a
-        // subject and the predicate "is" ("user is The user prefers quiet cafés", "user is likes
-        // jazz"): a sentence as it is, a phrase as the user's ("user: likes jazz").
-        if (unit.source === 'user' && payload.subject_entity_id == null)
+        // Added by hand (memory_add_unit: a program, a script) or asked in chat to be remembered
+        // (requests/toldFacts.ts): what was written, not read as a subject and the predicate "is"
+        // ("user is The user prefers quiet cafés", "user is likes jazz"): a sentence as it is, a
+        // phrase as the user's ("user: likes jazz").
+        if ((unit.source === 'user' || unit.source === TOLD_SOURCE) && payload.subject_entity_id == null)
           return `${/^\p{Ll}/u.test(object) ? 'user: ' : ''}${object}${until}`.trim()
         const subject = this.entityName(payload.subject_entity_id as number | null) ?? 'user'
         return `${subject} ${s('predicate')} ${object}${until}`.trim()

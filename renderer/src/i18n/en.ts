@@ -598,6 +598,7 @@ export const en = {
     sourceOf: {
       chat: 'A chat turn',
       user: 'Added by you',
+      told: 'You asked it to remember',
       import: 'Imported',
       notification: 'A notification',
       meta_request: 'A program’s request',

@@ -594,6 +594,7 @@ export const ja: Messages = {
     sourceOf: {
       chat: '会話のターン',
       user: 'あなたが追加',
+      told: 'あなたが覚えてと頼んだ',
       import: '取り込み',
       notification: '通知',
       meta_request: 'プログラムの依頼',

@@ -325,6 +325,23 @@ export function wireMemoryEvents(client: Client, store: AppStore): void {
     const s = store.getState()
     if (s.panel === 'memory' && memoryPersona(s) === persona_id) refreshSoon()
   })
+  // Asked in chat to forget what it was asked to remember, it says so, and Undo brings it back.
+  client.on('memory_forgot', ({ persona_id, units }) => {
+    const s = store.getState()
+    const name = s.personas.find((p) => p.id === persona_id)?.name ?? ''
+    const text = units.map((u) => u.text).join('”, “')
+    s.toast('info', i18next.t('memory.told.forgotten', { name, text }), {
+      label: i18next.t('memory.told.undo'),
+      run: () =>
+        void Promise.all(
+          units.map((u) =>
+            store.getState().invoke('memory_archive_unit', { persona_id, unit_id: u.unit_id, archived: false }),
+          ),
+        ).then((back) => {
+          if (back.every(Boolean)) store.getState().toast('info', i18next.t('memory.told.kept', { name, text }))
+        }),
+    })
+  })
   // Asked in chat to remember something, the persona says so, and Undo forgets it again.
   client.on('memory_told', ({ persona_id, unit_id, text }) => {
     const s = store.getState()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { askedToRemember } from './askedToRemember'
+import { askedToForget, askedToRemember } from './rememberOrForget'
 
 describe('askedToRemember', () => {
   it.each([
@@ -36,5 +36,29 @@ describe('askedToRemember', () => {
     'How are you today?',
   ])('asks nothing of %j', (message) => {
     expect(askedToRemember(message)).toBeNull()
+  })
+})
+
+describe('askedToForget', () => {
+  it.each([
+    ['Forget that my cat is called Mochi.', 'my cat is called Mochi'],
+    ['Actually, please forget about my sister Aiko', 'my sister Aiko'],
+    ['forget: I am allergic to peanuts', 'I am allergic to peanuts'],
+    ['猫の名前はモチだって忘れて。', '猫の名前はモチ'],
+    ['妹の名前のことはもう忘れていいよ', '妹の名前'],
+  ])('forgets what %j names', (message, told) => {
+    expect(askedToForget(message)).toBe(told)
+  })
+
+  it.each([
+    'Did you forget my birthday?',
+    'Forget it.',
+    "Don't forget that my cat is called Mochi.",
+    'Never forget that my cat is called Mochi.',
+    'I forgot my keys at home.',
+    '猫の名前を忘れないで',
+    '忘れたの？',
+  ])('asks nothing of %j', (message) => {
+    expect(askedToForget(message)).toBeNull()
   })
 })

@@ -73,3 +73,45 @@ function askedInJapanese(sentence: string): string | null {
   const told = m[1]!.replace(/^(?:ねえ|ねぇ|あと|それと|それから|あのね|ところで)[、,\s]*/, '').trim()
   return [...told].length >= MIN_CJK_CHARS ? told : null
 }
+
+/**
+ * What a user's message asks the persona to forget ("Forget that my cat is called Mochi",
+ * 「猫の名前はモチって忘れて」): the statement, or null. Only what was asked to be remembered is
+ * forgotten so (toldFacts.forgetTold); a question ("Did you forget?") or "never forget" asks nothing.
+ */
+export function askedToForget(message: string): string | null {
+  const text = message.normalize('NFKC').replace(/\s+/g, ' ').trim()
+  for (const sentence of sentencesOf(text)) {
+    const told = forgetInEnglish(sentence) ?? forgetInJapanese(sentence)
+    if (told !== null) return told
+  }
+  return null
+}
+
+const EN_FORGET =
+  /^(?:(?:oh|ok|okay|and|also|actually|btw|hey|so)\b[\s,]*)*(?:please\s+|pls\s+)?(?:forget|stop remembering|unremember)\b(?:\s+(?:that|about|what i said about))?[\s,:;-]*(?<told>.*)$/i
+
+function forgetInEnglish(sentence: string): string | null {
+  if (sentence.endsWith('?')) return null
+  const m = EN_FORGET.exec(sentence)
+  if (!m?.groups) return null
+  const told = m.groups
+    .told!.replace(/[.!]+$/, '')
+    .replace(/,?\s*(?:please|ok|okay|thanks|thank you)$/i, '')
+    .trim()
+  // "Forget it", "forget to …" (a slip), "forget me" ask nothing to be forgotten.
+  if (/^(?:it|to|me|us|this|that|everything)\b/i.test(told)) return null
+  return told.split(/\s+/).length >= MIN_WORDS ? told : null
+}
+
+/** 「…って／と／を／のことは忘れて」 and politer forms; never 「忘れないで」 (don't forget). */
+const JA_FORGET =
+  /^(.+?)(?:だ|です|な)?(?:って|と|ということは|ということを|ってことは|ってことを|ことは|ことを|のことは|のことを|のは|のを|は|を)(?:もう)?忘れて(?:いい|いいよ|ください|ね|くれ|ほしい)?(?:よ|ね)?[。！!.]*$/
+
+function forgetInJapanese(sentence: string): string | null {
+  if (/[?？]$/.test(sentence)) return null
+  const m = JA_FORGET.exec(sentence)
+  if (!m) return null
+  const told = m[1]!.replace(/^(?:ねえ|ねぇ|あと|それと|やっぱり|あのね)[、,\s]*/, '').trim()
+  return [...told].length >= MIN_CJK_CHARS ? told : null
+}
