@@ -10,11 +10,17 @@
  * "Remembered" costs the user an Undo where a missed one costs nothing they did not have before.
  */
 export function askedToRemember(message: string): string | null {
+  return firstSentenceSaying(message, askedInEnglish, askedInJapanese)
+}
+
+/** What the first sentence any of `readers` reads says (a reader per language). */
+function firstSentenceSaying(message: string, ...readers: Array<(sentence: string) => string | null>): string | null {
   const text = message.normalize('NFKC').replace(/\s+/g, ' ').trim()
-  for (const sentence of sentencesOf(text)) {
-    const told = askedInEnglish(sentence) ?? askedInJapanese(sentence)
-    if (told !== null) return told
-  }
+  for (const sentence of sentencesOf(text))
+    for (const read of readers) {
+      const said = read(sentence)
+      if (said !== null) return said
+    }
   return null
 }
 
@@ -80,12 +86,7 @@ function askedInJapanese(sentence: string): string | null {
  * forgotten so (toldFacts.forgetTold); a question ("Did you forget?") or "never forget" asks nothing.
  */
 export function askedToForget(message: string): string | null {
-  const text = message.normalize('NFKC').replace(/\s+/g, ' ').trim()
-  for (const sentence of sentencesOf(text)) {
-    const told = forgetInEnglish(sentence) ?? forgetInJapanese(sentence)
-    if (told !== null) return told
-  }
-  return null
+  return firstSentenceSaying(message, forgetInEnglish, forgetInJapanese)
 }
 
 const EN_FORGET =
