@@ -106,7 +106,7 @@ export async function promptContext(
           persona: input.persona,
           query: searched,
           flowId: input.flowId,
-          flowPrivate: info.memory_private === true,
+          flowPrivate: info.memory_private,
           nodeId: secret ? null : input.nodeId,
           parentIds: input.parentIds,
           budgetTokens: memoryShare(budget),
