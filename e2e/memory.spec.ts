@@ -64,30 +64,36 @@ test('asked to remember something, the persona keeps it pinned and says so; Undo
   graph,
 }) => {
   const memory = new MemoryPage(page)
-  await firstExchangeWith(app, graph, mio, 'Remember that my cat is called Mochi.')
-  const kept = page.locator('.toast').filter({ hasText: 'Mio will remember: “my cat is called Mochi”' })
-  await expect(kept).toBeVisible()
-  // Kept as a fact of its own beside the turn that said it, pinned.
+  await firstExchangeWith(app, graph, mio, 'Hello!')
+  // The panel is open first: a notice's Undo is clicked while the notice is still up.
   await memory.open()
   const fact = memory.units('my cat is called Mochi').filter({ hasNotText: 'Remember that' })
+  const notice = (text: string) => page.locator('.toast').filter({ hasText: text })
+
+  await graph.send('Remember that my cat is called Mochi.')
+  const kept = notice('Mio will remember: “my cat is called Mochi”')
+  await expect(kept).toBeVisible()
+  await expect(fact).toHaveCount(1)
+  await kept.getByRole('button', { name: 'Undo' }).click()
+  await expect(notice('Mio forgot: “my cat is called Mochi”')).toBeVisible()
+  await expect(fact).toHaveCount(0)
+  // The turn itself is still remembered as a turn.
+  await expect(memory.units('Remember that my cat is called Mochi.')).toHaveCount(1)
+
+  // Asked again: a fact of its own beside the turn that said it, pinned, its source in words.
+  await graph.send('Remember that my cat is called Mochi.')
   await expect(fact).toHaveCount(1)
   await memory.openUnit('user: my cat is called Mochi')
   await expect(memory.detail.getByRole('button', { name: 'Unpin' })).toBeVisible()
   await expect(memory.detail).toContainText('You asked it to remember')
   await memory.backToList()
 
-  await kept.getByRole('button', { name: 'Undo' }).click()
-  await expect(page.locator('.toast').filter({ hasText: 'Mio forgot: “my cat is called Mochi”' })).toBeVisible()
-  await expect(fact).toHaveCount(0)
-  // The turn itself is still remembered as a turn.
-  await expect(memory.units('Remember that my cat is called Mochi.')).toHaveCount(1)
-
-  // Asked again, then asked to forget: it says so, and Undo brings it back.
-  await graph.send('Remember that my cat is called Mochi.')
-  await expect(fact).toHaveCount(1)
+  // Asked to forget: it says so, and Undo brings it back.
   await graph.send('Please forget about my cat.')
-  const forgot = page.locator('.toast').filter({ hasText: 'Mio forgot: “my cat is called Mochi”' })
-  await expect(forgot.getByRole('button', { name: 'Undo' })).toBeVisible()
+  const forgot = notice('Mio forgot: “my cat is called Mochi”').filter({
+    has: page.getByRole('button', { name: 'Undo' }),
+  })
+  await expect(forgot).toBeVisible()
   await expect(fact).toHaveCount(0)
   await forgot.getByRole('button', { name: 'Undo' }).click()
   await expect(fact).toHaveCount(1)
