@@ -314,6 +314,16 @@ describe('chat over a real HTTP provider', () => {
     await h.call('memory_archive_unit', { persona_id: persona.id, unit_id, archived: false })
     await exchange(h, { flowId: other.id, prompt: 'What should we do this weekend?', reply: 'A walk?' })
     expect(lastSystemPrompt(h)).toContain('- user: my cat is called Mochi')
+    // Forgotten, then asked again: the same fact comes back, not a second one.
+    await exchange(h, { flowId: other.id, prompt: 'Please forget about my cat.', reply: 'Done.' })
+    const again = h.next('memory_told')
+    await exchange(h, { flowId: other.id, prompt: 'Remember that my cat is called Mochi.', reply: 'OK.' })
+    expect((await again).unit_id).toBe(unit_id)
+    const facts = await h.call<{ units: Array<{ id: number }> }>('memory_list_units', {
+      persona_id: persona.id,
+      kind: 'fact',
+    })
+    expect(facts.units.map((u) => u.id)).toEqual([unit_id])
   })
 
   it('keeps nothing for a question about the past or a reminder, and forgets nothing it was not asked to remember', async () => {

@@ -7,22 +7,24 @@ import type { MemoryStore } from '../store/store'
  * called Mochi" is known in the next conversation before anyone asks about cats. It rests on
  * the turn that said it (its node and its episode): the branches that turn is on, and the
  * persona's other conversations, remember it; a sibling branch, where it was never said, does
- * not (packBuilder.eligibility). Said again (a Regenerate, a repeat), the fact kept already is
- * answered, not a second one. Answers the fact's unit id.
+ * not (packBuilder.eligibility). Said again (a Regenerate, a repeat, after a "forget"), the fact
+ * kept already is answered, unarchived, not a second one. Answers the fact's unit id.
  */
 export function keepTold(
   store: MemoryStore,
   input: { nodeId: string; flowId: string; episode: number; told: string },
 ): number {
+  // Kept already, or forgotten since (archived): the same fact, brought back, never a second one.
   const kept = store
     .prepare(
-      `SELECT u.id FROM payload_fact f JOIN units u ON u.id = f.unit_id
-       WHERE f.object_text = ? AND u.kind = ${UnitKind.FACT} AND u.source = '${TOLD_SOURCE}' AND u.state != ${UnitState.ARCHIVED}
-       ORDER BY u.id DESC LIMIT 1`,
+      `SELECT u.id, u.state FROM payload_fact f JOIN units u ON u.id = f.unit_id
+       WHERE f.object_text = ? AND u.kind = ${UnitKind.FACT} AND u.source = '${TOLD_SOURCE}'
+       ORDER BY u.state = ${UnitState.ARCHIVED}, u.id DESC LIMIT 1`,
     )
-    .pluck()
-    .get(input.told) as number | undefined
-  if (kept !== undefined) return kept
+    .get(input.told) as { id: number; state: number } | undefined
+  if (kept?.state === UnitState.ARCHIVED)
+    store.editMeta(kept.id, { state: UnitState.VALIDATED }, 'asked again to remember')
+  if (kept !== undefined) return kept.id
   return store.createUnit({
     kind: UnitKind.FACT,
     source: TOLD_SOURCE,
