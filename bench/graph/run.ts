@@ -151,23 +151,24 @@ try {
     // The VizPrompt text format: export the flow, import it into an empty data folder.
     // Once in the data folder's file system, and once in memory (tmpfs) where the machine has one:
     // creating 10k files costs what the file system makes it cost, and the two lines tell that
-    // apart from what our code costs.
-    const places = [{ fs: 'data folder', dir: home }]
+    // apart from what our code costs. In the data folder twice, the faster the figure: one run of
+    // a few seconds on a busy machine moves the per-node ratio by a tenth either way.
+    const places = [{ fs: 'data folder', dir: home }, { fs: 'data folder', dir: home }]
     if (existsSync('/dev/shm')) places.push({ fs: 'tmpfs', dir: mkdtempSync(join('/dev/shm', 'loomverse-bench-')) })
-    let perNode = 0
-    for (const place of places) {
+    let perNode = Infinity
+    for (const [attempt, place] of places.entries()) {
       const out = join(place.dir, `export-${NODES}`)
       const e0 = performance.now()
       await exportVizprompt(serving.core, { outDir: out, flowIds: [big.id] })
       const exportMs = performance.now() - e0
-      const fresh = startCore({ home: join(place.dir, `fresh-${NODES}`), mode: 'browser' })
+      const fresh = startCore({ home: join(place.dir, `fresh-${NODES}-${attempt}`), mode: 'browser' })
       const i0 = performance.now()
       const imported = await importVizprompt(fresh, out)
       const importMs = performance.now() - i0
       await fresh.dispose()
       rmSync(out, { recursive: true, force: true })
       if (place.dir !== home) rmSync(place.dir, { recursive: true, force: true })
-      if (place.fs === 'data folder') perNode = (exportMs + importMs) / imported.nodes
+      if (place.fs === 'data folder') perNode = Math.min(perNode, (exportMs + importMs) / imported.nodes)
       console.log(
         JSON.stringify({
           bench: 'graph.vizprompt_export_import',
