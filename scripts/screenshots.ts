@@ -65,6 +65,7 @@ const screens = [
   'story-characters',
   'story-sheet',
   'remembered',
+  'remembered-unit',
 ] as const
 type Screen = (typeof screens)[number]
 const only = listed('--only', screens)
@@ -471,7 +472,7 @@ async function main(): Promise<void> {
     }
 
     // Asked in so many words to remember something, the persona says so, with Undo.
-    for (const { language, theme } of wants('remembered') ? combos : []) {
+    for (const { language, theme } of wants('remembered', 'remembered-unit') ? combos : []) {
       const { context, page } = await pageFor(language, theme)
       await openApp(page, server, flowId)
       const ask = language === 'en' ? 'Remember that my cat is called Mochi.' : '猫の名前はモチだって覚えておいて。'
@@ -482,6 +483,17 @@ async function main(): Promise<void> {
         .filter({ hasText: language === 'en' ? 'Mochi' : 'モチ' })
         .waitFor()
       await shot(page, 'remembered', language, theme)
+      // The fact in the memory panel: pinned, its source in words.
+      await page.getByTestId('header-memory').click()
+      const fact = page
+        .getByTestId('memory-unit')
+        .filter({ hasText: language === 'en' ? 'my cat is called Mochi' : 'モチ' })
+      await fact
+        .filter({ hasNotText: language === 'en' ? 'Remember that' : '覚えておいて' })
+        .first()
+        .click()
+      await page.getByTestId('memory-reach').waitFor()
+      await shot(page, 'remembered-unit', language, theme)
       await context.close()
     }
 

@@ -287,11 +287,13 @@ describe('chat over a real HTTP provider', () => {
     expect(lastSystemPrompt(h)).not.toContain('Mochi')
     // Said again, it is the same memory, not a second one.
     await exchange(h, { flowId: other.id, prompt: 'Remember that my cat is called Mochi.', reply: 'I know.' })
-    const units = await h.call<{ units: Array<{ id: number; kind: string; pinned: boolean }> }>('memory_list_units', {
+    const units = await h.call<{ units: Array<{ id: number; salience: number }> }>('memory_list_units', {
       persona_id: persona.id,
       kind: 'fact',
     })
     expect(units.units.map((u) => u.id)).toEqual([said.unit_id])
+    // The panel shows it as worth remembering as anything: the user said so.
+    expect(units.units[0]!.salience).toBe(1)
     expect(lastSystemPrompt(h)).toContain('- user: my cat is called Mochi')
     // Undo forgets it (the turns that said it are still remembered as turns).
     await h.call('memory_delete_unit', { persona_id: persona.id, unit_id: said.unit_id })

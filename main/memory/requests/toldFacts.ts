@@ -30,6 +30,8 @@ export function keepTold(
     source: TOLD_SOURCE,
     state: UnitState.VALIDATED,
     confidence: 1,
+    // As worth remembering as anything gets: the user said so.
+    salience: 1,
     pin: true,
     origin_node_id: input.nodeId,
     origin_flow_id: input.flowId,

@@ -325,36 +325,43 @@ export function wireMemoryEvents(client: Client, store: AppStore): void {
     const s = store.getState()
     if (s.panel === 'memory' && memoryPersona(s) === persona_id) refreshSoon()
   })
-  // Asked in chat to forget what it was asked to remember, it says so, and Undo brings it back.
-  client.on('memory_forgot', ({ persona_id, units }) => {
+  /**
+   * A notice of what the persona did with what was said in chat (`said`), whose Undo does the
+   * opposite and, once the host has done it, says that (`undone`).
+   */
+  const noticeWithUndo = (
+    personaId: string,
+    text: string,
+    said: 'memory.told.kept' | 'memory.told.forgotten',
+    undone: 'memory.told.kept' | 'memory.told.forgotten',
+    undo: () => Promise<boolean>,
+  ) => {
     const s = store.getState()
-    const name = s.personas.find((p) => p.id === persona_id)?.name ?? ''
-    const text = units.map((u) => u.text).join('”, “')
-    s.toast('info', i18next.t('memory.told.forgotten', { name, text }), {
+    const name = s.personas.find((p) => p.id === personaId)?.name ?? ''
+    s.toast('info', i18next.t(said, { name, text }), {
       label: i18next.t('memory.told.undo'),
       run: () =>
-        void Promise.all(
-          units.map((u) =>
-            store.getState().invoke('memory_archive_unit', { persona_id, unit_id: u.unit_id, archived: false }),
-          ),
-        ).then((back) => {
-          if (back.every(Boolean)) store.getState().toast('info', i18next.t('memory.told.kept', { name, text }))
+        void undo().then((done) => {
+          if (done) store.getState().toast('info', i18next.t(undone, { name, text }))
         }),
+    })
+  }
+  // Asked in chat to forget what it was asked to remember, it says so, and Undo brings it back.
+  client.on('memory_forgot', ({ persona_id, units }) => {
+    const text = units.map((u) => u.text).join('”, “')
+    noticeWithUndo(persona_id, text, 'memory.told.forgotten', 'memory.told.kept', async () => {
+      const invoke = store.getState().invoke
+      const back = await Promise.all(
+        units.map((u) => invoke('memory_archive_unit', { persona_id, unit_id: u.unit_id, archived: false })),
+      )
+      return back.every(Boolean)
     })
   })
   // Asked in chat to remember something, the persona says so, and Undo forgets it again.
   client.on('memory_told', ({ persona_id, unit_id, text }) => {
-    const s = store.getState()
-    const name = s.personas.find((p) => p.id === persona_id)?.name ?? ''
-    s.toast('info', i18next.t('memory.told.kept', { name, text }), {
-      label: i18next.t('memory.told.undo'),
-      run: () =>
-        void store
-          .getState()
-          .invoke('memory_delete_unit', { persona_id, unit_id })
-          .then((out) => {
-            if (out?.deleted) store.getState().toast('info', i18next.t('memory.told.forgotten', { name, text }))
-          }),
+    noticeWithUndo(persona_id, text, 'memory.told.kept', 'memory.told.forgotten', async () => {
+      const out = await store.getState().invoke('memory_delete_unit', { persona_id, unit_id })
+      return out?.deleted === true
     })
   })
   client.onState((connection) => {

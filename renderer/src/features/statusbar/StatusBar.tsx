@@ -52,7 +52,9 @@ export function StatusBar() {
           const personaId = j.job_id.startsWith(MEMORY_FAILED) ? j.job_id.slice(MEMORY_FAILED.length) : null
           return (
             <span key={j.job_id} className="job job-failed">
-              {t('status.jobFailed', { label: label(j), error: j.error ?? '' })}
+              <span className="job-message" title={j.error ?? ''}>
+                {t('status.jobFailed', { label: label(j), error: j.error ?? '' })}
+              </span>
               {personaId && (
                 <button type="button" className="link" onClick={() => void showFailedMemoryJobs(personaId)}>
                   {t('status.showFailedJobs')}
@@ -111,16 +113,20 @@ function MemoryPaused({ personaId, message }: { personaId: string; message: stri
   const openModal = useApp((s) => s.openModal)
   return (
     <span className="job job-failed" data-testid="memory-paused-notice">
-      {message}{' '}
-      <button type="button" className="link" onClick={() => openModal({ name: 'personas' })}>
-        {t('status.memoryPaused.changeModel')}
-      </button>{' '}
-      <button type="button" className="link" onClick={() => void setPaused(false, { personaId, retryFailed: true })}>
-        {t('status.memoryPaused.retry')}
-      </button>{' '}
-      <button type="button" className="link" onClick={() => void setPaused(true, { personaId })}>
-        {t('status.memoryPaused.pause')}
-      </button>
+      <span className="job-message" title={message}>
+        {message}
+      </span>{' '}
+      <span className="job-actions">
+        <button type="button" className="link" onClick={() => openModal({ name: 'personas' })}>
+          {t('status.memoryPaused.changeModel')}
+        </button>{' '}
+        <button type="button" className="link" onClick={() => void setPaused(false, { personaId, retryFailed: true })}>
+          {t('status.memoryPaused.retry')}
+        </button>{' '}
+        <button type="button" className="link" onClick={() => void setPaused(true, { personaId })}>
+          {t('status.memoryPaused.pause')}
+        </button>
+      </span>
     </span>
   )
 }
