@@ -5,6 +5,7 @@ import { UnitKind } from '../store/enums'
 import { catchUpIndexes, IndexCatchUp } from './indexCatchUp'
 import { buildPack } from '../pack/packBuilder'
 import type { MemoryStore } from '../store/store'
+import { unitRowsOf } from '../store/unitRows'
 import { vectorIndexOf } from './vectorIndex'
 import { wordIndexOf } from './wordIndex'
 
@@ -51,6 +52,17 @@ describe('catching the indexes up between turns', () => {
     expect(pack.sections.flatMap((s) => s.items.map((i) => i.unit_id))).toContain(fact)
     expect(wordIndexOf(store).stats.applied).toBe(applied)
     expect(vectorIndexOf(store).stats.rebuilds).toBe(rebuilds)
+  })
+
+  it('reads what was written ahead, so the next pack that finds it reads no row or text and makes nothing of it', async () => {
+    const [store, worker] = packedMemory()
+    const fact = workerFact(worker)
+    await catchUpIndexes(store)
+    const before = { ...unitRowsOf(store).stats }
+
+    const pack = buildPack(store, { query: QUERY, budget: 500, path: null })
+    expect(pack.sections.flatMap((s) => s.items.map((i) => i.unit_id))).toContain(fact)
+    expect(unitRowsOf(store).stats).toEqual(before)
   })
 
   it('without it, the pack takes the write in itself', () => {

@@ -3,6 +3,13 @@ import type { MemoryStore } from '../store/store'
 import { unitRowsOf } from '../store/unitRows'
 import { vectorIndexOf } from './vectorIndex'
 import { wordIndexOf } from './wordIndex'
+import { warmFeedbackWords } from './wordRanking'
+
+/**
+ * The most units written since the last catch-up whose rows and texts are read ahead: an
+ * exchange writes one or two, a job's facts a few dozen; an import's load when packs ask.
+ */
+const READ_AHEAD_MOST = 64
 
 /**
  * Takes what was written to a memory — an exchange, a job's facts and summaries, an edit — into
@@ -44,7 +51,7 @@ export class IndexCatchUp {
 export async function catchUpIndexes(store: MemoryStore): Promise<void> {
   const { db } = store
   if (!db.open || db.inTransaction) return
-  unitRowsOf(store).catchUp()
+  warmFeedbackWords(store, unitRowsOf(store).catchUpAhead(READ_AHEAD_MOST))
   const vectors = vectorIndexOf(store)
   const model = modelIndexOf(db)
   await Promise.all([

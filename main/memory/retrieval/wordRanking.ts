@@ -221,6 +221,11 @@ function feedbackTerms(store: MemoryStore, best: readonly number[], said: readon
     .map(([word]) => word)
 }
 
+/** Makes the feedback words of these units now (they are kept), so a pack that finds them need not. */
+export function warmFeedbackWords(store: MemoryStore, ids: readonly number[]): void {
+  if (ids.length > 0) unitRowsOf(store).derivedOf('feedbackWords', ids, feedbackWords)
+}
+
 /** A text's words that may feed back: content words of 4+ letters, not numbers, each once (its speaker left out). */
 function feedbackWords(text: string): string[] {
   return queryWords(text.replace(SPEAKER, '')).words.filter((word) => word.length >= 4 && !/^\d+$/.test(word))

@@ -62,6 +62,19 @@ describe('the unit rows, texts and pack lines kept between packs', () => {
     }
   })
 
+  it('ask the database once for an id that names no unit, and show the unit once the other connection writes it', () => {
+    const { store, worker, episode } = setup()
+    const first = episode(store, 'the first turn')
+    const rows = unitRowsOf(store)
+    expect(unitsByIds(store, [first + 1])).toEqual([])
+    const read = rows.stats.rowsRead
+    expect(unitsByIds(store, [first + 1])).toEqual([])
+    expect(rows.stats.rowsRead).toBe(read)
+    const next = episode(worker, 'the next turn')
+    expect(next).toBe(first + 1)
+    expect(unitsByIds(store, [next]).map((u) => u.id)).toEqual([next])
+  })
+
   it('leave out a unit the memory worker archived, in the very next pack', () => {
     const { store, worker, episode } = setup()
     const id = episode(store, 'We buried the time capsule under the old oak')
