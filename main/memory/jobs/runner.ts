@@ -30,7 +30,7 @@ export class MemoryJobRunner extends JobRunner<MemoryJobContext> {
       // Memory paused for this persona (the breaker, the user's switch, the day's budget): the job waits untouched.
       (job, e) => {
         if (!(e instanceof MemoryPaused)) return null
-        postponeJob(store.db, job.id, e, Math.floor(Date.now() / 1000))
+        postponeJob(store.db, job.id, Math.floor(Date.now() / 1000))
         return 'paused'
       },
     )

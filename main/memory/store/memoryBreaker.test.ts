@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { useMemoryRunner } from '../../../tests/support/memoryRunner'
 import { everyMemoryJobReply } from '../../../tests/support/memoryJobReply'
 import { UnitKind, UnitState } from './enums'
-import { BREAKER_FAILURES, memoryControl, setDailyBudget, setPaused, usageOn } from './memoryBreaker'
+import { BREAKER_FAILURES, memoryControl, postponeJob, setDailyBudget, setPaused, usageOn } from './memoryBreaker'
 import type { MemoryJobRunner } from '../jobs/runner'
 import type { MemoryStore } from './store'
 
@@ -49,6 +49,29 @@ describe('memory breaker', () => {
     expect((await runner.runDue()).map((o) => o.outcome)).toEqual(['done', 'done', 'done', 'done', 'done'])
     expect(memoryControl(store.db)).toMatchObject({ paused_by: null, failures: 0 })
     expect(fake.requests).toHaveLength(5)
+  })
+
+  it('a job the pause stopped just as the user resumed is due at once, not left for the next pause to end', async () => {
+    const { store, runner } = await setup()
+    setPaused(store.db, true, now())
+    const [job] = extractions(store, runner, 1)
+    const row = () =>
+      store.db.prepare('SELECT status, run_after, last_error FROM jobs WHERE id = ?').get(job) as {
+        status: number
+        run_after: number
+        last_error: string | null
+      }
+    // The worker stopped the job while memory was paused; the resume came before it wrote so.
+    setPaused(store.db, false, now())
+    postponeJob(store.db, job!, now())
+    expect(row()).toMatchObject({ status: 0, last_error: null })
+    expect(row().run_after).toBeLessThanOrEqual(now())
+    // Still paused when it writes: postponed until a resume brings it back.
+    setPaused(store.db, true, now())
+    postponeJob(store.db, job!, now())
+    expect(row().last_error).toBe('memory paused: memory paused by the user')
+    expect(row().run_after).toBeGreaterThan(now() + 86_400)
+    expect(setPaused(store.db, false, now())).toBe(1)
   })
 
   it('counts failures in a row only: a success in between starts again, and a rate limit does not count', async () => {
