@@ -14,7 +14,7 @@ import { START_FRAMES, STOP_FRAMES, chromiumArgs, executablePath, run, stats } f
 const SIZES = (process.env.BENCH_NODES ?? '10000').split(',').map(Number)
 /**
  * Opens per size; the median is the figure. Nine, not five: an open takes ~100 ms, and on a busy
- * machine one collection or slow frame in a few moved the 50k/10k ratio from 1.2 to 2.1 between runs.
+ * machine one collection or slow frame in a few moved the 50k/10k ratio from 1.3 to 2.1 between runs.
  */
 const OPENS = 9
 

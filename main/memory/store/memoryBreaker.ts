@@ -127,8 +127,9 @@ export function recordFailure(db: Db, model: string, error: unknown, now: number
  * A job stopped by a pause goes back to the queue as it was (this try not counted). Asked again
  * in the write's own transaction: a resume on the main thread (the user's, or a new model's)
  * between the check that stopped the job and this write has released the postponed jobs already,
- * and this one, postponed after it, waited for the next pause's end (a memory-spend test under
- * load saw the fourth job never run). So it is due at once unless memory is still paused.
+ * and this one, postponed after it, would wait for the next pause's end (the likeliest cause of a
+ * memory-spend test under load seeing 3 of its 4 jobs run). So it is due at once unless memory is
+ * still paused.
  */
 export function postponeJob(db: Db, jobId: number, now: number): void {
   db.transaction(() => {
