@@ -18,6 +18,9 @@ test('a deleted document comes back with its text: by Undo on the toast, then by
   // Its text is read after the dialog opens and pushes Delete down as it comes: wait for it, as a
   // user reads what they are about to delete (a click mid-shift lost its mouseup on a busy run).
   await expect(dialog.getByTestId('document-text')).toHaveText('一日目: 京都')
+  // Its summary comes from a background job and pushes Delete down too: a busy full run lost the
+  // Delete click's mouseup as it came in. Deleted once the dialog has settled.
+  await expect(dialog.getByTestId('item-summary')).toBeVisible()
   await world.deleteItem(dialog, '旅の記録')
   await expect(trashTitle).toHaveText('Trash (1)')
 
