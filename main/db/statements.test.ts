@@ -7,8 +7,8 @@ import { statements } from './statements'
 const home = useTempHome()
 
 describe('reused statements', () => {
-  function db() {
-    const opened = openDatabase(join(home(), 'statements.db'), { migrations: [], label: 'statements.db' }).db
+  function db(file = 'statements.db') {
+    const opened = openDatabase(join(home(), file), { migrations: [], label: file }).db
     opened.exec('CREATE TABLE t (x INTEGER, y TEXT)')
     opened.prepare("INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')").run()
     return opened
@@ -47,8 +47,17 @@ describe('reused statements', () => {
   it('keeps a bounded number of statements: SQL built per call does not grow it without end', () => {
     const sql = statements(db())
     const first = sql('SELECT 0')
-    for (let i = 1; i <= 300; i++) sql(`SELECT ${i}`)
+    for (let i = 1; i <= 600; i++) sql(`SELECT ${i}`)
     expect(sql('SELECT 0')).not.toBe(first)
-    expect(sql('SELECT 300')).toBe(sql('SELECT 300'))
+    expect(sql('SELECT 600')).toBe(sql('SELECT 600'))
+  })
+
+  it("shares one connection's statements among all who ask, as a job queue made for one enqueue does", () => {
+    const opened = db()
+    const select = 'SELECT x FROM t ORDER BY x'
+    const kept = statements(opened)(select)
+    expect(statements(opened)(select)).toBe(kept)
+    // Another connection compiles its own.
+    expect(statements(db('other.db'))(select)).not.toBe(kept)
   })
 })

@@ -2,8 +2,14 @@ import type { Statement } from 'better-sqlite3'
 import { LRUCache } from 'lru-cache'
 import type { Db } from './open'
 
-/** How many distinct statements one database keeps compiled (SQL built with a varying number of placeholders would otherwise grow it without end). */
-const KEEP = 256
+/**
+ * How many distinct statements one connection keeps compiled (SQL built with a varying number of
+ * placeholders would otherwise grow it without end). Every store on the connection shares them.
+ */
+const KEEP = 512
+
+/** Each connection's statements, shared by whoever asks for them (see below). */
+const byConnection = new WeakMap<Db, (sql: string) => Statement>()
 
 /**
  * Compiled statements, reused by their SQL text. better-sqlite3 compiles the SQL on every
@@ -13,8 +19,19 @@ const KEEP = 256
  * caller must take the statement afresh for each use and never keep it in a field (a kept one
  * could have its mode reset under it). A statement still iterating is busy: a nested use of the
  * same SQL gets a fresh one.
+ *
+ * One cache a connection, however many ask: short-lived users (a job queue made for one enqueue,
+ * a helper given only the connection) compiled their SQL afresh each time, ~15 statements a chat
+ * turn, and each new statement is a native object the collector must visit in every young
+ * generation it lives in.
  */
 export function statements(db: Db): (sql: string) => Statement {
+  let shared = byConnection.get(db)
+  if (!shared) byConnection.set(db, (shared = compiledFor(db)))
+  return shared
+}
+
+function compiledFor(db: Db): (sql: string) => Statement {
   const compiled = new LRUCache<string, Statement>({ max: KEEP })
   return (sql) => {
     const cached = compiled.get(sql)

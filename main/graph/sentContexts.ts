@@ -1,5 +1,6 @@
 import type { ContextPreview } from '@shared/contract'
 import type { Db } from '../db/open'
+import { statements } from '../db/statements'
 import {
   BODY_LINES,
   decodeContextParts,
@@ -19,13 +20,15 @@ export { FORMAT_PARTS, FORMAT_WHOLE, packContext, unpackContext } from './sentCo
 const kept = new WeakMap<Db, KeptBlocks>()
 
 function partRows(db: Db): PartRows {
-  const find = db.prepare('SELECT id FROM sent_context_parts WHERE hash = ?').pluck()
-  const insert = db.prepare('INSERT INTO sent_context_parts (hash, body, packed) VALUES (?, ?, ?)')
-  const exists = db.prepare('SELECT 1 FROM sent_context_parts WHERE id = ?').pluck()
+  const sql = statements(db)
   return {
-    find: (hash) => find.get(hash) as number | undefined,
-    insert: (hash, body, packed) => Number(insert.run(hash, body, packed).lastInsertRowid),
-    exists: (id) => exists.get(id) !== undefined,
+    find: (hash) => sql('SELECT id FROM sent_context_parts WHERE hash = ?').pluck().get(hash) as number | undefined,
+    insert: (hash, body, packed) =>
+      Number(
+        sql('INSERT INTO sent_context_parts (hash, body, packed) VALUES (?, ?, ?)').run(hash, body, packed)
+          .lastInsertRowid,
+      ),
+    exists: (id) => sql('SELECT 1 FROM sent_context_parts WHERE id = ?').get(id) !== undefined,
   }
 }
 

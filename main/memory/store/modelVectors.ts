@@ -1,4 +1,5 @@
 import type { Db } from '../../db/open'
+import { statements } from '../../db/statements'
 import { vectorBlob } from './embedder'
 import { UnitKind } from './enums'
 
@@ -21,19 +22,19 @@ export interface ModelVectorMeta {
 }
 
 export function modelVectorMeta(db: Db): ModelVectorMeta | null {
-  return (db.prepare('SELECT model, dims FROM model_vector_meta WHERE id = 1').get() as ModelVectorMeta) ?? null
+  return (statements(db)('SELECT model, dims FROM model_vector_meta WHERE id = 1').get() as ModelVectorMeta) ?? null
 }
 
 /** Marks a unit's model vector stale (its text changed); kinds not searched by vector are ignored. */
 export function markDirty(db: Db, unitId: number, kind: number): void {
   if ((MODEL_VECTOR_KINDS as readonly number[]).includes(kind))
-    db.prepare(
+    statements(db)(
       'INSERT INTO model_vector_dirty (unit_id) VALUES (?) ON CONFLICT (unit_id) DO UPDATE SET gen = gen + 1',
     ).run(unitId)
 }
 
 export function dirtyCount(db: Db): number {
-  return db.prepare('SELECT count(*) FROM model_vector_dirty').pluck().get() as number
+  return statements(db)('SELECT count(*) FROM model_vector_dirty').pluck().get() as number
 }
 
 /** Units `model` has still to embed: every searchable one while the vectors are another model's. */
@@ -47,7 +48,7 @@ export function waitingFor(db: Db, model: string): number {
 }
 
 export function hasDirty(db: Db): boolean {
-  return db.prepare('SELECT 1 FROM model_vector_dirty LIMIT 1').get() !== undefined
+  return statements(db)('SELECT 1 FROM model_vector_dirty LIMIT 1').get() !== undefined
 }
 
 /**
