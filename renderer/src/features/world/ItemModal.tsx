@@ -59,18 +59,38 @@ function ItemDialog({ item, onClose, onDelete }: { item: Item; onClose: () => vo
   )
 }
 
+/**
+ * The description, and the summary a background job writes: in a slot of its own, two lines
+ * tall from the start (clamped to them, the whole on hover or a click), so its arrival never
+ * moves the buttons below while the user is reaching for one.
+ */
 function Summary({ item }: { item: Item }) {
   const { t } = useTranslation()
+  const [expanded, setExpanded] = useState(false)
+  const status = item.summary_status
   return (
     <div className="item-summary" data-testid="item-summary">
       <span>{item.description || t('world.noDescription')}</span>
-      {item.summary && (
-        <span className="item-auto-summary" data-testid="item-auto-summary">
-          {t('world.autoSummary')}: {item.summary}
-        </span>
+      {(item.summary || status === 'pending' || status === 'failed') && (
+        <p className="item-auto-summary-slot" aria-live="polite">
+          {item.summary ? (
+            <button
+              type="button"
+              className={`item-auto-summary${expanded ? ' expanded' : ''}`}
+              data-testid="item-auto-summary"
+              title={expanded ? undefined : item.summary}
+              aria-expanded={expanded}
+              onClick={() => setExpanded(!expanded)}
+            >
+              {t('world.autoSummary')}: {item.summary}
+            </button>
+          ) : status === 'pending' ? (
+            <span className="badge badge-live">{t('world.summarising')}</span>
+          ) : (
+            <span className="badge badge-stale">{t('world.summaryFailed')}</span>
+          )}
+        </p>
       )}
-      {item.summary_status === 'pending' && <span className="badge badge-live">{t('world.summarising')}</span>}
-      {item.summary_status === 'failed' && <span className="badge badge-stale">{t('world.summaryFailed')}</span>}
     </div>
   )
 }
@@ -89,23 +109,40 @@ function ItemBody({ item }: { item: Item }) {
   return (
     <>
       <Summary item={item} />
-      {content?.kind === 'picture' && <Picture mime={content.mime} data={content.data_base64} name={item.name} />}
-      {content?.kind === 'document' && <DocumentEditor item={item} text={content.text} />}
+      {/* Read while the dialog opens, into a frame of the size it will have: nothing below it moves when it comes. */}
+      {item.type === 'document' ? (
+        <DocumentEditor item={item} text={content?.kind === 'document' ? content.text : null} />
+      ) : (
+        <Picture picture={content?.kind === 'picture' ? content : null} name={item.name} />
+      )}
     </>
   )
 }
 
-function Picture({ mime, data, name }: { mime: string; data: string; name: string }) {
+/** `picture` is null while it is read. */
+function Picture({ picture, name }: { picture: { mime: string; data_base64: string } | null; name: string }) {
   const { t } = useTranslation()
   const [zoomed, setZoomed] = useState(false)
   return (
     <div className={`item-picture${zoomed ? ' zoomed' : ''}`}>
-      <button type="button" className="link" aria-pressed={zoomed} onClick={() => setZoomed(!zoomed)}>
+      <button
+        type="button"
+        className="link"
+        aria-pressed={zoomed}
+        disabled={!picture}
+        onClick={() => setZoomed(!zoomed)}
+      >
         {zoomed ? t('world.zoomOut') : t('world.zoomIn')}
       </button>
-      <div className="item-picture-frame">
+      <div className="item-picture-frame" aria-busy={!picture}>
         {/* A data URL: the CSP allows it, and no file:// path ever reaches the page. */}
-        <img src={`data:${mime};base64,${data}`} alt={name} onClick={() => setZoomed(!zoomed)} />
+        {picture && (
+          <img
+            src={`data:${picture.mime};base64,${picture.data_base64}`}
+            alt={name}
+            onClick={() => setZoomed(!zoomed)}
+          />
+        )}
       </div>
     </div>
   )
@@ -113,14 +150,15 @@ function Picture({ mime, data, name }: { mime: string; data: string; name: strin
 
 type Mode = 'read' | 'edit' | 'append' | 'history'
 
-function DocumentEditor({ item, text }: { item: Item; text: string }) {
+/** `text` is null while it is read. */
+function DocumentEditor({ item, text }: { item: Item; text: string | null }) {
   const { t } = useTranslation()
   const invoke = useApp((s) => s.invoke)
   const [mode, setMode] = useState<Mode>('read')
   const [draft, setDraft] = useState('')
   const start = (next: Mode) => {
     setMode(next)
-    setDraft(next === 'edit' ? text : '')
+    setDraft(next === 'edit' ? (text ?? '') : '')
   }
   const save = async () => {
     const ok =
@@ -136,14 +174,20 @@ function DocumentEditor({ item, text }: { item: Item; text: string }) {
     <div className="item-document">
       <div className="item-document-tabs" role="toolbar">
         {(['read', 'edit', 'append', 'history'] as const).map((m) => (
-          <button key={m} type="button" aria-pressed={mode === m} onClick={() => start(m)}>
+          <button
+            key={m}
+            type="button"
+            aria-pressed={mode === m}
+            disabled={m === 'edit' && text === null}
+            onClick={() => start(m)}
+          >
             {t(`world.mode.${m}`)}
           </button>
         ))}
       </div>
       {mode === 'read' && (
-        <div className="item-document-text markdown" data-testid="document-text">
-          <MarkdownText text={text} />
+        <div className="item-document-text markdown" data-testid="document-text" aria-busy={text === null}>
+          {text !== null && <MarkdownText text={text} />}
         </div>
       )}
       {(mode === 'edit' || mode === 'append') && (
