@@ -144,6 +144,31 @@ describe('tree roots', () => {
     expect(rootsOf(next)).toEqual(new Set([first]))
   })
 
+  it('answer a version connected above its original the same every time it is asked', () => {
+    const { graph, f, first, again, rootsOf } = regeneratedFirst()
+    const other = graph.createNode({ flow_id: f, prompt: 'another first message' }).id
+    // The original gets two parents: its own new version, and another conversation's first message.
+    graph.connect({ flow_id: f, source_id: again, target_id: first })
+    graph.connect({ flow_id: f, source_id: other, target_id: first })
+    // The version's tree is its original's: above that, the version itself (met again, a root) and the other.
+    const expected = new Set([again, other])
+    expect(rootsOf(again)).toEqual(expected)
+    // Asked again, from what was kept: the answer cut short while following the version (only
+    // itself) stood for it here before.
+    expect(rootsOf(again)).toEqual(expected)
+    expect(freshRoots(graph, again)).toEqual(expected)
+  })
+
+  it("follow a change above a version's original: a new parent of the original moves the version's tree", () => {
+    const { graph, f, first, again, rootsOf } = regeneratedFirst()
+    expect(rootsOf(again)).toEqual(new Set([first]))
+    // The original is kept only as what the version was read from: a connection into it still counts.
+    const above = graph.createNode({ flow_id: f, prompt: 'said before it' }).id
+    graph.connect({ flow_id: f, source_id: above, target_id: first })
+    expect(rootsOf(again)).toEqual(new Set([above]))
+    expect(freshRoots(graph, again)).toEqual(new Set([above]))
+  })
+
   it("keep a deleted first message's continuation in its conversation, through undo and redo", () => {
     const { graph, f, first, below, again, rootsOf } = regeneratedFirst()
     const merged = graph.createNode({ flow_id: f, prompt: 'both', parent_ids: [first, again] }).id

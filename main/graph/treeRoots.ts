@@ -22,8 +22,18 @@ const KEPT_FLOWS = 512
  * undo), as the `connection_changes` log says, drops its flow's kept roots; they are read again
  * when next asked, upwards from the nodes asked about only.
  */
+/** What is kept of one flow: roots by node, and the nodes they were read from besides those. */
+interface KeptFlow {
+  roots: Map<string, readonly string[]>
+  /**
+   * A version's originals and everything above them, read to answer the version (firstNodeRoots)
+   * but not kept as answers of their own: a connection into one of them drops the flow too.
+   */
+  watched: Set<string>
+}
+
 export class TreeRoots {
-  private readonly kept = new LRUCache<string, Map<string, readonly string[]>>({ max: KEPT_FLOWS })
+  private readonly kept = new LRUCache<string, KeptFlow>({ max: KEPT_FLOWS })
   private readonly changes: ChangeLogReader
   /** The versions whose originals' roots are being read (`flow\nnode`): met again, one lies above itself. */
   private readonly following = new Set<string>()
@@ -38,13 +48,29 @@ export class TreeRoots {
     const keep = !this.store.db.inTransaction
     if (keep) this.catchUp()
     const kept = keep ? this.kept.get(flowId) : undefined
-    const memo = kept ?? new Map<string, readonly string[]>()
+    const flow = kept ?? { roots: new Map<string, readonly string[]>(), watched: new Set<string>() }
+    const out = this.read(flowId, nodeIds, flow, kept !== undefined)
+    if (keep && flow.roots.size > 0 && !this.kept.has(flowId)) this.kept.set(flowId, flow)
+    return out
+  }
+
+  /**
+   * The roots of `nodeIds`, each answer put in `flow.roots`; `whole`: every ancestor of a node
+   * there is there too (a flow kept), so a node whose parents are there is answered from them.
+   */
+  private read(
+    flowId: string,
+    nodeIds: Iterable<string>,
+    flow: KeptFlow,
+    whole: boolean,
+  ): Map<string, readonly string[]> {
+    const memo = flow.roots
     const out = new Map<string, readonly string[]>()
     const missing: string[] = []
     for (const id of nodeIds) {
       if (out.has(id)) continue
       // Nothing kept of the flow: no parent can be, read upwards at once.
-      const roots = memo.get(id) ?? (kept ? this.fromParents(flowId, id, memo) : null)
+      const roots = memo.get(id) ?? (whole ? this.fromParents(flowId, id, flow) : null)
       if (roots) out.set(id, roots)
       else missing.push(id)
     }
@@ -59,19 +85,22 @@ export class TreeRoots {
       for (const id of missing)
         out.set(
           id,
-          resolve(id, parents, memo, (root) => this.firstNodeRoots(flowId, root)),
+          resolve(id, parents, memo, (root) => this.firstNodeRoots(flowId, root, flow.watched)),
         )
     }
-    if (keep && memo.size > 0 && !this.kept.has(flowId)) this.kept.set(flowId, memo)
     return out
   }
 
   /** A node whose parents are all kept (or who has none): its roots, kept; null otherwise. */
-  private fromParents(flowId: string, nodeId: string, memo: Map<string, readonly string[]>): readonly string[] | null {
+  private fromParents(flowId: string, nodeId: string, flow: KeptFlow): readonly string[] | null {
+    const memo = flow.roots
     const parents = this.store.parentIds(flowId, nodeId)
     const above = parents.map((p) => memo.get(p))
     if (above.some((r) => r === undefined)) return null
-    const roots = parents.length === 0 ? this.firstNodeRoots(flowId, nodeId) : union(above as Array<readonly string[]>)
+    const roots =
+      parents.length === 0
+        ? this.firstNodeRoots(flowId, nodeId, flow.watched)
+        : union(above as Array<readonly string[]>)
     memo.set(nodeId, roots)
     return roots
   }
@@ -81,14 +110,22 @@ export class TreeRoots {
    * (Regenerate, an edited prompt: root_alternatives): then its tree is that node's. A version
    * the user connected above its original (or a chain of versions that comes back to itself)
    * would be its own ancestor: it starts its tree, rather than the lookup never ending.
+   *
+   * The original's roots are read apart, never kept as answers: read while following, the version
+   * met again counts as a root, which holds for this reading only (kept, that cut answer stood for
+   * the version, and for what is below it, everywhere after). What they were read from goes into
+   * `watched`, so a connection into any of it drops the version's kept answer.
    */
-  private firstNodeRoots(flowId: string, nodeId: string): readonly string[] {
+  private firstNodeRoots(flowId: string, nodeId: string, watched: Set<string>): readonly string[] {
     const of = this.store.alternativeOf(flowId, nodeId)
     const key = `${flowId}\n${nodeId}`
     if (of === null || this.following.has(key)) return [nodeId]
     this.following.add(key)
     try {
-      return this.of(flowId, [of]).get(of)!
+      const apart: KeptFlow = { roots: new Map(), watched }
+      const roots = this.read(flowId, [of], apart, false).get(of)!
+      for (const id of apart.roots.keys()) watched.add(id)
+      return roots
     } finally {
       this.following.delete(key)
     }
@@ -97,7 +134,10 @@ export class TreeRoots {
   private catchUp(): void {
     const changes = this.changes.next()
     if (changes === null) return this.kept.clear()
-    for (const c of changes) if (this.kept.peek(c.flow_id)?.has(c.node_id)) this.kept.delete(c.flow_id)
+    for (const c of changes) {
+      const flow = this.kept.peek(c.flow_id)
+      if (flow && (flow.roots.has(c.node_id) || flow.watched.has(c.node_id))) this.kept.delete(c.flow_id)
+    }
   }
 }
 
