@@ -46,6 +46,9 @@ test('the story panel cannot send into another conversation, nor take the graph 
   await page.getByRole('button', { name: 'Stories' }).click()
   await picker.getByRole('button', { name: 'Open Harbour' }).click()
   await expect(input).toHaveValue('') // nothing typed for it survived the switch, to be sent by mistake
+  // Written once the story is back on screen, as a user reads where it stands first: on a busy full
+  // run a Ctrl+Enter pressed while it was still being read sent nothing.
+  await expect(page.getByRole('region', { name: 'The story' })).toContainText('Write the scene the story begins with.')
   llm.script({ promptIncludes: 'I climb aboard the ship.', times: 1, reply: 'The deck sways under your feet.' })
   await input.fill('I climb aboard the ship.')
   await input.press('Control+Enter')

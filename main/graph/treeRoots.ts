@@ -20,7 +20,8 @@ const KEPT_FLOWS = 512
  * kept answer — a new turn, a retry, a new conversation cost one indexed lookup. A connection
  * into a kept node added, removed or moved (re-parenting, merging, a deleted node's edges, an
  * undo), as the `connection_changes` log says, drops its flow's kept roots; they are read again
- * when next asked, upwards from the nodes asked about only.
+ * when next asked, upwards from the nodes asked about only. A version's original and what is
+ * above it are not kept but watched (KeptFlow): a connection into them drops the flow as well.
  */
 /** What is kept of one flow: roots by node, and the nodes they were read from besides those. */
 interface KeptFlow {
